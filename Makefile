@@ -1,0 +1,63 @@
+# ptxjit: the compiler library, the ptxjitc command, C tests and fuzzers.
+# The Python extension is built by pip (setup.py) from the same sources.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-parameter
+LDLIBS  += -lm -ldl
+BUILD   ?= build
+
+STAGES  := base front sema ir opt ptx sim rt
+LIBSRC  := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
+LIBOBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIBSRC))
+HEADERS := $(wildcard src/*.h src/*/*.h)
+TESTSRC := $(wildcard tests/c/test_*.c)
+TESTBIN := $(patsubst tests/c/%.c,$(BUILD)/%,$(TESTSRC))
+
+.PHONY: all lib cli tests test golden asan fuzz clean
+
+all: lib cli tests
+
+lib: $(BUILD)/libptxjit.a
+cli: $(BUILD)/ptxjitc
+tests: $(TESTBIN)
+
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libptxjit.a: $(LIBOBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/ptxjitc: $(wildcard src/cli/*.c) $(BUILD)/libptxjit.a
+	$(CC) $(CFLAGS) $(filter %.c,$^) $(BUILD)/libptxjit.a $(LDLIBS) -o $@
+
+$(BUILD)/test_%: tests/c/test_%.c tests/c/check.h $(BUILD)/libptxjit.a
+	$(CC) $(CFLAGS) -Isrc $< $(BUILD)/libptxjit.a $(LDLIBS) -o $@
+
+# C unit tests, then the golden files (AST/IR/PTX/error text, ptxas).
+test: all
+	@set -e; for t in $(TESTBIN); do echo "== $$t"; $$t; done
+	@python3 tests/golden/run.py --ptxjitc $(BUILD)/ptxjitc
+
+golden: cli
+	@python3 tests/golden/run.py --ptxjitc $(BUILD)/ptxjitc
+
+# The same under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan:
+	$(MAKE) BUILD=build-asan CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDLIBS="-lm -ldl -fsanitize=address,undefined" test
+
+# libFuzzer targets for the front end and type checker.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -Isrc tests/fuzz/fuzz_front.c $(LIBSRC) -lm -ldl -o build-fuzz/fuzz_front
+	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -dict=tests/fuzz/python.dict tests/fuzz/corpus
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,109 @@
+/*
+ * err.c - user errors and internal compiler errors.
+ *
+ * A user error names file:line:col, shows the source line with a caret
+ * under the column (and tildes under the rest of the span on that line),
+ * and says what is supported instead.  An internal error names the C file
+ * and line of the compiler.  Both unwind to the entry point through
+ * Ctx.jmp; the entry point turns Ctx.diag into a PjError.
+ */
+#include <string.h>
+
+#include "../core.h"
+
+Loc span_loc(Span sp)
+{
+	Loc l = {"<unknown>", 0, 0};
+	if (!sp.src)
+		return l;
+	const char *t = sp.src->text;
+	int off = sp.off < 0 ? 0 : sp.off > sp.src->len ? sp.src->len : sp.off;
+	int line = 0, bol = 0;
+	for (int i = 0; i < off; i++)
+		if (t[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	l.file = sp.src->file ? sp.src->file : "<string>";
+	l.line = sp.src->first_line + line;
+	l.col = off - bol + 1 + sp.src->col_shift;
+	return l;
+}
+
+int span_line_text(Span sp, const char **start, int *len)
+{
+	if (!sp.src)
+		return 0;
+	const char *t = sp.src->text;
+	int off = sp.off < 0 ? 0 : sp.off > sp.src->len ? sp.src->len : sp.off;
+	int bol = off, eol = off;
+	while (bol > 0 && t[bol - 1] != '\n')
+		bol--;
+	while (eol < sp.src->len && t[eol] != '\n' && t[eol] != '\r')
+		eol++;
+	*start = t + bol;
+	*len = eol - bol;
+	return 1;
+}
+
+static _Noreturn void unwind(Ctx *c)
+{
+	longjmp(*c->jmp, 1);
+}
+
+void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
+{
+	Diag *d = &c->diag;
+	Loc l = span_loc(sp);
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+
+	d->kind = PJ_ERR_USER;
+	d->file = l.file;
+	d->line = l.line;
+	d->col = l.col;
+	int n = snprintf(d->msg, sizeof d->msg, "%s:%d:%d: error: %s\n", l.file, l.line, l.col, what);
+	const char *line;
+	int len;
+	if (n < (int)sizeof d->msg && span_line_text(sp, &line, &len)) {
+		int shift = sp.src->col_shift;
+		n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s%.*s\n", shift, "", len, line);
+		int col = l.col - 1;
+		int under = sp.len > 1 ? sp.len - 1 : 0;
+		if (col - shift + 1 + under > len)
+			under = len - (col - shift) - 1 > 0 ? len - (col - shift) - 1 : 0;
+		if (n < (int)sizeof d->msg)
+			n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s^", col, "");
+		for (int i = 0; i < under && n < (int)sizeof d->msg - 2; i++)
+			d->msg[n++] = '~';
+		if (n < (int)sizeof d->msg - 1) {
+			d->msg[n++] = '\n';
+			d->msg[n] = 0;
+		}
+	}
+	if (hint && n < (int)sizeof d->msg)
+		snprintf(d->msg + n, sizeof d->msg - n, "hint: %s\n", hint);
+	unwind(c);
+}
+
+void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...)
+{
+	Diag *d = &c->diag;
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	d->kind = PJ_ERR_INTERNAL;
+	d->file = cfile;
+	d->line = cline;
+	d->col = 0;
+	snprintf(d->msg, sizeof d->msg,
+	         "internal compiler error at %s:%d: %s\n"
+	         "This is a bug in ptxjit, not in your code; please report it with the kernel's source.\n",
+	         cfile, cline, what);
+	unwind(c);
+}

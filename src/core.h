@@ -1,0 +1,750 @@
+/*
+ * core.h - the one header of ptxjit's compiler: context, source spans,
+ * the AST, the types, the IR, and a prototype section per .c file.
+ *
+ * The pipeline (see src/base/compile.c, which spells it out):
+ *
+ *   source --lex/parse--> AST --sema--> typed AST --lower--> IR (SSA)
+ *     --opt passes--> IR --ptx--> PTX text
+ *                      \--------> simulator program (src/sim)
+ *
+ * Memory: every object of one compile request lives in the request's
+ * arena (Ctx.arena) and is freed whole at the end.  Errors unwind with
+ * longjmp to the public entry point (Ctx.jmp); nothing calls exit().
+ * All state hangs off Ctx; process globals are immutable tables only.
+ */
+#ifndef PTXJIT_CORE_H
+#define PTXJIT_CORE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ptxjit.h"
+
+typedef struct Arena Arena;
+typedef struct Ctx Ctx;
+typedef struct Src Src;
+typedef struct Span Span;
+typedef struct Expr Expr;
+typedef struct Stmt Stmt;
+typedef struct FuncDef FuncDef;
+typedef struct Type Type;
+typedef struct Var Var;
+typedef struct Spec Spec;
+typedef struct Fn Fn;
+typedef struct Blk Blk;
+typedef struct Ins Ins;
+typedef struct Phi Phi;
+
+/* ---------------------------------------------------------------- base */
+
+/* A source text: one Python file (or the dedented text of one function).
+ * `first_line` is the line number, in the user's file, of text[0]'s line;
+ * `col_shift` columns were removed by dedenting and are added back in
+ * messages, so every position printed is the real one. */
+struct Src {
+	const char *file;
+	const char *text;
+	int len;
+	int first_line;
+	int col_shift;
+};
+
+/* A range of source bytes. */
+struct Span {
+	const Src *src;
+	int32_t off, len;
+};
+
+/* The error of a failed request.  kind is PJ_ERR_USER for errors caused
+ * by the user's code (with a position) and PJ_ERR_INTERNAL for compiler
+ * bugs (position is the C file and line). */
+typedef struct Diag {
+	int kind;
+	char msg[2048];  /* full text: "file:line:col: error: ...\n<line>\n   ^\n<hint>" */
+	const char *file;
+	int line, col;
+} Diag;
+
+/* A resolved compile-time location, for the IR and the simulator. */
+typedef struct Loc {
+	const char *file;
+	int line, col;
+} Loc;
+
+struct Ctx {
+	Arena *arena;
+	jmp_buf *jmp;          /* the entry point's setjmp target */
+	Diag diag;
+	const PjOptions *opt;
+	const Src *src;        /* source of the function being worked on */
+	/* the kernel being compiled and its specialisations (sema) */
+	Spec *kernel;
+	Spec **specs;
+	int nspec, capspec;
+	/* dumps requested (PjOptions.dump parsed): bit per stage */
+	unsigned dump;
+	FILE *dumpf;
+	int depth;             /* nesting depth guard for recursive stages */
+};
+
+enum { DUMP_AST = 1, DUMP_TYPES = 2, DUMP_IR = 4, DUMP_OPT = 8, DUMP_PTX = 16 };
+
+/* arena.c */
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-aligned */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...);
+void *arena_grow(Arena *a, void *p, int n, int *cap, size_t elem);  /* for vectors: returns p with room for n+1 */
+#define VEC_PUSH(ctx, vec, n, cap, val) \
+	((vec) = arena_grow((ctx)->arena, (vec), (n), &(cap), sizeof *(vec)), (vec)[(n)++] = (val))
+
+/* err.c */
+/* A user error at span: formats "file:line:col: error: <msg>", the source
+ * line, a caret under the column; `hint` (may be NULL) says what is
+ * supported instead.  Does not return. */
+_Noreturn void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
+/* An internal compiler error: "internal compiler error at file.c:line: ...". */
+_Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
+#define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)
+Loc span_loc(Span sp);                 /* file, real line and column */
+int span_line_text(Span sp, const char **start, int *len);  /* the source line */
+
+/* compile.c: the pipeline; public entry points are in ptxjit.h */
+
+/* ----------------------------------------------------------------- AST */
+
+typedef enum {
+	/* binary */
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_MATMUL,
+	OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR,
+	/* unary */
+	OP_NEG, OP_POS, OP_INVERT, OP_NOT,
+	/* comparison */
+	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_IS, OP_ISNOT, OP_IN, OP_NOTIN,
+	/* boolean */
+	OP_AND, OP_OR,
+	NOP
+} AstOp;
+extern const char *const ast_op_name[NOP];   /* "+", "//", "not", "is not", ... */
+
+typedef enum {
+	E_INT,      /* ival (literal up to 2^64-1: big set when > INT64_MAX) */
+	E_FLOAT,    /* fval */
+	E_IMAG,     /* fval is the imaginary part: 2j */
+	E_BOOL,     /* ival 0/1 */
+	E_NONE,
+	E_STR,      /* str, slen (escapes decoded) */
+	E_NAME,     /* name.id; sema fills name.var or name.cval */
+	E_UNARY,    /* op, a */
+	E_BINARY,   /* op, a, b */
+	E_COMPARE,  /* cmp.n operators, cmp.n+1 operands: a < b <= c */
+	E_BOOLOP,   /* boolop.op (OP_AND/OP_OR), n operands */
+	E_IFEXP,    /* ifexp: a if cond else b */
+	E_CALL,     /* call */
+	E_ATTR,     /* attr.obj . attr.name */
+	E_SUBSCRIPT,/* sub.obj [ sub.index ]  (a tuple index is an E_TUPLE) */
+	E_SLICE,    /* slice.lo : slice.hi : slice.step (each may be NULL) */
+	E_TUPLE,    /* tuple.n elements */
+	E_LAMBDA,   /* parsed so it can be refused with a good message */
+	E_UNSUPPORTED /* any other expression form: span says where, str what */
+} ExprKind;
+
+/* A compile-time constant value (literals, folded expressions, globals). */
+typedef struct Const {
+	int kind;          /* PJ_V_*: INT FLOAT BOOL COMPLEX NONE STR TUPLE ... */
+	int64_t i;         /* INT, BOOL */
+	double f, im;      /* FLOAT, COMPLEX */
+	int n;             /* TUPLE */
+	struct Const *elts;
+	const char *s;     /* STR; for MODULE/INTRINSIC the qualified name */
+	Type *ty;          /* the value's type once known */
+} Const;
+
+struct Expr {
+	ExprKind kind;
+	Span span;
+	Type *ty;          /* sema: the expression's type */
+	Const *cval;       /* sema: set when the value is a compile-time constant */
+	int big;           /* E_INT literal above INT64_MAX (as uint64) */
+	union {
+		int64_t ival;
+		double fval;
+		struct { const char *s; int len; } str;
+		struct { const char *id; Var *var; } name;
+		struct { AstOp op; Expr *a, *b; } bin;         /* unary uses a */
+		struct { int n; AstOp *ops; Expr **args; } cmp;
+		struct { AstOp op; int n; Expr **args; } boolop;
+		struct { Expr *cond, *a, *b; } ifexp;
+		struct {
+			Expr *fn;
+			int nargs; Expr **args;
+			int nkw; const char **kwnames; Expr **kwargs;
+			Spec *spec;        /* sema: the device function called */
+			int intrin;        /* sema: the intrinsic called (IN_*), or 0 */
+		} call;
+		struct { Expr *obj; const char *name; Span name_span; } attr;
+		struct { Expr *obj; Expr *index; } sub;
+		struct { Expr *lo, *hi, *step; } slice;
+		struct { int n; Expr **elts; } tuple;
+	};
+};
+
+typedef enum {
+	S_EXPR,       /* expr */
+	S_ASSIGN,     /* targets[ntargets] = value   (a = b = v has 2 targets) */
+	S_AUGASSIGN,  /* target op= value */
+	S_ANNASSIGN,  /* target: annotation = value (annotation ignored) */
+	S_IF,         /* cond, body, orelse (elif is an S_IF alone in orelse) */
+	S_WHILE,      /* cond, body, orelse */
+	S_FOR,        /* target in iter: body else: orelse */
+	S_BREAK, S_CONTINUE, S_PASS,
+	S_RETURN,     /* value may be NULL */
+	S_ASSERT,     /* cond, msg may be NULL */
+	S_RAISE,      /* value may be NULL */
+	S_DEF,        /* a nested def: refused by sema with a message */
+	S_UNSUPPORTED /* with/try/class/global/...: refused by sema; str names it */
+} StmtKind;
+
+typedef struct Block_ {
+	int n;
+	Stmt **s;
+} StmtList;
+
+struct Stmt {
+	StmtKind kind;
+	Span span;
+	union {
+		Expr *expr;
+		struct { int ntargets; Expr **targets; Expr *value; } assign;
+		struct { AstOp op; Expr *target; Expr *value; } aug;
+		struct { Expr *cond; StmtList body, orelse; } cond;    /* if, while */
+		struct { Expr *target; Expr *iter; StmtList body, orelse; } loop;
+		struct { Expr *value; } ret;                            /* return, raise */
+		struct { Expr *cond; Expr *msg; } assert_;
+		struct { const char *what; } unsupported;
+	};
+};
+
+typedef struct Param {
+	const char *name;
+	Span span;
+	Expr *defval;      /* default value, or NULL */
+	Var *var;          /* sema */
+} Param;
+
+struct FuncDef {
+	const char *name;
+	Span span;         /* the `def` line */
+	const Src *src;
+	int nparams;
+	Param *params;
+	StmtList body;
+	int has_varargs;   /* *args / **kwargs seen: refused by sema */
+};
+
+/* lex.c */
+typedef enum {
+	T_EOF, T_NEWLINE, T_INDENT, T_DEDENT,
+	T_NAME, T_INT, T_FLOAT, T_IMAG, T_STRING,
+	T_OP,      /* punctuation and operators: text in tok.op */
+	T_KEYWORD  /* Python keyword: text in tok.op */
+} TokKind;
+
+typedef struct Token {
+	TokKind kind;
+	Span span;
+	const char *op;   /* interned spelling for T_OP/T_KEYWORD ("+=", "def") */
+	const char *s;    /* T_NAME text; T_STRING decoded text */
+	int slen;
+	uint64_t ival;    /* T_INT; big set when it does not fit int64 */
+	int big;
+	double fval;      /* T_FLOAT, T_IMAG */
+} Token;
+
+/* Tokenises the whole source (indentation to INDENT/DEDENT, implicit line
+ * joining in brackets, backslash continuation, comments). */
+Token *lex_source(Ctx *c, const Src *src, int *ntok);
+
+/* parse.c */
+/* Parses the source and returns the first top-level `def` whose name is
+ * `name` (NULL: the first def).  Decorators are skipped. */
+FuncDef *parse_function(Ctx *c, const Src *src, const char *name);
+/* Parses a whole module file (for the CLI): its defs and its module-level
+ * simple assignments `NAME = expr` and imports. */
+typedef struct ModuleItem {
+	int kind;             /* MI_DEF, MI_ASSIGN, MI_IMPORT */
+	FuncDef *def;
+	int is_device;        /* def decorated with @cuda.jit(device=True) */
+	const char *name;     /* assigned name, or bound import name */
+	Expr *value;          /* assigned expression */
+	const char *module;   /* import: the qualified module ("numpy", "numba.cuda") */
+	const char *attr;     /* from-import: the imported attribute, or NULL */
+	Span span;
+} ModuleItem;
+enum { MI_DEF, MI_ASSIGN, MI_IMPORT };
+ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems);
+/* Parses a one-expression lambda found at `off` in src ("lambda a, b: a + b")
+ * into a FuncDef named `name` whose body returns the expression. */
+FuncDef *parse_lambda(Ctx *c, const Src *src, int off, const char *name);
+
+/* astdump.c */
+void ast_dump(FILE *f, const FuncDef *fn);          /* S-expression form, stable for golden files */
+FuncDef *ast_clone(Ctx *c, const FuncDef *fn);      /* deep copy, sema fields cleared */
+
+/* --------------------------------------------------------------- types */
+
+/* Scalar kinds: the value classes of NumPy dtypes we support.  Order
+ * matters: ty_scalar_info() is indexed by it. */
+typedef enum {
+	SK_BOOL, SK_I8, SK_I16, SK_I32, SK_I64, SK_U8, SK_U16, SK_U32, SK_U64,
+	SK_F16, SK_F32, SK_F64, SK_C64, SK_C128,
+	NSK
+} ScalarKind;
+
+typedef struct ScalarInfo {
+	const char *name;     /* "float32" */
+	const char *numpy;    /* NumPy typestr without byte order: "f4" */
+	int size;             /* bytes */
+	int is_int, is_signed, is_float, is_complex;
+} ScalarInfo;
+extern const ScalarInfo scalar_info[NSK];
+
+typedef enum {
+	TY_SCALAR,    /* sk */
+	TY_ARRAY,     /* elem (a scalar type), ndim, layout, space, readonly */
+	TY_TUPLE,     /* n, elts (heterogeneous; UniTuple is a tuple of equal elts) */
+	TY_NONE,      /* None, also the return type of a function with no return value */
+	TY_STR,       /* string literal (print, messages) */
+	TY_MODULE,    /* name: "math", "numpy", "cuda", "cuda.atomic", "cuda.shared", ... */
+	TY_INTRIN,    /* intrin: an intrinsic function or constructor (IN_*) */
+	TY_DTYPE,     /* dtype: a scalar type used as a value (np.float32 as dtype argument) */
+	TY_DIM3,      /* cuda.threadIdx and friends: intrin is the IN_* of the object */
+	TY_RANGE,     /* range(...) iterator, elem is its integer type */
+	TY_FUNC,      /* a Python function (device function), func is its source */
+	TY_EXC,       /* an exception class (raise ValueError("...")): name */
+	TY_UNKNOWN    /* inference placeholder, never survives sema */
+} TypeKind;
+
+enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' };
+/* Address spaces, with PTX's state-space numbering. */
+enum { SP_GENERIC = 0, SP_GLOBAL = 1, SP_SHARED = 3, SP_CONST = 4, SP_LOCAL = 5, SP_PARAM = 6 };
+
+struct Type {
+	TypeKind kind;
+	ScalarKind sk;           /* TY_SCALAR; TY_DTYPE: the dtype's kind */
+	/* TY_ARRAY */
+	Type *elem;
+	int ndim;
+	char layout;
+	char space;              /* SP_GLOBAL (arguments), SP_SHARED, SP_LOCAL, SP_CONST */
+	char readonly;
+	/* TY_TUPLE */
+	int n;
+	Type **elts;
+	/* TY_MODULE, TY_EXC: qualified name; TY_INTRIN/TY_DIM3: IN_* */
+	const char *name;
+	int intrin;
+	/* TY_FUNC */
+	const PjFunc *func;
+};
+
+/* types.c */
+Type *ty_scalar(ScalarKind sk);           /* static immutable instances */
+Type *ty_none(void);
+Type *ty_str(void);
+Type *ty_array(Ctx *c, ScalarKind elem, int ndim, char layout, int space, int readonly);
+Type *ty_tuple(Ctx *c, int n, Type **elts);
+Type *ty_unituple(Ctx *c, Type *elt, int n);
+Type *ty_module(Ctx *c, const char *name);
+Type *ty_intrin(Ctx *c, int intrin);
+Type *ty_dtype(Ctx *c, ScalarKind sk);
+Type *ty_dim3(Ctx *c, int intrin);
+Type *ty_range(Ctx *c, Type *elem);
+Type *ty_func(Ctx *c, const PjFunc *f);
+Type *ty_exc(Ctx *c, const char *name);
+int ty_equal(const Type *a, const Type *b);
+int ty_is_int(const Type *t);             /* scalar integer (not bool) */
+int ty_is_float(const Type *t);
+int ty_is_complex(const Type *t);
+int ty_is_number(const Type *t);          /* bool, int, float or complex scalar */
+/* Numba/NumPy promotion for arithmetic between a and b (int32+int32 ->
+ * int64, uint64+int64 -> float64, float32+int64 -> float64, ...). */
+Type *ty_promote(const Type *a, const Type *b);
+/* The type a variable gets from unifying two assignments, or NULL. */
+Type *ty_unify(Ctx *c, Type *a, Type *b);
+/* "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)", ... */
+const char *ty_str_of(Ctx *c, const Type *t);
+/* sig.c: Numba signature strings: "void(float32[::1], int64)", "f4[:, :]",
+ * "(int32, float64[:])".  Returns the return type (NULL if absent) and fills
+ * args.  Errors are user errors pointing into the string. */
+Type *ty_parse_sig(Ctx *c, const char *sig, int *nargs, Type ***args);
+Type *ty_parse_one(Ctx *c, const char *s);
+ScalarKind ty_sk_from_name(const char *name);   /* "float32", "f4", "int_", ...; -1 if unknown */
+
+/* ---------------------------------------------------------- intrinsics */
+
+/* intrin.c: every function, constructor, attribute object and module
+ * member that kernels may use, with its qualified Python name.  Sema
+ * types calls to them; lowering implements them. */
+#define INTRINSICS(X) \
+	X(IN_NONE, "") \
+	/* builtins */ \
+	X(IN_RANGE, "range") X(IN_LEN, "len") X(IN_MIN, "min") X(IN_MAX, "max") \
+	X(IN_ABS, "abs") X(IN_INT, "int") X(IN_FLOAT, "float") X(IN_BOOL, "bool") \
+	X(IN_COMPLEX, "complex") X(IN_ROUND, "round") X(IN_PRINT, "print") \
+	X(IN_DIVMOD, "divmod") X(IN_POW, "pow") \
+	/* cuda thread objects (TY_DIM3) and scalars */ \
+	X(IN_THREADIDX, "cuda.threadIdx") X(IN_BLOCKIDX, "cuda.blockIdx") \
+	X(IN_BLOCKDIM, "cuda.blockDim") X(IN_GRIDDIM, "cuda.gridDim") \
+	X(IN_LANEID, "cuda.laneid") X(IN_WARPSIZE, "cuda.warpsize") \
+	X(IN_GRID, "cuda.grid") X(IN_GRIDSIZE, "cuda.gridsize") \
+	X(IN_SYNCTHREADS, "cuda.syncthreads") \
+	X(IN_SHARED_ARRAY, "cuda.shared.array") X(IN_LOCAL_ARRAY, "cuda.local.array") \
+	X(IN_CONST_ARRAY_LIKE, "cuda.const.array_like") \
+	X(IN_ATOMIC_ADD, "cuda.atomic.add") X(IN_ATOMIC_SUB, "cuda.atomic.sub") \
+	X(IN_ATOMIC_MAX, "cuda.atomic.max") X(IN_ATOMIC_MIN, "cuda.atomic.min") \
+	X(IN_ATOMIC_AND, "cuda.atomic.and_") X(IN_ATOMIC_OR, "cuda.atomic.or_") \
+	X(IN_ATOMIC_XOR, "cuda.atomic.xor") X(IN_ATOMIC_EXCH, "cuda.atomic.exch") \
+	X(IN_ATOMIC_INC, "cuda.atomic.inc") X(IN_ATOMIC_DEC, "cuda.atomic.dec") \
+	X(IN_ATOMIC_CAS, "cuda.atomic.cas") X(IN_ATOMIC_CAS2, "cuda.atomic.compare_and_swap") \
+	X(IN_ATOMIC_NANMAX, "cuda.atomic.nanmax") X(IN_ATOMIC_NANMIN, "cuda.atomic.nanmin") \
+	/* math */ \
+	X(IN_MATH_SQRT, "math.sqrt") X(IN_MATH_FABS, "math.fabs") \
+	X(IN_MATH_FLOOR, "math.floor") X(IN_MATH_CEIL, "math.ceil") \
+	X(IN_MATH_TRUNC, "math.trunc") X(IN_MATH_PI, "math.pi") X(IN_MATH_E, "math.e") \
+	X(IN_MATH_INF, "math.inf") X(IN_MATH_NAN, "math.nan") \
+	/* numpy scalar constructors (also dtypes when used as values) */ \
+	X(IN_NP_BOOL, "numpy.bool_") X(IN_NP_INT8, "numpy.int8") X(IN_NP_INT16, "numpy.int16") \
+	X(IN_NP_INT32, "numpy.int32") X(IN_NP_INT64, "numpy.int64") \
+	X(IN_NP_UINT8, "numpy.uint8") X(IN_NP_UINT16, "numpy.uint16") \
+	X(IN_NP_UINT32, "numpy.uint32") X(IN_NP_UINT64, "numpy.uint64") \
+	X(IN_NP_FLOAT16, "numpy.float16") X(IN_NP_FLOAT32, "numpy.float32") \
+	X(IN_NP_FLOAT64, "numpy.float64") X(IN_NP_COMPLEX64, "numpy.complex64") \
+	X(IN_NP_COMPLEX128, "numpy.complex128") \
+	X(IN_NP_SQRT, "numpy.sqrt") X(IN_NP_ABS, "numpy.abs") X(IN_NP_FLOOR, "numpy.floor") \
+	X(IN_NP_CEIL, "numpy.ceil") X(IN_NP_PI, "numpy.pi") X(IN_NP_E, "numpy.e") \
+	X(IN_NP_INF, "numpy.inf") X(IN_NP_NAN, "numpy.nan") \
+	/* array attributes/methods are resolved by sema directly (shape, size, ndim) */ \
+	X(IN_LAST, "")
+
+typedef enum {
+#define X(id, name) id,
+	INTRINSICS(X)
+#undef X
+	NINTRIN
+} Intrinsic;
+extern const char *const intrin_name[NINTRIN];
+/* Looks up a qualified name ("numpy.float32"; aliases such as "np.",
+ * "numba.cuda.", "numba.float32" are normalised by the caller). Returns
+ * IN_NONE if unknown. */
+int intrin_lookup(const char *qualname);
+/* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
+int intrin_dtype(int intrin);
+
+/* ---------------------------------------------------------------- sema */
+
+/* A local variable or argument of one specialisation. */
+struct Var {
+	const char *name;
+	Span span;        /* first definition */
+	Type *ty;         /* unified type */
+	int is_param;
+	int index;        /* position among the specialisation's vars */
+};
+
+/* One typed instance of a function: the kernel, or a device function
+ * specialised for the argument types of its calls.  Each Spec owns its
+ * own copy of the AST (ast_clone), so types hang directly off the nodes. */
+struct Spec {
+	FuncDef *def;
+	const PjFunc *func;  /* where it came from: source, resolver, options */
+	int nargs;
+	Type **argtypes;
+	Type *ret;           /* TY_NONE for kernels and for functions without return value */
+	Var **vars;
+	int nvars;
+	int is_kernel;
+	int id;              /* index in Ctx.specs */
+	int recursive;       /* calls itself (directly or mutually) */
+	int state;           /* sema bookkeeping */
+};
+
+/* sema.c: resolves names and infers the types of the kernel and of every
+ * device function it reaches.  Fills Expr.ty/cval, Var, call.spec/intrin. */
+Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes);
+/* resolve.c: turns a global name of a function into a Const via its
+ * resolver (PjFunc.resolve), normalising module aliases. */
+Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp);
+/* typesdump.c: the source of every specialisation with the type of each
+ * variable, for dumps and inspect_types(). */
+void sema_dump(FILE *out, Ctx *c);
+
+/* ------------------------------------------------------------------ IR */
+
+/* Value classes: what register a value lives in.  int8/int16 values live
+ * in KW registers, sign- or zero-extended from their width; bools in KB. */
+typedef enum { KX, KB, KW, KL, KS, KD, NK } Cls;
+extern const char *const cls_name[NK];   /* "x", "b", "w", "l", "s", "d" */
+
+/* Operand: kind + index. */
+typedef enum { R_NONE, R_VAL, R_CON } RefKind;
+typedef struct Ref {
+	uint32_t kind : 2;
+	uint32_t idx : 30;
+} Ref;
+#define REF_NONE ((Ref){R_NONE, 0})
+#define REF_VAL(i) ((Ref){R_VAL, (uint32_t)(i)})
+#define REF_CON(i) ((Ref){R_CON, (uint32_t)(i)})
+static inline int ref_eq(Ref a, Ref b) { return a.kind == b.kind && a.idx == b.idx; }
+
+/* Condition codes of OP_CMP (in Ins.aux). Float compares are ordered
+ * except CC_NE, which is true when unordered (Python's !=). */
+typedef enum { CC_EQ, CC_NE, CC_LT, CC_LE, CC_GT, CC_GE, CC_LTU, CC_LEU, CC_GTU, CC_GEU, NCC } CondCode;
+
+/* Atomic operations (low byte of Ins.aux for OP_ATOM; the space is aux>>8). */
+typedef enum {
+	AT_ADD, AT_SUB, AT_AND, AT_OR, AT_XOR, AT_EXCH, AT_MIN, AT_MAX,
+	AT_INC, AT_DEC, AT_CAS, AT_NANMIN, AT_NANMAX, NAT
+} AtomOp;
+
+/* Special registers (Ins.aux of OP_SREG). */
+typedef enum {
+	SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+	SR_LANEID, SR_WARPSIZE, NSR
+} SReg;
+
+/*
+ * The opcode table.  Columns: name, number of operands, whether it defines
+ * a value, whether it has an effect (kept by DCE, not moved), and whether
+ * it can be folded when all operands are constants.
+ *
+ * Semantics (cls is the result class unless said otherwise; "ty" is
+ * Ins.ty, a ScalarKind):
+ *   add sub mul      integer (wrapping) or IEEE round-to-nearest by cls
+ *   div              float: IEEE division (div.rn); ints: truncating, signed
+ *                    or unsigned by ty, division by zero gives 0 (defined so
+ *                    the simulator and GPU agree; Python semantics are built
+ *                    on top by lowering)
+ *   rem              ints: truncated remainder (C %), signed/unsigned by ty,
+ *                    x rem 0 = x
+ *   neg not          neg: arithmetic negation; not: bitwise complement (KB: logical)
+ *   and or xor       bitwise (KB: logical)
+ *   shl shr          shift left; shr: arithmetic if ty signed, else logical;
+ *                    shift counts >= width give 0 (or -1 for negative shr)
+ *   min max          ints by ty's signedness; floats: IEEE minNum/maxNum
+ *                    (NaN only if both are NaN)
+ *   abs              ints: wrapping absolute value; floats: clear sign bit
+ *   fma              a*b+c rounded once (floats only)
+ *   sqrt             IEEE square root (sqrt.rn); floor ceil trunc rint: rounding
+ *   cmp              compare operands of class Ins.ty's class; result KB;
+ *                    condition in aux (CC_*); ty gives int signedness
+ *   sel              arg0 (KB) ? arg1 : arg2
+ *   cvt              convert arg0 of scalar kind ty to the scalar kind in aux:
+ *                    float->int truncates toward zero and saturates (PTX
+ *                    cvt.rzi semantics, NaN -> 0); int->int truncates/extends;
+ *                    ->bool is != 0
+ *   bits             reinterpret arg0's bits as class cls (same width)
+ *   copy             arg0
+ *   param            load kernel parameter: aux = byte offset, ty = scalar kind
+ *                    (pointers are SK_U64)
+ *   sreg             special register aux (SR_*), KW
+ *   load             from address arg0 in space aux (SP_*), memory kind ty
+ *   store            arg1 (of kind ty) to address arg0 in space aux
+ *   atom             atomic aux&255 (AT_*) at address arg0 in space aux>>8,
+ *                    operand arg1 (and compare value arg2 for AT_CAS), of
+ *                    kind ty; defines the old value
+ *   addr             address of a static array: aux = index in Fn.arrays
+ *   bar              bar.sync 0 (syncthreads)
+ *   membar           aux: 0 cta, 1 gl, 2 sys
+ *   check            bounds check (simulator and debug builds): arg0 index
+ *                    (KL), arg1 extent (KL); fails unless 0 <= arg0 < arg1;
+ *                    aux = index in Fn.checks
+ *   trap             stop the kernel (failed assert/raise in debug): aux =
+ *                    index in Fn.checks for the message
+ */
+#define OPCODES(X) \
+	X(NOP_,   0, 0, 0, 0) \
+	X(ADD,    2, 1, 0, 1) X(SUB, 2, 1, 0, 1) X(MUL, 2, 1, 0, 1) \
+	X(DIV,    2, 1, 0, 1) X(REM, 2, 1, 0, 1) \
+	X(NEG,    1, 1, 0, 1) X(NOT, 1, 1, 0, 1) \
+	X(AND,    2, 1, 0, 1) X(OR,  2, 1, 0, 1) X(XOR, 2, 1, 0, 1) \
+	X(SHL,    2, 1, 0, 1) X(SHR, 2, 1, 0, 1) \
+	X(MIN,    2, 1, 0, 1) X(MAX, 2, 1, 0, 1) X(ABS, 1, 1, 0, 1) \
+	X(FMA,    3, 1, 0, 1) X(SQRT, 1, 1, 0, 1) \
+	X(FLOOR,  1, 1, 0, 1) X(CEIL, 1, 1, 0, 1) X(TRUNC, 1, 1, 0, 1) X(RINT, 1, 1, 0, 1) \
+	X(CMP,    2, 1, 0, 1) X(SEL, 3, 1, 0, 1) X(CVT, 1, 1, 0, 1) X(BITS, 1, 1, 0, 1) \
+	X(COPY,   1, 1, 0, 1) \
+	X(PARAM,  0, 1, 0, 0) X(SREG, 0, 1, 0, 0) \
+	X(LOAD,   1, 1, 0, 0) X(STORE, 2, 0, 1, 0) X(ATOM, 3, 1, 1, 0) \
+	X(ADDR,   0, 1, 0, 0) \
+	X(BAR,    0, 0, 1, 0) X(MEMBAR, 0, 0, 1, 0) \
+	X(CHECK,  2, 0, 1, 0) X(TRAP, 0, 0, 1, 0)
+
+typedef enum {
+#define X(name, nargs, def, eff, fold) O_##name,
+	OPCODES(X)
+#undef X
+	NOPS
+} Opcode;
+
+typedef struct OpInfo {
+	const char *name;
+	int nargs, def, effect, fold;
+} OpInfo;
+extern const OpInfo op_info[NOPS];
+
+struct Ins {
+	uint16_t op;      /* Opcode */
+	uint8_t cls;      /* class of the defined value; for store/check: of arg1 */
+	uint8_t ty;       /* ScalarKind: memory kind, source kind, signedness */
+	int32_t to;       /* value defined, or -1 */
+	Ref arg[3];
+	int32_t aux;
+	int32_t loc;      /* index in Fn.locs, or -1 */
+};
+
+struct Phi {
+	int32_t to;
+	uint8_t cls;
+	int n;            /* one argument per predecessor, in Blk.pred order */
+	Ref *arg;
+};
+
+typedef enum { J_NONE, J_RET, J_JMP, J_JNZ } JumpKind;
+
+struct Blk {
+	int id;           /* index in Fn.blk */
+	Phi *phi;
+	int nphi, capphi;
+	Ins *ins;
+	int nins, capins;
+	JumpKind jmp;
+	Ref cond;         /* J_JNZ: KB value */
+	int s1, s2;       /* J_JMP: s1; J_JNZ: s1 if cond else s2 */
+	int *pred;
+	int npred, cappred;
+	int loop_depth;   /* filled by analyses */
+};
+
+typedef struct Con {
+	uint8_t cls;
+	union { int64_t i; double d; float s; };
+} Con;
+
+typedef struct Val {
+	uint8_t cls;
+	int32_t blk;      /* defining block (or -1 for none) */
+	const char *name; /* source variable name for dumps, may be NULL */
+} Val;
+
+/* One flattened kernel parameter (see the kernel ABI in DESIGN.md). */
+typedef struct KParam {
+	uint8_t ty;       /* scalar kind (SK_U64 for pointers) */
+	int32_t off;      /* byte offset in the parameter buffer */
+	int arg;          /* which Python argument it comes from */
+	int role;         /* KP_DATA, KP_SHAPE, KP_STRIDE, KP_SCALAR, KP_REAL, KP_IMAG */
+	int dim;          /* KP_SHAPE/KP_STRIDE: the axis */
+} KParam;
+enum { KP_DATA, KP_SHAPE, KP_STRIDE, KP_SCALAR, KP_REAL, KP_IMAG };
+
+/* A static array: shared, local or constant memory. */
+typedef struct SArray {
+	int space;        /* SP_SHARED, SP_LOCAL, SP_CONST */
+	int64_t size;     /* bytes; 0 with dynamic = the dynamic shared array */
+	int align;
+	int dynamic;
+	const void *init; /* SP_CONST: the bytes */
+	const char *name;
+} SArray;
+
+/* What a bounds check (or trap) reports when it fails. */
+typedef struct CheckInfo {
+	const char *array;   /* the array's name in the source */
+	int axis, ndim;
+	Ref ext[8];          /* the array's extents, to print its shape */
+	int32_t loc;
+	const char *msg;     /* trap: "AssertionError: ..." */
+} CheckInfo;
+
+struct Fn {
+	const char *name;    /* PTX entry name */
+	Ctx *ctx;
+	Blk **blk;           /* blk[0] is the entry */
+	int nblk, capblk;
+	Val *val;
+	int nval, capval;
+	Con *con;
+	int ncon, capcon;
+	KParam *param;
+	int nparam, capparam;
+	int param_bytes;     /* size of the parameter buffer */
+	SArray *arrays;
+	int narrays, caparrays;
+	CheckInfo *checks;
+	int nchecks, capchecks;
+	Loc *locs;
+	int nlocs, caplocs;
+	int cur_loc;         /* builder: loc given to new instructions */
+	int checked;         /* built with bounds checks (simulator / debug) */
+};
+
+/* ir.c: building and querying */
+Fn *ir_new_fn(Ctx *c, const char *name);
+Blk *ir_new_blk(Fn *f);
+int ir_new_val(Fn *f, Cls k, const char *name);
+Ref ir_con_int(Fn *f, Cls k, int64_t v);
+Ref ir_con_f32(Fn *f, float v);
+Ref ir_con_f64(Fn *f, double v);
+Ref ir_con_bool(Fn *f, int v);
+Cls ir_cls_of(Fn *f, Ref r);
+Cls ir_cls_of_sk(ScalarKind sk);   /* SK_F32 -> KS, SK_I64 -> KL, SK_I8 -> KW, SK_BOOL -> KB */
+/* Appends an instruction to b; returns the defined value (REF_NONE if none). */
+Ref ir_ins(Fn *f, Blk *b, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2, int32_t aux);
+Phi *ir_add_phi(Fn *f, Blk *b, Cls k, int nargs);
+void ir_add_pred(Fn *f, Blk *b, int pred);
+void ir_jmp(Blk *b, int s);
+void ir_jnz(Blk *b, Ref cond, int s1, int s2);
+void ir_ret(Blk *b);
+int ir_add_loc(Fn *f, Span sp);
+void ir_fill_preds(Fn *f);        /* recomputes Blk.pred from the jumps */
+void ir_fill_rpo(Fn *f);          /* renumbers blocks in reverse post-order, drops unreachable ones */
+
+/* print.c */
+void ir_print(FILE *out, const Fn *f);
+/* irparse.c: the text form back into an Fn (for tests of the back ends) */
+Fn *ir_parse(Ctx *c, const char *text);
+
+/* verify.c: checks SSA form, classes, operand counts, CFG consistency;
+ * an ICE on violation.  Runs after every pass in debug builds. */
+void ir_verify(Fn *f, const char *after_pass);
+
+/* lower.c: typed AST of the kernel (and inlined device functions) to IR */
+Fn *lower_kernel(Ctx *c, Spec *kernel, int checked);
+
+/* Passes, one file each in src/opt/.  The pipeline order lives in compile.c. */
+void opt_fold(Fn *f);      /* fold.c: constant folding and algebraic identities */
+void opt_copy(Fn *f);      /* copy.c: copy propagation (copies, trivial phis) */
+void opt_dce(Fn *f);       /* dce.c: dead instructions and phis, unreachable blocks */
+void opt_split_edges(Fn *f); /* edges.c: split critical edges (before phi resolution) */
+
+/* ----------------------------------------------------------- back ends */
+
+/* ptx/emit.c: PTX text for the kernel; returns the text (arena). */
+char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version);
+/* ptx/version.c: the .version for a driver version and arch */
+int ptx_version_for(int driver_version, int arch);
+
+/* sim/: the IR interpreter.  sim_prepare turns an Fn into a compact
+ * program that owns its memory (heap, freed by sim_free_program). */
+typedef struct SimProgram SimProgram;
+SimProgram *sim_prepare(Ctx *c, Fn *f);
+void sim_free_program(SimProgram *p);
+
+#endif

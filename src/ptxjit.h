@@ -1,0 +1,130 @@
+/*
+ * ptxjit.h - the public C API of the ptxjit compiler library.
+ *
+ * A caller (the CPython glue in src/py, or the ptxjitc command in src/cli)
+ * hands over the source of a kernel written in Numba's CUDA dialect, a
+ * resolver for the names the source uses but does not define (globals,
+ * closure variables, other device functions), and the argument types as a
+ * Numba signature string.  It gets back PTX text, the layout of the kernel's
+ * parameter buffer, and (for the simulator) an interpretable program.
+ *
+ * Nothing here needs Python, the CUDA toolkit or NumPy.
+ */
+#ifndef PTXJIT_H
+#define PTXJIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PJ_VERSION "0.1.0"
+
+typedef struct PjArena PjArena;   /* the compile request's arena */
+typedef struct PjFunc PjFunc;
+typedef struct SimProgram SimProgram;
+
+/* Kinds of compile-time values a resolver can return. */
+enum {
+	PJ_V_UNKNOWN,   /* exists but cannot be used in a kernel: s says its Python type */
+	PJ_V_NONE, PJ_V_INT, PJ_V_FLOAT, PJ_V_BOOL, PJ_V_COMPLEX, PJ_V_STR,
+	PJ_V_TUPLE,     /* n, elts */
+	PJ_V_MODULE,    /* s: "math", "numpy", "cuda", "numba", "cmath" */
+	PJ_V_INTRIN,    /* s: qualified name, "math.sqrt", "numpy.float32", "cuda.grid" */
+	PJ_V_DTYPE,     /* s: dtype name, "float32" (np.dtype objects, numba types) */
+	PJ_V_FUNC,      /* func: another jitted (device) function */
+	PJ_V_EXC,       /* s: exception class name, "ValueError" */
+	PJ_V_ARRAY      /* a constant host array: data, sk (dtype name in s), ndim, shape */
+};
+
+typedef struct PjValue {
+	int kind;
+	int64_t i;
+	double f, im;
+	const char *s;
+	int n;
+	struct PjValue *elts;
+	const PjFunc *func;
+	const void *data;
+	int ndim;
+	int64_t shape[8];
+} PjValue;
+
+/* A function's source and how to resolve its free names.  The resolver
+ * returns 1 and fills *out when the name is defined in the function's
+ * globals or closure, 0 when it is not; it allocates what it returns
+ * (strings, tuple elements, PjFuncs) with pj_alloc(arena, n). */
+struct PjFunc {
+	const char *name;
+	const char *source;     /* the function's text, dedented */
+	const char *file;       /* the file it came from, for messages */
+	int first_line;         /* line number of source's first line in file */
+	int col_shift;          /* columns removed by dedenting */
+	int (*resolve)(void *data, const char *name, PjValue *out, PjArena *arena);
+	void *data;
+	const char *sig;        /* declared signature of a device function, or NULL */
+	int inline_always;
+	int is_device;
+};
+
+void *pj_alloc(PjArena *a, size_t n);
+
+typedef struct PjOptions {
+	int arch;               /* compute capability as 75, 80, 86, 89, 90, 100, 120 */
+	int driver_version;     /* cuDriverGetVersion() form: 12080 for 12.8 (0: newest known) */
+	int fastmath;
+	int debug;              /* checks and traps on the GPU as well */
+	int lineinfo;
+	int sim;                /* also build the simulator program, with bounds checks */
+	int opt_level;          /* 0: no IR passes; 1 (default) */
+	const char *dump;       /* "ast,types,ir,opt,ptx" or NULL (also PTXJIT_DUMP) */
+} PjOptions;
+
+enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
+
+typedef struct PjError {
+	int kind;               /* PJ_ERR_USER or PJ_ERR_INTERNAL */
+	char msg[2048];         /* the whole message, with source line and caret */
+	char file[256];
+	int line, col;
+} PjError;
+
+/* One entry of the parameter buffer: how to fill it from the arguments. */
+typedef struct PjParam {
+	int ty;                 /* scalar kind (see core.h ScalarKind) */
+	int off;                /* byte offset in the buffer */
+	int arg;                /* index of the Python argument */
+	int role;               /* 0 data pointer, 1 extent, 2 byte stride, 3 scalar, 4 real part, 5 imaginary part */
+	int dim;                /* the axis for extents and strides */
+} PjParam;
+
+typedef struct PjKernel {
+	char *ptx;              /* NUL-terminated PTX text (NULL if not built) */
+	size_t ptx_len;
+	char entry[256];        /* the .entry name */
+	int nparams;
+	PjParam *params;
+	int param_bytes;
+	int64_t static_smem;    /* bytes of static shared memory */
+	int dynamic_smem;       /* uses cuda.shared.array(0, ...) */
+	char *types;            /* the typed source listing (inspect_types) */
+	char *ir;               /* the optimised IR text */
+	SimProgram *sim;        /* simulator program, when PjOptions.sim */
+	double compile_us;      /* time spent in pj_compile */
+} PjKernel;
+
+/* Compiles `kernel` for the argument types in `argsig` ("float32[::1],
+ * int64" or a full "void(...)" signature).  Returns 0 and *out on success,
+ * or a PjError kind with *err filled.  Thread-safe: no shared state. */
+int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
+               PjKernel **out, PjError *err);
+void pj_kernel_free(PjKernel *k);
+
+/* The simulator: runs the kernel's program on the CPU.  `params` is the
+ * parameter buffer laid out as k->params says, with host pointers for the
+ * arrays.  check: bit 1 uninitialised shared reads, bit 2 shared races. */
+enum { PJ_SIM_UNINIT = 1, PJ_SIM_RACE = 2 };
+enum { PJ_SIM_OK = 0, PJ_SIM_INDEX = 1, PJ_SIM_DEADLOCK = 2, PJ_SIM_TRAP = 3,
+       PJ_SIM_UNINIT_READ = 4, PJ_SIM_RACE_FOUND = 5, PJ_SIM_BAD = 6 };
+int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
+                  unsigned dyn_smem, const void *params, int check, PjError *err);
+
+#endif
