@@ -61,3 +61,14 @@ fuzz:
 
 clean:
 	rm -rf build build-asan build-fuzz
+
+# Everything CI runs: C tests and goldens, the sanitizer build, the fuzzer,
+# and the Python suite on the simulator.
+.PHONY: check pytest ext
+ext:
+	python3 setup.py -q build_ext --inplace
+
+pytest: ext
+	PTXJIT_SIM=1 python3 -m pytest -q tests
+
+check: test asan fuzz pytest

@@ -715,6 +715,9 @@ void ir_ret(Blk *b);
 int ir_add_loc(Fn *f, Span sp);
 void ir_fill_preds(Fn *f);        /* recomputes Blk.pred from the jumps */
 void ir_fill_rpo(Fn *f);          /* renumbers blocks in reverse post-order, drops unreachable ones */
+/* Operand queries shared by the printer, parser, verifier and passes. */
+int ir_nargs(const Ins *i);       /* operands in use (op_info's count; atom: 3 only for AT_CAS) */
+Cls ir_arg_cls(const Ins *i, int n); /* the class operand n has (shift counts may also be KW), KX if none */
 
 /* print.c */
 void ir_print(FILE *out, const Fn *f);
