@@ -270,6 +270,10 @@ typedef struct Token {
 /* Tokenises the whole source (indentation to INDENT/DEDENT, implicit line
  * joining in brackets, backslash continuation, comments). */
 Token *lex_source(Ctx *c, const Src *src, int *ntok);
+/* Tokenises one expression starting at byte `off` as if inside brackets
+ * (no NEWLINE/INDENT); stops before a closing bracket opened earlier.
+ * For T_STRING, tok.ival holds flags: 1 bytes, 2 f-string, 4 raw. */
+Token *lex_expr(Ctx *c, const Src *src, int off, int *ntok);
 
 /* parse.c */
 /* Parses the source and returns the first top-level `def` whose name is

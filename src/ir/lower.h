@@ -1,0 +1,184 @@
+/*
+ * lower.h - the private interface of the lowering (typed AST -> SSA IR),
+ * shared by lower.c (entry, kernel parameters, SSA construction),
+ * lower_val.c (values, conversions, constants), lower_expr.c
+ * (expressions), lower_intrin.c (builtins, math, cuda.*), lower_array.c
+ * (indexing, shared/local arrays, atomics) and lower_stmt.c (statements,
+ * loops, inlining of device functions).
+ *
+ * A Value is what an expression lowers to: the IR operands of a scalar
+ * (two for a complex), of an array (data pointer, extents, byte strides
+ * for layout A), or of a tuple (its elements), together with its type.
+ * Compile-time objects (modules, dtypes, functions, None, strings) are a
+ * Value with a type and no operands.
+ *
+ * SSA construction follows Braun et al., "Simple and Efficient
+ * Construction of SSA Form" (CC 2013).  Every variable of the source is
+ * split into "slots", one per scalar operand of its type (lower_ncomp):
+ * an array variable is its data pointer, extents and strides, a tuple one
+ * slot per element.  Temporaries that must meet at a join (the value of
+ * `a and b`, of `x if c else y`, a device function's return value, a loop
+ * counter) are slots too, so one mechanism makes every phi.  Phis live in
+ * a side table (LPhi) while the function is built; trivial ones are
+ * replaced (Lower.repl) and the rest are written into the blocks at the
+ * end (lower_finish).
+ *
+ * Edges are added with lower_jump/lower_branch only, which keep Blk.pred
+ * in the order phi arguments follow.  A block is sealed when all of its
+ * predecessors are known; adding an edge to a sealed block is a bug.
+ */
+#ifndef PTXJIT_LOWER_H
+#define PTXJIT_LOWER_H
+
+#include "../core.h"
+
+typedef struct Value Value;
+struct Value {
+	Type *ty;
+	Ref r, im;            /* scalar; complex: real and imaginary parts */
+	Ref data;             /* array: address of element 0 */
+	Ref *shape;           /* array: ndim extents (KL) */
+	Ref *stride;          /* array of layout A: ndim byte strides (KL); NULL otherwise */
+	int n;                /* tuple */
+	Value *elts;
+};
+
+typedef struct Loop Loop;
+struct Loop {
+	Loop *up;
+	Blk *cont;            /* target of `continue` */
+	Blk *brk;             /* target of `break`, made on first use */
+};
+
+/* One function being lowered: the kernel, or an inlined device function. */
+typedef struct Frame Frame;
+struct Frame {
+	Frame *up;
+	Spec *spec;
+	int *slot;            /* per Var.index: its first slot, -1 until used */
+	int nvars;
+	Loop *loop;
+	Blk *ret;             /* kernel: the exit block; device: the continuation (made on first use) */
+	int retslot;          /* device: first slot of the return value */
+	Type *retty;
+};
+
+typedef struct LPhi {
+	int val;              /* the value it defines */
+	int blk;
+	int slot;
+	int n;                /* arguments, in Blk.pred order (0 while incomplete) */
+	Ref *arg;
+	int dead;             /* replaced by Lower.repl[val] */
+	Cls cls;
+} LPhi;
+
+typedef struct LSlot {
+	Cls cls;
+	const char *name;     /* the variable's name, for dumps */
+} LSlot;
+
+typedef struct LBlk {
+	int sealed;
+	Ref *def;             /* per slot: its current definition, or REF_NONE */
+	int ndef;
+	int *inc;             /* incomplete phis (LPhi indices) until sealed */
+	int ninc, capinc;
+} LBlk;
+
+typedef struct Lower {
+	Ctx *c;
+	Fn *f;
+	Blk *cur;             /* block being filled; NULL after a jump (dead code follows) */
+	Frame *fr;
+	int depth;            /* inlining depth */
+	int debug;            /* asserts and raise become traps */
+	int stmt_loc;         /* location of the statement being lowered */
+	/* slots */
+	LSlot *slot;
+	int nslot, capslot;
+	/* per block, indexed by Blk.id */
+	LBlk *lb;
+	int nlb;
+	/* phis under construction */
+	LPhi *phi;
+	int nphi, capphi;
+	Ref *repl;            /* per value: what replaced it (trivial phis), or REF_NONE */
+	int nvalmap;
+} Lower;
+
+/* lower.c: blocks, edges and SSA slots */
+Blk *lower_new_blk(Lower *L);
+void lower_enter(Lower *L, Blk *b);
+void lower_seal(Lower *L, Blk *b);
+void lower_jump(Lower *L, Blk *to);
+void lower_branch(Lower *L, Ref cond, Blk *t, Blk *f);
+Blk *lower_dead_blk(Lower *L);          /* a sealed block without predecessors, entered */
+int lower_ncomp(const Type *t);
+int lower_new_slots(Lower *L, Type *t, const char *name);
+void lower_write(Lower *L, int slot, Type *t, Value v);
+Value lower_read(Lower *L, int slot, Type *t);
+int lower_var_slot(Lower *L, Var *v);
+void lower_write_var(Lower *L, Var *v, Value val);
+Value lower_read_var(Lower *L, Var *v);
+Ref lower_resolve(Lower *L, Ref r);
+
+/* lower_val.c: values, constants, conversions, emission */
+Ref lower_emit(Lower *L, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2, int32_t aux);
+Value lower_scalar(Type *t, Ref r);
+Value lower_none(Type *t);
+Cls lower_cls(ScalarKind sk);           /* the class of a scalar kind (complex: of a part) */
+ScalarKind lower_part_sk(ScalarKind sk);/* complex64 -> float32, complex128 -> float64, else sk */
+Ref lower_con_int(Lower *L, ScalarKind sk, int64_t v);
+Ref lower_con_float(Lower *L, ScalarKind sk, double d);
+Ref lower_zero(Lower *L, Cls k);
+Value lower_const(Lower *L, const Const *cv, Type *t, Span sp);
+Ref lower_cvt(Lower *L, Ref r, ScalarKind from, ScalarKind to);
+Value lower_convert(Lower *L, Value v, Type *to, Span sp);
+Ref lower_byte_stride(Lower *L, Value arr, int axis);   /* of layout C, F or A */
+Ref lower_truth(Lower *L, Value v, Span sp);
+Ref lower_cmp(Lower *L, CondCode cc, ScalarKind sk, Ref a, Ref b);
+Ref lower_sel(Lower *L, Cls k, Ref c, Ref a, Ref b);
+Ref lower_not(Lower *L, Ref b);
+Ref lower_norm(Lower *L, Ref r, ScalarKind sk); /* re-extend an int8/int16 result computed in 32 bits */
+int lower_is_signed(ScalarKind sk);
+int lower_is_intsk(ScalarKind sk);
+int lower_is_floatsk(ScalarKind sk);
+const char *lower_span_text(Lower *L, Span sp);
+int lower_const_int(const Expr *e, int64_t *out);   /* e is an integer (or bool) constant */
+_Noreturn void lower_unsupported(Lower *L, Span sp, const char *what);
+
+/* lower_expr.c */
+Value lower_expr(Lower *L, Expr *e);
+void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f);
+Type *lower_arith_type(AstOp op, Type *a, Type *b);
+/* a op b in type ty (operands are converted); mul_e: the AST of b when
+ * it is a multiply that may contract into a fused multiply-add. */
+Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp);
+/* z + x*y (sub: z - x*y) as one fma when `mul` is a contractible
+ * multiply of type ty; returns 0 (and emits nothing) otherwise. */
+int lower_try_fma_aug(Lower *L, AstOp op, Value z, Expr *mul, Type *ty, Value *out);
+Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp);
+Ref lower_compare(Lower *L, AstOp op, Value a, Value b, Span sp);
+
+/* lower_intrin.c */
+Value lower_call_intrin(Lower *L, Expr *e);
+Value lower_attr(Lower *L, Expr *e);
+Value lower_sreg(Lower *L, SReg r);
+
+/* lower_array.c */
+Value lower_param_value(Lower *L, Type *t, int arg);
+Value lower_subscript(Lower *L, Expr *e);
+void lower_store_subscript(Lower *L, Expr *target, Value v);
+void lower_aug_subscript(Lower *L, Expr *target, AstOp op, Expr *value);
+Value lower_static_array(Lower *L, Expr *e, int space);
+Value lower_atomic(Lower *L, Expr *e, int intrin);
+Value lower_array_item(Lower *L, Value arr, Ref k, const char *name, Span sp);   /* arr[k] of a 1-D array, checked */
+Ref lower_array_size(Lower *L, Value arr);
+
+/* lower_stmt.c */
+void lower_block(Lower *L, StmtList *b);
+void lower_assign(Lower *L, Expr *target, Value v, Span sp);
+Value lower_inline_call(Lower *L, Expr *e);
+
+#endif

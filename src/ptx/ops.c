@@ -1,0 +1,575 @@
+/*
+ * ops.c - one IR instruction to PTX, with the IR's exact semantics.
+ *
+ * Floats: add, sub, mul, div, sqrt and fma carry .rn, which also stops
+ * ptxas from contracting a multiply and an add into an fma on its own;
+ * the only fma is the one the IR asks for.  fastmath (PjOptions) turns
+ * f32 division and square root into the approximate instructions and
+ * adds .ftz to f32 add/sub/mul/fma.  float16 values live in .f32
+ * registers holding a number that float16 represents exactly; results of
+ * arithmetic of kind f16 are rounded to float16 (cvt.rn.f16.f32 and back),
+ * and loads, stores and parameters go through a .b16 register.
+ *
+ * Integers: int8/int16/uint8/uint16 live in .b32 registers sign- or
+ * zero-extended from their width; results that can leave that range
+ * (add, sub, mul, neg, not, shl, div, rem, abs) are re-extended from the
+ * width of Ins.ty.  Division by zero gives 0 and x rem 0 gives x: the
+ * divisor is replaced by 1 and the result selected.  Shift counts are
+ * unsigned; a 64-bit count is saturated to 32 bits, and PTX clamps counts
+ * at or above the width (shl gives 0, shr.s gives the sign).
+ *
+ * Conversions follow cvt: float to int truncates and saturates to the
+ * destination kind (NaN gives 0), int to float rounds to nearest, and
+ * anything to bool is "!= 0" (true for NaN).
+ */
+#include "ptx.h"
+
+static int is_int(int k) { return k == KW || k == KL; }
+static int is_flt(int k) { return k == KS || k == KD; }
+static const char *ity(int k, int sgn) { return k == KW ? (sgn ? "s32" : "u32") : (sgn ? "s64" : "u64"); }
+static const char *bty(int k) { return k == KW || k == KS ? "b32" : "b64"; }
+static const char *fty(int k) { return k == KS ? "f32" : "f64"; }
+
+static const char *ftz(Emit *e, int k)
+{
+	return e->fast && k == KS ? ".ftz" : "";
+}
+
+static _Noreturn void bad_cls(Emit *e, const Ins *i)
+{
+	ICE(e->c, "%s of class %s", ptx_opname(i->op), cls_name[i->cls < NK ? i->cls : 0]);
+}
+
+/* Rounds the f32 register d to float16 when the operation's kind is f16. */
+static void round_f16(Emit *e, const char *d, int sk)
+{
+	if (sk != SK_F16)
+		return;
+	const char *h = ptx_tmp(e, RK_H);
+	ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h, d);
+	ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+}
+
+static void arith(Emit *e, const Ins *i)
+{
+	static const char *const iname[] = {[O_ADD] = "add", [O_SUB] = "sub", [O_MUL] = "mul.lo"};
+	static const char *const fname[] = {[O_ADD] = "add", [O_SUB] = "sub", [O_MUL] = "mul"};
+	int k = i->cls;
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	const char *d = ptx_def(e, i);
+	if (is_int(k)) {
+		ptx_line(e, "%s.%s %s, %s, %s;", iname[i->op], ity(k, 1), d, a, b);
+		ptx_narrow(e, d, i->ty);
+	} else if (is_flt(k)) {
+		ptx_line(e, "%s.rn%s.%s %s, %s, %s;", fname[i->op], ftz(e, k), fty(k), d, a, b);
+		round_f16(e, d, i->ty);
+	} else
+		bad_cls(e, i);
+}
+
+static void divide(Emit *e, const Ins *i)
+{
+	int k = i->cls, rem = i->op == O_REM;
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	const char *d = ptx_def(e, i);
+	if (is_flt(k)) {
+		if (rem)
+			bad_cls(e, i);
+		if (e->fast && k == KS)
+			ptx_line(e, "div.approx.ftz.f32 %s, %s, %s;", d, a, b);
+		else
+			ptx_line(e, "div.rn.%s %s, %s, %s;", fty(k), d, a, b);
+		round_f16(e, d, i->ty);
+		return;
+	}
+	if (!is_int(k))
+		bad_cls(e, i);
+	const char *op = rem ? "rem" : "div", *t = ity(k, ptx_sk_signed(i->ty));
+	int64_t v;
+	if (ptx_is_con(e, i->arg[1], &v)) {
+		if (v == 0)
+			ptx_line(e, "mov.%s %s, %s;", bty(k), d, rem ? a : "0");
+		else
+			ptx_line(e, "%s.%s %s, %s, %s;", op, t, d, a, b);
+	} else {
+		const char *z = ptx_tmp(e, KB), *one = ptx_tmp(e, k), *q = ptx_tmp(e, k);
+		ptx_line(e, "setp.eq.%s %s, %s, 0;", bty(k), z, b);
+		ptx_line(e, "selp.%s %s, 1, %s, %s;", bty(k), one, b, z);
+		ptx_line(e, "%s.%s %s, %s, %s;", op, t, q, a, one);
+		ptx_line(e, "selp.%s %s, %s, %s, %s;", bty(k), d, rem ? a : "0", q, z);
+	}
+	ptx_narrow(e, d, i->ty);
+}
+
+static void unary(Emit *e, const Ins *i)
+{
+	int k = i->cls;
+	const char *a = ptx_opnd(e, i->arg[0]);
+	const char *d = ptx_def(e, i);
+	switch (i->op) {
+	case O_NEG:
+		if (is_int(k)) {
+			ptx_line(e, "neg.%s %s, %s;", ity(k, 1), d, a);
+			ptx_narrow(e, d, i->ty);
+		} else if (is_flt(k))
+			ptx_line(e, "neg.%s %s, %s;", fty(k), d, a);
+		else
+			bad_cls(e, i);
+		return;
+	case O_NOT:
+		if (k == KB)
+			ptx_line(e, "not.pred %s, %s;", d, a);
+		else if (is_int(k)) {
+			ptx_line(e, "not.%s %s, %s;", bty(k), d, a);
+			ptx_narrow(e, d, i->ty);
+		} else
+			bad_cls(e, i);
+		return;
+	case O_ABS:
+		if (k == KB || (is_int(k) && !ptx_sk_signed(i->ty)))
+			ptx_line(e, "mov.%s %s, %s;", ptx_movty(k), d, a);
+		else if (is_int(k)) {
+			ptx_line(e, "abs.%s %s, %s;", ity(k, 1), d, a);
+			ptx_narrow(e, d, i->ty);
+		} else
+			ptx_line(e, "abs.%s %s, %s;", fty(k), d, a);
+		return;
+	case O_SQRT:
+		if (!is_flt(k))
+			bad_cls(e, i);
+		if (e->fast && k == KS)
+			ptx_line(e, "sqrt.approx.ftz.f32 %s, %s;", d, a);
+		else
+			ptx_line(e, "sqrt.rn.%s %s, %s;", fty(k), d, a);
+		round_f16(e, d, i->ty);
+		return;
+	default: {
+		static const char *const rnd[] = {
+			[O_FLOOR] = "rmi", [O_CEIL] = "rpi", [O_TRUNC] = "rzi", [O_RINT] = "rni",
+		};
+		if (is_flt(k))
+			ptx_line(e, "cvt.%s.%s.%s %s, %s;", rnd[i->op], fty(k), fty(k), d, a);
+		else
+			ptx_line(e, "mov.%s %s, %s;", ptx_movty(k), d, a);
+		return;
+	}
+	}
+}
+
+static void logic(Emit *e, const Ins *i)
+{
+	static const char *const name[] = {[O_AND] = "and", [O_OR] = "or", [O_XOR] = "xor"};
+	int k = i->cls;
+	if (k != KB && !is_int(k))
+		bad_cls(e, i);
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	ptx_line(e, "%s.%s %s, %s, %s;", name[i->op], k == KB ? "pred" : bty(k), ptx_def(e, i), a, b);
+}
+
+/* A shift count as an unsigned 32-bit operand. */
+static const char *count(Emit *e, Ref r)
+{
+	int64_t v;
+	Cls k = ptx_cls(e, r);
+	if (ptx_is_con(e, r, &v)) {
+		uint64_t u = k == KW ? (uint32_t)v : (uint64_t)v;
+		return arena_printf(e->c->arena, "%u", u > 255 ? 255u : (unsigned)u);
+	}
+	if (k == KW)
+		return ptx_opnd(e, r);
+	if (k != KL)
+		ICE(e->c, "shift count of class %s", cls_name[k]);
+	const char *t = ptx_tmp(e, KW);
+	ptx_line(e, "cvt.sat.u32.u64 %s, %s;", t, ptx_opnd(e, r));
+	return t;
+}
+
+static void shift(Emit *e, const Ins *i)
+{
+	int k = i->cls;
+	if (!is_int(k))
+		bad_cls(e, i);
+	const char *a = ptx_opnd(e, i->arg[0]), *n = count(e, i->arg[1]);
+	const char *d = ptx_def(e, i);
+	if (i->op == O_SHL) {
+		ptx_line(e, "shl.%s %s, %s, %s;", bty(k), d, a, n);
+		ptx_narrow(e, d, i->ty);
+	} else
+		ptx_line(e, "shr.%s %s, %s, %s;", ity(k, ptx_sk_signed(i->ty)), d, a, n);
+}
+
+static void minmax(Emit *e, const Ins *i)
+{
+	int k = i->cls, max = i->op == O_MAX;
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	const char *d = ptx_def(e, i);
+	const char *op = max ? "max" : "min";
+	if (k == KB)
+		ptx_line(e, "%s.pred %s, %s, %s;", max ? "or" : "and", d, a, b);
+	else if (is_int(k))
+		ptx_line(e, "%s.%s %s, %s, %s;", op, ity(k, ptx_sk_signed(i->ty)), d, a, b);
+	else if (is_flt(k))
+		ptx_line(e, "%s%s.%s %s, %s, %s;", op, ftz(e, k), fty(k), d, a, b);
+	else
+		bad_cls(e, i);
+}
+
+static void fused(Emit *e, const Ins *i)
+{
+	int k = i->cls;
+	if (!is_flt(k))
+		bad_cls(e, i);
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]), *c = ptx_opnd(e, i->arg[2]);
+	const char *d = ptx_def(e, i);
+	ptx_line(e, "fma.rn%s.%s %s, %s, %s, %s;", ftz(e, k), fty(k), d, a, b, c);
+	round_f16(e, d, i->ty);
+}
+
+static void compare(Emit *e, const Ins *i)
+{
+	int cc = i->aux;
+	if (cc < 0 || cc >= NCC)
+		ICE(e->c, "condition code %d", cc);
+	Cls k = ptx_cls(e, i->arg[0]);
+	if (ptx_cls(e, i->arg[1]) != k)
+		ICE(e->c, "cmp of a %s and a %s", cls_name[k], cls_name[ptx_cls(e, i->arg[1])]);
+	if (i->cls != KB)
+		bad_cls(e, i);
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	const char *d = ptx_def(e, i);
+	if (k == KB) {
+		/* false < true */
+		const char *t = ptx_tmp(e, KB);
+		switch (cc) {
+		case CC_EQ:
+			ptx_line(e, "xor.pred %s, %s, %s;", t, a, b);
+			ptx_line(e, "not.pred %s, %s;", d, t);
+			return;
+		case CC_NE:
+			ptx_line(e, "xor.pred %s, %s, %s;", d, a, b);
+			return;
+		case CC_LT: case CC_LTU: case CC_LE: case CC_LEU:
+			ptx_line(e, "not.pred %s, %s;", t, a);
+			ptx_line(e, "%s.pred %s, %s, %s;", cc == CC_LT || cc == CC_LTU ? "and" : "or", d, t, b);
+			return;
+		default:
+			ptx_line(e, "not.pred %s, %s;", t, b);
+			ptx_line(e, "%s.pred %s, %s, %s;", cc == CC_GT || cc == CC_GTU ? "and" : "or", d, a, t);
+			return;
+		}
+	}
+	if (is_int(k)) {
+		static const char *const sname[NCC] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+		static const char *const uname[NCC] = {"eq", "ne", "lo", "ls", "hi", "hs", "lo", "ls", "hi", "hs"};
+		int sgn = ptx_sk_signed(i->ty) && cc < CC_LTU;
+		const char *t = cc <= CC_NE ? bty(k) : ity(k, sgn);
+		ptx_line(e, "setp.%s.%s %s, %s, %s;", sgn ? sname[cc] : uname[cc], t, d, a, b);
+		return;
+	}
+	if (!is_flt(k))
+		bad_cls(e, i);
+	static const char *const fname[NCC] = {"eq", "neu", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
+	ptx_line(e, "setp.%s.%s %s, %s, %s;", fname[cc], fty(k), d, a, b);
+}
+
+static void choose(Emit *e, const Ins *i)
+{
+	int k = i->cls;
+	int64_t v;
+	if (ptx_is_con(e, i->arg[0], &v)) {
+		const char *a = ptx_opnd(e, i->arg[v ? 1 : 2]);
+		ptx_line(e, "mov.%s %s, %s;", ptx_movty(k), ptx_def(e, i), a);
+		return;
+	}
+	const char *p = ptx_pred(e, i->arg[0]);
+	const char *a = ptx_opnd(e, i->arg[1]), *b = ptx_opnd(e, i->arg[2]);
+	const char *d = ptx_def(e, i);
+	if (k == KB) {
+		const char *t = ptx_tmp(e, KB), *u = ptx_tmp(e, KB), *w = ptx_tmp(e, KB);
+		ptx_line(e, "and.pred %s, %s, %s;", t, p, a);
+		ptx_line(e, "not.pred %s, %s;", u, p);
+		ptx_line(e, "and.pred %s, %s, %s;", w, u, b);
+		ptx_line(e, "or.pred %s, %s, %s;", d, t, w);
+	} else if (is_int(k) || is_flt(k))
+		ptx_line(e, "selp.%s %s, %s, %s, %s;", ptx_movty(k), d, a, b, p);
+	else
+		bad_cls(e, i);
+}
+
+/* ------------------------------------------------------ conversions */
+
+static int is_int_sk(int sk)
+{
+	return sk >= SK_I8 && sk <= SK_U64;
+}
+
+static int is_flt_sk(int sk)
+{
+	return sk == SK_F16 || sk == SK_F32 || sk == SK_F64;
+}
+
+/* The .b32/.b64 container type an integer kind is read as. */
+static const char *int_src(int sk)
+{
+	int wide = sk == SK_I64 || sk == SK_U64;
+	return wide ? (ptx_sk_signed(sk) ? "s64" : "u64") : (ptx_sk_signed(sk) ? "s32" : "u32");
+}
+
+void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
+{
+	if (!(from == SK_BOOL || is_int_sk(from) || is_flt_sk(from)) ||
+	    !(to == SK_BOOL || is_int_sk(to) || is_flt_sk(to)))
+		ICE(e->c, "conversion from scalar kind %d to %d", from, to);
+	Cls fk = ir_cls_of_sk(from), tk = ir_cls_of_sk(to);
+	if (ptx_cls(e, a) != fk)
+		ICE(e->c, "cvt from kind %d reads a %s", from, cls_name[ptx_cls(e, a)]);
+	if (from == to || (from == SK_F16 && to == SK_F32)) {
+		ptx_line(e, "mov.%s %s, %s;", ptx_movty(tk), d, ptx_opnd(e, a));
+		return;
+	}
+	if (from == SK_BOOL) {
+		const char *p = ptx_pred(e, a);
+		if (is_int_sk(to))
+			ptx_line(e, "selp.%s %s, 1, 0, %s;", bty(tk), d, p);
+		else if (tk == KS)
+			ptx_line(e, "selp.f32 %s, 0f3F800000, 0f00000000, %s;", d, p);
+		else
+			ptx_line(e, "selp.f64 %s, 0d3FF0000000000000, 0d0000000000000000, %s;", d, p);
+		return;
+	}
+	const char *s = ptx_opnd(e, a);
+	if (to == SK_BOOL) {
+		if (is_int_sk(from))
+			ptx_line(e, "setp.ne.%s %s, %s, 0;", bty(fk), d, s);
+		else if (fk == KS)
+			ptx_line(e, "setp.neu.f32 %s, %s, 0f00000000;", d, s);
+		else
+			ptx_line(e, "setp.neu.f64 %s, %s, 0d0000000000000000;", d, s);
+		return;
+	}
+	if (is_int_sk(from) && is_int_sk(to)) {
+		if (tk == KL) {
+			if (fk == KL)
+				ptx_line(e, "mov.b64 %s, %s;", d, s);
+			else
+				ptx_line(e, "cvt.%s.%s %s, %s;", ptx_sk_signed(from) ? "s64" : "u64", int_src(from), d, s);
+		} else if (ptx_sk_small(to))
+			ptx_line(e, "cvt.%s.%s %s, %s;", ptx_sk_signed(to) ? "s32" : "u32", ptx_sk_mem(to), d, s);
+		else if (fk == KL)
+			ptx_line(e, "cvt.u32.u64 %s, %s;", d, s);
+		else
+			ptx_line(e, "mov.b32 %s, %s;", d, s);
+		return;
+	}
+	if (is_int_sk(from)) {
+		if (to == SK_F16) {
+			const char *h = ptx_tmp(e, RK_H);
+			ptx_line(e, "cvt.rn.f16.%s %s, %s;", int_src(from), h, s);
+			ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+		} else
+			ptx_line(e, "cvt.rn.%s.%s %s, %s;", fty(tk), int_src(from), d, s);
+		return;
+	}
+	if (is_int_sk(to)) {
+		ptx_line(e, "cvt.rzi.%s.%s %s, %s;", ptx_sk_mem(to), fty(fk), d, s);
+		return;
+	}
+	/* float to float; f16 -> f32 and equal kinds were moves */
+	if (to == SK_F64)
+		ptx_line(e, "cvt.f64.f32 %s, %s;", d, s);
+	else if (to == SK_F32)
+		ptx_line(e, "cvt.rn.f32.f64 %s, %s;", d, s);
+	else {
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "cvt.rn.f16.%s %s, %s;", fty(fk), h, s);
+		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+	}
+}
+
+/* ---------------------------------------------------------- memory */
+
+static void param(Emit *e, const Ins *i)
+{
+	int k = ptx_param_index(e, i->aux);
+	KParam *p = &e->f->param[k];
+	if (ir_cls_of_sk(p->ty) != i->cls)
+		ICE(e->c, "parameter %d of kind %d read as a %s", k, p->ty, cls_name[i->cls < NK ? i->cls : 0]);
+	const char *d = ptx_def(e, i), *name = e->pname[k];
+	if (p->ty == SK_BOOL) {
+		const char *t = ptx_tmp(e, KW);
+		ptx_line(e, "ld.param.u8 %s, [%s];", t, name);
+		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, t);
+	} else if (p->ty == SK_F16) {
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "ld.param.b16 %s, [%s];", h, name);
+		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+	} else {
+		ptx_line(e, "ld.param.%s %s, [%s];", ptx_sk_mem(p->ty), d, name);
+		if (p->role == KP_DATA)
+			ptx_line(e, "cvta.to.global.u64 %s, %s;", d, d);
+	}
+}
+
+static void mem_kind(Emit *e, const Ins *i, Cls k)
+{
+	const char *m = ptx_sk_mem(i->ty);
+	if (!m || ir_cls_of_sk(i->ty) != k)
+		ICE(e->c, "%s of kind %d with class %s", ptx_opname(i->op), i->ty, cls_name[k < NK ? k : 0]);
+}
+
+static void load(Emit *e, const Ins *i)
+{
+	if (i->aux == SP_PARAM)
+		ICE(e->c, "load from the parameter space");
+	mem_kind(e, i, i->cls);
+	const char *sp = ptx_space(e, i->aux), *a = ptx_reg(e, i->arg[0]);
+	const char *d = ptx_def(e, i);
+	if (i->ty == SK_BOOL) {
+		const char *t = ptx_tmp(e, KW);
+		ptx_line(e, "ld%s.u8 %s, [%s];", sp, t, a);
+		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, t);
+	} else if (i->ty == SK_F16) {
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "ld%s.b16 %s, [%s];", sp, h, a);
+		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+	} else
+		ptx_line(e, "ld%s.%s %s, [%s];", sp, ptx_sk_mem(i->ty), d, a);
+}
+
+static void store(Emit *e, const Ins *i)
+{
+	if (i->aux == SP_PARAM || i->aux == SP_CONST)
+		ICE(e->c, "store to space %d", i->aux);
+	mem_kind(e, i, ptx_cls(e, i->arg[1]));
+	const char *sp = ptx_space(e, i->aux), *a = ptx_reg(e, i->arg[0]);
+	int64_t v;
+	if (i->ty == SK_BOOL) {
+		const char *t;
+		if (ptx_is_con(e, i->arg[1], &v))
+			t = v ? "1" : "0";
+		else {
+			t = ptx_tmp(e, KW);
+			ptx_line(e, "selp.u32 %s, 1, 0, %s;", t, ptx_pred(e, i->arg[1]));
+		}
+		ptx_line(e, "st%s.u8 [%s], %s;", sp, a, t);
+	} else if (i->ty == SK_F16) {
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h, ptx_opnd(e, i->arg[1]));
+		ptx_line(e, "st%s.b16 [%s], %s;", sp, a, h);
+	} else
+		ptx_line(e, "st%s.%s [%s], %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));
+}
+
+static void check(Emit *e, const Ins *i)
+{
+	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	if (ptx_cls(e, i->arg[0]) != KL || ptx_cls(e, i->arg[1]) != KL)
+		ICE(e->c, "bounds check of non-64-bit operands");
+	const char *p = ptx_tmp(e, KB);
+	ptx_line(e, "setp.ge.u64 %s, %s, %s;", p, a, b);
+	ptx_line(e, "@%s trap;", p);
+}
+
+/* ------------------------------------------------------- dispatch */
+
+void ptx_ins(Emit *e, const Ins *i)
+{
+	switch (i->op) {
+	case O_NOP_:
+		return;
+	case O_ADD: case O_SUB: case O_MUL:
+		arith(e, i);
+		return;
+	case O_DIV: case O_REM:
+		divide(e, i);
+		return;
+	case O_NEG: case O_NOT: case O_ABS: case O_SQRT:
+	case O_FLOOR: case O_CEIL: case O_TRUNC: case O_RINT:
+		unary(e, i);
+		return;
+	case O_AND: case O_OR: case O_XOR:
+		logic(e, i);
+		return;
+	case O_SHL: case O_SHR:
+		shift(e, i);
+		return;
+	case O_MIN: case O_MAX:
+		minmax(e, i);
+		return;
+	case O_FMA:
+		fused(e, i);
+		return;
+	case O_CMP:
+		compare(e, i);
+		return;
+	case O_SEL:
+		choose(e, i);
+		return;
+	case O_CVT:
+		if (i->aux < 0 || i->aux >= NSK || ir_cls_of_sk(i->aux) != i->cls)
+			ICE(e->c, "cvt to kind %d defines a %s", i->aux, cls_name[i->cls < NK ? i->cls : 0]);
+		ptx_convert(e, ptx_def(e, i), i->aux, i->arg[0], i->ty);
+		return;
+	case O_BITS: {
+		Cls k = ptx_cls(e, i->arg[0]);
+		if ((k == KW || k == KS) != (i->cls == KW || i->cls == KS) || k == KB || i->cls == KB)
+			ICE(e->c, "bits from %s to %s", cls_name[k], cls_name[i->cls < NK ? i->cls : 0]);
+		const char *a = ptx_opnd(e, i->arg[0]);
+		ptx_line(e, "mov.%s %s, %s;", bty(i->cls), ptx_def(e, i), a);
+		return;
+	}
+	case O_COPY: {
+		if (ptx_cls(e, i->arg[0]) != i->cls)
+			bad_cls(e, i);
+		const char *a = ptx_opnd(e, i->arg[0]);
+		ptx_line(e, "mov.%s %s, %s;", ptx_movty(i->cls), ptx_def(e, i), a);
+		return;
+	}
+	case O_PARAM:
+		param(e, i);
+		return;
+	case O_SREG: {
+		static const char *const name[NSR] = {
+			"%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
+			"%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
+			"%laneid", "WARP_SZ",
+		};
+		if (i->aux < 0 || i->aux >= NSR || i->cls != KW)
+			ICE(e->c, "special register %d of class %s", i->aux, cls_name[i->cls < NK ? i->cls : 0]);
+		ptx_line(e, "mov.u32 %s, %s;", ptx_def(e, i), name[i->aux]);
+		return;
+	}
+	case O_LOAD:
+		load(e, i);
+		return;
+	case O_STORE:
+		store(e, i);
+		return;
+	case O_ATOM:
+		ptx_atom(e, i);
+		return;
+	case O_ADDR:
+		if (i->cls != KL)
+			bad_cls(e, i);
+		ptx_line(e, "mov.u64 %s, %s;", ptx_def(e, i), ptx_array_sym(e, i->aux));
+		return;
+	case O_BAR:
+		ptx_line(e, "bar.sync 0;");
+		return;
+	case O_MEMBAR: {
+		static const char *const lvl[] = {"cta", "gl", "sys"};
+		if (i->aux < 0 || i->aux > 2)
+			ICE(e->c, "membar level %d", i->aux);
+		ptx_line(e, "membar.%s;", lvl[i->aux]);
+		return;
+	}
+	case O_CHECK:
+		check(e, i);
+		return;
+	case O_TRAP:
+		ptx_line(e, "trap;");
+		return;
+	default:
+		ICE(e->c, "opcode %d has no PTX lowering", i->op);
+	}
+}

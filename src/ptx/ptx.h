@@ -1,0 +1,75 @@
+/*
+ * ptx.h - the PTX back end's private interface, shared by emit.c (module,
+ * parameters, registers, blocks, phis, jumps), ops.c (one instruction of
+ * the IR at a time) and atom.c (atomics and their compare-and-swap loops).
+ *
+ * Registers: every SSA value owns one virtual register of its class
+ * (%p .pred, %r .b32, %rd .b64, %f .f32, %fd .f64); temporaries come from
+ * the same pools and .b16 temporaries (%h) carry float16 bits to and from
+ * memory.  The body is written into a buffer first and the declarations,
+ * whose counts are known only at the end, are put before it.
+ */
+#ifndef PTXJIT_PTX_H
+#define PTXJIT_PTX_H
+
+#include "../core.h"
+
+/* Register kinds: the value classes (KB..KD) and the .b16 kind. */
+enum { RK_H = NK, NRK };
+
+typedef struct PtxBuf {
+	char *p;
+	int n, cap;
+} PtxBuf;
+
+typedef struct Emit {
+	Ctx *c;
+	Fn *f;
+	int arch;
+	int fast;            /* fastmath: approximate f32 div/sqrt, .ftz on f32 */
+	PtxBuf body;
+	int *reg;            /* SSA value -> register number in its kind */
+	int nreg[NRK];       /* registers used per kind (values, then temporaries) */
+	int nlabel;          /* labels made inside a block (CAS loops) */
+	const char **pname;  /* name of each kernel parameter */
+} Emit;
+
+/* emit.c */
+void ptx_bprintf(Emit *e, PtxBuf *b, const char *fmt, ...);
+void ptx_line(Emit *e, const char *fmt, ...);     /* "\t<text>\n" into the body */
+void ptx_label_line(Emit *e, const char *label); /* "<label>:\n" */
+const char *ptx_new_label(Emit *e);              /* a fresh "$L_x<n>" */
+const char *ptx_tmp(Emit *e, int rk);            /* a fresh register of kind rk */
+const char *ptx_def(Emit *e, const Ins *i);      /* the register i defines */
+const char *ptx_vreg(Emit *e, int val);          /* the register of value val */
+/* An operand as PTX text: the register, or an immediate written in the
+ * form of class k (which must be the operand's class or compatible with
+ * it): decimal or hex integers, 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX.  KB
+ * constants become a predicate register set just here. */
+const char *ptx_opnd(Emit *e, Ref r);
+const char *ptx_reg(Emit *e, Ref r);             /* always a register (constants moved) */
+const char *ptx_pred(Emit *e, Ref r);            /* a KB operand as a predicate register */
+int ptx_is_con(Emit *e, Ref r, int64_t *v);      /* integer/bool constant and its value */
+Cls ptx_cls(Emit *e, Ref r);
+const char *ptx_movty(int k);
+const char *ptx_opname(int op);                  /* "ADD" */
+const char *ptx_array_sym(Emit *e, int idx);     /* symbol of Fn.arrays[idx] */
+int ptx_param_index(Emit *e, int off);           /* Fn.param entry at byte offset off */                    /* "pred" "b32" "b64" "f32" "f64" "b16" */
+
+/* Scalar kinds as PTX sees them. */
+int ptx_sk_signed(int sk);       /* signed integer kind (and anything not unsigned) */
+int ptx_sk_small(int sk);        /* int8/int16/uint8/uint16: live extended in .b32 */
+const char *ptx_sk_mem(int sk);  /* type of ld/st/param: "s8" "u16" "f32" "b16" (f16) ... */
+const char *ptx_space(Emit *e, int sp);  /* ".global" ".shared" "" (generic) ... */
+/* Re-extends register d (a .b32 holding a kind-sk value) from sk's width. */
+void ptx_narrow(Emit *e, const char *d, int sk);
+
+/* ops.c */
+void ptx_ins(Emit *e, const Ins *i);
+/* Converts operand a of kind from to kind to into register d. */
+void ptx_convert(Emit *e, const char *d, int to, Ref a, int from);
+
+/* atom.c */
+void ptx_atom(Emit *e, const Ins *i);
+
+#endif

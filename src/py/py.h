@@ -1,0 +1,125 @@
+/*
+ * py.h - what the files of the CPython extension ptxjit._core share.
+ *
+ * The extension only translates: Python objects in, calls into the
+ * compiler (ptxjit.h) and the runtime (rt.h), Python objects or
+ * exceptions out.  Its state lives in the module (PEP 630): the runtime,
+ * the exception classes, the types and interned names.  Every object of
+ * our types keeps a pointer to that state; the object's type holds the
+ * module, so the state outlives every object.
+ *
+ *   module.c   module state, exceptions, error mapping, module functions
+ *   array.c    DeviceArray (base of DeviceNDArray), HostBuffer (pinned)
+ *   stream.c   Stream, Event
+ *   jit.c      Kernel (one compiled signature), the resolver, compile()
+ *   launch.c   Dispatcher (base of the Python dispatcher), Launcher, the
+ *              launch path: classify, look up, pack, launch
+ */
+#ifndef PTXJIT_PY_H
+#define PTXJIT_PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include "../ptxjit.h"
+#include "../rt/rt.h"
+
+#define PJ_MAXDIM 8           /* array dimensions the launch path handles */
+#define PJ_MAXARGS 128        /* kernel arguments */
+
+/* Scalar kinds, the same numbering as core.h's ScalarKind (the kernel
+ * ABI's PjParam.ty uses it). */
+enum {
+	K_BOOL, K_I8, K_I16, K_I32, K_I64, K_U8, K_U16, K_U32, K_U64,
+	K_F16, K_F32, K_F64, K_C64, K_C128, K_NKINDS
+};
+extern const char *const kind_name[K_NKINDS];    /* "float32" */
+extern const char *const kind_typestr[K_NKINDS]; /* "<f4" */
+extern const int kind_size[K_NKINDS];
+
+typedef struct ModState {
+	Rt *rt;
+	int sim;
+	PyObject *TypingError, *InternalCompilerError;
+	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError;
+	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
+	PyObject *UninitializedReadError, *RaceError;
+	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T;
+	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
+	PyObject *resolve_table;   /* id(obj) -> (obj, kind, qualname, module); from Python */
+	PyObject *s_cai, *s_compile_for, *s_pj_info, *s_shape, *s_typestr, *s_data;
+	PyObject *s_strides, *s_mask, *s_stream, *s_name, *s_builtins;
+	/* classification of argument types seen at launches */
+	struct TypeClass { PyTypeObject *t; int cls, sk; } tcache[32];
+	int ntcache;
+} ModState;
+
+/* module.c */
+ModState *state_of_type(PyTypeObject *t);
+/* Raises the Python exception for a runtime error; returns NULL. */
+PyObject *raise_rt(ModState *st, const RtErr *e);
+/* Raises TypingError or InternalCompilerError for a compiler error. */
+PyObject *raise_pj(ModState *st, const PjError *e);
+/* Makes the runtime usable from this thread (loads the driver the first
+ * time); -1 with an exception set on failure. */
+int enter_rt(ModState *st);
+int kind_of_typestr(const char *ts, int *itemsize);   /* "<f4" -> K_F32; -1 if not supported */
+int kind_of_format(const char *fmt, Py_ssize_t itemsize); /* buffer format -> kind; -1 */
+
+/* array.c */
+typedef struct DeviceArrayObject {
+	PyObject_HEAD
+	ModState *st;
+	CUdeviceptr ptr;          /* address of element 0 (host address in the simulator) */
+	CUdeviceptr alloc;        /* the allocation this array owns, or 0 */
+	size_t alloc_n;           /* bytes asked for at allocation */
+	unsigned gen;             /* context generation of the memory */
+	int ndim;
+	int kind;                 /* K_*, or -1 for a dtype kernels do not take */
+	int itemsize;
+	char layout;              /* 'C', 'F' or 'A' */
+	char foreign;             /* memory from another library (via __cuda_array_interface__) */
+	Py_ssize_t shape[PJ_MAXDIM];
+	Py_ssize_t strides[PJ_MAXDIM];   /* bytes */
+	PyObject *dtype;          /* the NumPy dtype */
+	PyObject *base;           /* owner of the memory when it is not ours */
+	PyObject *weakrefs;
+} DeviceArrayObject;
+extern PyType_Spec DeviceArray_spec, HostBuffer_spec;
+char layout_of(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize);
+/* A Stream object, 0 or None -> a stream handle; *async says whether
+ * the caller named a stream. */
+int stream_arg(ModState *st, PyObject *o, CUstream *s, int *async);
+
+/* stream.c */
+typedef struct StreamObject {
+	PyObject_HEAD
+	ModState *st;
+	CUstream s;
+	unsigned gen;
+	int owned;
+} StreamObject;
+typedef struct EventObject {
+	PyObject_HEAD
+	ModState *st;
+	RtEvent ev;
+} EventObject;
+extern PyType_Spec Stream_spec, Event_spec;
+
+/* jit.c */
+typedef struct KernelObject {
+	PyObject_HEAD
+	ModState *st;
+	PjKernel *pk;
+	RtKernel rk;
+	int nargs;                /* Python arguments the parameters refer to */
+	PyObject *dict;
+} KernelObject;
+extern PyType_Spec Kernel_spec;
+PyObject *py_compile(PyObject *mod, PyObject *args);
+
+/* launch.c */
+extern PyType_Spec Dispatcher_spec, Launcher_spec;
+
+#endif

@@ -1,0 +1,345 @@
+/*
+ * driver.c - the CUDA driver opened with dlopen, device 0 and its
+ * primary context, and the runtime's error messages.
+ *
+ * Nothing is loaded until a call needs the device: rt_new only records
+ * the backend.  The first rt_enter opens libcuda.so.1 (or the file named
+ * by PTXJIT_LIBCUDA), resolves every entry point of RtDriver by name,
+ * initialises the driver, retains the primary context of device 0 and
+ * reads the attributes the launch checks need.  If any step fails, the
+ * runtime stays failed and every later call reports the same error, so
+ * importing works everywhere and the first GPU use says what is missing.
+ *
+ * A context is current per thread: rt_enter makes ours current in the
+ * calling thread when the driver says another (or none) is.
+ *
+ * Errors name the driver's code ("CUDA_ERROR_ILLEGAL_ADDRESS"), its
+ * number, the operation and the driver's own text.  Errors that leave
+ * the context unusable (a kernel that faulted) mark the runtime sticky
+ * and say how to recover: rt_close resets the context.
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define SYM(name) {#name, offsetof(RtDriver, name)}
+static const struct {
+	const char *name;
+	size_t off;
+} driver_syms[] = {
+	SYM(cuInit), SYM(cuDriverGetVersion), SYM(cuGetErrorName), SYM(cuGetErrorString),
+	SYM(cuDeviceGetCount), SYM(cuDeviceGet), SYM(cuDeviceGetName), SYM(cuDeviceGetAttribute),
+	SYM(cuDeviceTotalMem_v2), SYM(cuDevicePrimaryCtxRetain), SYM(cuDevicePrimaryCtxRelease_v2),
+	SYM(cuDevicePrimaryCtxReset_v2), SYM(cuCtxSetCurrent), SYM(cuCtxGetCurrent),
+	SYM(cuCtxSynchronize), SYM(cuMemGetInfo_v2), SYM(cuMemAlloc_v2), SYM(cuMemFree_v2),
+	SYM(cuMemcpyHtoD_v2), SYM(cuMemcpyDtoH_v2), SYM(cuMemcpyDtoD_v2),
+	SYM(cuMemcpyHtoDAsync_v2), SYM(cuMemcpyDtoHAsync_v2), SYM(cuMemcpyDtoDAsync_v2),
+	SYM(cuMemsetD8_v2), SYM(cuMemHostAlloc), SYM(cuMemFreeHost), SYM(cuMemHostRegister_v2),
+	SYM(cuMemHostUnregister), SYM(cuPointerGetAttribute), SYM(cuModuleLoadDataEx),
+	SYM(cuModuleUnload), SYM(cuModuleGetFunction), SYM(cuFuncSetAttribute),
+	SYM(cuFuncGetAttribute), SYM(cuLaunchKernel), SYM(cuStreamCreate),
+	SYM(cuStreamSynchronize), SYM(cuStreamQuery), SYM(cuStreamWaitEvent),
+	SYM(cuStreamDestroy_v2), SYM(cuEventCreate), SYM(cuEventRecord),
+	SYM(cuEventSynchronize), SYM(cuEventQuery), SYM(cuEventElapsedTime),
+	SYM(cuEventDestroy_v2),
+};
+#undef SYM
+
+static const char no_driver_hint[] =
+	"set PTXJIT_SIM=1 to run kernels on the CPU simulator";
+
+Rt *rt_new(int sim, int sim_check)
+{
+	Rt *rt = calloc(1, sizeof *rt);
+	if (!rt)
+		return NULL;
+	rt->sim = sim;
+	rt->sim_check = sim_check;
+	rt->state = sim ? RT_READY : RT_UNINIT;
+	rt->gen = 1;
+	pthread_mutex_init(&rt->lock, NULL);
+	if (sim) {
+		snprintf(rt->devname, sizeof rt->devname, "ptxjit simulator");
+		rt->cc_major = 9;
+		rt->cc_minor = 0;
+		rt->sm_count = 1;
+		rt->max_threads = 1024;
+		rt->max_block[0] = rt->max_block[1] = 1024;
+		rt->max_block[2] = 64;
+		rt->max_grid[0] = 0x7fffffff;
+		rt->max_grid[1] = rt->max_grid[2] = 65535;
+		rt->max_smem_block = 48 * 1024;
+		rt->max_smem_optin = 227 * 1024;
+		rt->total_mem = (size_t)16 << 30;
+	}
+	return rt;
+}
+
+const char *rt_libcuda_name(void)
+{
+	const char *s = getenv("PTXJIT_LIBCUDA");
+	return s && *s ? s : "libcuda.so.1";
+}
+
+int rt_fail_rt(RtErr *e, int code, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	memset(e, 0, offsetof(RtErr, msg));
+	e->code = code;
+	snprintf(e->name, sizeof e->name, "%s", name);
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int is_sticky(CUresult r)
+{
+	switch (r) {
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+	case CUDA_ERROR_LAUNCH_TIMEOUT:
+	case CUDA_ERROR_ASSERT:
+	case CUDA_ERROR_HARDWARE_STACK_ERROR:
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_MISALIGNED_ADDRESS:
+	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+	case CUDA_ERROR_INVALID_PC:
+	case CUDA_ERROR_LAUNCH_FAILED:
+		return 1;
+	}
+	return 0;
+}
+
+int rt_fail(Rt *rt, RtErr *e, CUresult r, const char *fmt, ...)
+{
+	const char *name = NULL, *text = NULL;
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (rt->d.cuGetErrorName && rt->d.cuGetErrorName(r, &name) != CUDA_SUCCESS)
+		name = NULL;
+	if (rt->d.cuGetErrorString && rt->d.cuGetErrorString(r, &text) != CUDA_SUCCESS)
+		text = NULL;
+	memset(e, 0, offsetof(RtErr, msg));
+	e->code = r;
+	if (name)
+		snprintf(e->name, sizeof e->name, "%s", name);
+	else
+		snprintf(e->name, sizeof e->name, "CUDA_ERROR_%d", r);
+	int n = snprintf(e->msg, sizeof e->msg, "%s (%d) in %s%s%s", e->name, r, what,
+	                 text ? ": " : "", text ? text : "");
+	if (is_sticky(r)) {
+		rt->sticky = 1;
+		e->sticky = 1;
+		if (n > 0 && (size_t)n < sizeof e->msg)
+			snprintf(e->msg + n, sizeof e->msg - n,
+			         "\nThe CUDA context cannot be used after this error (a kernel faulted); "
+			         "call cuda.close() to reset it. Device arrays made before are lost.");
+	}
+	return -1;
+}
+
+#define CHECK(call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return rt_fail(rt, e, r_, __VA_ARGS__); } while (0)
+
+static int load_driver(Rt *rt, RtErr *e)
+{
+	const char *name = rt_libcuda_name();
+	rt->lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!rt->lib) {
+		const char *why = dlerror();
+		return rt_fail_rt(e, RT_E_NODRIVER, "no CUDA driver",
+		                  "no CUDA driver was found (%s could not be loaded: %s); %s",
+		                  name, why ? why : "unknown reason", no_driver_hint);
+	}
+	for (size_t i = 0; i < sizeof driver_syms / sizeof driver_syms[0]; i++) {
+		void *f = dlsym(rt->lib, driver_syms[i].name);
+		if (!f) {
+			dlclose(rt->lib);
+			rt->lib = NULL;
+			memset(&rt->d, 0, sizeof rt->d);
+			return rt_fail_rt(e, RT_E_SYMBOL, "CUDA driver too old",
+			                  "the CUDA driver %s has no entry point %s (it is too old; "
+			                  "ptxjit needs CUDA 11.0 or newer); %s",
+			                  name, driver_syms[i].name, no_driver_hint);
+		}
+		memcpy((char *)&rt->d + driver_syms[i].off, &f, sizeof f);
+	}
+	return 0;
+}
+
+static int attr(Rt *rt, int a, int *out, RtErr *e)
+{
+	CHECK(rt->d.cuDeviceGetAttribute(out, a, rt->dev), "cuDeviceGetAttribute(%d)", a);
+	return 0;
+}
+
+static int init_device(Rt *rt, RtErr *e)
+{
+	int n = 0;
+	if (!rt->lib && load_driver(rt, e))
+		return -1;
+	CUresult r = rt->d.cuInit(0);
+	if (r == CUDA_ERROR_NO_DEVICE) {
+		rt_fail(rt, e, r, "cuInit");
+		e->code = RT_E_NODEVICE;
+		size_t len = strlen(e->msg);
+		snprintf(e->msg + len, sizeof e->msg - len, "; no CUDA GPU is visible; %s", no_driver_hint);
+		return -1;
+	}
+	CHECK(r, "cuInit");
+	CHECK(rt->d.cuDriverGetVersion(&rt->driver_version), "cuDriverGetVersion");
+	CHECK(rt->d.cuDeviceGetCount(&n), "cuDeviceGetCount");
+	if (n < 1)
+		return rt_fail_rt(e, RT_E_NODEVICE, "no CUDA device",
+		                  "the CUDA driver found no GPU; %s", no_driver_hint);
+	CHECK(rt->d.cuDeviceGet(&rt->dev, 0), "cuDeviceGet(0)");
+	CHECK(rt->d.cuDeviceGetName(rt->devname, (int)sizeof rt->devname - 1, rt->dev), "cuDeviceGetName");
+	CHECK(rt->d.cuDeviceTotalMem_v2(&rt->total_mem, rt->dev), "cuDeviceTotalMem");
+	if (attr(rt, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &rt->cc_major, e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &rt->cc_minor, e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &rt->sm_count, e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &rt->max_threads, e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, &rt->max_block[0], e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, &rt->max_block[1], e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, &rt->max_block[2], e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &rt->max_grid[0], e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &rt->max_grid[1], e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, &rt->max_grid[2], e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &rt->max_smem_block, e) ||
+	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &rt->max_smem_optin, e))
+		return -1;
+	CHECK(rt->d.cuDevicePrimaryCtxRetain(&rt->ctx, rt->dev), "cuDevicePrimaryCtxRetain");
+	r = rt->d.cuCtxSetCurrent(rt->ctx);
+	if (r != CUDA_SUCCESS) {
+		rt->d.cuDevicePrimaryCtxRelease_v2(rt->dev);
+		rt->ctx = NULL;
+		return rt_fail(rt, e, r, "cuCtxSetCurrent");
+	}
+	rt->sticky = 0;
+	return 0;
+}
+
+int rt_enter(Rt *rt, RtErr *e)
+{
+	if (rt->sim)
+		return 0;
+	if (rt->state != RT_READY) {
+		if (rt->state == RT_FAILED) {
+			*e = rt->init_err;
+			return -1;
+		}
+		if (init_device(rt, e)) {
+			rt->init_err = *e;
+			rt->state = RT_FAILED;
+			return -1;
+		}
+		rt->state = RT_READY;
+		return 0;
+	}
+	CUcontext cur = NULL;
+	CHECK(rt->d.cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
+	if (cur != rt->ctx)
+		CHECK(rt->d.cuCtxSetCurrent(rt->ctx), "cuCtxSetCurrent");
+	return 0;
+}
+
+int rt_available(Rt *rt)
+{
+	RtErr e;
+	return rt_enter(rt, &e) == 0;
+}
+
+int rt_device_attr(Rt *rt, int a, int *out, RtErr *e)
+{
+	if (rt->sim) {
+		switch (a) {
+		case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *out = rt->max_threads; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: *out = rt->max_block[0]; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *out = rt->max_block[1]; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *out = rt->max_block[2]; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *out = rt->max_grid[0]; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: *out = rt->max_grid[1]; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *out = rt->max_grid[2]; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *out = rt->max_smem_block; return 0;
+		case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *out = rt->max_smem_optin; return 0;
+		case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *out = 32; return 0;
+		case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *out = rt->sm_count; return 0;
+		case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *out = rt->cc_major; return 0;
+		case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *out = rt->cc_minor; return 0;
+		}
+		return rt_fail_rt(e, RT_E_ARG, "not simulated",
+		                  "device attribute %d has no value on the simulator", a);
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	return attr(rt, a, out, e);
+}
+
+int rt_mem_info(Rt *rt, size_t *free_b, size_t *total_b, RtErr *e)
+{
+	if (rt->sim) {
+		RtMemStats s;
+		rt_mem_stats(rt, &s);
+		*total_b = rt->total_mem;
+		*free_b = rt->total_mem > s.live_bytes + s.cached_bytes
+		          ? rt->total_mem - s.live_bytes - s.cached_bytes : 0;
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuMemGetInfo_v2(free_b, total_b), "cuMemGetInfo");
+	return 0;
+}
+
+int rt_sync(Rt *rt, RtErr *e)
+{
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuCtxSynchronize(), "cuCtxSynchronize");
+	return 0;
+}
+
+int rt_close(Rt *rt, RtErr *e)
+{
+	if (rt->sim) {
+		rt_trim(rt);
+		return 0;
+	}
+	if (rt->state == RT_FAILED) {
+		/* let the next use try again (a driver may have appeared) */
+		rt->state = RT_UNINIT;
+		return 0;
+	}
+	if (rt->state != RT_READY)
+		return 0;
+	RtErr ignored;
+	int rc = 0;
+	if (rt_enter(rt, &ignored) == 0 && !rt->sticky &&
+	    rt->d.cuCtxSynchronize() != CUDA_SUCCESS)
+		rt->sticky = 1;
+	rt_trim(rt);
+	pthread_mutex_lock(&rt->lock);
+	rt->npinned = 0;  /* registrations end with the context; the memory stays */
+	pthread_mutex_unlock(&rt->lock);
+	CUresult r;
+	if (rt->sticky)
+		r = rt->d.cuDevicePrimaryCtxReset_v2(rt->dev);
+	else
+		r = rt->d.cuDevicePrimaryCtxRelease_v2(rt->dev);
+	if (r != CUDA_SUCCESS)
+		rc = rt_fail(rt, e, r, rt->sticky ? "cuDevicePrimaryCtxReset" : "cuDevicePrimaryCtxRelease");
+	rt->d.cuCtxSetCurrent(NULL);
+	rt->ctx = NULL;
+	rt->sticky = 0;
+	rt->gen++;
+	rt->state = RT_UNINIT;
+	return rc;
+}

@@ -1,0 +1,348 @@
+/*
+ * mem.c - device memory through a caching allocator, copies, and pinned
+ * host memory.
+ *
+ * Allocation sizes are rounded up to a size class: 512 bytes at least,
+ * then four classes per power of two (so at most 25% is wasted).  A
+ * released block goes onto its class's list and the next allocation of
+ * that class takes it back without calling the driver; the lists are
+ * emptied by rt_trim (cuda.close()) and when the driver runs out of
+ * memory, after which the allocation is tried once more.  Blocks above
+ * RT_HUGE are not cached: they are allocated at their size (rounded to
+ * 2 MiB) and returned to the driver when released.
+ *
+ * A block knows its class only through the size the caller asked for,
+ * which the caller keeps (DeviceArray does) and hands back to
+ * rt_release.  Blocks of an older context generation (before rt_close)
+ * are gone with their context and are dropped.
+ *
+ * In the simulator the same allocator hands out host memory (256-byte
+ * aligned, zeroed when new), so the caching is exercised without a GPU.
+ *
+ * Pinned host memory is ordinary aligned host memory registered with the
+ * driver (cuMemHostRegister): when the context goes away the memory stays
+ * valid, merely unpinned, so NumPy arrays built on it never dangle.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define RT_HUGE ((size_t)1 << 30)
+#define RT_MAX_ALLOC ((size_t)1 << 46)
+
+size_t rt_size_class(size_t n, int *bin)
+{
+	if (n <= 512) {
+		*bin = 0;
+		return 512;
+	}
+	if (n > RT_HUGE) {
+		*bin = -1;
+		size_t g = (size_t)2 << 20;
+		return (n + g - 1) / g * g;
+	}
+	int ex = 63 - __builtin_clzll((unsigned long long)(n - 1));
+	size_t base = (size_t)1 << ex, step = base >> 2;
+	size_t k = (n - base + step - 1) / step;
+	*bin = 1 + (ex - 9) * 4 + (int)(k - 1);
+	return base + k * step;
+}
+
+static int raw_alloc(Rt *rt, size_t size, CUdeviceptr *p, CUresult *r)
+{
+	if (rt->sim) {
+		void *q = NULL;
+		if (posix_memalign(&q, 256, size) != 0)
+			return -1;
+		memset(q, 0, size);
+		*p = (CUdeviceptr)(uintptr_t)q;
+		return 0;
+	}
+	*r = rt->d.cuMemAlloc_v2(p, size);
+	return *r == CUDA_SUCCESS ? 0 : -1;
+}
+
+static void raw_free(Rt *rt, CUdeviceptr p)
+{
+	RtErr ignored;
+	if (rt->sim)
+		free((void *)(uintptr_t)p);
+	else if (rt->state == RT_READY && rt_enter(rt, &ignored) == 0)
+		rt->d.cuMemFree_v2(p);
+}
+
+int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e)
+{
+	*p = 0;
+	if (n == 0)
+		return 0;
+	if (n > RT_MAX_ALLOC)
+		return rt_fail_rt(e, RT_E_ARG, "too large", "cannot allocate %zu bytes of device memory", n);
+	if (rt_enter(rt, e))
+		return -1;
+	int bin;
+	size_t size = rt_size_class(n, &bin);
+	if (bin >= 0) {
+		pthread_mutex_lock(&rt->lock);
+		RtBlock *b = rt->cache.bin[bin];
+		if (b) {
+			rt->cache.bin[bin] = b->next;
+			b->next = rt->cache.spare;
+			rt->cache.spare = b;
+			*p = b->ptr;
+			rt->cache.cached_bytes -= size;
+			rt->cache.live_bytes += size;
+			rt->cache.hits++;
+		}
+		pthread_mutex_unlock(&rt->lock);
+		if (*p)
+			return 0;
+	}
+	CUresult r = CUDA_SUCCESS;
+	if (raw_alloc(rt, size, p, &r)) {
+		rt_trim(rt);
+		if (raw_alloc(rt, size, p, &r)) {
+			if (rt->sim)
+				return rt_fail_rt(e, RT_E_HOSTMEM, "out of memory",
+				                  "out of host memory allocating %zu bytes for a simulated device array", n);
+			return rt_fail(rt, e, r, "cuMemAlloc(%zu bytes)", size);
+		}
+	}
+	pthread_mutex_lock(&rt->lock);
+	rt->cache.live_bytes += size;
+	rt->cache.driver_allocs++;
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen)
+{
+	if (!p || n == 0)
+		return;
+	int bin;
+	size_t size = rt_size_class(n, &bin);
+	pthread_mutex_lock(&rt->lock);
+	if (!rt->sim && gen != rt->gen) {
+		pthread_mutex_unlock(&rt->lock);
+		return;
+	}
+	rt->cache.live_bytes -= size;
+	if (bin < 0) {
+		pthread_mutex_unlock(&rt->lock);
+		raw_free(rt, p);
+		return;
+	}
+	RtBlock *b = rt->cache.spare;
+	if (b)
+		rt->cache.spare = b->next;
+	else
+		b = malloc(sizeof *b);
+	if (!b) {
+		pthread_mutex_unlock(&rt->lock);
+		raw_free(rt, p);
+		return;
+	}
+	b->ptr = p;
+	b->next = rt->cache.bin[bin];
+	rt->cache.bin[bin] = b;
+	rt->cache.cached_bytes += size;
+	pthread_mutex_unlock(&rt->lock);
+}
+
+void rt_trim(Rt *rt)
+{
+	pthread_mutex_lock(&rt->lock);
+	for (int i = 0; i < RT_NBINS; i++) {
+		RtBlock *b = rt->cache.bin[i], *next;
+		for (; b; b = next) {
+			next = b->next;
+			raw_free(rt, b->ptr);
+			free(b);
+		}
+		rt->cache.bin[i] = NULL;
+	}
+	for (RtBlock *b = rt->cache.spare, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	rt->cache.spare = NULL;
+	rt->cache.cached_bytes = 0;
+	pthread_mutex_unlock(&rt->lock);
+}
+
+void rt_mem_stats(Rt *rt, RtMemStats *s)
+{
+	pthread_mutex_lock(&rt->lock);
+	s->cached_bytes = rt->cache.cached_bytes;
+	s->live_bytes = rt->cache.live_bytes;
+	s->driver_allocs = rt->cache.driver_allocs;
+	s->hits = rt->cache.hits;
+	pthread_mutex_unlock(&rt->lock);
+}
+
+#define CHECK(call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return rt_fail(rt, e, r_, __VA_ARGS__); } while (0)
+
+int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int async, RtErr *e)
+{
+	if (n == 0)
+		return 0;
+	if (rt->sim) {
+		memmove((void *)(uintptr_t)dst, src, n);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	if (async)
+		CHECK(rt->d.cuMemcpyHtoDAsync_v2(dst, src, n, s), "cuMemcpyHtoDAsync(%zu bytes)", n);
+	else
+		CHECK(rt->d.cuMemcpyHtoD_v2(dst, src, n), "cuMemcpyHtoD(%zu bytes)", n);
+	return 0;
+}
+
+int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e)
+{
+	if (n == 0)
+		return 0;
+	if (rt->sim) {
+		memmove(dst, (const void *)(uintptr_t)src, n);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	if (async)
+		CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes)", n);
+	else
+		CHECK(rt->d.cuMemcpyDtoH_v2(dst, src, n), "cuMemcpyDtoH(%zu bytes)", n);
+	return 0;
+}
+
+int rt_dtod(Rt *rt, CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e)
+{
+	if (n == 0)
+		return 0;
+	if (rt->sim) {
+		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	if (async)
+		CHECK(rt->d.cuMemcpyDtoDAsync_v2(dst, src, n, s), "cuMemcpyDtoDAsync(%zu bytes)", n);
+	else
+		CHECK(rt->d.cuMemcpyDtoD_v2(dst, src, n), "cuMemcpyDtoD(%zu bytes)", n);
+	return 0;
+}
+
+int rt_memset(Rt *rt, CUdeviceptr dst, int byte, size_t n, RtErr *e)
+{
+	if (n == 0)
+		return 0;
+	if (rt->sim) {
+		memset((void *)(uintptr_t)dst, byte, n);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuMemsetD8_v2(dst, (unsigned char)byte, n), "cuMemsetD8(%zu bytes)", n);
+	return 0;
+}
+
+static int add_pinned(Rt *rt, void *p, size_t n)
+{
+	pthread_mutex_lock(&rt->lock);
+	if (rt->npinned == rt->cappinned) {
+		int cap = rt->cappinned ? rt->cappinned * 2 : 16;
+		RtPinned *q = realloc(rt->pinned, (size_t)cap * sizeof *q);
+		if (!q) {
+			pthread_mutex_unlock(&rt->lock);
+			return -1;
+		}
+		rt->pinned = q;
+		rt->cappinned = cap;
+	}
+	rt->pinned[rt->npinned++] = (RtPinned){p, n};
+	pthread_mutex_unlock(&rt->lock);
+	return 0;
+}
+
+/* Removes p from the pinned list; 1 if it was there. */
+static int drop_pinned(Rt *rt, void *p)
+{
+	int found = 0;
+	pthread_mutex_lock(&rt->lock);
+	for (int i = 0; i < rt->npinned; i++)
+		if (rt->pinned[i].p == p) {
+			rt->pinned[i] = rt->pinned[--rt->npinned];
+			found = 1;
+			break;
+		}
+	pthread_mutex_unlock(&rt->lock);
+	return found;
+}
+
+int rt_is_pinned(Rt *rt, const void *p, size_t n)
+{
+	int yes = 0;
+	const char *c = p;
+	pthread_mutex_lock(&rt->lock);
+	for (int i = 0; i < rt->npinned && !yes; i++) {
+		const char *b = rt->pinned[i].p;
+		yes = c >= b && c + n <= b + rt->pinned[i].n;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return yes;
+}
+
+int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e)
+{
+	if (n == 0)
+		return 0;
+	if (!rt->sim) {
+		if (rt_enter(rt, e))
+			return -1;
+		CHECK(rt->d.cuMemHostRegister_v2(p, n, 1 /* CU_MEMHOSTREGISTER_PORTABLE */),
+		      "cuMemHostRegister(%zu bytes)", n);
+	}
+	if (add_pinned(rt, p, n)) {
+		if (!rt->sim)
+			rt->d.cuMemHostUnregister(p);
+		return rt_fail_rt(e, RT_E_HOSTMEM, "out of memory", "out of host memory");
+	}
+	return 0;
+}
+
+int rt_host_unregister(Rt *rt, void *p, RtErr *e)
+{
+	if (!drop_pinned(rt, p) || rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuMemHostUnregister(p), "cuMemHostUnregister");
+	return 0;
+}
+
+int rt_host_alloc(Rt *rt, size_t n, void **p, RtErr *e)
+{
+	size_t page = 4096, size = (n + page - 1) / page * page;
+	if (size == 0)
+		size = page;
+	if (posix_memalign(p, page, size) != 0)
+		return rt_fail_rt(e, RT_E_HOSTMEM, "out of memory",
+		                  "out of host memory allocating %zu bytes of pinned memory", n);
+	if (rt_host_register(rt, *p, size, e)) {
+		free(*p);
+		*p = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void rt_host_free(Rt *rt, void *p)
+{
+	if (!p)
+		return;
+	RtErr ignored;
+	rt_host_unregister(rt, p, &ignored);
+	free(p);
+}

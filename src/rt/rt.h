@@ -1,0 +1,288 @@
+/*
+ * rt.h - the runtime: the CUDA driver opened with dlopen, or the simulator.
+ *
+ * The runtime owns everything that touches a device: the driver's entry
+ * points, the primary context of device 0, a caching allocator for
+ * device memory, pinned host memory, streams, events, loaded modules and
+ * launches.  It is plain C (no Python, no CUDA headers): the few driver
+ * types and prototypes it needs are declared here.
+ *
+ * One Rt serves one process (the Python module holds it).  It has two
+ * backends chosen when it is made:
+ *
+ *   GPU   libcuda.so.1 is opened at the first call that needs it (never
+ *         before), the primary context is retained and made current in
+ *         each thread that calls in.  Every CUresult is checked; an error
+ *         carries the driver's name for it and the operation.
+ *   SIM   "device" memory is host memory, copies are memcpy, streams and
+ *         events are tokens (work runs at once, so every queue is in
+ *         order), launches run the kernel's simulator program.
+ *
+ * Device pointers are CUdeviceptr in both (host addresses in SIM).
+ * Functions return 0 on success and -1 with *e filled on failure.  The
+ * caller serialises calls (the Python layer holds the GIL, except around
+ * waits and simulator runs, which touch no shared state).
+ */
+#ifndef PTXJIT_RT_H
+#define PTXJIT_RT_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../ptxjit.h"
+
+/* ------------------------------------------------ driver types we need */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
+	CUDA_ERROR_OUT_OF_MEMORY = 2,
+	CUDA_ERROR_NOT_INITIALIZED = 3,
+	CUDA_ERROR_DEINITIALIZED = 4,
+	CUDA_ERROR_NO_DEVICE = 100,
+	CUDA_ERROR_INVALID_PTX = 218,
+	CUDA_ERROR_NOT_READY = 600,
+	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+	CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+	CUDA_ERROR_ASSERT = 710,
+	CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+	CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+	CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+	CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
+	CUDA_ERROR_INVALID_PC = 718,
+	CUDA_ERROR_LAUNCH_FAILED = 719,
+};
+
+/* CUdevice_attribute values used by name in the runtime. */
+enum {
+	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+	CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+	CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+	CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+	CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+
+/* The entry points, resolved by name with dlsym. */
+typedef struct RtDriver {
+	CUresult (*cuInit)(unsigned);
+	CUresult (*cuDriverGetVersion)(int *);
+	CUresult (*cuGetErrorName)(CUresult, const char **);
+	CUresult (*cuGetErrorString)(CUresult, const char **);
+	CUresult (*cuDeviceGetCount)(int *);
+	CUresult (*cuDeviceGet)(CUdevice *, int);
+	CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+	CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+	CUresult (*cuDeviceTotalMem_v2)(size_t *, CUdevice);
+	CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+	CUresult (*cuDevicePrimaryCtxRelease_v2)(CUdevice);
+	CUresult (*cuDevicePrimaryCtxReset_v2)(CUdevice);
+	CUresult (*cuCtxSetCurrent)(CUcontext);
+	CUresult (*cuCtxGetCurrent)(CUcontext *);
+	CUresult (*cuCtxSynchronize)(void);
+	CUresult (*cuMemGetInfo_v2)(size_t *, size_t *);
+	CUresult (*cuMemAlloc_v2)(CUdeviceptr *, size_t);
+	CUresult (*cuMemFree_v2)(CUdeviceptr);
+	CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr, const void *, size_t);
+	CUresult (*cuMemcpyDtoH_v2)(void *, CUdeviceptr, size_t);
+	CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr, CUdeviceptr, size_t);
+	CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr, const void *, size_t, CUstream);
+	CUresult (*cuMemcpyDtoHAsync_v2)(void *, CUdeviceptr, size_t, CUstream);
+	CUresult (*cuMemcpyDtoDAsync_v2)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+	CUresult (*cuMemsetD8_v2)(CUdeviceptr, unsigned char, size_t);
+	CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
+	CUresult (*cuMemFreeHost)(void *);
+	CUresult (*cuMemHostRegister_v2)(void *, size_t, unsigned);
+	CUresult (*cuMemHostUnregister)(void *);
+	CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
+	CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+	CUresult (*cuModuleUnload)(CUmodule);
+	CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+	CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+	CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+	CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+	                           unsigned, unsigned, CUstream, void **, void **);
+	CUresult (*cuStreamCreate)(CUstream *, unsigned);
+	CUresult (*cuStreamSynchronize)(CUstream);
+	CUresult (*cuStreamQuery)(CUstream);
+	CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+	CUresult (*cuStreamDestroy_v2)(CUstream);
+	CUresult (*cuEventCreate)(CUevent *, unsigned);
+	CUresult (*cuEventRecord)(CUevent, CUstream);
+	CUresult (*cuEventSynchronize)(CUevent);
+	CUresult (*cuEventQuery)(CUevent);
+	CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+	CUresult (*cuEventDestroy_v2)(CUevent);
+} RtDriver;
+
+/* ------------------------------------------------------------- errors */
+
+enum {
+	RT_E_NODRIVER = -1,   /* libcuda.so.1 could not be opened */
+	RT_E_SYMBOL = -2,     /* an entry point is missing from the driver */
+	RT_E_NODEVICE = -3,   /* the driver sees no device */
+	RT_E_HOSTMEM = -4,    /* out of host memory */
+	RT_E_STALE = -5,      /* an object from before cuda.close() */
+	RT_E_SIM = -6,        /* the simulator stopped the kernel: sim holds PJ_SIM_* */
+	RT_E_ARG = -7,        /* a bad argument reached the runtime */
+};
+
+typedef struct RtErr {
+	int code;             /* CUresult (> 0) or RT_E_* (< 0) */
+	int sim;              /* PJ_SIM_* when code is RT_E_SIM */
+	int sticky;           /* the context cannot be used any more */
+	char name[64];        /* "CUDA_ERROR_ILLEGAL_ADDRESS", "no driver", ... */
+	char msg[3072];       /* the whole message */
+} RtErr;
+
+/* ---------------------------------------------------------- the state */
+
+#define RT_NBINS 200
+
+typedef struct RtBlock {
+	CUdeviceptr ptr;
+	struct RtBlock *next;
+} RtBlock;
+
+/* Freed device blocks kept for reuse, one list per size class. */
+typedef struct RtCache {
+	RtBlock *bin[RT_NBINS];
+	RtBlock *spare;            /* unused list nodes */
+	size_t cached_bytes;       /* in the bins */
+	size_t live_bytes;         /* handed out and not released */
+	size_t driver_allocs;      /* cuMemAlloc calls (or host allocations in SIM) */
+	size_t hits;               /* allocations served from the cache */
+} RtCache;
+
+typedef struct RtPinned {
+	void *p;
+	size_t n;
+} RtPinned;
+
+enum { RT_UNINIT, RT_READY, RT_FAILED };
+
+typedef struct Rt {
+	int sim;                   /* SIM backend */
+	int sim_check;             /* PJ_SIM_UNINIT | PJ_SIM_RACE */
+	int state;                 /* RT_UNINIT, RT_READY, RT_FAILED */
+	RtErr init_err;            /* why initialisation failed (RT_FAILED) */
+	unsigned gen;              /* bumps at rt_close: older handles are stale */
+	int sticky;                /* a sticky error was seen in this context */
+	void *lib;                 /* dlopen handle */
+	RtDriver d;
+	CUdevice dev;
+	CUcontext ctx;
+	int driver_version;        /* 12080 for 12.8; 0 in SIM */
+	int cc_major, cc_minor;
+	int sm_count;
+	int max_threads, max_block[3], max_grid[3];
+	int max_smem_block, max_smem_optin;
+	size_t total_mem;
+	char devname[256];
+	pthread_mutex_t lock;      /* the allocator cache and pinned list */
+	RtCache cache;
+	RtPinned *pinned;
+	int npinned, cappinned;
+	uintptr_t next_token;      /* SIM: stream handles */
+} Rt;
+
+typedef struct RtMemStats {
+	size_t cached_bytes, live_bytes, driver_allocs, hits;
+} RtMemStats;
+
+/* driver.c: loading, the device and its context, errors */
+Rt *rt_new(int sim, int sim_check);
+/* Makes the runtime usable from the calling thread: loads the driver and
+ * retains the context the first time.  Every other call does this itself. */
+int rt_enter(Rt *rt, RtErr *e);
+/* 1 if a device can be used (tries to initialise; no error). */
+int rt_available(Rt *rt);
+int rt_device_attr(Rt *rt, int attr, int *out, RtErr *e);
+int rt_mem_info(Rt *rt, size_t *free_b, size_t *total_b, RtErr *e);
+int rt_sync(Rt *rt, RtErr *e);
+/* Frees the cached memory and releases the context (resets it after a
+ * sticky error); the next call starts afresh.  Arrays, streams, events
+ * and modules made before become stale. */
+int rt_close(Rt *rt, RtErr *e);
+/* Fills *e from a CUresult: "NAME (code) in <op>: <driver's text>". */
+int rt_fail(Rt *rt, RtErr *e, CUresult r, const char *fmt, ...);
+int rt_fail_rt(RtErr *e, int code, const char *name, const char *fmt, ...);
+/* The library path tried (PTXJIT_LIBCUDA overrides libcuda.so.1). */
+const char *rt_libcuda_name(void);
+
+/* mem.c: the caching allocator, copies, pinned host memory */
+/* Rounds n up to its size class (what rt_alloc really reserves). */
+size_t rt_size_class(size_t n, int *bin);
+int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e);
+/* Returns a block to the cache: n is the size asked for at rt_alloc; gen
+ * the generation the block came from (stale blocks are dropped). */
+void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen);
+void rt_trim(Rt *rt);         /* frees every cached block */
+void rt_mem_stats(Rt *rt, RtMemStats *s);
+int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int async, RtErr *e);
+int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
+int rt_dtod(Rt *rt, CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
+int rt_memset(Rt *rt, CUdeviceptr dst, int byte, size_t n, RtErr *e);
+int rt_host_alloc(Rt *rt, size_t n, void **p, RtErr *e);
+void rt_host_free(Rt *rt, void *p);
+int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e);
+int rt_host_unregister(Rt *rt, void *p, RtErr *e);
+int rt_is_pinned(Rt *rt, const void *p, size_t n);
+
+/* stream.c: streams, events, modules and launches */
+int rt_stream_new(Rt *rt, CUstream *s, RtErr *e);
+int rt_stream_sync(Rt *rt, CUstream s, RtErr *e);
+int rt_stream_query(Rt *rt, CUstream s, int *done, RtErr *e);
+void rt_stream_free(Rt *rt, CUstream s, unsigned gen);
+
+typedef struct RtEvent {
+	CUevent ev;
+	unsigned gen;
+	int timing;
+	int recorded;
+	double t_ms;              /* SIM: host time of the record, in ms */
+} RtEvent;
+int rt_event_new(Rt *rt, RtEvent *ev, int timing, RtErr *e);
+int rt_event_record(Rt *rt, RtEvent *ev, CUstream s, RtErr *e);
+int rt_event_sync(Rt *rt, RtEvent *ev, RtErr *e);
+int rt_event_query(Rt *rt, RtEvent *ev, int *done, RtErr *e);
+int rt_event_wait(Rt *rt, RtEvent *ev, CUstream s, RtErr *e);
+int rt_event_elapsed(Rt *rt, RtEvent *a, RtEvent *b, float *ms, RtErr *e);
+void rt_event_free(Rt *rt, RtEvent *ev);
+
+/* A compiled kernel as the runtime sees it: the compiler's output and,
+ * on the GPU, the module loaded from its PTX in the current context. */
+typedef struct RtKernel {
+	const PjKernel *pk;
+	CUmodule mod;
+	CUfunction fn;
+	unsigned gen;             /* the context generation mod belongs to */
+	int loaded;
+	int max_registers;        /* CU_JIT_MAX_REGISTERS, 0: the driver's choice */
+	int dyn_smem_set;         /* the dynamic shared memory limit set on fn */
+	char log[4096];           /* the driver's JIT log of the last load */
+} RtKernel;
+int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e);
+int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
+              unsigned smem, CUstream s, void *params, size_t nbytes, RtErr *e);
+int rt_kernel_attr(Rt *rt, RtKernel *k, int attr, int *out, RtErr *e);
+void rt_kernel_unload(Rt *rt, RtKernel *k);
+
+#endif

@@ -1,0 +1,321 @@
+/*
+ * stream.c - streams, events, modules and launches.
+ *
+ * On the GPU these are thin wrappers of the driver calls, each result
+ * checked.  A module is loaded from the kernel's PTX the first time the
+ * kernel is launched in a context generation, with the driver's JIT
+ * error log attached so a PTX the driver rejects shows why.  Parameters
+ * go to cuLaunchKernel as one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER).
+ *
+ * In the simulator all work runs at once on the calling thread, so every
+ * stream is trivially an ordered queue: a stream is a token, an event
+ * records the host clock, and a launch runs pj_sim_launch over the
+ * parameter buffer (whose pointers are host addresses).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rt.h"
+
+#define CHECK(call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return rt_fail(rt, e, r_, __VA_ARGS__); } while (0)
+
+enum {
+	CU_EVENT_DISABLE_TIMING = 2,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	CU_JIT_MAX_REGISTERS = 0,
+	CU_JIT_INFO_LOG_BUFFER = 3,
+	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+	CU_JIT_ERROR_LOG_BUFFER = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* ------------------------------------------------------------ streams */
+
+int rt_stream_new(Rt *rt, CUstream *s, RtErr *e)
+{
+	if (rt->sim) {
+		*s = (CUstream)(uintptr_t)(0x100 + ++rt->next_token);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuStreamCreate(s, 0), "cuStreamCreate");
+	return 0;
+}
+
+int rt_stream_sync(Rt *rt, CUstream s, RtErr *e)
+{
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuStreamSynchronize(s), "cuStreamSynchronize");
+	return 0;
+}
+
+int rt_stream_query(Rt *rt, CUstream s, int *done, RtErr *e)
+{
+	*done = 1;
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CUresult r = rt->d.cuStreamQuery(s);
+	if (r == CUDA_ERROR_NOT_READY) {
+		*done = 0;
+		return 0;
+	}
+	CHECK(r, "cuStreamQuery");
+	return 0;
+}
+
+void rt_stream_free(Rt *rt, CUstream s, unsigned gen)
+{
+	RtErr ignored;
+	if (rt->sim || !s || gen != rt->gen || rt->state != RT_READY)
+		return;
+	if (rt_enter(rt, &ignored) == 0)
+		rt->d.cuStreamDestroy_v2(s);
+}
+
+/* ------------------------------------------------------------- events */
+
+static int stale(Rt *rt, unsigned gen, const char *what, RtErr *e)
+{
+	if (rt->sim || gen == rt->gen)
+		return 0;
+	return rt_fail_rt(e, RT_E_STALE, "stale handle",
+	                  "this %s was made before cuda.close() and cannot be used any more", what);
+}
+
+int rt_event_new(Rt *rt, RtEvent *ev, int timing, RtErr *e)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->timing = timing;
+	ev->gen = rt->gen;
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	ev->gen = rt->gen;
+	CHECK(rt->d.cuEventCreate(&ev->ev, timing ? 0 : CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+	return 0;
+}
+
+int rt_event_record(Rt *rt, RtEvent *ev, CUstream s, RtErr *e)
+{
+	if (stale(rt, ev->gen, "event", e))
+		return -1;
+	ev->recorded = 1;
+	if (rt->sim) {
+		ev->t_ms = now_ms();
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuEventRecord(ev->ev, s), "cuEventRecord");
+	return 0;
+}
+
+int rt_event_sync(Rt *rt, RtEvent *ev, RtErr *e)
+{
+	if (stale(rt, ev->gen, "event", e))
+		return -1;
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuEventSynchronize(ev->ev), "cuEventSynchronize");
+	return 0;
+}
+
+int rt_event_query(Rt *rt, RtEvent *ev, int *done, RtErr *e)
+{
+	*done = 1;
+	if (stale(rt, ev->gen, "event", e))
+		return -1;
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CUresult r = rt->d.cuEventQuery(ev->ev);
+	if (r == CUDA_ERROR_NOT_READY) {
+		*done = 0;
+		return 0;
+	}
+	CHECK(r, "cuEventQuery");
+	return 0;
+}
+
+int rt_event_wait(Rt *rt, RtEvent *ev, CUstream s, RtErr *e)
+{
+	if (stale(rt, ev->gen, "event", e))
+		return -1;
+	if (rt->sim)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuStreamWaitEvent(s, ev->ev, 0), "cuStreamWaitEvent");
+	return 0;
+}
+
+int rt_event_elapsed(Rt *rt, RtEvent *a, RtEvent *b, float *ms, RtErr *e)
+{
+	if (stale(rt, a->gen, "event", e) || stale(rt, b->gen, "event", e))
+		return -1;
+	if (!a->timing || !b->timing)
+		return rt_fail_rt(e, RT_E_ARG, "no timing",
+		                  "elapsed time needs events made with timing=True");
+	if (!a->recorded || !b->recorded)
+		return rt_fail_rt(e, RT_E_ARG, "not recorded",
+		                  "elapsed time needs both events recorded (event.record())");
+	if (rt->sim) {
+		*ms = (float)(b->t_ms - a->t_ms);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuEventElapsedTime(ms, a->ev, b->ev), "cuEventElapsedTime");
+	return 0;
+}
+
+void rt_event_free(Rt *rt, RtEvent *ev)
+{
+	RtErr ignored;
+	if (rt->sim || !ev->ev || ev->gen != rt->gen || rt->state != RT_READY)
+		return;
+	if (rt_enter(rt, &ignored) == 0)
+		rt->d.cuEventDestroy_v2(ev->ev);
+	ev->ev = NULL;
+}
+
+/* ------------------------------------------------- modules, launches */
+
+int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e)
+{
+	if (rt->sim) {
+		if (!k->pk->sim)
+			return rt_fail_rt(e, RT_E_ARG, "no simulator program",
+			                  "kernel '%s' was compiled without a simulator program", k->pk->entry);
+		k->loaded = 1;
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	if (k->loaded && k->gen == rt->gen)
+		return 0;
+	if (!k->pk->ptx)
+		return rt_fail_rt(e, RT_E_ARG, "no PTX", "kernel '%s' has no PTX", k->pk->entry);
+	char errlog[8192];
+	errlog[0] = 0;
+	k->log[0] = 0;
+	int opts[5];
+	void *vals[5];
+	unsigned n = 0;
+	opts[n] = CU_JIT_ERROR_LOG_BUFFER;
+	vals[n++] = errlog;
+	opts[n] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
+	vals[n++] = (void *)(uintptr_t)sizeof errlog;
+	opts[n] = CU_JIT_INFO_LOG_BUFFER;
+	vals[n++] = k->log;
+	opts[n] = CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES;
+	vals[n++] = (void *)(uintptr_t)sizeof k->log;
+	if (k->max_registers > 0) {
+		opts[n] = CU_JIT_MAX_REGISTERS;
+		vals[n++] = (void *)(uintptr_t)k->max_registers;
+	}
+	CUmodule mod = NULL;
+	CUresult r = rt->d.cuModuleLoadDataEx(&mod, k->pk->ptx, n, opts, vals);
+	if (r != CUDA_SUCCESS) {
+		errlog[sizeof errlog - 1] = 0;
+		rt_fail(rt, e, r, "cuModuleLoadDataEx (loading the PTX of kernel '%s')", k->pk->entry);
+		size_t len = strlen(e->msg);
+		if (errlog[0])
+			snprintf(e->msg + len, sizeof e->msg - len, "\nThe driver's JIT log:\n%s", errlog);
+		return -1;
+	}
+	k->log[sizeof k->log - 1] = 0;
+	CUfunction fn = NULL;
+	r = rt->d.cuModuleGetFunction(&fn, mod, k->pk->entry);
+	if (r != CUDA_SUCCESS) {
+		rt->d.cuModuleUnload(mod);
+		return rt_fail(rt, e, r, "cuModuleGetFunction('%s')", k->pk->entry);
+	}
+	k->mod = mod;
+	k->fn = fn;
+	k->gen = rt->gen;
+	k->loaded = 1;
+	k->dyn_smem_set = 0;
+	return 0;
+}
+
+void rt_kernel_unload(Rt *rt, RtKernel *k)
+{
+	RtErr ignored;
+	if (!rt->sim && k->loaded && k->gen == rt->gen && rt->state == RT_READY &&
+	    rt_enter(rt, &ignored) == 0)
+		rt->d.cuModuleUnload(k->mod);
+	k->loaded = 0;
+	k->mod = NULL;
+	k->fn = NULL;
+}
+
+int rt_kernel_attr(Rt *rt, RtKernel *k, int a, int *out, RtErr *e)
+{
+	if (rt->sim)
+		return rt_fail_rt(e, RT_E_ARG, "not simulated",
+		                  "kernel attributes come from the driver; the simulator has none");
+	if (rt_kernel_load(rt, k, e))
+		return -1;
+	CHECK(rt->d.cuFuncGetAttribute(out, a, k->fn), "cuFuncGetAttribute(%d)", a);
+	return 0;
+}
+
+static int sim_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
+                      unsigned smem, const void *params, RtErr *e)
+{
+	PjError pe;
+	memset(&pe, 0, sizeof pe);
+	if (!k->pk->sim)
+		return rt_fail_rt(e, RT_E_ARG, "no simulator program",
+		                  "kernel '%s' was compiled without a simulator program", k->pk->entry);
+	int rc = pj_sim_launch(k->pk, grid, block, smem, params, rt->sim_check, &pe);
+	if (rc == PJ_SIM_OK)
+		return 0;
+	rt_fail_rt(e, RT_E_SIM, "simulator", "%s", pe.msg[0] ? pe.msg : "the simulator stopped the kernel");
+	e->sim = rc;
+	return -1;
+}
+
+int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
+              unsigned smem, CUstream s, void *params, size_t nbytes, RtErr *e)
+{
+	if (rt->sim)
+		return sim_launch(rt, k, grid, block, smem, params, e);
+	if (!k->loaded || k->gen != rt->gen) {
+		if (rt_kernel_load(rt, k, e))
+			return -1;
+	} else if (rt_enter(rt, e))
+		return -1;
+	if (smem > 0 && (int)smem > k->dyn_smem_set &&
+	    (int64_t)smem + k->pk->static_smem > (int64_t)rt->max_smem_block) {
+		CHECK(rt->d.cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem),
+		      "cuFuncSetAttribute (%u bytes of dynamic shared memory for kernel '%s')", smem, k->pk->entry);
+		k->dyn_smem_set = (int)smem;
+	}
+	size_t size = nbytes;
+	void *extra[] = {(void *)(uintptr_t)1, params, (void *)(uintptr_t)2, &size, (void *)(uintptr_t)0};
+	CHECK(rt->d.cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+	                           smem, s, NULL, nbytes ? extra : NULL),
+	      "cuLaunchKernel of kernel '%s' (grid (%u, %u, %u), block (%u, %u, %u), %u bytes of dynamic shared memory)",
+	      k->pk->entry, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem);
+	return 0;
+}

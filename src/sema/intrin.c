@@ -1,0 +1,99 @@
+/*
+ * intrin.c - the names of the intrinsics (functions, constructors, thread
+ * objects and constants that kernels may use) and their lookup by
+ * qualified Python name.
+ *
+ * The table itself is the INTRINSICS X-macro in core.h.  Lookup accepts
+ * the spellings users write and normalises them first:
+ *   np.X, numpy.X                 -> numpy.X
+ *   numba.cuda.X, ptxjit.cuda.X   -> cuda.X
+ *   numpy dtype aliases           -> numpy.<canonical> (numpy.double ->
+ *                                    numpy.float64, numpy.float_ ->
+ *                                    numpy.float64, numpy.intp ->
+ *                                    numpy.int64, numpy.bool -> numpy.bool_)
+ *   numpy.absolute                -> numpy.abs
+ * Names of Numba's types namespace (numba.float32, numba.types.int64) are
+ * dtypes, not intrinsics; resolve.c and sema handle them.
+ */
+#include <string.h>
+
+#include "../core.h"
+
+const char *const intrin_name[NINTRIN] = {
+#define X(id, name) [id] = name,
+	INTRINSICS(X)
+#undef X
+};
+
+static const struct {
+	const char *alias, *name;
+} numpy_alias[] = {
+	{"bool", "bool_"}, {"byte", "int8"}, {"ubyte", "uint8"}, {"short", "int16"},
+	{"ushort", "uint16"}, {"intc", "int32"}, {"uintc", "uint32"}, {"int_", "int64"},
+	{"intp", "int64"}, {"uint", "uint64"}, {"uintp", "uint64"}, {"long", "int64"},
+	{"ulong", "uint64"}, {"longlong", "int64"}, {"ulonglong", "uint64"},
+	{"half", "float16"}, {"single", "float32"}, {"double", "float64"}, {"float_", "float64"},
+	{"csingle", "complex64"}, {"cdouble", "complex128"}, {"complex_", "complex128"},
+	{"cfloat", "complex128"}, {"absolute", "abs"},
+};
+
+static int has_prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+int intrin_lookup(const char *qualname)
+{
+	char buf[256];
+	if (!qualname)
+		return IN_NONE;
+	const char *rest = NULL, *ns = NULL;
+	if (has_prefix(qualname, "np."))
+		ns = "numpy.", rest = qualname + 3;
+	else if (has_prefix(qualname, "numpy."))
+		ns = "numpy.", rest = qualname + 6;
+	else if (has_prefix(qualname, "numba.cuda."))
+		ns = "cuda.", rest = qualname + 11;
+	else if (has_prefix(qualname, "ptxjit.cuda."))
+		ns = "cuda.", rest = qualname + 12;
+	if (ns) {
+		if (strcmp(ns, "numpy.") == 0)
+			for (size_t i = 0; i < sizeof numpy_alias / sizeof numpy_alias[0]; i++)
+				if (strcmp(rest, numpy_alias[i].alias) == 0) {
+					rest = numpy_alias[i].name;
+					break;
+				}
+		if (strlen(ns) + strlen(rest) >= sizeof buf)
+			return IN_NONE;
+		strcpy(buf, ns);
+		strcat(buf, rest);
+		qualname = buf;
+	}
+	if (!*qualname)
+		return IN_NONE;
+	for (int i = IN_NONE + 1; i < NINTRIN; i++)
+		if (intrin_name[i][0] && strcmp(intrin_name[i], qualname) == 0)
+			return i;
+	return IN_NONE;
+}
+
+int intrin_dtype(int intrin)
+{
+	switch (intrin) {
+	case IN_NP_BOOL: return SK_BOOL;
+	case IN_NP_INT8: return SK_I8;
+	case IN_NP_INT16: return SK_I16;
+	case IN_NP_INT32: return SK_I32;
+	case IN_NP_INT64: return SK_I64;
+	case IN_NP_UINT8: return SK_U8;
+	case IN_NP_UINT16: return SK_U16;
+	case IN_NP_UINT32: return SK_U32;
+	case IN_NP_UINT64: return SK_U64;
+	case IN_NP_FLOAT16: return SK_F16;
+	case IN_NP_FLOAT32: return SK_F32;
+	case IN_NP_FLOAT64: return SK_F64;
+	case IN_NP_COMPLEX64: return SK_C64;
+	case IN_NP_COMPLEX128: return SK_C128;
+	default: return -1;
+	}
+}

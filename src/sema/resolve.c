@@ -1,0 +1,315 @@
+/*
+ * resolve.c - global names: what a name that a function uses but does not
+ * assign stands for, as a compile-time constant (Const).
+ *
+ * The function's resolver (PjFunc.resolve, from the glue or the CLI)
+ * answers from the function's globals and closure; what it does not
+ * define may be a builtin (range, len, min, ..., ValueError).  Its answer
+ * becomes a Const whose `ty` says how kernels may use it:
+ *
+ *   int, float, bool, complex   int64, float64, bool, complex128 values
+ *   tuple                       a tuple value of constants
+ *   module                      TY_MODULE; numba and ptxjit are "numba",
+ *                               numba.cuda and ptxjit.cuda are "cuda"
+ *   intrinsic                   TY_INTRIN (math.sqrt, numpy.float32,
+ *                               cuda.grid), TY_DIM3 (cuda.threadIdx),
+ *                               int32 for cuda.laneid/warpsize, and a
+ *                               float64 value for math.pi and friends
+ *   dtype                       TY_DTYPE (numba.float32, np.dtype('f4'))
+ *   function                    TY_FUNC: another @cuda.jit function
+ *   exception class             TY_EXC
+ * Anything else keeps ty == NULL; sema reports it only where it is used
+ * (unusable_message says what to tell the user).
+ *
+ * resolve_member does the same for `module.attr`, and the qualified names
+ * a resolver gives for intrinsics ("numba.cuda.grid", "np.float32") go
+ * through it too, so an alias reaches the same Const.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sema.h"
+
+static const char *const builtin_exceptions[] = {
+	"Exception", "ValueError", "IndexError", "AssertionError", "RuntimeError",
+	"ZeroDivisionError", "TypeError", "ArithmeticError", "OverflowError",
+	"KeyError", "NotImplementedError", "LookupError",
+};
+
+static const int builtin_functions[] = {
+	IN_RANGE, IN_LEN, IN_MIN, IN_MAX, IN_ABS, IN_INT, IN_FLOAT, IN_BOOL,
+	IN_COMPLEX, IN_ROUND, IN_PRINT, IN_DIVMOD, IN_POW,
+};
+
+static Const *mk(Ctx *c, int kind, Type *ty)
+{
+	Const *v = arena_alloc(c->arena, sizeof *v);
+	v->kind = kind;
+	v->ty = ty;
+	return v;
+}
+
+static Const *float_const(Ctx *c, double f)
+{
+	Const *v = mk(c, PJ_V_FLOAT, ty_scalar(SK_F64));
+	v->f = f;
+	return v;
+}
+
+Const *resolve_builtin(Ctx *c, const char *name)
+{
+	for (size_t i = 0; i < sizeof builtin_functions / sizeof builtin_functions[0]; i++)
+		if (strcmp(intrin_name[builtin_functions[i]], name) == 0) {
+			Const *v = mk(c, PJ_V_INTRIN, ty_intrin(c, builtin_functions[i]));
+			v->s = intrin_name[builtin_functions[i]];
+			return v;
+		}
+	for (size_t i = 0; i < sizeof builtin_exceptions / sizeof builtin_exceptions[0]; i++)
+		if (strcmp(builtin_exceptions[i], name) == 0) {
+			Const *v = mk(c, PJ_V_EXC, ty_exc(c, name));
+			v->s = builtin_exceptions[i];
+			return v;
+		}
+	if (strcmp(name, "True") == 0 || strcmp(name, "False") == 0) {
+		Const *v = mk(c, PJ_V_BOOL, ty_scalar(SK_BOOL));
+		v->i = name[0] == 'T';
+		return v;
+	}
+	if (strcmp(name, "None") == 0)
+		return mk(c, PJ_V_NONE, ty_none());
+	return NULL;
+}
+
+/* "numba.cuda" -> "cuda", "ptxjit" -> "numba", "np" -> "numpy", ... */
+static const char *norm_module(Ctx *c, const char *m)
+{
+	if (strcmp(m, "np") == 0)
+		return "numpy";
+	if (strcmp(m, "ptxjit") == 0)
+		return "numba";
+	if (strncmp(m, "numba.", 6) == 0 && strncmp(m + 6, "cuda", 4) == 0 && (!m[10] || m[10] == '.'))
+		return arena_strdup(c->arena, m + 6);
+	if (strncmp(m, "ptxjit.", 7) == 0)
+		return norm_module(c, arena_printf(c->arena, "numba.%s", m + 7));
+	if (strncmp(m, "np.", 3) == 0)
+		return arena_printf(c->arena, "numpy.%s", m + 3);
+	if (strcmp(m, "numba.core.types") == 0 || strcmp(m, "numba.cuda.types") == 0)
+		return "numba.types";
+	return m;
+}
+
+static Const *module_const(Ctx *c, const char *name)
+{
+	Const *v = mk(c, PJ_V_MODULE, ty_module(c, name));
+	v->s = v->ty->name;
+	return v;
+}
+
+static int is_namespace(const char *m)
+{
+	static const char *const ns[] = {
+		"math", "numpy", "cuda", "cuda.shared", "cuda.local", "cuda.const", "cuda.atomic",
+		"numba", "numba.types", "cmath",
+	};
+	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+		if (strcmp(ns[i], m) == 0)
+			return 1;
+	return 0;
+}
+
+Const *resolve_member(Ctx *c, const char *module, const char *attr)
+{
+	module = norm_module(c, module);
+	if (strcmp(module, "numba") == 0 || strcmp(module, "numba.types") == 0) {
+		if (strcmp(module, "numba") == 0 && strcmp(attr, "cuda") == 0)
+			return module_const(c, "cuda");
+		if (strcmp(module, "numba") == 0 && strcmp(attr, "types") == 0)
+			return module_const(c, "numba.types");
+		int sk = ty_sk_from_name(attr);
+		if (sk < 0)
+			return NULL;
+		Const *v = mk(c, PJ_V_DTYPE, ty_dtype(c, sk));
+		v->s = scalar_info[sk].name;
+		return v;
+	}
+	const char *q = arena_printf(c->arena, "%s.%s", module, attr);
+	if (is_namespace(q) && strcmp(module, "numba") != 0)
+		return module_const(c, q);
+	int in = intrin_lookup(q);
+	switch (in) {
+	case IN_NONE:
+		return NULL;
+	case IN_MATH_PI:
+	case IN_NP_PI:
+		return float_const(c, 3.141592653589793);
+	case IN_MATH_E:
+	case IN_NP_E:
+		return float_const(c, 2.718281828459045);
+	case IN_MATH_INF:
+	case IN_NP_INF:
+		return float_const(c, INFINITY);
+	case IN_MATH_NAN:
+	case IN_NP_NAN:
+		return float_const(c, NAN);
+	case IN_THREADIDX:
+	case IN_BLOCKIDX:
+	case IN_BLOCKDIM:
+	case IN_GRIDDIM: {
+		Const *v = mk(c, PJ_V_INTRIN, ty_dim3(c, in));
+		v->s = intrin_name[in];
+		return v;
+	}
+	case IN_LANEID:
+	case IN_WARPSIZE: {
+		Const *v = mk(c, PJ_V_INTRIN, ty_scalar(SK_I32));
+		v->s = intrin_name[in];
+		return v;
+	}
+	default: {
+		Const *v = mk(c, PJ_V_INTRIN, ty_intrin(c, in));
+		v->s = intrin_name[in];
+		return v;
+	}
+	}
+}
+
+/* A qualified name from the resolver: "numba.cuda.grid", "np.float32", "len". */
+static Const *qualified(Ctx *c, const char *q)
+{
+	const char *dot = strrchr(q, '.');
+	if (!dot)
+		return resolve_builtin(c, q);
+	const char *module = arena_strndup(c->arena, q, (size_t)(dot - q));
+	Const *v = resolve_member(c, module, dot + 1);
+	if (!v && is_namespace(norm_module(c, q)))
+		v = module_const(c, norm_module(c, q));
+	return v;
+}
+
+static Const *convert(Ctx *c, const PjValue *pv, int depth)
+{
+	Const *v;
+	switch (pv->kind) {
+	case PJ_V_NONE:
+		return mk(c, PJ_V_NONE, ty_none());
+	case PJ_V_INT:
+		v = mk(c, PJ_V_INT, ty_scalar(SK_I64));
+		v->i = pv->i;
+		return v;
+	case PJ_V_FLOAT:
+		return float_const(c, pv->f);
+	case PJ_V_BOOL:
+		v = mk(c, PJ_V_BOOL, ty_scalar(SK_BOOL));
+		v->i = pv->i != 0;
+		return v;
+	case PJ_V_COMPLEX:
+		v = mk(c, PJ_V_COMPLEX, ty_scalar(SK_C128));
+		v->f = pv->f;
+		v->im = pv->im;
+		return v;
+	case PJ_V_STR:
+		v = mk(c, PJ_V_STR, ty_str());
+		v->s = arena_strdup(c->arena, pv->s ? pv->s : "");
+		return v;
+	case PJ_V_TUPLE: {
+		if (depth > 16 || pv->n < 0 || pv->n > 1024)
+			break;
+		v = mk(c, PJ_V_TUPLE, NULL);
+		v->n = pv->n;
+		v->elts = arena_alloc(c->arena, sizeof(Const) * (pv->n ? pv->n : 1));
+		Type **tys = arena_alloc(c->arena, sizeof(Type *) * (pv->n ? pv->n : 1));
+		for (int i = 0; i < pv->n; i++) {
+			Const *e = convert(c, &pv->elts[i], depth + 1);
+			if (!e->ty) {
+				Const *u = mk(c, PJ_V_UNKNOWN, NULL);
+				u->s = arena_printf(c->arena, "tuple holding a %s",
+				                    e->kind == PJ_V_UNKNOWN && e->s ? e->s : "value that");
+				return u;
+			}
+			v->elts[i] = *e;
+			tys[i] = e->ty;
+		}
+		v->ty = ty_tuple(c, pv->n, tys);
+		return v;
+	}
+	case PJ_V_MODULE: {
+		const char *m = norm_module(c, pv->s ? pv->s : "?");
+		return module_const(c, m);
+	}
+	case PJ_V_INTRIN: {
+		v = pv->s ? qualified(c, pv->s) : NULL;
+		if (v)
+			return v;
+		v = mk(c, PJ_V_INTRIN, NULL);
+		v->s = arena_strdup(c->arena, pv->s ? pv->s : "?");
+		return v;
+	}
+	case PJ_V_DTYPE: {
+		int sk = pv->s ? (int)ty_sk_from_name(pv->s) : -1;
+		v = mk(c, PJ_V_DTYPE, sk >= 0 ? ty_dtype(c, (ScalarKind)sk) : NULL);
+		v->s = arena_strdup(c->arena, pv->s ? pv->s : "?");
+		return v;
+	}
+	case PJ_V_FUNC:
+		if (!pv->func || !pv->func->source)
+			break;
+		v = mk(c, PJ_V_FUNC, ty_func(c, pv->func));
+		v->s = pv->func->name;
+		return v;
+	case PJ_V_EXC:
+		v = mk(c, PJ_V_EXC, ty_exc(c, pv->s ? pv->s : "Exception"));
+		v->s = v->ty->name;
+		return v;
+	case PJ_V_ARRAY:
+		v = mk(c, PJ_V_ARRAY, NULL);
+		v->s = "NumPy array";
+		return v;
+	default:
+		break;
+	}
+	v = mk(c, PJ_V_UNKNOWN, NULL);
+	v->s = pv->kind == PJ_V_UNKNOWN && pv->s ? arena_strdup(c->arena, pv->s) : "Python";
+	return v;
+}
+
+Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp)
+{
+	if (f && f->resolve) {
+		PjValue pv;
+		memset(&pv, 0, sizeof pv);
+		if (f->resolve(f->data, name, &pv, (PjArena *)c->arena))
+			return convert(c, &pv, 0);
+	}
+	Const *v = resolve_builtin(c, name);
+	if (v)
+		return v;
+	err_at(c, sp,
+	       "kernels can use their arguments, local variables, and global names that refer to "
+	       "ints, floats, bools, tuples, NumPy dtypes, the modules math, numpy and cuda, and other "
+	       "@cuda.jit functions",
+	       "name '%s' is not defined", name);
+}
+
+const char *unusable_message(Ctx *c, const char *name, const Const *v, const char **hint)
+{
+	*hint = "kernels can use ints, floats, bools, tuples of them, NumPy dtypes, the modules "
+	        "math, numpy, cuda, and other @cuda.jit functions";
+	switch (v->kind) {
+	case PJ_V_INTRIN:
+		*hint = "see the documentation for the functions of math, numpy and cuda that kernels can use";
+		return arena_printf(c->arena, "name '%s' refers to %s, which kernels cannot use yet", name, v->s);
+	case PJ_V_DTYPE:
+		*hint = "the dtypes kernels can use are bool, int8..int64, uint8..uint64, float16, "
+		        "float32, float64, complex64 and complex128";
+		return arena_printf(c->arena, "name '%s' refers to the dtype %s, which kernels cannot use", name, v->s);
+	case PJ_V_ARRAY:
+		*hint = "pass the array to the kernel as an argument";
+		return arena_printf(c->arena, "name '%s' refers to a global NumPy array, which kernels cannot use yet", name);
+	default:
+		return arena_printf(c->arena,
+		                    "name '%s' refers to a %s object, which kernels cannot use; kernels "
+		                    "can use ints, floats, bools, tuples of them, NumPy dtypes, the modules "
+		                    "math, numpy, cuda, and other @cuda.jit functions",
+		                    name, v->s ? v->s : "Python");
+	}
+}

@@ -1,0 +1,96 @@
+/*
+ * sema.h - what the files of semantic analysis share among themselves
+ * (sema.c, sema_stmt.c, sema_expr.c, sema_call.c, resolve.c).  The rest of
+ * the compiler sees only the sema section of core.h.
+ *
+ * A Scope is one specialisation being typed.  Typing walks the body
+ * again and again until no variable's type changes; during those passes
+ * an expression whose operands are not known yet gets the type NULL
+ * ("unknown") and no error.  The last pass (final = 1) sees every type
+ * and is the one that reports errors about unknown values and records
+ * which specialisations are called.
+ */
+#ifndef PTXJIT_SEMA_H
+#define PTXJIT_SEMA_H
+
+#include "../core.h"
+
+typedef struct Sema Sema;
+typedef struct Scope Scope;
+
+typedef struct GlobalEnt {
+	const char *name;
+	Const *cv;
+} GlobalEnt;
+
+struct Scope {
+	Ctx *c;
+	Sema *S;
+	Spec *spec;
+	const PjFunc *func;
+	Scope *caller;          /* the scope whose call made this one, for recursion */
+	int final;              /* last pass: unknown types are errors */
+	int changed;            /* a variable's type or constant changed in this pass */
+	int in_default;         /* typing a parameter default: only globals are visible */
+	int *nassign;           /* per variable: number of assignment sites */
+	Const **vconst;         /* per variable: its value when assigned once, with a constant */
+	GlobalEnt *globals;
+	int nglobals, capglobals;
+	Spec **callees;         /* specialisations called (final pass) */
+	int ncallees, capcallees;
+	Type *ret;              /* unification of the returned values' types */
+	int nreturns;           /* return statements with a value */
+	Type *declared_ret;     /* from PjFunc.sig, or NULL */
+	int loop_depth;
+};
+
+typedef struct Template {
+	const PjFunc *func;
+	FuncDef *def;           /* parsed once, for the parameters of calls */
+} Template;
+
+struct Sema {
+	Ctx *c;
+	Spec **all;             /* every specialisation made, transient ones included */
+	Scope **scopes;         /* indexed like all */
+	int nall, capall, capscopes;
+	Template *tmpl;
+	int ntmpl, captmpl;
+};
+
+/* sema.c */
+Var *scope_find_var(Scope *sc, const char *name);
+void scope_assign_var(Scope *sc, Var *v, Type *t, Span at);
+Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at);
+FuncDef *sema_template(Sema *S, const PjFunc *f);
+int same_pjfunc(const PjFunc *a, const PjFunc *b);
+Const *sema_default(Scope *sc, const PjFunc *f, Param *p);
+Const *scope_global(Scope *sc, const char *name, Span at);
+int ty_is_static(const Type *t);   /* module, intrinsic, dtype, function, exception, dim3 */
+
+/* sema_stmt.c */
+void type_body(Scope *sc, StmtList *body);
+
+/* sema_expr.c */
+Type *type_expr(Scope *sc, Expr *e);
+Type *type_truth(Scope *sc, Expr *e);
+Type *unknown_or_error(Scope *sc, Expr *e);
+Const *new_const(Ctx *c, int kind, Type *ty);
+int const_is_value(const Const *v);    /* a number, None, str or tuple, not a module or function */
+Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
+Const *const_of_type(Ctx *c, const Const *v, Type *to);
+int const_truth(const Const *v, int *truth);
+int const_int_value(const Expr *e, int64_t *out);
+Type *storable(Scope *sc, Type *elem, Expr *value, const char *what);
+Type *index_array(Scope *sc, Expr *at, Type *arr, Expr *index, Type *ity);
+
+/* sema_call.c */
+Type *type_call(Scope *sc, Expr *e);
+Type *type_attr(Scope *sc, Expr *e);
+
+/* resolve.c */
+Const *resolve_builtin(Ctx *c, const char *name);
+Const *resolve_member(Ctx *c, const char *module, const char *attr);
+const char *unusable_message(Ctx *c, const char *name, const Const *v, const char **hint);
+
+#endif

@@ -1,0 +1,906 @@
+/*
+ * sema_expr.c - the types of expressions, and the constants they fold to.
+ *
+ * type_expr sets Expr.ty (and Expr.cval for a compile-time constant) of
+ * an expression and of the subexpressions that run.  It returns the type,
+ * or NULL while an operand's type is still unknown in an early pass of
+ * inference (see sema.h); errors are reported only once the operands are
+ * known.  Operators follow Numba's typing (sema_binop_type); literals are
+ * int64, float64, complex128 and bool; a literal above 2**63-1 is uint64.
+ *
+ * Folding.  An expression whose value is known at compile time gets a
+ * cval of its own type: literals, global constants, local variables
+ * assigned exactly once with a constant, and arithmetic, comparisons and
+ * conversions of those.  Integer arithmetic wraps as on the GPU; what the
+ * run time defines differently from C (division or modulo by zero,
+ * oversized shifts, float powers) is left to run time, not folded.
+ *
+ * Lowering contract: an expression with a cval is that constant; lowering
+ * emits it and does not lower its subexpressions, which may be untyped
+ * when they were cut short ("y is None and y > 0" with y None stops
+ * after the first operand, as Python does).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sema.h"
+
+static const char *arith_hint =
+	"arithmetic works on numbers (bool, integers, floats, complex); index an array to get its elements";
+
+Const *new_const(Ctx *c, int kind, Type *ty)
+{
+	Const *v = arena_alloc(c->arena, sizeof *v);
+	v->kind = kind;
+	v->ty = ty;
+	return v;
+}
+
+static int is_unsigned(const Type *t)
+{
+	return ty_is_int(t) && !scalar_info[t->sk].is_signed;
+}
+
+static int is_bool(const Type *t)
+{
+	return t && t->kind == TY_SCALAR && t->sk == SK_BOOL;
+}
+
+static int is_intlike(const Type *t)
+{
+	return ty_is_int(t) || is_bool(t);
+}
+
+static const char *tstr(Scope *sc, const Type *t)
+{
+	return ty_str_of(sc->c, t);
+}
+
+/* -------------------------------------------------------------- constants */
+
+int const_is_value(const Const *v)
+{
+	switch (v->kind) {
+	case PJ_V_INT: case PJ_V_FLOAT: case PJ_V_BOOL: case PJ_V_COMPLEX:
+	case PJ_V_NONE: case PJ_V_STR: case PJ_V_TUPLE:
+		return 1;
+	}
+	return 0;
+}
+
+static double num_f(const Const *v)
+{
+	switch (v->kind) {
+	case PJ_V_INT:
+		return is_unsigned(v->ty) ? (double)(uint64_t)v->i : (double)v->i;
+	case PJ_V_BOOL:
+		return (double)v->i;
+	default:
+		return v->f;
+	}
+}
+
+/* The integer bits of v wrapped to kind sk (sign- or zero-extended). */
+static int64_t wrap_int(uint64_t u, ScalarKind sk)
+{
+	switch (sk) {
+	case SK_I8: return (int8_t)u;
+	case SK_I16: return (int16_t)u;
+	case SK_I32: return (int32_t)u;
+	case SK_U8: return (uint8_t)u;
+	case SK_U16: return (uint16_t)u;
+	case SK_U32: return (uint32_t)u;
+	default: return (int64_t)u;
+	}
+}
+
+/* v converted to type `to` as the run time converts it, or NULL where the
+ * result is not defined here (float to int out of range, float16). */
+Const *const_of_type(Ctx *c, const Const *v, Type *to)
+{
+	if (!v || !to)
+		return NULL;
+	if (to->kind != TY_SCALAR) {
+		if (v->ty && ty_equal(v->ty, to)) {
+			Const *r = new_const(c, v->kind, to);
+			*r = *v;
+			r->ty = to;
+			return r;
+		}
+		return NULL;
+	}
+	if (v->kind != PJ_V_INT && v->kind != PJ_V_BOOL && v->kind != PJ_V_FLOAT && v->kind != PJ_V_COMPLEX)
+		return NULL;
+	const ScalarInfo *ti = &scalar_info[to->sk];
+	Const *r;
+	if (to->sk == SK_BOOL) {
+		r = new_const(c, PJ_V_BOOL, to);
+		r->i = v->kind == PJ_V_COMPLEX ? (v->f != 0 || v->im != 0)
+		     : v->kind == PJ_V_FLOAT ? v->f != 0 : v->i != 0;
+		return r;
+	}
+	if (ti->is_int) {
+		uint64_t bits;
+		if (v->kind == PJ_V_COMPLEX)
+			return NULL;
+		if (v->kind == PJ_V_FLOAT) {
+			double t = trunc(v->f);
+			if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0)) {
+				if (!(to->sk == SK_U64 && t >= 0 && t < 18446744073709551616.0))
+					return NULL;
+				bits = (uint64_t)t;
+			} else {
+				bits = (uint64_t)(int64_t)t;
+			}
+			/* out of the target's range: the hardware saturates, C does not */
+			if (ti->size < 8 && wrap_int(bits, to->sk) != (int64_t)bits)
+				return NULL;
+			if (to->sk == SK_U64 && t < 0)
+				return NULL;
+		} else {
+			bits = (uint64_t)v->i;
+		}
+		r = new_const(c, PJ_V_INT, to);
+		r->i = wrap_int(bits, to->sk);
+		return r;
+	}
+	if (to->sk == SK_F16)
+		return NULL;
+	if (ti->is_complex) {
+		r = new_const(c, PJ_V_COMPLEX, to);
+		r->f = num_f(v);
+		r->im = v->kind == PJ_V_COMPLEX ? v->im : 0;
+		if (to->sk == SK_C64) {
+			r->f = (float)r->f;
+			r->im = (float)r->im;
+		}
+		return r;
+	}
+	if (v->kind == PJ_V_COMPLEX)
+		return NULL;
+	r = new_const(c, PJ_V_FLOAT, to);
+	r->f = to->sk == SK_F32 ? (double)(float)num_f(v) : num_f(v);
+	return r;
+}
+
+int const_truth(const Const *v, int *truth)
+{
+	if (!v)
+		return 0;
+	switch (v->kind) {
+	case PJ_V_INT: case PJ_V_BOOL: *truth = v->i != 0; return 1;
+	case PJ_V_FLOAT: *truth = v->f != 0; return 1;
+	case PJ_V_COMPLEX: *truth = v->f != 0 || v->im != 0; return 1;
+	case PJ_V_NONE: *truth = 0; return 1;
+	case PJ_V_TUPLE: *truth = v->n > 0; return 1;
+	case PJ_V_STR: *truth = v->s && v->s[0]; return 1;
+	}
+	return 0;
+}
+
+int const_int_value(const Expr *e, int64_t *out)
+{
+	if (!e || !e->cval || !is_intlike(e->ty) || (e->cval->kind != PJ_V_INT && e->cval->kind != PJ_V_BOOL))
+		return 0;
+	*out = e->cval->i;
+	return 1;
+}
+
+static Const *bool_const(Ctx *c, int b)
+{
+	Const *v = new_const(c, PJ_V_BOOL, ty_scalar(SK_BOOL));
+	v->i = b != 0;
+	return v;
+}
+
+/* ------------------------------------------------------------- operators */
+
+/* Numba's divmod() and the types of // % for a mixed pair of integers. */
+static Type *int_pair(const Type *a, const Type *b)
+{
+	return ty_promote(a, b);
+}
+
+Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty)
+{
+	Type *t = NULL, *ot = NULL;
+	if (opty)
+		*opty = NULL;
+	if (!ty_is_number(a) || !ty_is_number(b))
+		return NULL;
+	int ca = ty_is_complex(a) || ty_is_complex(b);
+	switch (op) {
+	case OP_ADD: case OP_SUB: case OP_MUL:
+		t = ot = ty_promote(a, b);
+		break;
+	case OP_DIV:
+		if (is_intlike(a) && is_intlike(b))
+			t = ot = ty_scalar(SK_F64);
+		else
+			t = ot = ty_promote(a, b);
+		break;
+	case OP_FLOORDIV: case OP_MOD:
+		if (ca)
+			return NULL;
+		t = ot = int_pair(a, b);
+		break;
+	case OP_POW:
+		if (!ca && ty_is_float(a) && is_intlike(b)) {
+			/* float ** int keeps the float's width; the exponent stays an integer */
+			t = ot = ty_scalar(a->sk == SK_F64 ? SK_F64 : SK_F32);
+		} else {
+			t = ot = ty_promote(a, b);
+		}
+		break;
+	case OP_LSHIFT: case OP_RSHIFT:
+		if (!is_intlike(a) || !is_intlike(b))
+			return NULL;
+		t = ot = ty_scalar(is_unsigned(a) ? SK_U64 : SK_I64);
+		break;
+	case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+		if (is_bool(a) && is_bool(b)) {
+			t = ot = ty_scalar(SK_BOOL);
+			break;
+		}
+		if (!is_intlike(a) || !is_intlike(b))
+			return NULL;
+		t = ot = ty_promote(a, b);
+		break;
+	case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+		if (ca)
+			return NULL;
+		/* fall through */
+	case OP_EQ: case OP_NE:
+		ot = ty_unify(c, a, b);
+		if (ot && ot->sk == SK_F16)
+			ot = ty_scalar(SK_F32);
+		t = ty_scalar(SK_BOOL);
+		break;
+	default:
+		return NULL;
+	}
+	if (opty)
+		*opty = ot;
+	return t;
+}
+
+static int int_floordiv(int64_t a, int64_t b, int64_t *q, int64_t *r)
+{
+	if (b == 0 || (a == INT64_MIN && b == -1))
+		return 0;
+	int64_t qq = a / b, rr = a % b;
+	if (rr != 0 && ((rr < 0) != (b < 0))) {
+		qq--;
+		rr += b;
+	}
+	*q = qq;
+	*r = rr;
+	return 1;
+}
+
+static Const *fold_int(Ctx *c, AstOp op, Type *ot, const Const *x, const Const *y)
+{
+	int u = is_unsigned(ot);
+	uint64_t a = (uint64_t)x->i, b = (uint64_t)y->i, r;
+	int64_t sa = x->i, sb = y->i;
+	switch (op) {
+	case OP_ADD: r = a + b; break;
+	case OP_SUB: r = a - b; break;
+	case OP_MUL: r = a * b; break;
+	case OP_FLOORDIV:
+	case OP_MOD:
+		if (u) {
+			if (b == 0)
+				return NULL;
+			r = op == OP_FLOORDIV ? a / b : a % b;
+		} else {
+			int64_t q, m;
+			if (!int_floordiv(sa, sb, &q, &m))
+				return NULL;
+			r = (uint64_t)(op == OP_FLOORDIV ? q : m);
+		}
+		break;
+	case OP_POW:
+		if (!u && sb < 0)
+			return NULL;
+		r = 1;
+		for (uint64_t e = b, base = a; e; e >>= 1, base *= base)
+			if (e & 1)
+				r *= base;
+		break;
+	case OP_LSHIFT:
+		if (b >= 64)
+			return NULL;
+		r = a << b;
+		break;
+	case OP_RSHIFT:
+		if (b >= 64)
+			return NULL;
+		r = u ? a >> b : (uint64_t)(sa < 0 ? ~(~sa >> b) : sa >> b);
+		break;
+	case OP_BITAND: r = a & b; break;
+	case OP_BITOR: r = a | b; break;
+	case OP_BITXOR: r = a ^ b; break;
+	default: return NULL;
+	}
+	Const *v = new_const(c, PJ_V_INT, ot);
+	v->i = (int64_t)r;
+	return v;
+}
+
+static Const *fold_float(Ctx *c, AstOp op, Type *ot, double a, double b)
+{
+	double r;
+	switch (op) {
+	case OP_ADD: r = a + b; break;
+	case OP_SUB: r = a - b; break;
+	case OP_MUL: r = a * b; break;
+	case OP_DIV:
+		if (b == 0)
+			return NULL;
+		r = a / b;
+		break;
+	case OP_FLOORDIV:
+	case OP_MOD: {
+		if (b == 0 || ot->sk != SK_F64 || isnan(a) || isnan(b) || isinf(a) || isinf(b))
+			return NULL;
+		double mod = fmod(a, b);
+		double div = (a - mod) / b;
+		if (mod != 0) {
+			if ((b < 0) != (mod < 0)) {
+				mod += b;
+				div -= 1.0;
+			}
+		} else {
+			mod = copysign(0.0, b);
+		}
+		double fd;
+		if (div != 0) {
+			fd = floor(div);
+			if (div - fd > 0.5)
+				fd += 1.0;
+		} else {
+			fd = copysign(0.0, a / b);
+		}
+		r = op == OP_MOD ? mod : fd;
+		break;
+	}
+	default:
+		return NULL;
+	}
+	Const *v = new_const(c, PJ_V_FLOAT, ot);
+	v->f = ot->sk == SK_F32 ? (double)(float)r : r;
+	return v;
+}
+
+static Const *fold_binary(Ctx *c, AstOp op, Type *ot, Type *res, const Const *a, const Const *b)
+{
+	if (!a || !b || !ot || !res)
+		return NULL;
+	Const *x = const_of_type(c, a, ot), *y = const_of_type(c, b, ot);
+	if (!x || !y)
+		return NULL;
+	Const *r = NULL;
+	if (ot->sk == SK_BOOL) {
+		int p = x->i != 0, q = y->i != 0;
+		switch (op) {
+		case OP_BITAND: r = bool_const(c, p & q); break;
+		case OP_BITOR: r = bool_const(c, p | q); break;
+		case OP_BITXOR: r = bool_const(c, p ^ q); break;
+		default: return NULL;
+		}
+	} else if (ty_is_int(ot)) {
+		r = fold_int(c, op, ot, x, y);
+	} else if (ty_is_float(ot)) {
+		r = fold_float(c, op, ot, x->f, y->f);
+	}
+	return r ? const_of_type(c, r, res) : NULL;
+}
+
+static Const *fold_compare(Ctx *c, AstOp op, Type *ot, const Const *a, const Const *b)
+{
+	Const *x = const_of_type(c, a, ot), *y = const_of_type(c, b, ot);
+	if (!x || !y)
+		return NULL;
+	int lt, eq;
+	if (ot->sk == SK_C64 || ot->sk == SK_C128) {
+		if (op != OP_EQ && op != OP_NE)
+			return NULL;
+		eq = x->f == y->f && x->im == y->im;
+		return bool_const(c, op == OP_EQ ? eq : !eq);
+	}
+	if (ty_is_float(ot)) {
+		double p = x->f, q = y->f;
+		switch (op) {
+		case OP_LT: return bool_const(c, p < q);
+		case OP_LE: return bool_const(c, p <= q);
+		case OP_GT: return bool_const(c, p > q);
+		case OP_GE: return bool_const(c, p >= q);
+		case OP_EQ: return bool_const(c, p == q);
+		case OP_NE: return bool_const(c, p != q);
+		default: return NULL;
+		}
+	}
+	if (is_unsigned(ot)) {
+		uint64_t p = (uint64_t)x->i, q = (uint64_t)y->i;
+		lt = p < q;
+		eq = p == q;
+	} else {
+		lt = x->i < y->i;
+		eq = x->i == y->i;
+	}
+	switch (op) {
+	case OP_LT: return bool_const(c, lt);
+	case OP_LE: return bool_const(c, lt || eq);
+	case OP_GT: return bool_const(c, !lt && !eq);
+	case OP_GE: return bool_const(c, !lt);
+	case OP_EQ: return bool_const(c, eq);
+	case OP_NE: return bool_const(c, !eq);
+	default: return NULL;
+	}
+}
+
+/* ----------------------------------------------------------- expressions */
+
+static Type *set(Expr *e, Type *t, Const *cv)
+{
+	e->ty = t;
+	e->cval = cv;
+	return t;
+}
+
+Type *unknown_or_error(Scope *sc, Expr *e)
+{
+	if (sc->final)
+		ICE(sc->c, "expression with unknown type in the final pass");
+	return NULL;
+}
+
+static void binop_error(Scope *sc, Expr *e, AstOp op, Type *a, Type *b)
+{
+	if (a->kind == TY_STR || b->kind == TY_STR)
+		err_at(sc->c, e->span, "strings can only be printed in kernels",
+		       "string operations are not supported in kernels");
+	if (op == OP_MATMUL)
+		err_at(sc->c, e->span, "write the product as loops over array elements",
+		       "the matrix product '@' is not supported in kernels");
+	if ((op == OP_FLOORDIV || op == OP_MOD) && (ty_is_complex(a) || ty_is_complex(b)))
+		err_at(sc->c, e->span, "use / for complex division", "unsupported operand types for %s: %s and %s",
+		       ast_op_name[op], tstr(sc, a), tstr(sc, b));
+	if ((op == OP_LSHIFT || op == OP_RSHIFT || op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR) &&
+	    ty_is_number(a) && ty_is_number(b))
+		err_at(sc->c, e->span, "bitwise operators work on integers and bools; convert floats with int(x)",
+		       "unsupported operand types for %s: %s and %s", ast_op_name[op], tstr(sc, a), tstr(sc, b));
+	err_at(sc->c, e->span, arith_hint, "unsupported operand types for %s: %s and %s", ast_op_name[op],
+	       tstr(sc, a), tstr(sc, b));
+}
+
+static Type *type_name(Scope *sc, Expr *e)
+{
+	const char *id = e->name.id;
+	if (id && id[0] == '<')          /* a default argument filled in by a call: preset */
+		return e->ty;
+	Var *v = sc->in_default ? NULL : scope_find_var(sc, id);
+	if (v) {
+		e->name.var = v;
+		if (!v->ty) {
+			if (sc->final)
+				err_at(sc->c, e->span, "assign a value to the variable before its first use",
+				       "local variable '%s' is used before a value is assigned to it", id);
+			return set(e, NULL, NULL);
+		}
+		Const *cv = sc->vconst[v->index];
+		if (!cv && v->ty->kind == TY_NONE)
+			cv = new_const(sc->c, PJ_V_NONE, v->ty);
+		if (v->ty->kind == TY_STR && !cv && sc->final)
+			err_at(sc->c, e->span, "use string literals directly in print() and messages",
+			       "string variables assigned more than once are not supported in kernels");
+		return set(e, v->ty, cv);
+	}
+	e->name.var = NULL;
+	Const *cv = scope_global(sc, id, e->span);
+	if (!cv->ty) {
+		const char *hint;
+		const char *msg = unusable_message(sc->c, id, cv, &hint);
+		err_at(sc->c, e->span, hint, "%s", msg);
+	}
+	return set(e, cv->ty, const_is_value(cv) ? cv : NULL);
+}
+
+static Type *type_unary(Scope *sc, Expr *e)
+{
+	AstOp op = e->bin.op;
+	Type *a;
+	if (op == OP_NOT)
+		a = type_truth(sc, e->bin.a);
+	else
+		a = type_expr(sc, e->bin.a);
+	if (!a)
+		return set(e, NULL, NULL);
+	Const *x = e->bin.a->cval;
+	Ctx *c = sc->c;
+	if (op == OP_NOT) {
+		int t;
+		return set(e, ty_scalar(SK_BOOL), const_truth(x, &t) ? bool_const(c, !t) : NULL);
+	}
+	if (!ty_is_number(a))
+		err_at(c, e->span, arith_hint, "unsupported operand type for unary %s: %s", ast_op_name[op],
+		       tstr(sc, a));
+	Type *t;
+	Const *r = NULL;
+	if (op == OP_INVERT) {
+		if (is_bool(a))
+			return set(e, a, x ? bool_const(c, !x->i) : NULL);
+		if (!ty_is_int(a))
+			err_at(c, e->span, "~ works on integers and bools; convert floats with int(x)",
+			       "unsupported operand type for unary ~: %s", tstr(sc, a));
+		t = ty_scalar(is_unsigned(a) ? SK_U64 : SK_I64);
+		if (x && (r = const_of_type(c, x, t)))
+			r->i = ~r->i;
+		return set(e, t, r);
+	}
+	/* - and +: integers widen to 64 bits, bool to int64, float16 to float32 */
+	if (is_intlike(a))
+		t = ty_scalar(is_unsigned(a) ? SK_U64 : SK_I64);
+	else if (a->sk == SK_F16)
+		t = ty_scalar(SK_F32);
+	else
+		t = a;
+	if (x && (r = const_of_type(c, x, t)) && op == OP_NEG) {
+		if (r->kind == PJ_V_INT)
+			r->i = (int64_t)(0 - (uint64_t)r->i);
+		else {
+			r->f = -r->f;
+			r->im = -r->im;
+		}
+	}
+	return set(e, t, r);
+}
+
+static Type *type_binary(Scope *sc, Expr *e)
+{
+	Type *a = type_expr(sc, e->bin.a);
+	Type *b = type_expr(sc, e->bin.b);
+	if (!a || !b)
+		return set(e, NULL, NULL);
+	Type *ot;
+	Type *t = sema_binop_type(sc->c, e->bin.op, a, b, &ot);
+	if (!t)
+		binop_error(sc, e, e->bin.op, a, b);
+	return set(e, t, fold_binary(sc->c, e->bin.op, ot, t, e->bin.a->cval, e->bin.b->cval));
+}
+
+/* One link of a comparison chain; returns the folded result or NULL. */
+static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
+{
+	Ctx *c = sc->c;
+	Type *a = l->ty, *b = r->ty;
+	int an = a->kind == TY_NONE, bn = b->kind == TY_NONE;
+	if (op == OP_IS || op == OP_ISNOT) {
+		if (!an && !bn)
+			err_at(c, e->span, "use == and != to compare numbers",
+			       "'is' is only supported for comparisons with None in kernels");
+		int same = an && bn;
+		return bool_const(c, op == OP_IS ? same : !same);
+	}
+	if (op == OP_IN || op == OP_NOTIN)
+		err_at(c, e->span, "compare with == for each value, joined by 'or'",
+		       "the '%s' operator is not supported in kernels", ast_op_name[op]);
+	if ((an || bn) && (op == OP_EQ || op == OP_NE))
+		return bool_const(c, (an && bn) == (op == OP_EQ));
+	Type *ot;
+	Type *t = sema_binop_type(c, op, a, b, &ot);
+	if (!t) {
+		if ((op != OP_EQ && op != OP_NE) && (ty_is_complex(a) || ty_is_complex(b)))
+			err_at(c, e->span, "complex numbers can only be compared with == and !=",
+			       "unsupported operand types for %s: %s and %s", ast_op_name[op], tstr(sc, a), tstr(sc, b));
+		binop_error(sc, e, op, a, b);
+	}
+	return l->cval && r->cval ? fold_compare(c, op, ot, l->cval, r->cval) : NULL;
+}
+
+static Type *type_compare(Scope *sc, Expr *e)
+{
+	int known = 1;
+	for (int i = 0; i <= e->cmp.n; i++)
+		if (!type_expr(sc, e->cmp.args[i]))
+			known = 0;
+	if (!known)
+		return set(e, NULL, NULL);
+	int all = 1, value = 1;
+	for (int i = 0; i < e->cmp.n; i++) {
+		Const *r = compare_pair(sc, e, e->cmp.ops[i], e->cmp.args[i], e->cmp.args[i + 1]);
+		if (!r)
+			all = 0;
+		else if (!r->i)
+			value = 0;
+	}
+	Type *t = ty_scalar(SK_BOOL);
+	/* a false link decides the chain only if every link before it is known */
+	return set(e, t, all ? bool_const(sc->c, value) : NULL);
+}
+
+Type *type_truth(Scope *sc, Expr *e)
+{
+	Type *t = type_expr(sc, e);
+	if (!t)
+		return NULL;
+	switch (t->kind) {
+	case TY_SCALAR:
+	case TY_NONE:
+		return t;
+	case TY_ARRAY:
+		err_at(sc->c, e->span, "compare explicitly, e.g. a[i] > 0, or test len(a) > 0",
+		       "the truth value of an array is ambiguous in a kernel");
+	case TY_TUPLE:
+		err_at(sc->c, e->span, "compare explicitly, e.g. len(t) > 0",
+		       "the truth value of a tuple cannot be used in a kernel");
+	default:
+		err_at(sc->c, e->span, "a condition is a number or a bool, e.g. i < n",
+		       "a %s cannot be used as a condition", tstr(sc, t));
+	}
+}
+
+static Type *type_boolop(Scope *sc, Expr *e)
+{
+	Type *t = NULL;
+	int known = 1, all_const = 1;
+	Const *decided = NULL;
+	int n = e->boolop.n;
+	for (int i = 0; i < n; i++) {
+		Expr *a = e->boolop.args[i];
+		Type *at = type_truth(sc, a);
+		if (!at) {
+			known = 0;
+			continue;
+		}
+		if (known) {
+			Type *u = t ? ty_unify(sc->c, t, at) : at;
+			if (!u)
+				err_at(sc->c, e->span, "give both operands the same type, e.g. compare them: (a > 0) and (b > 0)",
+				       "the operands of '%s' have types %s and %s, which have no common type",
+				       ast_op_name[e->boolop.op], tstr(sc, t), tstr(sc, at));
+			t = u;
+		}
+		int truth;
+		if (!const_truth(a->cval, &truth)) {
+			all_const = 0;
+			continue;
+		}
+		/* a constant operand that decides the result: Python stops here */
+		if (all_const && (e->boolop.op == OP_AND ? !truth : truth)) {
+			decided = a->cval;
+			break;
+		}
+		if (i == n - 1 && all_const)
+			decided = a->cval;
+	}
+	if (!known)
+		return set(e, NULL, NULL);
+	return set(e, t, decided ? const_of_type(sc->c, decided, t) : NULL);
+}
+
+static Type *type_ifexp(Scope *sc, Expr *e)
+{
+	Type *ct = type_truth(sc, e->ifexp.cond);
+	int truth;
+	if (ct && const_truth(e->ifexp.cond->cval, &truth)) {
+		Expr *taken = truth ? e->ifexp.a : e->ifexp.b;
+		Type *t = type_expr(sc, taken);
+		return set(e, t, taken->cval);
+	}
+	Type *a = type_expr(sc, e->ifexp.a);
+	Type *b = type_expr(sc, e->ifexp.b);
+	if (!ct || !a || !b)
+		return set(e, NULL, NULL);
+	Type *t = ty_unify(sc->c, a, b);
+	if (!t)
+		err_at(sc->c, e->span, "give both branches the same kind of value",
+		       "the branches of the conditional expression have types %s and %s, which have no common type",
+		       tstr(sc, a), tstr(sc, b));
+	return set(e, t, NULL);
+}
+
+static Type *type_tuple(Scope *sc, Expr *e)
+{
+	int n = e->tuple.n, known = 1, all_const = 1;
+	Type **elts = arena_alloc(sc->c->arena, sizeof(Type *) * (n ? n : 1));
+	for (int i = 0; i < n; i++) {
+		Expr *x = e->tuple.elts[i];
+		if (x->kind == E_SLICE)
+			err_at(sc->c, x->span, "index arrays with integers, one per dimension",
+			       "slicing is not supported here");
+		if (!(elts[i] = type_expr(sc, x)))
+			known = 0;
+		else if (!x->cval)
+			all_const = 0;
+	}
+	if (!known)
+		return set(e, NULL, NULL);
+	for (int i = 0; i < n; i++)
+		if (elts[i]->kind == TY_RANGE || elts[i]->kind == TY_MODULE)
+			err_at(sc->c, e->tuple.elts[i]->span, "tuples in kernels hold numbers, arrays and tuples",
+			       "a tuple cannot hold a %s", tstr(sc, elts[i]));
+	Type *t = ty_tuple(sc->c, n, elts);
+	Const *cv = NULL;
+	if (all_const) {
+		cv = new_const(sc->c, PJ_V_TUPLE, t);
+		cv->n = n;
+		cv->elts = arena_alloc(sc->c->arena, sizeof(Const) * (n ? n : 1));
+		for (int i = 0; i < n; i++)
+			cv->elts[i] = *e->tuple.elts[i]->cval;
+	}
+	return set(e, t, cv);
+}
+
+/* ------------------------------------------------------------ subscripts */
+
+static const char *slice_hint =
+	"index every dimension with an integer, as in a[i, j]; slices of arrays come in a later version";
+
+Type *index_array(Scope *sc, Expr *at, Type *arr, Expr *index, Type *ity)
+{
+	Ctx *c = sc->c;
+	int n;
+	if (ity->kind == TY_TUPLE) {
+		n = ity->n;
+		for (int i = 0; i < n; i++) {
+			Type *t = ity->elts[i];
+			Expr *x = index && index->kind == E_TUPLE ? index->tuple.elts[i] : index;
+			Span sp = x ? x->span : at->span;
+			if (!ty_is_int(t))
+				err_at(c, sp, ty_is_float(t) ? "convert it with int(...), or use // for integer division"
+				                             : "index arrays with integers, one per dimension",
+				       "array index must be an integer, not %s", tstr(sc, t));
+		}
+	} else {
+		n = 1;
+		if (!ty_is_int(ity))
+			err_at(c, index ? index->span : at->span,
+			       ty_is_float(ity) ? "convert it with int(...), or use // for integer division"
+			                        : "index arrays with integers, one per dimension",
+			       "array index must be an integer, not %s", tstr(sc, ity));
+	}
+	if (n < arr->ndim)
+		err_at(c, at->span, slice_hint,
+		       "slicing arrays is not supported yet: %d of the %d dimensions of %s are indexed",
+		       n, arr->ndim, tstr(sc, arr));
+	if (n > arr->ndim)
+		err_at(c, at->span, "index each dimension once",
+		       "too many indices for %s: %d given, it has %d dimension%s", tstr(sc, arr), n, arr->ndim,
+		       arr->ndim == 1 ? "" : "s");
+	return arr->elem;
+}
+
+static int has_slice(Expr *index)
+{
+	if (index->kind == E_SLICE)
+		return 1;
+	if (index->kind == E_TUPLE)
+		for (int i = 0; i < index->tuple.n; i++)
+			if (index->tuple.elts[i]->kind == E_SLICE)
+				return 1;
+	return 0;
+}
+
+static Type *type_subscript(Scope *sc, Expr *e)
+{
+	Ctx *c = sc->c;
+	Type *ot = type_expr(sc, e->sub.obj);
+	Expr *index = e->sub.index;
+	if (ot && has_slice(index)) {
+		if (ot->kind == TY_ARRAY)
+			err_at(c, e->span, slice_hint, "slicing arrays is not supported yet");
+		if (ot->kind == TY_TUPLE)
+			err_at(c, e->span, "index tuples with constant integers, as in t[0]",
+			       "slicing tuples is not supported yet");
+	}
+	if (has_slice(index))
+		return set(e, NULL, NULL);
+	Type *it = type_expr(sc, index);
+	if (!ot || !it)
+		return set(e, NULL, NULL);
+	if (ot->kind == TY_ARRAY)
+		return set(e, index_array(sc, e, ot, index, it), NULL);
+	if (ot->kind == TY_TUPLE) {
+		int64_t k;
+		if (!ty_is_int(it))
+			err_at(c, index->span, "index tuples with constant integers, as in t[0]",
+			       "tuple index must be an integer, not %s", tstr(sc, it));
+		if (!const_int_value(index, &k))
+			err_at(c, index->span,
+			       "index tuples with constant integers, as in t[0]; unpack them (a, b = t) or use an array "
+			       "(cuda.local.array) to index by a variable",
+			       "tuple index must be a constant");
+		int64_t j = k < 0 ? k + ot->n : k;
+		if (j < 0 || j >= ot->n)
+			err_at(c, index->span, "index a tuple of n elements with 0..n-1 or -n..-1",
+			       "tuple index %lld is out of range for %s", (long long)k, tstr(sc, ot));
+		Const *cv = e->sub.obj->cval && e->sub.obj->cval->kind == PJ_V_TUPLE ? &e->sub.obj->cval->elts[j] : NULL;
+		return set(e, ot->elts[j], cv);
+	}
+	err_at(c, e->span, "index arrays and tuples", "a %s cannot be indexed", tstr(sc, ot));
+}
+
+/* ------------------------------------------------------------- literals */
+
+static Type *type_literal(Scope *sc, Expr *e)
+{
+	Ctx *c = sc->c;
+	Const *v;
+	switch (e->kind) {
+	case E_INT:
+		v = new_const(c, PJ_V_INT, ty_scalar(e->big ? SK_U64 : SK_I64));
+		v->i = e->ival;
+		break;
+	case E_FLOAT:
+		v = new_const(c, PJ_V_FLOAT, ty_scalar(SK_F64));
+		v->f = e->fval;
+		break;
+	case E_IMAG:
+		v = new_const(c, PJ_V_COMPLEX, ty_scalar(SK_C128));
+		v->im = e->fval;
+		break;
+	case E_BOOL:
+		v = new_const(c, PJ_V_BOOL, ty_scalar(SK_BOOL));
+		v->i = e->ival != 0;
+		break;
+	case E_NONE:
+		v = new_const(c, PJ_V_NONE, ty_none());
+		break;
+	default: /* E_STR */
+		v = new_const(c, PJ_V_STR, ty_str());
+		v->s = e->str.s;
+		break;
+	}
+	return set(e, v->ty, v);
+}
+
+Type *type_expr(Scope *sc, Expr *e)
+{
+	Ctx *c = sc->c;
+	if (++c->depth > 400)
+		err_at(c, e->span, "split the expression into several statements", "expression nested too deeply");
+	Type *t;
+	switch (e->kind) {
+	case E_INT: case E_FLOAT: case E_IMAG: case E_BOOL: case E_NONE: case E_STR:
+		t = type_literal(sc, e);
+		break;
+	case E_NAME: t = type_name(sc, e); break;
+	case E_UNARY: t = type_unary(sc, e); break;
+	case E_BINARY: t = type_binary(sc, e); break;
+	case E_COMPARE: t = type_compare(sc, e); break;
+	case E_BOOLOP: t = type_boolop(sc, e); break;
+	case E_IFEXP: t = type_ifexp(sc, e); break;
+	case E_CALL: t = type_call(sc, e); break;
+	case E_ATTR: t = type_attr(sc, e); break;
+	case E_SUBSCRIPT: t = type_subscript(sc, e); break;
+	case E_TUPLE: t = type_tuple(sc, e); break;
+	case E_SLICE:
+		err_at(c, e->span, "slices only appear inside [ ]", "a slice cannot be used as a value");
+	case E_LAMBDA:
+		err_at(c, e->span, "define a @cuda.jit(device=True) function and call it instead",
+		       "lambda functions are not supported in kernels");
+	default: /* E_UNSUPPORTED */
+		err_at(c, e->span,
+		       "kernels work on arrays passed as arguments, numbers and tuples; for a per-thread "
+		       "array use cuda.local.array(shape, dtype)",
+		       "%s is not supported in kernels", e->str.s ? e->str.s : "this expression");
+	}
+	c->depth--;
+	return t;
+}
+
+/* The element type `elem` of an array receives `value`: a number of any
+ * kind converts (complex only into complex). */
+Type *storable(Scope *sc, Type *elem, Expr *value, const char *what)
+{
+	Type *vt = value->ty;
+	if (ty_is_number(vt) && (!ty_is_complex(vt) || ty_is_complex(elem)))
+		return elem;
+	if (ty_is_complex(vt))
+		err_at(sc->c, value->span, "store the real part (x.real) or use a complex array",
+		       "cannot store a %s value into %s", tstr(sc, vt), what);
+	err_at(sc->c, value->span, "an array element holds one number",
+	       "cannot store a %s value into %s", tstr(sc, vt), what);
+}

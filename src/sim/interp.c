@@ -1,0 +1,553 @@
+/*
+ * interp.c - the simulator's interpreter: runs one thread's frame over
+ * the compact program (sim.h) until the thread returns, reaches a
+ * barrier, or fails a check.
+ *
+ * Arithmetic follows the semantics comment of OPCODES in core.h, which
+ * the PTX back end follows too, so that both give the same bits:
+ *   - integers wrap at 32 or 64 bits; the math is done on uint32_t or
+ *     uint64_t so C has no undefined behaviour; division by zero gives 0
+ *     and x rem 0 = x; INT_MIN / -1 wraps to INT_MIN (rem 0);
+ *   - shift counts >= the width give 0, or -1 for a negative value
+ *     shifted right arithmetically;
+ *   - float32 is computed in float, never in double; a multiply and an
+ *     add are never fused unless the IR says fma (each opcode is its own
+ *     statement, and the file asks for FP_CONTRACT OFF where the compiler
+ *     honours it; GCC in ISO C mode does not contract);
+ *   - min/max of floats are IEEE minNum/maxNum (a NaN operand is ignored;
+ *     both NaN gives NaN) and order -0.0 below +0.0 like the hardware;
+ *   - float to int conversions truncate and saturate, NaN gives 0;
+ *   - rint rounds half to even (the default rounding mode is assumed).
+ * Atomics are plain read-modify-writes: threads only interleave at
+ * barriers, so each one is atomic by construction.  Their float max/min
+ * follow Numba's NaN rules (see atom_f32 below).
+ *
+ * Dispatch is a computed goto under GCC and Clang, a switch elsewhere.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim.h"
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* ------------------------------------------------------ half floats */
+
+float sim_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023, bits;
+	if (e == 31)
+		bits = sign | 0x7f800000u | m << 13;
+	else if (e != 0)
+		bits = sign | (e + 112) << 23 | m << 13;
+	else if (m == 0)
+		bits = sign;
+	else {
+		float f = ldexpf((float)m, -24);
+		return sign ? -f : f;
+	}
+	float f;
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/* Rounds to nearest even, once, from double (exact for float inputs). */
+uint16_t sim_f64_to_f16(double x)
+{
+	uint16_t sign = signbit(x) ? 0x8000 : 0;
+	double a = fabs(x);
+	if (a != a)
+		return sign | 0x7e00;
+	if (a >= 65520.0)
+		return sign | 0x7c00;
+	if (a < 0x1p-14)
+		return sign | (uint16_t)nearbyint(a * 0x1p24);   /* 1024 is the smallest normal */
+	int e;
+	frexp(a, &e);                    /* a = f * 2^e, f in [0.5, 1) */
+	double q = nearbyint(ldexp(a, 11 - e));   /* 1024 <= q <= 2048 */
+	int E = e - 1 + 15;
+	if (q >= 2048.0) {
+		q = 1024.0;
+		E++;
+	}
+	if (E >= 31)
+		return sign | 0x7c00;
+	return sign | (uint16_t)(E << 10) | (uint16_t)((int)q - 1024);
+}
+
+static float round_f16(double x)
+{
+	return sim_f16_to_f32(sim_f64_to_f16(x));
+}
+
+/* ------------------------------------------------------ conversions */
+
+static int is_signed_sk(int sk)
+{
+	return sk == SK_I8 || sk == SK_I16 || sk == SK_I32 || sk == SK_I64;
+}
+
+/* An integer's bits as a register of kind `to`. */
+static Reg int_to(uint64_t u, int to)
+{
+	Reg r;
+	r.u = 0;
+	switch (to) {
+	case SK_BOOL: r.u = u != 0; break;
+	case SK_I8: r.u = (uint32_t)(int32_t)(int8_t)(uint8_t)u; break;
+	case SK_U8: r.u = (uint8_t)u; break;
+	case SK_I16: r.u = (uint32_t)(int32_t)(int16_t)(uint16_t)u; break;
+	case SK_U16: r.u = (uint16_t)u; break;
+	case SK_I32: case SK_U32: r.u = (uint32_t)u; break;
+	default: r.u = u; break;
+	}
+	return r;
+}
+
+/* cvt.rzi with saturation to the destination's range; NaN gives 0. */
+static uint64_t float_to_int(double v, int to)
+{
+	static const double lo[NSK] = {
+		[SK_I8] = -128.0, [SK_I16] = -32768.0, [SK_I32] = -2147483648.0,
+	};
+	static const double hi[NSK] = {
+		[SK_I8] = 127.0, [SK_I16] = 32767.0, [SK_I32] = 2147483647.0,
+		[SK_U8] = 255.0, [SK_U16] = 65535.0, [SK_U32] = 4294967295.0,
+	};
+	if (v != v)
+		return 0;
+	if (to == SK_I64) {
+		if (v >= 0x1p63)
+			return (uint64_t)INT64_MAX;
+		if (v <= -0x1p63)
+			return (uint64_t)INT64_MIN;
+		return (uint64_t)(int64_t)v;
+	}
+	if (to == SK_U64) {
+		if (v >= 0x1p64)
+			return UINT64_MAX;
+		if (v <= -1.0)
+			return 0;
+		return (uint64_t)v;
+	}
+	double t = trunc(v);
+	if (t < lo[to])
+		t = lo[to];
+	if (t > hi[to])
+		t = hi[to];
+	return (uint64_t)(int64_t)t;
+}
+
+static Reg cvt(Reg x, int aux)
+{
+	int from = aux & 255, to = aux >> 8;
+	Reg r;
+	r.u = 0;
+	if (from == SK_F16 || from == SK_F32 || from == SK_F64) {
+		double v = from == SK_F64 ? x.d : (double)x.s;
+		switch (to) {
+		case SK_F64: r.d = v; break;
+		case SK_F32: r.s = from == SK_F64 ? (float)x.d : x.s; break;
+		case SK_F16: r.s = round_f16(v); break;
+		case SK_BOOL: r.u = v != 0; break;
+		default: r = int_to(float_to_int(v, to), to); break;
+		}
+		return r;
+	}
+	uint64_t u;
+	int sg = is_signed_sk(from);
+	switch (from) {
+	case SK_BOOL: u = x.u != 0; break;
+	case SK_I64: case SK_U64: u = x.u; break;
+	default: u = sg ? (uint64_t)(int64_t)x.sw : x.w; break;
+	}
+	switch (to) {
+	case SK_F64: r.d = sg ? (double)(int64_t)u : (double)u; break;
+	case SK_F32: r.s = sg ? (float)(int64_t)u : (float)u; break;
+	case SK_F16: r.s = round_f16(sg ? (double)(int64_t)u : (double)u); break;
+	default: r = int_to(u, to); break;
+	}
+	return r;
+}
+
+/* ----------------------------------------------------- float min/max */
+
+static float min_s(float a, float b)
+{
+	if (a != a)
+		return b;
+	if (b != b)
+		return a;
+	if (a == b)
+		return signbit(a) ? a : b;
+	return a < b ? a : b;
+}
+
+static float max_s(float a, float b)
+{
+	if (a != a)
+		return b;
+	if (b != b)
+		return a;
+	if (a == b)
+		return signbit(a) ? b : a;
+	return a > b ? a : b;
+}
+
+static double min_d(double a, double b)
+{
+	if (a != a)
+		return b;
+	if (b != b)
+		return a;
+	if (a == b)
+		return signbit(a) ? a : b;
+	return a < b ? a : b;
+}
+
+static double max_d(double a, double b)
+{
+	if (a != a)
+		return b;
+	if (b != b)
+		return a;
+	if (a == b)
+		return signbit(a) ? b : a;
+	return a > b ? a : b;
+}
+
+/* ---------------------------------------------------------- atomics */
+
+static uint32_t atom_u32(int at, int sg, uint32_t o, uint32_t x, uint32_t cmp)
+{
+	switch (at) {
+	case AT_ADD: return o + x;
+	case AT_SUB: return o - x;
+	case AT_AND: return o & x;
+	case AT_OR: return o | x;
+	case AT_XOR: return o ^ x;
+	case AT_EXCH: return x;
+	case AT_MIN: case AT_NANMIN:
+		return sg ? ((int32_t)x < (int32_t)o ? x : o) : (x < o ? x : o);
+	case AT_MAX: case AT_NANMAX:
+		return sg ? ((int32_t)x > (int32_t)o ? x : o) : (x > o ? x : o);
+	case AT_INC: return o >= x ? 0 : o + 1;
+	case AT_DEC: return o == 0 || o > x ? x : o - 1;
+	case AT_CAS: return o == cmp ? x : o;
+	default: return o;
+	}
+}
+
+static uint64_t atom_u64(int at, int sg, uint64_t o, uint64_t x, uint64_t cmp)
+{
+	switch (at) {
+	case AT_ADD: return o + x;
+	case AT_SUB: return o - x;
+	case AT_AND: return o & x;
+	case AT_OR: return o | x;
+	case AT_XOR: return o ^ x;
+	case AT_EXCH: return x;
+	case AT_MIN: case AT_NANMIN:
+		return sg ? ((int64_t)x < (int64_t)o ? x : o) : (x < o ? x : o);
+	case AT_MAX: case AT_NANMAX:
+		return sg ? ((int64_t)x > (int64_t)o ? x : o) : (x > o ? x : o);
+	case AT_INC: return o >= x ? 0 : o + 1;
+	case AT_DEC: return o == 0 || o > x ? x : o - 1;
+	case AT_CAS: return o == cmp ? x : o;
+	default: return o;
+	}
+}
+
+/* PTX's atom.add.f32 flushes subnormal inputs and results to zero,
+ * keeping the sign; the f64 add does not. */
+static float ftz_s(float x)
+{
+	return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+/* Numba's float atomics (cudadrv/nvvm.py): max/min leave memory alone
+ * when either the stored value or the operand is NaN, and store the
+ * operand when it is strictly greater (smaller); nanmax/nanmin ignore a
+ * NaN operand and replace a NaN in memory. */
+#define ATOM_FLOAT(name, T, FTZ) \
+	static T name(int at, T o, T x, int *bitwise) \
+	{ \
+		*bitwise = 0; \
+		switch (at) { \
+		case AT_ADD: return FTZ(FTZ(o) + FTZ(x)); \
+		case AT_SUB: return FTZ(FTZ(o) - FTZ(x)); \
+		case AT_EXCH: return x; \
+		case AT_MAX: return o != o || x != x ? o : o < x ? x : o; \
+		case AT_MIN: return o != o || x != x ? o : o > x ? x : o; \
+		case AT_NANMAX: return x != x ? o : o != o || o < x ? x : o; \
+		case AT_NANMIN: return x != x ? o : o != o || o > x ? x : o; \
+		default: *bitwise = 1; return o; \
+		} \
+	}
+ATOM_FLOAT(atom_f32, float, ftz_s)
+ATOM_FLOAT(atom_f64, double, (double))
+
+static Reg atom(void *p, int aux, Reg v, Reg cmp)
+{
+	int at = aux & 255, ty = aux >> 8, bitwise;
+	Reg old;
+	old.u = 0;
+	switch (ty) {
+	case SK_F32: {
+		float o, n;
+		memcpy(&o, p, 4);
+		n = atom_f32(at, o, v.s, &bitwise);
+		if (!bitwise) {
+			memcpy(p, &n, 4);
+			old.s = o;
+			return old;
+		}
+		goto bits32;   /* cas and bitwise operations work on the bits */
+	}
+	case SK_I32: case SK_U32:
+	bits32: {
+		uint32_t o, n;
+		memcpy(&o, p, 4);
+		n = atom_u32(at, ty == SK_I32, o, v.w, cmp.w);
+		memcpy(p, &n, 4);
+		old.u = o;
+		return old;
+	}
+	case SK_F64: {
+		double o, n;
+		memcpy(&o, p, 8);
+		n = atom_f64(at, o, v.d, &bitwise);
+		if (!bitwise) {
+			memcpy(p, &n, 8);
+			old.d = o;
+			return old;
+		}
+		goto bits64;
+	}
+	default:
+	bits64: {
+		uint64_t o, n;
+		memcpy(&o, p, 8);
+		n = atom_u64(at, ty == SK_I64, o, v.u, cmp.u);
+		memcpy(p, &n, 8);
+		old.u = o;
+		return old;
+	}
+	}
+}
+
+/* ------------------------------------------------------ interpreter */
+
+#define PTR(reg) ((void *)(uintptr_t)(reg).u)
+
+int sim_exec(Launch *L, Frame *fr)
+{
+	const SIns *const code = L->p->code;
+	const SIns *ip = code + fr->pc;
+	Reg *const r = fr->r;
+
+#define D r[ip->d]
+#define A r[ip->a]
+#define B r[ip->b]
+#define C r[ip->c]
+
+#if defined(__GNUC__) && !defined(SIM_SWITCH)
+	static const void *const label[NSOPS] = {
+#define X(name) &&L_##name,
+		SIM_OPS(X)
+#undef X
+	};
+#define OP(name) L_##name:
+#define NEXT do { ip++; goto *label[ip->op]; } while (0)
+#define GOTO(pc) do { ip = code + (pc); goto *label[ip->op]; } while (0)
+#define DISPATCH goto *label[ip->op];
+#define DEFAULT
+#else
+#define OP(name) case S_##name:
+#define NEXT do { ip++; goto next; } while (0)
+#define GOTO(pc) do { ip = code + (pc); goto next; } while (0)
+#define DISPATCH switch (ip->op)
+#define DEFAULT default: fr->pc = (int32_t)(ip - code); return sim_fail_internal(L, fr, ip);
+#endif
+
+	for (;;) {
+		DISPATCH {
+		OP(NOP) NEXT;
+		OP(MOV) D = A; NEXT;
+		OP(RET) fr->pc = (int32_t)(ip - code); return RUN_RET;
+		OP(JMP) GOTO(ip->a);
+		OP(JNZ) GOTO(A.u ? ip->b : ip->c);
+		OP(BAR) fr->pc = (int32_t)(ip + 1 - code); return RUN_BAR;
+		OP(CHECK)
+			if ((uint64_t)A.i >= (uint64_t)B.i) {
+				fr->pc = (int32_t)(ip - code);
+				return sim_fail_check(L, fr, ip, A.i);
+			}
+			NEXT;
+		OP(TRAP) fr->pc = (int32_t)(ip - code); return sim_fail_trap(L, fr, ip);
+
+		OP(ADDW) D.u = (uint32_t)(A.w + B.w); NEXT;
+		OP(ADDL) D.u = A.u + B.u; NEXT;
+		OP(ADDS) D.s = A.s + B.s; NEXT;
+		OP(ADDD) D.d = A.d + B.d; NEXT;
+		OP(SUBW) D.u = (uint32_t)(A.w - B.w); NEXT;
+		OP(SUBL) D.u = A.u - B.u; NEXT;
+		OP(SUBS) D.s = A.s - B.s; NEXT;
+		OP(SUBD) D.d = A.d - B.d; NEXT;
+		OP(MULW) D.u = (uint32_t)(A.w * B.w); NEXT;
+		OP(MULL) D.u = A.u * B.u; NEXT;
+		OP(MULS) D.s = A.s * B.s; NEXT;
+		OP(MULD) D.d = A.d * B.d; NEXT;
+
+		OP(DIVWS) {
+			int32_t a = A.sw, b = B.sw;
+			D.u = b == 0 ? 0 : b == -1 ? 0u - (uint32_t)a : (uint32_t)(a / b);
+			NEXT;
+		}
+		OP(DIVWU) D.u = B.w == 0 ? 0 : A.w / B.w; NEXT;
+		OP(DIVLS) {
+			int64_t a = A.i, b = B.i;
+			D.u = b == 0 ? 0 : b == -1 ? 0 - (uint64_t)a : (uint64_t)(a / b);
+			NEXT;
+		}
+		OP(DIVLU) D.u = B.u == 0 ? 0 : A.u / B.u; NEXT;
+		OP(DIVS) D.s = A.s / B.s; NEXT;
+		OP(DIVD) D.d = A.d / B.d; NEXT;
+		OP(REMWS) {
+			int32_t a = A.sw, b = B.sw;
+			D.u = b == 0 ? (uint32_t)a : b == -1 ? 0 : (uint32_t)(a % b);
+			NEXT;
+		}
+		OP(REMWU) D.u = B.w == 0 ? A.w : A.w % B.w; NEXT;
+		OP(REMLS) {
+			int64_t a = A.i, b = B.i;
+			D.u = b == 0 ? (uint64_t)a : b == -1 ? 0 : (uint64_t)(a % b);
+			NEXT;
+		}
+		OP(REMLU) D.u = B.u == 0 ? A.u : A.u % B.u; NEXT;
+
+		OP(NEGW) D.u = (uint32_t)(0u - A.w); NEXT;
+		OP(NEGL) D.u = 0 - A.u; NEXT;
+		OP(NEGS) D.s = -A.s; NEXT;
+		OP(NEGD) D.d = -A.d; NEXT;
+		OP(NOTW) D.u = (uint32_t)~A.w; NEXT;
+		OP(NOTL) D.u = ~A.u; NEXT;
+		OP(NOTB) D.u = A.u == 0; NEXT;
+		OP(ANDW) D.u = A.w & B.w; NEXT;
+		OP(ANDL) D.u = A.u & B.u; NEXT;
+		OP(ORW) D.u = A.w | B.w; NEXT;
+		OP(ORL) D.u = A.u | B.u; NEXT;
+		OP(XORW) D.u = A.w ^ B.w; NEXT;
+		OP(XORL) D.u = A.u ^ B.u; NEXT;
+
+		OP(SHLW) D.u = B.w >= 32 ? 0 : (uint32_t)(A.w << B.w); NEXT;
+		OP(SHLL) D.u = B.u >= 64 ? 0 : A.u << B.u; NEXT;
+		OP(SHRWU) D.u = B.w >= 32 ? 0 : A.w >> B.w; NEXT;
+		OP(SHRLU) D.u = B.u >= 64 ? 0 : A.u >> B.u; NEXT;
+		OP(SHRWS) {
+			uint32_t a = A.w, c = B.w >= 32 ? 31 : B.w;
+			D.u = A.sw < 0 ? ~(~a >> c) : a >> c;
+			NEXT;
+		}
+		OP(SHRLS) {
+			uint64_t a = A.u, c = B.u >= 64 ? 63 : B.u;
+			D.u = A.i < 0 ? ~(~a >> c) : a >> c;
+			NEXT;
+		}
+
+		OP(MINWS) D.u = (uint32_t)(A.sw < B.sw ? A.sw : B.sw); NEXT;
+		OP(MINWU) D.u = A.w < B.w ? A.w : B.w; NEXT;
+		OP(MINLS) D.i = A.i < B.i ? A.i : B.i; NEXT;
+		OP(MINLU) D.u = A.u < B.u ? A.u : B.u; NEXT;
+		OP(MINS) D.s = min_s(A.s, B.s); NEXT;
+		OP(MIND) D.d = min_d(A.d, B.d); NEXT;
+		OP(MAXWS) D.u = (uint32_t)(A.sw > B.sw ? A.sw : B.sw); NEXT;
+		OP(MAXWU) D.u = A.w > B.w ? A.w : B.w; NEXT;
+		OP(MAXLS) D.i = A.i > B.i ? A.i : B.i; NEXT;
+		OP(MAXLU) D.u = A.u > B.u ? A.u : B.u; NEXT;
+		OP(MAXS) D.s = max_s(A.s, B.s); NEXT;
+		OP(MAXD) D.d = max_d(A.d, B.d); NEXT;
+		OP(ABSW) D.u = A.sw < 0 ? 0u - A.w : A.w; NEXT;
+		OP(ABSL) D.u = A.i < 0 ? 0 - A.u : A.u; NEXT;
+		OP(ABSS) D.u = A.w & 0x7fffffffu; NEXT;
+		OP(ABSD) D.u = A.u & 0x7fffffffffffffffu; NEXT;
+
+		OP(FMAW) D.u = (uint32_t)(A.w * B.w + C.w); NEXT;
+		OP(FMAL) D.u = A.u * B.u + C.u; NEXT;
+		OP(FMAS) D.s = fmaf(A.s, B.s, C.s); NEXT;
+		OP(FMAD) D.d = fma(A.d, B.d, C.d); NEXT;
+		OP(SQRTS) D.s = sqrtf(A.s); NEXT;
+		OP(SQRTD) D.d = sqrt(A.d); NEXT;
+		OP(FLOORS) D.s = floorf(A.s); NEXT;
+		OP(FLOORD) D.d = floor(A.d); NEXT;
+		OP(CEILS) D.s = ceilf(A.s); NEXT;
+		OP(CEILD) D.d = ceil(A.d); NEXT;
+		OP(TRUNCS) D.s = truncf(A.s); NEXT;
+		OP(TRUNCD) D.d = trunc(A.d); NEXT;
+		OP(RINTS) D.s = nearbyintf(A.s); NEXT;
+		OP(RINTD) D.d = nearbyint(A.d); NEXT;
+
+		OP(EQW) D.u = A.w == B.w; NEXT;
+		OP(NEW) D.u = A.w != B.w; NEXT;
+		OP(LTWS) D.u = A.sw < B.sw; NEXT;
+		OP(LEWS) D.u = A.sw <= B.sw; NEXT;
+		OP(LTWU) D.u = A.w < B.w; NEXT;
+		OP(LEWU) D.u = A.w <= B.w; NEXT;
+		OP(EQL) D.u = A.u == B.u; NEXT;
+		OP(NEL) D.u = A.u != B.u; NEXT;
+		OP(LTLS) D.u = A.i < B.i; NEXT;
+		OP(LELS) D.u = A.i <= B.i; NEXT;
+		OP(LTLU) D.u = A.u < B.u; NEXT;
+		OP(LELU) D.u = A.u <= B.u; NEXT;
+		OP(EQS) D.u = A.s == B.s; NEXT;
+		OP(NES) D.u = A.s != B.s; NEXT;
+		OP(LTS) D.u = A.s < B.s; NEXT;
+		OP(LES) D.u = A.s <= B.s; NEXT;
+		OP(LTUS) D.u = !(A.s >= B.s); NEXT;
+		OP(LEUS) D.u = !(A.s > B.s); NEXT;
+		OP(EQD) D.u = A.d == B.d; NEXT;
+		OP(NED) D.u = A.d != B.d; NEXT;
+		OP(LTD) D.u = A.d < B.d; NEXT;
+		OP(LED) D.u = A.d <= B.d; NEXT;
+		OP(LTUD) D.u = !(A.d >= B.d); NEXT;
+		OP(LEUD) D.u = !(A.d > B.d); NEXT;
+
+		OP(SEL) D = A.u ? B : C; NEXT;
+		OP(SEXT) D.i = A.sw; NEXT;
+		OP(ZEXT) D.u = A.w; NEXT;
+		OP(TRUNCW) D.u = (uint32_t)A.u; NEXT;
+		OP(CVT) D = cvt(A, ip->aux); NEXT;
+
+		OP(LDI8) { int8_t v; memcpy(&v, PTR(A), 1); D.u = (uint32_t)(int32_t)v; NEXT; }
+		OP(LDU8) { uint8_t v; memcpy(&v, PTR(A), 1); D.u = v; NEXT; }
+		OP(LDI16) { int16_t v; memcpy(&v, PTR(A), 2); D.u = (uint32_t)(int32_t)v; NEXT; }
+		OP(LDU16) { uint16_t v; memcpy(&v, PTR(A), 2); D.u = v; NEXT; }
+		OP(LD32) { uint32_t v; memcpy(&v, PTR(A), 4); D.u = v; NEXT; }
+		OP(LD64) { uint64_t v; memcpy(&v, PTR(A), 8); D.u = v; NEXT; }
+		OP(LDF16) { uint16_t v; memcpy(&v, PTR(A), 2); D.u = 0; D.s = sim_f16_to_f32(v); NEXT; }
+		OP(LDB) { uint8_t v; memcpy(&v, PTR(A), 1); D.u = v != 0; NEXT; }
+		OP(ST8) { uint8_t v = (uint8_t)B.u; memcpy(PTR(A), &v, 1); NEXT; }
+		OP(ST16) { uint16_t v = (uint16_t)B.u; memcpy(PTR(A), &v, 2); NEXT; }
+		OP(ST32) { uint32_t v = B.w; memcpy(PTR(A), &v, 4); NEXT; }
+		OP(ST64) { uint64_t v = B.u; memcpy(PTR(A), &v, 8); NEXT; }
+		OP(STF16) { uint16_t v = sim_f64_to_f16(B.s); memcpy(PTR(A), &v, 2); NEXT; }
+		OP(ATOM) D = atom(PTR(A), ip->aux, B, C); NEXT;
+		OP(SHOOK)
+			if (L->check && sim_shared_hook(L, fr, ip, A.u)) {
+				fr->pc = (int32_t)(ip - code);
+				return RUN_ERR;
+			}
+			NEXT;
+		DEFAULT
+		}
+#if !(defined(__GNUC__) && !defined(SIM_SWITCH))
+	next:;
+#endif
+	}
+#undef D
+#undef A
+#undef B
+#undef C
+}

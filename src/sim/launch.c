@@ -1,0 +1,451 @@
+/*
+ * launch.c - pj_sim_launch: runs a kernel's simulator program over a grid
+ * on the CPU, and reports what went wrong in the user's terms.
+ *
+ * Blocks run one after another, blockIdx.x fastest.  Within a block each
+ * thread is a frame (register file, local memory, pc): thread 0 runs until
+ * it reaches a barrier or returns, then thread 1, and so on; when every
+ * thread waits at a barrier they are all released (one "epoch" ends).  A
+ * barrier that some threads reach while the others have returned is a
+ * deadlock on the GPU (undefined behaviour), and an error here.  A
+ * program without barriers runs every thread to completion in one frame.
+ * The scheduler is written around why a frame stopped (sim_exec's
+ * RUN_* result), so warp-wide meeting points can be added beside
+ * barriers.
+ *
+ * Memory: one shared-memory buffer, reused by every block and filled with
+ * 0xFF bytes (a NaN for floats, -1 for ints) before each, because the GPU
+ * does not clear it either; local arrays likewise per thread.  Frames and
+ * buffers are allocated once per launch.  Everything the launch uses is
+ * its own, so several launches may run at once on one program.
+ *
+ * Checks on request (check flags): PJ_SIM_UNINIT reports a read of a
+ * shared byte that no thread of the block has written; PJ_SIM_RACE
+ * reports two threads touching one shared byte between the same two
+ * barriers when at least one of them writes (write/write, read then
+ * write, write then read).  Atomics are not races.  Both keep a shadow
+ * record per shared byte, stamped with a block generation and a barrier
+ * epoch that only ever grow, so nothing is cleared between blocks.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define POISON 0xFF
+#define MAX_SMEM (227 * 1024)
+
+/* ----------------------------------------------------------- reports */
+
+static void thread_of(const Launch *L, uint32_t t, unsigned xyz[3])
+{
+	xyz[0] = t % L->block[0];
+	xyz[1] = t / L->block[0] % L->block[1];
+	xyz[2] = t / (L->block[0] * L->block[1]);
+}
+
+static const SimLoc *loc_at(const Launch *L, const SIns *ip)
+{
+	const SimProgram *p = L->p;
+	int32_t pc = (int32_t)(ip - p->code);
+	int32_t l = pc >= 0 && pc < p->ncode ? p->code_loc[pc] : -1;
+	return l >= 0 && l < p->nlocs ? &p->locs[l] : NULL;
+}
+
+static int fail(Launch *L, int code, const SimLoc *loc, const char *fmt, ...)
+{
+	PjError *e = L->err;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	e->kind = code == PJ_SIM_BAD ? PJ_ERR_INTERNAL : PJ_ERR_USER;
+	snprintf(e->file, sizeof e->file, "%s", loc ? loc->file : "");
+	e->line = loc ? loc->line : 0;
+	e->col = loc ? loc->col : 0;
+	L->code = code;
+	return RUN_ERR;
+}
+
+/* "at kernel.py:12, in kernel 'k', thread (0, 0, 0) of block (4, 0, 0)" */
+static void where(const Launch *L, const SimLoc *loc, const Frame *fr, char *buf, size_t n)
+{
+	char at[300];
+	if (loc)
+		snprintf(at, sizeof at, "at %s:%d, ", loc->file, loc->line);
+	else
+		at[0] = 0;
+	snprintf(buf, n, "%sin kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)", at, L->p->name,
+	         fr->tid[0], fr->tid[1], fr->tid[2], L->ctaid[0], L->ctaid[1], L->ctaid[2]);
+}
+
+int sim_fail_check(Launch *L, Frame *fr, const SIns *ip, int64_t index)
+{
+	const SimProgram *p = L->p;
+	const SimCheck *ck = &p->checks[ip->aux];
+	const SimLoc *loc = ck->loc >= 0 ? &p->locs[ck->loc] : loc_at(L, ip);
+	char shape[200] = "", w[600];
+	int n = 0;
+	if (ck->ndim > 0) {
+		n += snprintf(shape + n, sizeof shape - (size_t)n, " of shape (");
+		for (int k = 0; k < ck->ndim && n < (int)sizeof shape - 24; k++) {
+			if (ck->ext[k] >= 0)
+				n += snprintf(shape + n, sizeof shape - (size_t)n, "%lld", (long long)fr->r[ck->ext[k]].i);
+			else
+				n += snprintf(shape + n, sizeof shape - (size_t)n, "?");
+			if (ck->ndim == 1)
+				n += snprintf(shape + n, sizeof shape - (size_t)n, ",");
+			else if (k + 1 < ck->ndim)
+				n += snprintf(shape + n, sizeof shape - (size_t)n, ", ");
+		}
+		snprintf(shape + n, sizeof shape - (size_t)n, ")");
+	}
+	where(L, loc, fr, w, sizeof w);
+	return fail(L, PJ_SIM_INDEX, loc,
+	            "index %lld is out of bounds for axis %d with size %lld in array '%s'%s\n  %s",
+	            (long long)index, ck->axis, (long long)fr->r[ip->b].i, ck->array ? ck->array : "?",
+	            shape, w);
+}
+
+int sim_fail_trap(Launch *L, Frame *fr, const SIns *ip)
+{
+	const SimProgram *p = L->p;
+	const SimCheck *ck = &p->checks[ip->aux];
+	const SimLoc *loc = ck->loc >= 0 ? &p->locs[ck->loc] : loc_at(L, ip);
+	char w[600];
+	where(L, loc, fr, w, sizeof w);
+	return fail(L, PJ_SIM_TRAP, loc, "%s\n  %s", ck->msg ? ck->msg : "the kernel stopped (trap)", w);
+}
+
+int sim_fail_internal(Launch *L, Frame *fr, const SIns *ip)
+{
+	char w[600];
+	where(L, loc_at(L, ip), fr, w, sizeof w);
+	return fail(L, PJ_SIM_BAD, NULL, "internal error in the simulator: unknown instruction %d\n  %s",
+	            ip->op, w);
+}
+
+/* The shared array that holds byte `off`, for messages. */
+static const char *shared_name(const Launch *L, int64_t off, int64_t *rel)
+{
+	const SimProgram *p = L->p;
+	const SimArray *best = NULL;
+	for (int i = 0; i < p->narrays; i++) {
+		const SimArray *a = &p->arrays[i];
+		if (a->space != SP_SHARED)
+			continue;
+		int64_t end = a->dynamic ? L->smem_size : a->off + a->size;
+		if (off >= a->off && off < end && (!best || a->off >= best->off))
+			best = a;
+	}
+	*rel = best ? off - best->off : off;
+	return best && best->name ? best->name : "?";
+}
+
+static const SimLoc *loc_pc(const Launch *L, int32_t pc)
+{
+	return pc >= 0 && pc < L->p->ncode ? loc_at(L, L->p->code + pc) : NULL;
+}
+
+static int race(Launch *L, Frame *fr, const SIns *ip, int64_t off, int other, int32_t other_pc,
+                const char *mine, const char *theirs)
+{
+	const SimLoc *loc = loc_at(L, ip), *oloc = loc_pc(L, other_pc);
+	int64_t rel;
+	const char *name = shared_name(L, off, &rel);
+	unsigned o[3];
+	char w[600], oat[300] = "", ot[64];
+	if (other == 0xFFFF)
+		snprintf(ot, sizeof ot, "other threads");
+	else {
+		thread_of(L, (uint32_t)other, o);
+		snprintf(ot, sizeof ot, "thread (%u, %u, %u)", o[0], o[1], o[2]);
+	}
+	if (oloc)
+		snprintf(oat, sizeof oat, " at %s:%d", oloc->file, oloc->line);
+	where(L, loc, fr, w, sizeof w);
+	return fail(L, PJ_SIM_RACE_FOUND, loc,
+	            "race on shared memory: this thread %s byte %lld of shared array '%s' that %s %s%s "
+	            "with no cuda.syncthreads() between them\n  %s",
+	            mine, (long long)rel, name, ot, theirs, oat, w);
+}
+
+/* Called before every load, store or atomic in shared or generic space
+ * while a check is on.  Returns nonzero (and fills the error) to stop. */
+int sim_shared_hook(Launch *L, Frame *fr, const SIns *ip, uint64_t addr)
+{
+	uint8_t *p = (uint8_t *)(uintptr_t)addr;
+	if (!L->shadow || p < L->smem || p >= L->smem + L->smem_size)
+		return 0;
+	int64_t off = p - L->smem, end = off + ip->b;
+	if (end > L->smem_size)
+		end = L->smem_size;
+	int32_t pc = (int32_t)(ip - L->p->code);
+	uint16_t t = (uint16_t)fr->t;
+	int uninit = L->check & PJ_SIM_UNINIT, races = L->check & PJ_SIM_RACE;
+	for (int64_t i = off; i < end; i++) {
+		Shadow *s = &L->shadow[i];
+		if (ip->aux != HOOK_WRITE && uninit && s->written != L->gen) {
+			int64_t rel;
+			const char *name = shared_name(L, i, &rel);
+			char w[600];
+			const SimLoc *loc = loc_at(L, ip);
+			where(L, loc, fr, w, sizeof w);
+			fail(L, PJ_SIM_UNINIT_READ, loc,
+			     "read of uninitialised shared memory: byte %lld of shared array '%s' was not written "
+			     "by any thread of block (%u, %u, %u) before this %s\n  %s",
+			     (long long)rel, name, L->ctaid[0], L->ctaid[1], L->ctaid[2],
+			     ip->aux == HOOK_ATOM ? "atomic operation" : "read", w);
+			return 1;
+		}
+		if (races && ip->aux == HOOK_READ) {
+			if (s->w_epoch == L->epoch && s->w_tid != t) {
+				race(L, fr, ip, i, s->w_tid, s->w_pc, "reads", "wrote");
+				return 1;
+			}
+			if (s->r_epoch != L->epoch) {
+				s->r_epoch = L->epoch;
+				s->r_tid = t;
+				s->r_pc = pc;
+			} else if (s->r_tid != t) {
+				s->r_tid = 0xFFFF;
+			}
+		}
+		if (races && ip->aux == HOOK_WRITE) {
+			if (s->w_epoch == L->epoch && s->w_tid != t) {
+				race(L, fr, ip, i, s->w_tid, s->w_pc, "writes", "wrote");
+				return 1;
+			}
+			if (s->r_epoch == L->epoch && s->r_tid != t) {
+				race(L, fr, ip, i, s->r_tid, s->r_pc, "writes", "read");
+				return 1;
+			}
+			s->w_epoch = L->epoch;
+			s->w_tid = t;
+			s->w_pc = pc;
+		}
+		if (ip->aux != HOOK_READ)
+			s->written = L->gen;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ frames */
+
+static Reg load_param(const uint8_t *p, int ty)
+{
+	Reg r;
+	r.u = 0;
+	switch (ty) {
+	case SK_BOOL: r.u = p[0] != 0; break;
+	case SK_I8: r.u = (uint32_t)(int32_t)(int8_t)p[0]; break;
+	case SK_U8: r.u = p[0]; break;
+	case SK_I16: { int16_t v; memcpy(&v, p, 2); r.u = (uint32_t)(int32_t)v; break; }
+	case SK_U16: { uint16_t v; memcpy(&v, p, 2); r.u = v; break; }
+	case SK_F16: { uint16_t v; memcpy(&v, p, 2); r.s = sim_f16_to_f32(v); break; }
+	case SK_I32: case SK_U32: case SK_F32: { uint32_t v; memcpy(&v, p, 4); r.u = v; break; }
+	default: memcpy(&r.u, p, 8); break;
+	}
+	return r;
+}
+
+static void init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local)
+{
+	const SimProgram *p = L->p;
+	fr->r = regs;
+	fr->local = local;
+	memcpy(regs, p->init, sizeof *regs * (size_t)p->nslots);
+	for (int i = 0; i < p->ninits; i++) {
+		const SimInit *in = &p->inits[i];
+		Reg *r = &regs[in->slot];
+		switch (in->kind) {
+		case LI_PARAM: *r = load_param(L->params + in->off, in->ty); break;
+		case LI_SHARED: r->u = (uint64_t)(uintptr_t)(L->smem + in->off); break;
+		default: r->u = (uint64_t)(uintptr_t)(local + in->off); break;
+		}
+	}
+	Reg *sr = regs + p->sreg_slot;
+	sr[SR_NTID_X].u = L->block[0];
+	sr[SR_NTID_Y].u = L->block[1];
+	sr[SR_NTID_Z].u = L->block[2];
+	sr[SR_NCTAID_X].u = L->grid[0];
+	sr[SR_NCTAID_Y].u = L->grid[1];
+	sr[SR_NCTAID_Z].u = L->grid[2];
+	sr[SR_WARPSIZE].u = 32;
+}
+
+static void start_thread(Launch *L, Frame *fr, uint32_t t, unsigned x, unsigned y, unsigned z)
+{
+	Reg *sr = fr->r + L->p->sreg_slot;
+	sr[SR_TID_X].u = x;
+	sr[SR_TID_Y].u = y;
+	sr[SR_TID_Z].u = z;
+	sr[SR_LANEID].u = t & 31;
+	fr->tid[0] = x;
+	fr->tid[1] = y;
+	fr->tid[2] = z;
+	fr->t = t;
+	fr->pc = 0;
+	fr->state = -1;
+	if (L->p->local_size)
+		memset(fr->local, POISON, (size_t)L->p->local_size);
+}
+
+/* ---------------------------------------------------------- blocks */
+
+static int run_block_plain(Launch *L, Frame *fr)
+{
+	uint32_t t = 0;
+	for (unsigned z = 0; z < L->block[2]; z++)
+		for (unsigned y = 0; y < L->block[1]; y++)
+			for (unsigned x = 0; x < L->block[0]; x++, t++) {
+				start_thread(L, fr, t, x, y, z);
+				int rc = sim_exec(L, fr);
+				if (rc == RUN_ERR)
+					return RUN_ERR;
+				if (rc != RUN_RET)
+					return fail(L, PJ_SIM_BAD, NULL,
+					            "internal error in the simulator: a thread of kernel '%s' stopped "
+					            "at a barrier the program does not have", L->p->name);
+			}
+	return RUN_RET;
+}
+
+static int run_block_sync(Launch *L, Frame *fr)
+{
+	uint32_t n = L->nthreads, t = 0;
+	for (unsigned z = 0; z < L->block[2]; z++)
+		for (unsigned y = 0; y < L->block[1]; y++)
+			for (unsigned x = 0; x < L->block[0]; x++, t++)
+				start_thread(L, &fr[t], t, x, y, z);
+	for (;;) {
+		uint32_t nbar = 0, nret = 0, first = 0;
+		for (t = 0; t < n; t++) {
+			if (fr[t].state >= 0)
+				continue;
+			int rc = sim_exec(L, &fr[t]);
+			if (rc == RUN_ERR)
+				return RUN_ERR;
+			fr[t].state = rc;
+		}
+		for (t = 0; t < n; t++) {
+			if (fr[t].state == RUN_BAR) {
+				if (!nbar++)
+					first = t;
+			} else {
+				nret++;
+			}
+		}
+		if (!nbar)
+			return RUN_RET;
+		if (nret) {
+			const SIns *bar = L->p->code + fr[first].pc - 1;
+			const SimLoc *loc = loc_at(L, bar);
+			char at[300] = "a barrier";
+			if (loc)
+				snprintf(at, sizeof at, "barrier at %s:%d", loc->file, loc->line);
+			return fail(L, PJ_SIM_DEADLOCK, loc,
+			            "%s reached by %u of %u threads of block (%u, %u, %u); the others returned\n"
+			            "  in kernel '%s': every thread of a block must reach each cuda.syncthreads() "
+			            "(on a GPU this is undefined behaviour, often a hang)",
+			            at, nbar, n, L->ctaid[0], L->ctaid[1], L->ctaid[2], L->p->name);
+		}
+		L->epoch++;
+		for (t = 0; t < n; t++)
+			fr[t].state = -1;
+	}
+}
+
+/* ---------------------------------------------------------- launch */
+
+static int bad_launch(PjError *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	err->kind = PJ_ERR_USER;
+	return PJ_SIM_BAD;
+}
+
+int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
+                  unsigned dyn_smem, const void *params, int check, PjError *err)
+{
+	PjError scratch;
+	if (!err)
+		err = &scratch;
+	memset(err, 0, sizeof *err);
+	if (!k || !k->sim)
+		return bad_launch(err, "the kernel was compiled without its simulator program (PjOptions.sim)");
+	const SimProgram *p = k->sim;
+	if (!grid || !block)
+		return bad_launch(err, "launch of kernel '%s' without grid or block dimensions", p->name);
+	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+	if (!block[0] || !block[1] || !block[2] || block[0] > 1024 || block[1] > 1024 || block[2] > 64 ||
+	    nthreads > 1024)
+		return bad_launch(err, "invalid block dimensions (%u, %u, %u) for kernel '%s': each must be at "
+		                  "least 1, z at most 64, and at most 1024 threads in all",
+		                  block[0], block[1], block[2], p->name);
+	if (!grid[0] || !grid[1] || !grid[2] || grid[0] > 2147483647u || grid[1] > 65535 || grid[2] > 65535)
+		return bad_launch(err, "invalid grid dimensions (%u, %u, %u) for kernel '%s': x from 1 to "
+		                  "2147483647, y and z from 1 to 65535", grid[0], grid[1], grid[2], p->name);
+	int64_t smem = p->smem_static + dyn_smem;
+	if (smem > MAX_SMEM)
+		return bad_launch(err, "kernel '%s' needs %lld bytes of shared memory per block (%lld static, "
+		                  "%u dynamic); a block has at most %d", p->name, (long long)smem,
+		                  (long long)p->smem_static, dyn_smem, MAX_SMEM);
+	if (!params && p->ninits > 0)
+		return bad_launch(err, "launch of kernel '%s' without its parameter buffer", p->name);
+
+	Launch L = {.p = p, .params = params, .nthreads = (uint32_t)nthreads, .err = err,
+	            .smem_size = smem, .code = PJ_SIM_OK};
+	memcpy(L.grid, grid, sizeof L.grid);
+	memcpy(L.block, block, sizeof L.block);
+	uint32_t nframes = p->has_bar ? L.nthreads : 1;
+	Frame *frames = calloc(nframes, sizeof *frames);
+	Reg *regs = malloc(sizeof *regs * (size_t)p->nslots * nframes);
+	uint8_t *local = p->local_size ? malloc((size_t)p->local_size * nframes) : NULL;
+	L.smem = malloc((size_t)smem + 16);
+	L.check = smem > 0 ? check & (PJ_SIM_UNINIT | PJ_SIM_RACE) : 0;
+	if (L.check)
+		L.shadow = calloc((size_t)smem, sizeof *L.shadow);
+	int rc = PJ_SIM_OK;
+	if (!frames || !regs || (p->local_size && !local) || !L.smem || (L.check && !L.shadow)) {
+		rc = bad_launch(err, "out of host memory for the simulator (kernel '%s')", p->name);
+		goto done;
+	}
+	for (uint32_t i = 0; i < nframes; i++)
+		init_frame(&L, &frames[i], regs + (size_t)i * p->nslots,
+		           local ? local + (size_t)i * p->local_size : NULL);
+
+	for (unsigned z = 0; z < grid[2]; z++)
+		for (unsigned y = 0; y < grid[1]; y++)
+			for (unsigned x = 0; x < grid[0]; x++) {
+				L.ctaid[0] = x;
+				L.ctaid[1] = y;
+				L.ctaid[2] = z;
+				for (uint32_t i = 0; i < nframes; i++) {
+					Reg *sr = frames[i].r + p->sreg_slot;
+					sr[SR_CTAID_X].u = x;
+					sr[SR_CTAID_Y].u = y;
+					sr[SR_CTAID_Z].u = z;
+				}
+				if (smem)
+					memset(L.smem, POISON, (size_t)smem);
+				L.gen++;
+				L.epoch++;
+				int r = p->has_bar ? run_block_sync(&L, frames) : run_block_plain(&L, frames);
+				if (r == RUN_ERR) {
+					rc = L.code;
+					goto done;
+				}
+			}
+done:
+	free(frames);
+	free(regs);
+	free(local);
+	free(L.smem);
+	free(L.shadow);
+	return rc;
+}

@@ -1,0 +1,195 @@
+/*
+ * sim.h - the simulator's private header: the compact program that
+ * sim_prepare (prepare.c) makes from the IR, the per-launch state that
+ * pj_sim_launch (launch.c) builds, and the interpreter's entry point
+ * (interp.c).
+ *
+ * The compact program is one flat array of fixed-size instructions whose
+ * operands are slot numbers in a per-thread register file.  Every SSA
+ * value, every constant and every special register has a slot, so an
+ * operand is always "regs[slot]" with no test of its kind.  Phis have
+ * become plain moves on the edges that reach them, jumps name instruction
+ * indices, and the opcode says the value class and signedness, so the
+ * interpreter never looks at a type at run time.
+ *
+ * Values that are the same for every thread of a launch (kernel
+ * parameters, addresses of shared, local and constant arrays, blockDim,
+ * gridDim) are written into each frame's slots once per launch, blockIdx
+ * once per block and threadIdx once per thread: the instructions that
+ * read them in the IR do not appear in the compact program at all.
+ *
+ * Register contents by class: KW values are kept zero-extended in the
+ * 64-bit slot (read as .w), KL as .u/.i, KS as .s (upper half undefined),
+ * KD as .d, KB as 0 or 1 in .u.
+ */
+#ifndef PTXJIT_SIM_H
+#define PTXJIT_SIM_H
+
+#include "../core.h"
+
+typedef union Reg {
+	uint64_t u;
+	int64_t i;
+	uint32_t w;
+	int32_t sw;
+	float s;
+	double d;
+} Reg;
+
+/* The compact opcodes.  Suffixes: W 32-bit int, L 64-bit int, S float32,
+ * D float64, B bool; a trailing S/U on an integer op is its signedness.
+ * Comparisons exist only as EQ NE LT LE (and LTU LEU for floats,
+ * "unordered or less"); prepare swaps the operands for GT GE. */
+#define SIM_OPS(X) \
+	X(NOP) X(MOV) X(RET) X(JMP) X(JNZ) X(BAR) X(CHECK) X(TRAP) \
+	X(ADDW) X(ADDL) X(ADDS) X(ADDD) X(SUBW) X(SUBL) X(SUBS) X(SUBD) \
+	X(MULW) X(MULL) X(MULS) X(MULD) \
+	X(DIVWS) X(DIVWU) X(DIVLS) X(DIVLU) X(DIVS) X(DIVD) \
+	X(REMWS) X(REMWU) X(REMLS) X(REMLU) \
+	X(NEGW) X(NEGL) X(NEGS) X(NEGD) X(NOTW) X(NOTL) X(NOTB) \
+	X(ANDW) X(ANDL) X(ORW) X(ORL) X(XORW) X(XORL) \
+	X(SHLW) X(SHLL) X(SHRWS) X(SHRWU) X(SHRLS) X(SHRLU) \
+	X(MINWS) X(MINWU) X(MINLS) X(MINLU) X(MINS) X(MIND) \
+	X(MAXWS) X(MAXWU) X(MAXLS) X(MAXLU) X(MAXS) X(MAXD) \
+	X(ABSW) X(ABSL) X(ABSS) X(ABSD) \
+	X(FMAW) X(FMAL) X(FMAS) X(FMAD) \
+	X(SQRTS) X(SQRTD) X(FLOORS) X(FLOORD) X(CEILS) X(CEILD) \
+	X(TRUNCS) X(TRUNCD) X(RINTS) X(RINTD) \
+	X(EQW) X(NEW) X(LTWS) X(LEWS) X(LTWU) X(LEWU) \
+	X(EQL) X(NEL) X(LTLS) X(LELS) X(LTLU) X(LELU) \
+	X(EQS) X(NES) X(LTS) X(LES) X(LTUS) X(LEUS) \
+	X(EQD) X(NED) X(LTD) X(LED) X(LTUD) X(LEUD) \
+	X(SEL) X(SEXT) X(ZEXT) X(TRUNCW) X(CVT) \
+	X(LDI8) X(LDU8) X(LDI16) X(LDU16) X(LD32) X(LD64) X(LDF16) X(LDB) \
+	X(ST8) X(ST16) X(ST32) X(ST64) X(STF16) \
+	X(ATOM) X(SHOOK)
+
+typedef enum {
+#define X(name) S_##name,
+	SIM_OPS(X)
+#undef X
+	NSOPS
+} SimOp;
+
+/* One instruction: d is the slot defined, a b c the operand slots.
+ *   JMP      a = target pc
+ *   JNZ      a = condition slot, b = target if true, c = target if false
+ *   CHECK    a = index, b = extent, aux = index in SimProgram.checks
+ *   TRAP     aux = index in SimProgram.checks
+ *   CVT      aux = from kind | to kind << 8
+ *   ATOM     aux = AtomOp | kind << 8; a address, b operand, c compare
+ *   SHOOK    a = address slot, b = bytes, aux = HOOK_*: the shared-memory
+ *            checks before a load, store or atomic in shared/generic space
+ */
+typedef struct SIns {
+	uint16_t op;
+	int32_t d, a, b, c;
+	int32_t aux;
+} SIns;
+
+enum { HOOK_READ, HOOK_WRITE, HOOK_ATOM };
+
+/* A value written into every frame before the first block runs. */
+typedef struct SimInit {
+	int32_t slot;
+	int kind;         /* LI_PARAM, LI_SHARED, LI_LOCAL */
+	int32_t off;      /* parameter byte offset, or byte offset of the array */
+	uint8_t ty;       /* LI_PARAM: the scalar kind loaded */
+} SimInit;
+enum { LI_PARAM, LI_SHARED, LI_LOCAL };
+
+typedef struct SimLoc {
+	const char *file;
+	int line, col;
+} SimLoc;
+
+typedef struct SimCheck {
+	const char *array;
+	int axis, ndim;
+	int32_t ext[8];   /* slots of the extents, -1 when not computed */
+	int32_t loc;
+	const char *msg;
+} SimCheck;
+
+typedef struct SimArray {
+	int space;
+	int64_t size, off;   /* bytes; off: in the block's shared memory or the thread's local memory */
+	int dynamic;
+	const char *name;
+	void *data;          /* SP_CONST: the program's copy of the bytes */
+} SimArray;
+
+struct SimProgram {
+	const char *name;    /* the kernel's Python name, for messages */
+	SIns *code;
+	int32_t *code_loc;   /* per instruction: index in locs, or -1 */
+	int ncode;
+	int nslots;
+	Reg *init;           /* register file template: constants */
+	int32_t sreg_slot;   /* slot of special register 0; NSR in a row */
+	SimInit *inits;
+	int ninits;
+	SimLoc *locs;
+	int nlocs;
+	SimCheck *checks;
+	int nchecks;
+	SimArray *arrays;
+	int narrays;
+	int64_t smem_static; /* bytes of static shared arrays, dynamic array after them */
+	int64_t local_size;  /* bytes of local arrays per thread */
+	int has_bar;         /* some thread may wait at a barrier */
+	int has_shared;      /* shared arrays exist: loads and stores have hooks */
+	int param_bytes;
+	char **strs;         /* interned strings, owned */
+	int nstrs;
+};
+
+enum { RUN_RET, RUN_BAR, RUN_ERR };
+
+/* One thread: its register file and where it stopped. */
+typedef struct Frame {
+	Reg *r;
+	uint8_t *local;
+	int32_t pc;
+	int state;          /* RUN_RET, RUN_BAR, or -1 while runnable */
+	uint32_t t;         /* linear thread index in the block */
+	uint32_t tid[3];
+} Frame;
+
+/* Shadow state of one byte of shared memory for the checks. */
+typedef struct Shadow {
+	uint32_t written;   /* block generation of the last write (PJ_SIM_UNINIT) */
+	uint32_t w_epoch, r_epoch;  /* barrier epoch of the last write / read */
+	uint16_t w_tid, r_tid;      /* who; r_tid 0xFFFF: several readers */
+	int32_t w_pc, r_pc;
+} Shadow;
+
+typedef struct Launch {
+	const SimProgram *p;
+	const uint8_t *params;
+	unsigned grid[3], block[3];
+	unsigned ctaid[3];
+	uint32_t nthreads;
+	int check;
+	uint8_t *smem;
+	int64_t smem_size;
+	Shadow *shadow;
+	uint32_t gen, epoch;
+	PjError *err;
+	int code;           /* the PJ_SIM_* of a failure */
+} Launch;
+
+/* interp.c: runs fr until it returns, reaches a barrier or fails. */
+int sim_exec(Launch *L, Frame *fr);
+/* half precision conversions shared with launch.c */
+float sim_f16_to_f32(uint16_t h);
+uint16_t sim_f64_to_f16(double x);
+
+/* launch.c: failure reports and the shared-memory checks; each returns
+ * RUN_ERR after filling L->err (the hook returns 0 when all is well). */
+int sim_fail_check(Launch *L, Frame *fr, const SIns *ip, int64_t index);
+int sim_fail_trap(Launch *L, Frame *fr, const SIns *ip);
+int sim_shared_hook(Launch *L, Frame *fr, const SIns *ip, uint64_t addr);
+int sim_fail_internal(Launch *L, Frame *fr, const SIns *ip);
+
+#endif

@@ -1,0 +1,108 @@
+"""Shared set-up of the pytest suite: GPU or simulator, and kernel loading.
+
+Every kernel test runs on one of two back ends, chosen here before ptxjit is
+imported (the package reads PTXJIT_SIM at import):
+
+  * the GPU, when PTXJIT_TEST_GPU=1 (or PTXJIT_SIM=0) is in the environment;
+    without a usable driver every test is skipped and the reason says so;
+  * the simulator otherwise (PTXJIT_SIM=1), which needs no GPU.
+
+Both must give the answer NumPy gives.  The kernels come from
+tests/golden/kernels/ (the same files the compiler's golden tests compile
+to PTX); `from numba import cuda` and `import numba` in them bind ptxjit,
+exactly as a user changes the import.
+"""
+
+import importlib.util
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+KERNELS = os.path.join(HERE, "golden", "kernels")
+SEEDS = os.path.join(HERE, "seeds")
+
+ON_GPU = os.environ.get("PTXJIT_TEST_GPU") == "1" or os.environ.get("PTXJIT_SIM") == "0"
+os.environ["PTXJIT_SIM"] = "0" if ON_GPU else "1"
+
+try:
+    import ptxjit
+except ImportError:
+    # not installed: use the in-place build of the checkout
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import ptxjit  # noqa: E402
+
+from ptxjit import cuda  # noqa: E402
+
+BACKEND = "gpu" if ON_GPU else "simulator"
+_skip_all = None
+if ON_GPU:
+    try:
+        if not cuda.is_available():
+            _skip_all = "PTXJIT_TEST_GPU=1 but cuda.is_available() is False (no usable CUDA driver or GPU)"
+    except Exception as e:  # the driver failed to load: say how
+        _skip_all = "PTXJIT_TEST_GPU=1 but the CUDA driver cannot be used: %s" % e
+
+
+def pytest_report_header(config):
+    where = "GPU (PTXJIT_TEST_GPU=1)" if ON_GPU else "simulator (PTXJIT_SIM=1)"
+    return "ptxjit %s from %s; kernels run on the %s" % (
+        getattr(ptxjit, "__version__", "?"), os.path.dirname(ptxjit.__file__), where)
+
+
+def pytest_collection_modifyitems(config, items):
+    if _skip_all:
+        mark = pytest.mark.skip(reason=_skip_all)
+        for item in items:
+            item.add_marker(mark)
+
+
+def load_module(path, name):
+    """Imports a kernel file with `numba` bound to ptxjit while it runs."""
+    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
+    sys.modules["numba"] = ptxjit
+    sys.modules["numba.cuda"] = cuda
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+    return mod
+
+
+_loaded = {}
+
+
+def load_kernel(name):
+    """The module tests/golden/kernels/NAME.py (loaded once per session)."""
+    if name not in _loaded:
+        _loaded[name] = load_module(os.path.join(KERNELS, name + ".py"), "golden_kernels_" + name)
+    return _loaded[name]
+
+
+@pytest.fixture
+def load():
+    return load_kernel
+
+
+@pytest.fixture
+def rng(request):
+    """A NumPy generator seeded from the test's name: reproducible, and
+    different data for different tests."""
+    import zlib
+
+    import numpy as np
+    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+@pytest.fixture
+def on_gpu():
+    return ON_GPU

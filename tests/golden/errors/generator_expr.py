@@ -1,0 +1,13 @@
+# A generator expression passed to sum().
+# sig: void(float32[::1])
+# error: generator
+# line: 13
+import math
+import numpy as np
+from ptxjit import cuda
+
+
+@cuda.jit
+def k(x):
+    i = cuda.grid(1)
+    x[i] = sum(x[j] for j in range(4))

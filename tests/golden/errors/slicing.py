@@ -1,0 +1,13 @@
+# Slicing an array (not supported yet).
+# sig: void(float32[::1], float32[::1])
+# error: slic
+# line: 12
+import math
+import numpy as np
+from ptxjit import cuda
+
+
+@cuda.jit
+def k(x, out):
+    y = x[1:3]
+    out[0] = y[0]

@@ -1,0 +1,14 @@
+# Adding strings.
+# sig: void(float32[::1])
+# error: str
+# line: 13
+import math
+import numpy as np
+from ptxjit import cuda
+
+
+@cuda.jit
+def k(x):
+    i = cuda.grid(1)
+    s = "value: " + "x"
+    x[i] = 1
