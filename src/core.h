@@ -272,7 +272,7 @@ typedef struct Token {
 Token *lex_source(Ctx *c, const Src *src, int *ntok);
 /* Tokenises one expression starting at byte `off` as if inside brackets
  * (no NEWLINE/INDENT); stops before a closing bracket opened earlier.
- * For T_STRING, tok.ival holds flags: 1 bytes, 2 f-string, 4 raw. */
+ * For T_STRING, tok.ival holds flags: 1 bytes, 2 f-string, 4 raw, 8 \N{...}. */
 Token *lex_expr(Ctx *c, const Src *src, int off, int *ntok);
 
 /* parse.c */
@@ -488,6 +488,13 @@ Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp);
 /* typesdump.c: the source of every specialisation with the type of each
  * variable, for dumps and inspect_types(). */
 void sema_dump(FILE *out, Ctx *c);
+/* sema_expr.c: Numba's type of `a op b` for a binary or comparison
+ * operator (NULL if unsupported); *opty (may be NULL) gets the type both
+ * operands convert to first (for ** with a float base and an integer
+ * exponent, the base's; the exponent stays an integer).  Comparisons
+ * give bool and compare in NumPy's common type (int64 vs uint64 in
+ * float64); an augmented assignment computes in this type too. */
+Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
 
 /* ------------------------------------------------------------------ IR */
 
@@ -531,7 +538,10 @@ typedef enum {
  *
  * Semantics (cls is the result class unless said otherwise; "ty" is
  * Ins.ty, a ScalarKind):
- *   add sub mul      integer (wrapping) or IEEE round-to-nearest by cls
+ *   add sub mul      integer (wrapping) or IEEE round-to-nearest by cls; the
+ *                    results of add sub mul div rem neg not shl abs on 8/16-bit
+ *                    kinds (ty) are re-extended from that width, and float16
+ *                    results are rounded to float16
  *   div              float: IEEE division (div.rn); ints: truncating, signed
  *                    or unsigned by ty, division by zero gives 0 (defined so
  *                    the simulator and GPU agree; Python semantics are built
@@ -740,6 +750,7 @@ void opt_fold(Fn *f);      /* fold.c: constant folding and algebraic identities 
 void opt_copy(Fn *f);      /* copy.c: copy propagation (copies, trivial phis) */
 void opt_dce(Fn *f);       /* dce.c: dead instructions and phis, unreachable blocks */
 void opt_split_edges(Fn *f); /* edges.c: split critical edges (before phi resolution) */
+void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not loads) */
 
 /* ----------------------------------------------------------- back ends */
 

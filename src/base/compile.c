@@ -54,6 +54,8 @@ static void optimise(Ctx *c, Fn *f)
 			verify(f, "fold");
 			opt_copy(f);
 			verify(f, "copy");
+			opt_cse(f);
+			verify(f, "cse");
 			opt_dce(f);
 			verify(f, "dce");
 		}
@@ -111,9 +113,8 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 {
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	PjOptions defaults = {.arch = 90, .opt_level = 1};
-	if (!opt)
-		opt = &defaults;
+	static const PjOptions defaults = {.arch = 90, .opt_level = 1};
+	const PjOptions *const volatile o = opt ? opt : &defaults;
 	memset(err, 0, sizeof *err);
 	*out = NULL;
 
@@ -127,9 +128,9 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 		return PJ_ERR_INTERNAL;
 	}
 	jmp_buf jb;
-	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = opt, .dumpf = stderr};
+	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = o, .dumpf = stderr};
 	Ctx *volatile c = &ctx;
-	const char *dump = opt->dump ? opt->dump : getenv("PTXJIT_DUMP");
+	const char *dump = o->dump ? o->dump : getenv("PTXJIT_DUMP");
 	c->dump = parse_dump(dump);
 
 	if (setjmp(jb)) {
@@ -165,15 +166,15 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 		}
 	}
 
-	Fn *f = lower_kernel(c, spec, opt->debug);
+	Fn *f = lower_kernel(c, spec, o->debug);
 	verify(f, "lower");
 	if (c->dump & DUMP_IR)
 		ir_print(c->dumpf, f);
 	optimise(c, f);
 	if (c->dump & DUMP_OPT)
 		ir_print(c->dumpf, f);
-	char *ptx = ptx_emit(c, f, opt->arch ? opt->arch : 90,
-	                     ptx_version_for(opt->driver_version, opt->arch ? opt->arch : 90));
+	char *ptx = ptx_emit(c, f, o->arch ? o->arch : 90,
+	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
 	if (c->dump & DUMP_PTX)
 		fputs(ptx, c->dumpf);
 	k->ptx = heap_strdup(ptx);
@@ -181,7 +182,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	k->ir = ir_text(f);
 	fill_kernel(k, f);
 
-	if (opt->sim) {
+	if (o->sim) {
 		Fn *fs = lower_kernel(c, spec, 1);
 		verify(fs, "lower");
 		optimise(c, fs);

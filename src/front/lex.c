@@ -19,8 +19,9 @@
  *     turns into an unsupported expression (host code may hold one).
  *   - Strings with any quote style and the r/b/u/f prefixes.  Escapes are
  *     decoded into Token.s/slen (UTF-8).  For T_STRING, Token.ival holds
- *     STR_* flags saying what the prefix was, so that the parser can refuse
- *     bytes and f-strings with a clear message.
+ *     STR_* flags saying what the prefix was (and whether a \N{name}
+ *     escape, which we do not decode, was seen), so that the parser can
+ *     refuse bytes, f-strings and \N{} with a clear message.
  *   - Keywords are T_KEYWORD; their spelling in Token.op points into the
  *     static table below (as do operators), so compare with strcmp.
  *
@@ -37,7 +38,7 @@
 
 #include "../core.h"
 
-enum { STR_BYTES = 1, STR_FSTRING = 2, STR_RAW = 4 };
+enum { STR_BYTES = 1, STR_FSTRING = 2, STR_RAW = 4, STR_NAMED = 8 };
 
 #define MAX_INDENT 100   /* CPython's limit on nested blocks */
 #define MAX_PAREN 200    /* CPython's limit on nested brackets */
@@ -292,11 +293,11 @@ static void lex_number(Lexer *L)
 			p++;
 		int d0 = p;
 		p = scan_digits(L, p, base, start, what);
-		if (p == d0)
-			bad_number(L, start, p < L->n ? p + 1 : p, what);
 		if (p < L->n && is_digit(s[p]))
 			err_at(L->c, span(L, p, 1), "octal digits are 0-7 and binary digits 0-1",
 			       "invalid digit '%c' in %s literal", s[p], what);
+		if (p == d0)
+			bad_number(L, start, p < L->n ? p + 1 : p, what);
 		check_number_end(L, start, p, what);
 		uint64_t v = 0;
 		int wide = 0;
@@ -389,8 +390,9 @@ static int hexval(int ch)
 }
 
 /* Decodes the body [b, e) of a non-raw string literal into out; returns
- * the length.  The decoded text is never longer than the source. */
-static int decode_escapes(Lexer *L, int b, int e, int bytes, char *out)
+ * the length.  The decoded text is never longer than the source.  A
+ * \N{name} escape is copied as written and sets *named. */
+static int decode_escapes(Lexer *L, int b, int e, int bytes, char *out, int *named)
 {
 	const unsigned char *s = L->s;
 	int k = 0;
@@ -458,9 +460,17 @@ static int decode_escapes(Lexer *L, int b, int e, int bytes, char *out)
 			break;
 		}
 		case 'N':
-			if (!bytes)
-				err_at(L->c, span(L, esc, 2), "write the character itself or use a \\u escape",
-				       "\\N{...} escapes are not supported");
+			if (!bytes && i < e && s[i] == '{') {
+				/* kept as written; the parser refuses the literal */
+				*named = 1;
+				out[k++] = '\\';
+				out[k++] = 'N';
+				while (i < e && s[i] != '}')
+					out[k++] = (char)s[i++];
+				if (i < e)
+					out[k++] = (char)s[i++];
+				break;
+			}
 			/* fall through */
 		default:
 			/* unknown escapes keep their backslash, as in Python */
@@ -541,7 +551,10 @@ static void lex_string(Lexer *L, int start, int flags)
 					err_at(L->c, span(L, k, 1), "write other bytes as \\xhh escapes in a non-raw bytes literal",
 					       "bytes can only contain ASCII literal characters");
 	} else {
-		t->slen = decode_escapes(L, b, e, flags & STR_BYTES, out);
+		int named = 0;
+		t->slen = decode_escapes(L, b, e, flags & STR_BYTES, out, &named);
+		if (named)
+			t->ival |= STR_NAMED;
 	}
 	out[t->slen] = 0;
 	t->s = out;

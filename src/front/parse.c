@@ -34,7 +34,7 @@
 
 #define MAX_DEPTH 200
 
-enum { STR_BYTES = 1, STR_FSTRING = 2, STR_RAW = 4 };   /* Token.ival of T_STRING (lex.c) */
+enum { STR_BYTES = 1, STR_FSTRING = 2, STR_RAW = 4, STR_NAMED = 8 };   /* Token.ival of T_STRING (lex.c) */
 
 typedef struct Parser {
 	Ctx *c;
@@ -298,6 +298,8 @@ static Expr *strings(Parser *p)
 		return new_unsupported(p, sp, "f-string");
 	if (flags & STR_BYTES)
 		return new_unsupported(p, sp, "bytes literal");
+	if (flags & STR_NAMED)
+		return new_unsupported(p, sp, "\\N{...} escape in a string");
 	Expr *e = new_expr(p, E_STR, sp);
 	e->str.s = buf;
 	e->str.len = n;

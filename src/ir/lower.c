@@ -552,8 +552,11 @@ static void finish(Lower *L)
 				rewrite(L, &b->ins[j].arg[k]);
 		if (b->jmp == J_JNZ)
 			rewrite(L, &b->cond);
-		if (b->jmp == J_NONE)
-			ICE(L->c, "block @b%d has no jump", i);
+		if (b->jmp == J_NONE) {
+			if (b->npred || i == 0)
+				ICE(L->c, "block @b%d has no jump", i);
+			ir_ret(b);      /* unreachable; ir_fill_rpo drops it */
+		}
 	}
 	for (int i = 0; i < f->nchecks; i++)
 		for (int d = 0; d < 8; d++)
@@ -605,11 +608,12 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	L->f->param_bytes = (L->f->param_bytes + 7) / 8 * 8;
 
 	lower_block(L, &def->body);
-	if (L->cur) {
-		if (!fr.ret)
-			fr.ret = lower_new_blk(L);
-		lower_jump(L, fr.ret);
+	if (L->cur && !fr.ret) {
+		ir_ret(L->cur);
+		L->cur = NULL;
 	}
+	if (L->cur)
+		lower_jump(L, fr.ret);
 	if (fr.ret) {
 		lower_seal(L, fr.ret);
 		lower_enter(L, fr.ret);

@@ -17,6 +17,7 @@
  *   cuda.gridsize  ntid * nctaid per axis, in 64 bits.
  *   print()        not lowered yet (a later change adds vprintf).
  */
+#include <math.h>
 #include <string.h>
 
 #include "lower.h"
@@ -350,8 +351,8 @@ static Value math_const(Lower *L, int in, Type *ty, Span sp)
 	switch (in) {
 	case IN_MATH_PI: case IN_NP_PI: d = pi; break;
 	case IN_MATH_E: case IN_NP_E: d = ee; break;
-	case IN_MATH_INF: case IN_NP_INF: d = 1.0 / 0.0; break;
-	case IN_MATH_NAN: case IN_NP_NAN: d = 0.0 / 0.0; break;
+	case IN_MATH_INF: case IN_NP_INF: d = HUGE_VAL; break;
+	case IN_MATH_NAN: case IN_NP_NAN: d = NAN; break;
 	default: return lower_none(ty);
 	}
 	Const k = {.kind = PJ_V_FLOAT, .f = d};

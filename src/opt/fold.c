@@ -12,7 +12,10 @@
  * for KL) and takes its signedness from Ins.ty; division by zero gives 0,
  * x rem 0 gives x, INT_MIN / -1 gives INT_MIN and INT_MIN rem -1 gives 0;
  * shift counts are read as unsigned and counts of at least the width give
- * 0 (-1 for a negative arithmetic shift right); KS arithmetic is done in
+ * 0 (-1 for a negative arithmetic shift right); the results of add, sub,
+ * mul, div, rem, neg, not, shl and abs of an 8- or 16-bit kind are
+ * re-extended from that width (as the simulator and the PTX back end
+ * do); the int compares ltu..geu are unsigned; KS arithmetic is done in
  * float, never in double; float to int conversion truncates, saturates
  * and turns NaN into 0.  A float operation whose result is a NaN is not
  * folded (the host and the GPU give NaNs different payloads), nor
@@ -103,6 +106,18 @@ static uint64_t uval(const Con *c)
 	return c->cls == KW ? (uint32_t)c->i : c->cls == KB ? (uint64_t)(c->i != 0) : (uint64_t)c->i;
 }
 
+/* ops whose KW result of an 8- or 16-bit kind is re-extended */
+static int narrows(int op)
+{
+	switch (op) {
+	case O_ADD: case O_SUB: case O_MUL: case O_DIV: case O_REM: case O_NEG: case O_NOT:
+	case O_SHL: case O_ABS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static Ref fold_int(Fn *f, Ins *i, Con *a, Con *b)
 {
 	Cls k = (Cls)i->cls;
@@ -151,6 +166,8 @@ static Ref fold_int(Fn *f, Ins *i, Con *a, Con *b)
 	default:
 		return REF_NONE;
 	}
+	if (k == KW && sk_bits(i->ty) < 32 && narrows(i->op))
+		r = (uint64_t)int_as((int64_t)r, i->ty);
 	return ir_con_int(f, k, (int64_t)r);
 }
 
@@ -256,7 +273,7 @@ static Ref fold_cmp(Fn *f, Ins *i, Con *a, Con *b)
 		lt = !un && x < y;
 		eq = !un && x == y;
 		gt = !un && x > y;
-	} else if (is_signed_sk(i->ty)) {
+	} else if (is_signed_sk(i->ty) && i->aux < CC_LTU) {
 		int64_t x = k == KW ? (int32_t)a->i : a->i, y = k == KW ? (int32_t)b->i : b->i;
 		lt = x < y, eq = x == y, gt = x > y;
 	} else {
@@ -358,7 +375,7 @@ static Ref fold_const(Fn *f, Ins *i, Con *c[3])
 		    && !((i->op == O_SHL || i->op == O_SHR) && n == 1 && (c[n]->cls == KW || c[n]->cls == KL)))
 			return REF_NONE;
 	if (k == KS || k == KD) {
-		if (i->op == O_REM)
+		if (i->op == O_REM || i->ty == SK_F16)
 			return REF_NONE;
 		return fold_float(f, i, c[0], c[1], c[2]);
 	}
@@ -401,6 +418,35 @@ static Ref simplify(F *s, Ins *i, Con *c[3])
 	Ref a = i->arg[0], b = i->arg[1];
 	int isint = k == KW || k == KL || k == KB, isflt = k == KS || k == KD;
 	Ins *da = a.kind == R_VAL ? s->def[a.idx] : NULL;
+	if (k == KW && sk_bits(i->ty) < 32 && narrows(i->op)) {
+		/* the result is re-extended from the kind's width: x+0 is that,
+		 * not x, when x is outside the kind's range */
+		switch (i->op) {
+		case O_MUL:
+			if (is_int_con(c[0], 0) || is_int_con(c[1], 0))
+				return ir_con_int(f, k, 0);
+			break;
+		case O_SUB:
+			if (ref_eq(a, b))
+				return ir_con_int(f, k, 0);
+			break;
+		case O_DIV:
+			if (is_int_con(c[1], 0))
+				return ir_con_int(f, k, 0);
+			break;
+		case O_REM:
+			if (is_int_con(c[1], 1))
+				return ir_con_int(f, k, 0);
+			break;
+		case O_SHL:
+			if (is_int_con(c[0], 0))
+				return ir_con_int(f, k, 0);
+			break;
+		default:
+			break;
+		}
+		return REF_NONE;
+	}
 	switch (i->op) {
 	case O_COPY:
 		return a;

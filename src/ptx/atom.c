@@ -104,7 +104,7 @@ void ptx_atom(Emit *e, const Ins *i)
 	if ((int)ptx_cls(e, i->arg[1]) != k || (op == AT_CAS && (int)ptx_cls(e, i->arg[2]) != k))
 		ICE(e->c, "atomic %s operand of the wrong class", name[op]);
 	const char *sp = ptx_space(e, space), *a = ptx_reg(e, i->arg[0]);
-	const char *d = ptx_def(e, i);
+	const char *d = i->to >= 0 ? ptx_def(e, i) : ptx_tmp(e, k);
 	const char *ut = w64 ? "u64" : "u32";
 	switch (op) {
 	case AT_ADD:

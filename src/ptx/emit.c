@@ -21,6 +21,10 @@
  * into a global-space address once, at its ld.param, and IR loads and
  * stores in SP_GLOBAL use ld.global/st.global with it.
  *
+ * With lineinfo (or debug) each instruction that starts a new source line
+ * is preceded by a .loc naming the Python file and line, so profilers and
+ * the driver's error reports point into the kernel's source.
+ *
  * The instructions themselves are in ops.c and atom.c.
  */
 #include <stdlib.h>
@@ -454,13 +458,62 @@ static void jump(Emit *e, Blk *b)
 	}
 }
 
+/* ------------------------------------------------------ line info */
+
+static int file_index(Emit *e, const char *file)
+{
+	for (int k = 0; k < e->nfiles; k++)
+		if (strcmp(e->files[k], file) == 0)
+			return k + 1;
+	VEC_PUSH(e->c, e->files, e->nfiles, e->capfiles, file);
+	return e->nfiles;
+}
+
+/* A .loc directive when instruction i starts a new source position. */
+static void source_line(Emit *e, const Ins *i)
+{
+	if (!e->lineinfo || i->loc < 0 || i->loc >= e->f->nlocs)
+		return;
+	Loc *l = &e->f->locs[i->loc];
+	if (!l->file || l->line <= 0)
+		return;
+	int file = file_index(e, l->file);
+	if (file == e->last_file && l->line == e->last_line)
+		return;
+	e->last_file = file;
+	e->last_line = l->line;
+	ptx_bprintf(e, &e->body, "\t.loc %d %d %d\n", file, l->line, l->col > 0 ? l->col : 0);
+}
+
+/* PTX strings have no escapes and ptxas refuses non-ASCII bytes: quotes,
+ * backslashes, control characters and bytes above 126 in a file name
+ * become '_'. */
+static void decl_files(Emit *e, PtxBuf *b)
+{
+	for (int k = 0; k < e->nfiles; k++) {
+		ptx_bprintf(e, b, ".file %d \"", k + 1);
+		for (const char *p = e->files[k]; *p; p++) {
+			unsigned char ch = (unsigned char)*p;
+			if (ch == '"' || ch == '\\' || ch < 32 || ch >= 127)
+				ptx_bprintf(e, b, "_");
+			else
+				ptx_bprintf(e, b, "%c", ch);
+		}
+		ptx_bprintf(e, b, "\"\n");
+	}
+	if (e->nfiles)
+		ptx_bprintf(e, b, "\n");
+}
+
 static void block(Emit *e, Blk *b)
 {
 	ptx_bprintf(e, &e->body, "$L_%d:\n", b->id);
 	if (b->nphi && b->npred == 1)
 		phi_moves(e, b, 0);
-	for (int k = 0; k < b->nins; k++)
+	for (int k = 0; k < b->nins; k++) {
+		source_line(e, &b->ins[k]);
 		ptx_ins(e, &b->ins[k]);
+	}
 	edge_moves(e, b);
 	jump(e, b);
 }
@@ -469,7 +522,8 @@ static void block(Emit *e, Blk *b)
 
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 {
-	Emit E = {.c = c, .f = f, .arch = arch, .fast = c->opt && c->opt->fastmath};
+	Emit E = {.c = c, .f = f, .arch = arch, .fast = c->opt && c->opt->fastmath,
+	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug)};
 	Emit *e = &E;
 	if (!is_ident(f->name))
 		ICE(c, "kernel name \"%s\" is not a PTX identifier", f->name ? f->name : "");
@@ -496,6 +550,7 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	ptx_bprintf(e, &out, "//\n// ptxjit %s: kernel %s\n//\n\n", PJ_VERSION, f->name);
 	ptx_bprintf(e, &out, ".version %d.%d\n.target sm_%d\n.address_size 64\n\n",
 	            ptx_version / 10, ptx_version % 10, arch);
+	decl_files(e, &out);
 	int dyn = 0, nmod = 0;
 	for (int k = 0; k < f->narrays; k++) {
 		SArray *a = &f->arrays[k];

@@ -13,8 +13,9 @@
  * Integers: int8/int16/uint8/uint16 live in .b32 registers sign- or
  * zero-extended from their width; results that can leave that range
  * (add, sub, mul, neg, not, shl, div, rem, abs) are re-extended from the
- * width of Ins.ty.  Division by zero gives 0 and x rem 0 gives x: the
- * divisor is replaced by 1 and the result selected.  Shift counts are
+ * width of Ins.ty.  Division by zero gives 0 and x rem 0 gives x; signed
+ * INT_MIN / -1 gives INT_MIN and x rem -1 gives 0, which PTX leaves
+ * undefined: such divisors are replaced by 1 and the result selected.  Shift counts are
  * unsigned; a 64-bit count is saturated to 32 bits, and PTX clamps counts
  * at or above the width (shl gives 0, shr.s gives the sign).
  *
@@ -84,19 +85,42 @@ static void divide(Emit *e, const Ins *i)
 	}
 	if (!is_int(k))
 		bad_cls(e, i);
-	const char *op = rem ? "rem" : "div", *t = ity(k, ptx_sk_signed(i->ty));
+	int sgn = ptx_sk_signed(i->ty);
+	const char *op = rem ? "rem" : "div", *t = ity(k, sgn);
 	int64_t v;
 	if (ptx_is_con(e, i->arg[1], &v)) {
 		if (v == 0)
 			ptx_line(e, "mov.%s %s, %s;", bty(k), d, rem ? a : "0");
+		else if (v == -1 && sgn && rem)
+			ptx_line(e, "mov.%s %s, 0;", bty(k), d);
+		else if (v == -1 && sgn)
+			ptx_line(e, "neg.%s %s, %s;", t, d, a);
 		else
 			ptx_line(e, "%s.%s %s, %s, %s;", op, t, d, a, b);
-	} else {
+	} else if (!sgn) {
 		const char *z = ptx_tmp(e, KB), *one = ptx_tmp(e, k), *q = ptx_tmp(e, k);
 		ptx_line(e, "setp.eq.%s %s, %s, 0;", bty(k), z, b);
 		ptx_line(e, "selp.%s %s, 1, %s, %s;", bty(k), one, b, z);
 		ptx_line(e, "%s.%s %s, %s, %s;", op, t, q, a, one);
 		ptx_line(e, "selp.%s %s, %s, %s, %s;", bty(k), d, rem ? a : "0", q, z);
+	} else {
+		/* signed: a divisor of -1 is replaced too, since PTX leaves
+		 * INT_MIN / -1 undefined; x / -1 = -x (wrapping), x rem -1 = 0 */
+		const char *z = ptx_tmp(e, KB), *m = ptx_tmp(e, KB), *zm = ptx_tmp(e, KB);
+		const char *one = ptx_tmp(e, k), *q = ptx_tmp(e, k);
+		ptx_line(e, "setp.eq.%s %s, %s, 0;", bty(k), z, b);
+		ptx_line(e, "setp.eq.%s %s, %s, -1;", bty(k), m, b);
+		ptx_line(e, "or.pred %s, %s, %s;", zm, z, m);
+		ptx_line(e, "selp.%s %s, 1, %s, %s;", bty(k), one, b, zm);
+		ptx_line(e, "%s.%s %s, %s, %s;", op, t, q, a, one);
+		if (rem)
+			ptx_line(e, "selp.%s %s, %s, %s, %s;", bty(k), d, a, q, z);
+		else {
+			const char *n = ptx_tmp(e, k), *r = ptx_tmp(e, k);
+			ptx_line(e, "neg.%s %s, %s;", t, n, a);
+			ptx_line(e, "selp.%s %s, %s, %s, %s;", bty(k), r, n, q, m);
+			ptx_line(e, "selp.%s %s, 0, %s, %s;", bty(k), d, r, z);
+		}
 	}
 	ptx_narrow(e, d, i->ty);
 }
@@ -353,8 +377,14 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 				ptx_line(e, "mov.b64 %s, %s;", d, s);
 			else
 				ptx_line(e, "cvt.%s.%s %s, %s;", ptx_sk_signed(from) ? "s64" : "u64", int_src(from), d, s);
-		} else if (ptx_sk_small(to))
+		} else if (ptx_sk_small(to)) {
+			if (fk == KL) {
+				const char *t = ptx_tmp(e, KW);
+				ptx_line(e, "cvt.u32.u64 %s, %s;", t, s);
+				s = t;
+			}
 			ptx_line(e, "cvt.%s.%s %s, %s;", ptx_sk_signed(to) ? "s32" : "u32", ptx_sk_mem(to), d, s);
+		}
 		else if (fk == KL)
 			ptx_line(e, "cvt.u32.u64 %s, %s;", d, s);
 		else
@@ -368,6 +398,18 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 			ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
 		} else
 			ptx_line(e, "cvt.rn.%s.%s %s, %s;", fty(tk), int_src(from), d, s);
+		return;
+	}
+	if (is_int_sk(to) && ptx_sk_small(to)) {
+		/* saturating to 32 bits keeps the order, so clamping after it
+		 * saturates to the small kind */
+		static const int lo[NSK] = {[SK_I8] = -128, [SK_I16] = -32768};
+		static const int hi[NSK] = {[SK_I8] = 127, [SK_I16] = 32767, [SK_U8] = 255, [SK_U16] = 65535};
+		const char *t = ptx_tmp(e, KW), *sg = ptx_sk_signed(to) ? "s32" : "u32";
+		ptx_line(e, "cvt.rzi.%s.%s %s, %s;", sg, fty(fk), t, s);
+		if (ptx_sk_signed(to))
+			ptx_line(e, "max.s32 %s, %s, %d;", t, t, lo[to]);
+		ptx_line(e, "min.%s %s, %s, %d;", sg, d, t, hi[to]);
 		return;
 	}
 	if (is_int_sk(to)) {

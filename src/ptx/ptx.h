@@ -32,6 +32,10 @@ typedef struct Emit {
 	int nreg[NRK];       /* registers used per kind (values, then temporaries) */
 	int nlabel;          /* labels made inside a block (CAS loops) */
 	const char **pname;  /* name of each kernel parameter */
+	int lineinfo;        /* write .file/.loc */
+	const char **files;  /* source files named by .file, 1-based in the text */
+	int nfiles, capfiles;
+	int last_file, last_line;
 } Emit;
 
 /* emit.c */

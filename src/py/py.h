@@ -25,6 +25,18 @@
 #include "../ptxjit.h"
 #include "../rt/rt.h"
 
+#if PY_VERSION_HEX < 0x030A0000
+static inline int PyModule_AddObjectRef(PyObject *m, const char *name, PyObject *v)
+{
+	Py_INCREF(v);
+	if (PyModule_AddObject(m, name, v) < 0) {
+		Py_DECREF(v);
+		return -1;
+	}
+	return 0;
+}
+#endif
+
 #define PJ_MAXDIM 8           /* array dimensions the launch path handles */
 #define PJ_MAXARGS 128        /* kernel arguments */
 
@@ -84,7 +96,6 @@ typedef struct DeviceArrayObject {
 	Py_ssize_t strides[PJ_MAXDIM];   /* bytes */
 	PyObject *dtype;          /* the NumPy dtype */
 	PyObject *base;           /* owner of the memory when it is not ours */
-	PyObject *weakrefs;
 } DeviceArrayObject;
 extern PyType_Spec DeviceArray_spec, HostBuffer_spec;
 char layout_of(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize);

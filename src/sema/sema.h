@@ -34,6 +34,7 @@ struct Scope {
 	int in_default;         /* typing a parameter default: only globals are visible */
 	int *nassign;           /* per variable: number of assignment sites */
 	Const **vconst;         /* per variable: its value when assigned once, with a constant */
+	char *seen;             /* final pass, per variable: an assignment was typed before here */
 	GlobalEnt *globals;
 	int nglobals, capglobals;
 	Spec **callees;         /* specialisations called (final pass) */
@@ -69,7 +70,7 @@ Const *scope_global(Scope *sc, const char *name, Span at);
 int ty_is_static(const Type *t);   /* module, intrinsic, dtype, function, exception, dim3 */
 
 /* sema_stmt.c */
-void type_body(Scope *sc, StmtList *body);
+int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */
 
 /* sema_expr.c */
 Type *type_expr(Scope *sc, Expr *e);
@@ -77,7 +78,6 @@ Type *type_truth(Scope *sc, Expr *e);
 Type *unknown_or_error(Scope *sc, Expr *e);
 Const *new_const(Ctx *c, int kind, Type *ty);
 int const_is_value(const Const *v);    /* a number, None, str or tuple, not a module or function */
-Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
 Const *const_of_type(Ctx *c, const Const *v, Type *to);
 int const_truth(const Const *v, int *truth);
 int const_int_value(const Expr *e, int64_t *out);

@@ -15,10 +15,14 @@
  * run time defines differently from C (division or modulo by zero,
  * oversized shifts, float powers) is left to run time, not folded.
  *
- * Lowering contract: an expression with a cval is that constant; lowering
- * emits it and does not lower its subexpressions, which may be untyped
- * when they were cut short ("y is None and y > 0" with y None stops
- * after the first operand, as Python does).
+ * Lowering contract: an expression whose cval is a value (const_is_value:
+ * a number, None, str or tuple) is that constant; lowering emits it and
+ * does not lower its subexpressions, which may be untyped when they were
+ * cut short ("y is None and y > 0" with y None stops after the first
+ * operand, as Python does).  A name or module attribute that stands for
+ * something else (a module, intrinsic, dtype, function, exception class)
+ * has a cval of that kind (PJ_V_MODULE, PJ_V_INTRIN with the qualified
+ * name in s, ...), which is no value to emit.
  */
 #include <math.h>
 #include <string.h>
@@ -483,7 +487,7 @@ static Type *type_name(Scope *sc, Expr *e)
 	Var *v = sc->in_default ? NULL : scope_find_var(sc, id);
 	if (v) {
 		e->name.var = v;
-		if (!v->ty) {
+		if (!v->ty || (sc->final && !sc->seen[v->index] && sc->loop_depth == 0)) {
 			if (sc->final)
 				err_at(sc->c, e->span, "assign a value to the variable before its first use",
 				       "local variable '%s' is used before a value is assigned to it", id);
@@ -504,7 +508,7 @@ static Type *type_name(Scope *sc, Expr *e)
 		const char *msg = unusable_message(sc->c, id, cv, &hint);
 		err_at(sc->c, e->span, hint, "%s", msg);
 	}
-	return set(e, cv->ty, const_is_value(cv) ? cv : NULL);
+	return set(e, cv->ty, cv);
 }
 
 static Type *type_unary(Scope *sc, Expr *e)
@@ -712,7 +716,7 @@ static Type *type_tuple(Scope *sc, Expr *e)
 			       "slicing is not supported here");
 		if (!(elts[i] = type_expr(sc, x)))
 			known = 0;
-		else if (!x->cval)
+		else if (!x->cval || !const_is_value(x->cval))
 			all_const = 0;
 	}
 	if (!known)

@@ -248,7 +248,8 @@ Type *ty_promote(const Type *a, const Type *b)
 	const ScalarInfo *ix = &scalar_info[x], *iy = &scalar_info[y];
 	if (ix->is_complex || iy->is_complex) {
 		int wide = x == SK_C128 || y == SK_C128 || x == SK_F64 || y == SK_F64 ||
-		           (!ix->is_float && !small_int(x)) || (!iy->is_float && !small_int(y));
+		           (!ix->is_float && !ix->is_complex && !small_int(x)) ||
+		           (!iy->is_float && !iy->is_complex && !small_int(y));
 		return ty_scalar(wide ? SK_C128 : SK_C64);
 	}
 	if (ix->is_float || iy->is_float) {

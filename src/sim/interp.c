@@ -347,6 +347,7 @@ int sim_exec(Launch *L, Frame *fr)
 	const SIns *const code = L->p->code;
 	const SIns *ip = code + fr->pc;
 	Reg *const r = fr->r;
+	uint64_t budget = L->loop_budget;
 
 #define D r[ip->d]
 #define A r[ip->a]
@@ -379,6 +380,14 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(RET) fr->pc = (int32_t)(ip - code); return RUN_RET;
 		OP(JMP) GOTO(ip->a);
 		OP(JNZ) GOTO(A.u ? ip->b : ip->c);
+		OP(JMPB)
+			if (!--budget)
+				goto endless;
+			GOTO(ip->a);
+		OP(JNZB)
+			if (!--budget)
+				goto endless;
+			GOTO(A.u ? ip->b : ip->c);
 		OP(BAR) fr->pc = (int32_t)(ip + 1 - code); return RUN_BAR;
 		OP(CHECK)
 			if ((uint64_t)A.i >= (uint64_t)B.i) {
@@ -534,18 +543,24 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(ST64) { uint64_t v = B.u; memcpy(PTR(A), &v, 8); NEXT; }
 		OP(STF16) { uint16_t v = sim_f64_to_f16(B.s); memcpy(PTR(A), &v, 2); NEXT; }
 		OP(ATOM) D = atom(PTR(A), ip->aux, B, C); NEXT;
-		OP(SHOOK)
-			if (L->check && sim_shared_hook(L, fr, ip, A.u)) {
+		OP(SHOOK) {
+			uint64_t off = A.u - (uint64_t)(uintptr_t)L->smem, size = (uint64_t)L->smem_size;
+			if ((L->check || (ip->c && (off >= size || size - off < (uint64_t)ip->b))) &&
+			    sim_shared_hook(L, fr, ip, A.u)) {
 				fr->pc = (int32_t)(ip - code);
 				return RUN_ERR;
 			}
 			NEXT;
+		}
 		DEFAULT
 		}
 #if !(defined(__GNUC__) && !defined(SIM_SWITCH))
 	next:;
 #endif
 	}
+endless:
+	fr->pc = (int32_t)(ip - code);
+	return sim_fail_endless(L, fr, ip);
 #undef D
 #undef A
 #undef B

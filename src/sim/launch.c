@@ -102,10 +102,14 @@ int sim_fail_check(Launch *L, Frame *fr, const SIns *ip, int64_t index)
 		snprintf(shape + n, sizeof shape - (size_t)n, ")");
 	}
 	where(L, loc, fr, w, sizeof w);
+	/* lowering adds the extent to a negative index before the check, so
+	 * one still negative was index - extent in the source */
+	int64_t ext = fr->r[ip->b].i;
+	if (index < 0)
+		index = (int64_t)((uint64_t)index - (uint64_t)ext);
 	return fail(L, PJ_SIM_INDEX, loc,
 	            "index %lld is out of bounds for axis %d with size %lld in array '%s'%s\n  %s",
-	            (long long)index, ck->axis, (long long)fr->r[ip->b].i, ck->array ? ck->array : "?",
-	            shape, w);
+	            (long long)index, ck->axis, (long long)ext, ck->array ? ck->array : "?", shape, w);
 }
 
 int sim_fail_trap(Launch *L, Frame *fr, const SIns *ip)
@@ -124,6 +128,18 @@ int sim_fail_internal(Launch *L, Frame *fr, const SIns *ip)
 	where(L, loc_at(L, ip), fr, w, sizeof w);
 	return fail(L, PJ_SIM_BAD, NULL, "internal error in the simulator: unknown instruction %d\n  %s",
 	            ip->op, w);
+}
+
+int sim_fail_endless(Launch *L, Frame *fr, const SIns *ip)
+{
+	char w[600];
+	const SimLoc *loc = loc_at(L, ip);
+	where(L, loc, fr, w, sizeof w);
+	return fail(L, PJ_SIM_DEADLOCK, loc,
+	            "a loop ran %llu times without reaching a barrier or returning: an endless loop?\n  %s\n"
+	            "  (the simulator runs the threads of a block one at a time from one cuda.syncthreads() "
+	            "to the next, so a thread that waits for another thread to set a flag waits forever)",
+	            (unsigned long long)L->loop_budget, w);
 }
 
 /* The shared array that holds byte `off`, for messages. */
@@ -171,20 +187,48 @@ static int race(Launch *L, Frame *fr, const SIns *ip, int64_t off, int other, in
 	            mine, (long long)rel, name, ot, theirs, oat, w);
 }
 
-/* Called before every load, store or atomic in shared or generic space
- * while a check is on.  Returns nonzero (and fills the error) to stop. */
+/* A shared-space access outside the block's shared memory: only the
+ * dynamic array can get there, as its extent is not known to the IR. */
+static int outside_shared(Launch *L, Frame *fr, const SIns *ip, uint64_t addr)
+{
+	const SimProgram *p = L->p;
+	const SimLoc *loc = loc_at(L, ip);
+	const char *dyn = NULL;
+	for (int i = 0; i < p->narrays; i++)
+		if (p->arrays[i].space == SP_SHARED && p->arrays[i].dynamic)
+			dyn = p->arrays[i].name;
+	int64_t off = (int64_t)(addr - (uint64_t)(uintptr_t)L->smem) - p->smem_static;
+	char w[600];
+	where(L, loc, fr, w, sizeof w);
+	if (dyn)
+		fail(L, PJ_SIM_INDEX, loc,
+		     "access of %d bytes at byte %lld of the dynamic shared array '%s', which has %lld bytes "
+		     "(the launch's fourth element, kernel[blocks, threads, stream, bytes], sizes it)\n  %s",
+		     ip->b, (long long)off, dyn, (long long)(L->smem_size - p->smem_static), w);
+	else
+		fail(L, PJ_SIM_INDEX, loc, "access outside the block's %lld bytes of shared memory\n  %s",
+		     (long long)L->smem_size, w);
+	return 1;
+}
+
+/* Called before a load, store or atomic in shared or generic space while
+ * a check is on, or when a shared-space address falls outside the block's
+ * shared memory.  Returns nonzero (and fills the error) to stop. */
 int sim_shared_hook(Launch *L, Frame *fr, const SIns *ip, uint64_t addr)
 {
-	uint8_t *p = (uint8_t *)(uintptr_t)addr;
-	if (!L->shadow || p < L->smem || p >= L->smem + L->smem_size)
+	uint64_t base = (uint64_t)(uintptr_t)L->smem, off = addr - base;
+	if (off >= (uint64_t)L->smem_size || (uint64_t)L->smem_size - off < (uint64_t)ip->b) {
+		if (!ip->c)
+			return 0;    /* a generic address elsewhere */
+		return outside_shared(L, fr, ip, addr);
+	}
+	if (!L->shadow)
 		return 0;
-	int64_t off = p - L->smem, end = off + ip->b;
-	if (end > L->smem_size)
-		end = L->smem_size;
+	int64_t end = (int64_t)off + ip->b;
 	int32_t pc = (int32_t)(ip - L->p->code);
 	uint16_t t = (uint16_t)fr->t;
 	int uninit = L->check & PJ_SIM_UNINIT, races = L->check & PJ_SIM_RACE;
-	for (int64_t i = off; i < end; i++) {
+	for (int64_t i = (int64_t)off; i < end; i++) {
 		Shadow *s = &L->shadow[i];
 		if (ip->aux != HOOK_WRITE && uninit && s->written != L->gen) {
 			int64_t rel;
@@ -395,12 +439,14 @@ int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned bloc
 		return bad_launch(err, "kernel '%s' needs %lld bytes of shared memory per block (%lld static, "
 		                  "%u dynamic); a block has at most %d", p->name, (long long)smem,
 		                  (long long)p->smem_static, dyn_smem, MAX_SMEM);
-	if (!params && p->ninits > 0)
+	if (!params && p->param_bytes > 0)
 		return bad_launch(err, "launch of kernel '%s' without its parameter buffer", p->name);
 
 	Launch L = {.p = p, .params = params, .nthreads = (uint32_t)nthreads, .err = err,
 	            .smem_size = smem, .code = PJ_SIM_OK};
 	memcpy(L.grid, grid, sizeof L.grid);
+	const char *limit = getenv("PTXJIT_SIM_LOOP_LIMIT");
+	L.loop_budget = limit && strtoull(limit, NULL, 10) ? strtoull(limit, NULL, 10) : SIM_LOOP_BUDGET;
 	memcpy(L.block, block, sizeof L.block);
 	uint32_t nframes = p->has_bar ? L.nthreads : 1;
 	Frame *frames = calloc(nframes, sizeof *frames);

@@ -433,7 +433,7 @@ static void ins_load(Prep *s, Ins *i, int32_t d, int32_t a, int32_t loc)
 	default: bad(s, "load of an unsupported kind", i->op);
 	}
 	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
-		emit(s, S_SHOOK, -1, a, sk_size(i->ty), s->zero, HOOK_READ, loc);
+		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_READ, loc);
 	emit(s, op, d, a, s->zero, s->zero, 0, loc);
 }
 
@@ -449,7 +449,7 @@ static void ins_store(Prep *s, Ins *i, int32_t a, int32_t b, int32_t loc)
 	default: bad(s, "store of an unsupported kind", i->op);
 	}
 	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
-		emit(s, S_SHOOK, -1, a, sk_size(i->ty), s->zero, HOOK_WRITE, loc);
+		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_WRITE, loc);
 	emit(s, op, -1, a, b, s->zero, 0, loc);
 }
 
@@ -467,7 +467,7 @@ static void ins_atom(Prep *s, Ins *i, int32_t d, int32_t loc)
 	int32_t a = slot_of(s, i->arg[0]), b = slot_of(s, i->arg[1]);
 	int32_t c = at == AT_CAS ? slot_of(s, i->arg[2]) : s->zero;
 	if (s->p->has_shared && (space == SP_SHARED || space == SP_GENERIC))
-		emit(s, S_SHOOK, -1, a, sk_size(i->ty), s->zero, HOOK_ATOM, loc);
+		emit(s, S_SHOOK, -1, a, sk_size(i->ty), space == SP_SHARED, HOOK_ATOM, loc);
 	emit(s, S_ATOM, d < 0 ? s->tmp : d, a, b, c, at | i->ty << 8, loc);
 }
 
@@ -506,7 +506,9 @@ static void ins_one(Prep *s, Ins *i)
 	case O_CMP: ins_cmp(s, i, d, a, b, loc); break;
 	case O_SEL: emit(s, S_SEL, d, a, b, slot_of(s, i->arg[2]), 0, loc); break;
 	case O_CVT: ins_cvt(s, i, d, a, loc); break;
-	case O_BITS: case O_COPY: emit(s, S_MOV, d, a, s->zero, s->zero, 0, loc); break;
+	case O_BITS: case O_COPY:   /* a KW register keeps its upper half zero */
+		emit(s, i->cls == KW ? S_ZEXT : S_MOV, d, a, s->zero, s->zero, 0, loc);
+		break;
 	case O_PARAM:
 		if (i->aux < 0 || i->aux + sk_size(i->ty) > f->param_bytes || !sk_size(i->ty) || i->ty >= SK_C64)
 			bad(s, "parameter outside the parameter buffer", i->op);
@@ -642,23 +644,27 @@ static void emit_block(Prep *s, int bi)
 {
 	Fn *f = s->f;
 	Blk *b = f->blk[bi];
+	int32_t loc = -1;     /* a jump reports the block's last source line */
 	s->start[bi] = s->ncode;
-	for (int j = 0; j < b->nins; j++)
+	for (int j = 0; j < b->nins; j++) {
 		ins_one(s, &b->ins[j]);
+		if (b->ins[j].loc >= 0 && b->ins[j].loc < f->nlocs)
+			loc = b->ins[j].loc;
+	}
 	switch (b->jmp) {
 	case J_RET:
-		emit(s, S_RET, -1, s->zero, s->zero, s->zero, 0, -1);
+		emit(s, S_RET, -1, s->zero, s->zero, s->zero, 0, loc);
 		break;
 	case J_JMP:
 		check_target(s, b->s1);
 		edge_moves(s, bi, b->s1);
 		if (b->s1 != bi + 1)
-			add_fix(s, emit(s, S_JMP, -1, 0, s->zero, s->zero, 0, -1), 'a', b->s1, -1);
+			add_fix(s, emit(s, S_JMP, -1, 0, s->zero, s->zero, 0, loc), 'a', b->s1, -1);
 		break;
 	case J_JNZ: {
 		check_target(s, b->s1);
 		check_target(s, b->s2);
-		int pc = emit(s, S_JNZ, -1, slot_of(s, b->cond), 0, 0, 0, -1);
+		int pc = emit(s, S_JNZ, -1, slot_of(s, b->cond), 0, 0, 0, loc);
 		add_fix(s, pc, 'b', b->s1, has_moves(s, bi, b->s1) ? bi : -1);
 		add_fix(s, pc, 'c', b->s2, has_moves(s, bi, b->s2) ? bi : -1);
 		break;
@@ -678,7 +684,7 @@ static void resolve_jumps(Prep *s)
 		if (x.from >= 0) {
 			int stub = s->ncode;
 			edge_moves(s, x.from, x.blk);
-			emit(s, S_JMP, -1, target, s->zero, s->zero, 0, -1);
+			emit(s, S_JMP, -1, target, s->zero, s->zero, 0, s->p->code_loc[x.pc]);
 			target = stub;
 		}
 		SIns *ins = &s->p->code[x.pc];
@@ -688,6 +694,14 @@ static void resolve_jumps(Prep *s)
 			ins->b = target;
 		else
 			ins->c = target;
+	}
+	/* stubs jump back too: loops are counted at every backward jump */
+	for (int pc = 0; pc < s->ncode; pc++) {
+		SIns *ins = &s->p->code[pc];
+		if (ins->op == S_JMP && ins->a <= pc)
+			ins->op = S_JMPB;
+		else if (ins->op == S_JNZ && (ins->b <= pc || ins->c <= pc))
+			ins->op = S_JNZB;
 	}
 }
 

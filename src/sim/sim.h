@@ -41,7 +41,7 @@ typedef union Reg {
  * Comparisons exist only as EQ NE LT LE (and LTU LEU for floats,
  * "unordered or less"); prepare swaps the operands for GT GE. */
 #define SIM_OPS(X) \
-	X(NOP) X(MOV) X(RET) X(JMP) X(JNZ) X(BAR) X(CHECK) X(TRAP) \
+	X(NOP) X(MOV) X(RET) X(JMP) X(JNZ) X(JMPB) X(JNZB) X(BAR) X(CHECK) X(TRAP) \
 	X(ADDW) X(ADDL) X(ADDS) X(ADDD) X(SUBW) X(SUBL) X(SUBS) X(SUBD) \
 	X(MULW) X(MULL) X(MULS) X(MULD) \
 	X(DIVWS) X(DIVWU) X(DIVLS) X(DIVLU) X(DIVS) X(DIVD) \
@@ -74,12 +74,17 @@ typedef enum {
 /* One instruction: d is the slot defined, a b c the operand slots.
  *   JMP      a = target pc
  *   JNZ      a = condition slot, b = target if true, c = target if false
+ *   JMPB     JNZB: the same with a target at or before the jump itself (a
+ *            loop's way back); they count against the thread's budget
  *   CHECK    a = index, b = extent, aux = index in SimProgram.checks
  *   TRAP     aux = index in SimProgram.checks
  *   CVT      aux = from kind | to kind << 8
  *   ATOM     aux = AtomOp | kind << 8; a address, b operand, c compare
- *   SHOOK    a = address slot, b = bytes, aux = HOOK_*: the shared-memory
- *            checks before a load, store or atomic in shared/generic space
+ *   SHOOK    a = address slot, b = bytes, aux = HOOK_*, c = 1 when the
+ *            space is shared (not generic): before a load, store or atomic
+ *            in shared or generic space, the checks that are on, and
+ *            always that a shared access lies inside the block's shared
+ *            memory (the dynamic array's extent is not known to the IR)
  */
 typedef struct SIns {
 	uint16_t op;
@@ -177,6 +182,7 @@ typedef struct Launch {
 	uint32_t gen, epoch;
 	PjError *err;
 	int code;           /* the PJ_SIM_* of a failure */
+	uint64_t loop_budget;
 } Launch;
 
 /* interp.c: runs fr until it returns, reaches a barrier or fails. */
@@ -191,5 +197,11 @@ int sim_fail_check(Launch *L, Frame *fr, const SIns *ip, int64_t index);
 int sim_fail_trap(Launch *L, Frame *fr, const SIns *ip);
 int sim_shared_hook(Launch *L, Frame *fr, const SIns *ip, uint64_t addr);
 int sim_fail_internal(Launch *L, Frame *fr, const SIns *ip);
+int sim_fail_endless(Launch *L, Frame *fr, const SIns *ip);
+
+/* Jumps back a thread may take between two barriers before the launch
+ * stops it as an endless loop (about a minute of interpretation); the
+ * environment variable PTXJIT_SIM_LOOP_LIMIT sets another number. */
+#define SIM_LOOP_BUDGET ((uint64_t)1 << 34)
 
 #endif

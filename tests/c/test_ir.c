@@ -1,12 +1,12 @@
 /*
  * test_ir.c - the IR: builder, printer, parser, verifier and the passes
- * fold, copy, dce and split_edges.
+ * fold, copy, dce, split_edges and cse.
  *
  * Until the whole library links, build it alone:
  *   cc -std=c11 -D_GNU_SOURCE -g -Wall -Wextra -Wno-unused-parameter -Isrc \
  *     tests/c/test_ir.c src/base/arena.c src/base/err.c src/ir/ir.c src/ir/print.c \
  *     src/ir/irparse.c src/ir/verify.c src/opt/fold.c src/opt/copy.c src/opt/dce.c \
- *     src/opt/edges.c -lm -o build/test_ir && build/test_ir
+ *     src/opt/edges.c src/opt/cse.c -lm -o build/test_ir && build/test_ir
  * (`make build/test_ir` once libptxjit.a links.)
  */
 #include <math.h>
@@ -328,6 +328,23 @@ TEST(text_floats_round_trip_bit_exactly)
 	CHECK(round_trips(f));
 }
 
+TEST(text_numeric_spaces_and_plain_labels)
+{
+	new_ctx();
+	Fn *f = parse("kernel k\n@entry\n  %3 =l param 8 u64\n  %4 =l add u64 %3, 4\n"
+	              "  %5 =s load.1 f32 %4\n  store.3 f32 %3, %5\n  %7 =b cmp.lt i64 %3, 100\n"
+	              "  jnz %7 @body @out\n@body\n  jmp @out\n@out\n  %9 =l phi @entry %3, @body %4\n"
+	              "  store.global i64 %3, %9\n  ret\n");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(run(f, NULL, "parse") == NULL);
+	char *t = text_of(f);
+	CHECK_STR_CONTAINS(t, "  %5 =s load.global f32 %4\n  store.shared f32 %3, %5\n");
+	CHECK_STR_CONTAINS(t, "  %9 =l phi @b0 %3, @b1 %4\n");
+	CHECK_EQ_INT(f->nval, 10);
+}
+
 TEST(text_errors_are_reported_not_crashes)
 {
 	const char *bad[] = {
@@ -563,6 +580,14 @@ TEST(fold_shifts)
 	CHECK(folds_int("=l shr i64 -1, w_-1", "i64", -1));   /* count read as unsigned: huge */
 	CHECK(folds_int("=l shr u64 -1, 60", "u64", 15));
 	CHECK(folds_int("=w shr i8 -128, 3", "i8", -16));
+	/* 8- and 16-bit kinds are re-extended from their width */
+	CHECK(folds_int("=w shl i8 64, 1", "i8", -128));
+	CHECK(folds_int("=w add u8 255, 1", "u8", 0));
+	CHECK(folds_int("=w add i16 32767, 1", "i16", -32768));
+	CHECK(folds_int("=w div i8 -128, -1", "i8", -128));
+	CHECK(folds_int("=w neg u16 1", "u16", 65535));
+	CHECK(folds_int("=w not u8 0", "u8", 255));
+	CHECK(folds_int("=w and i8 -1, 255", "i8", 255));   /* bitwise ops do not narrow */
 }
 
 TEST(fold_min_max_cmp)
@@ -574,6 +599,8 @@ TEST(fold_min_max_cmp)
 	CHECK(folds_int("=b cmp.lt i32 w_-1, w_1", "bool", 1));
 	CHECK(folds_int("=b cmp.lt u32 w_-1, w_1", "bool", 0));
 	CHECK(folds_int("=b cmp.ge u64 -1, 0", "bool", 1));
+	CHECK(folds_int("=b cmp.ltu i32 w_-1, w_1", "bool", 0));   /* ltu on ints: unsigned */
+	CHECK(folds_int("=b cmp.gtu i64 -1, 1", "bool", 1));
 	CHECK(folds_int("=b cmp.lt f64 d_nan, d_1.0", "bool", 0));
 	CHECK(folds_int("=b cmp.ge f64 d_nan, d_1.0", "bool", 0));
 	CHECK(folds_int("=b cmp.eq f64 d_nan, d_nan", "bool", 0));
@@ -623,6 +650,8 @@ TEST(fold_floats)
 	/* NaN-producing arithmetic is left alone */
 	CHECK(strcmp(fold_result("=d div f64 0.0, 0.0", "f64"), "%4") == 0);
 	CHECK(strcmp(fold_result("=d sqrt f64 -1.0", "f64"), "%4") == 0);
+	/* f16 results would need rounding to half precision: left alone */
+	CHECK(strcmp(fold_result("=s add f16 0.1, 0.2", "f32"), "%4") == 0);
 }
 
 TEST(fold_float_identities_respect_signed_zero)
@@ -894,6 +923,36 @@ TEST(edges_leave_other_edges_alone)
 	(void)phi_arg_from;
 }
 
+/* --------------------------------------------------------------- cse */
+
+TEST(cse_merges_dominated_duplicates)
+{
+	new_ctx();
+	Fn *f = parse("kernel k\n@b0\n  %0 =l param 0 u64\n  %1 =l param 8 i64\n  %20 =l param 8 i64\n"
+	              "  %2 =l add i64 %1, 1\n  %3 =l add i64 1, %20\n"
+	              "  %4 =b cmp.lt i64 %2, 10\n  jnz %4 @b1 @b2\n"
+	              "@b1\n  %5 =l add i64 %1, 1\n  %6 =l mul i64 %5, %3\n  store.global i64 %0, %6\n"
+	              "  %7 =l load.global i64 %0\n  %8 =l load.global i64 %0\n  %9 =l add i64 %7, %8\n"
+	              "  store.global i64 %0, %9\n  %10 =s sqrt f32 s_2.0\n  jmp @b3\n"
+	              "@b2\n  %11 =l mul i64 %2, %2\n  %12 =s sqrt f32 s_2.0\n  store.global i64 %0, %11\n  jmp @b3\n"
+	              "@b3\n  %13 =l mul i64 %2, %2\n  %14 =l add i64 %1, 1\n  store.global i64 %0, %14\n"
+	              "  store.global i64 %0, %13\n  ret\n");
+	CHECK(f && run(f, opt_cse, "cse") == NULL);
+	if (!f)
+		return;
+	char *t = text_of(f);
+	CHECK(!strstr(t, "%20 ="));                       /* the same parameter twice */
+	CHECK(!strstr(t, "%3 ="));                        /* 1 + %1 is %1 + 1 */
+	CHECK(!strstr(t, "%5 ="));
+	CHECK_STR_CONTAINS(t, "%6 =l mul i64 %2, %2\n");
+	CHECK_STR_CONTAINS(t, "%7 =l load.global");       /* loads stay */
+	CHECK_STR_CONTAINS(t, "%8 =l load.global");
+	CHECK_STR_CONTAINS(t, "%11 =l mul i64 %2, %2\n"); /* b2 does not dominate b3 */
+	CHECK_STR_CONTAINS(t, "%13 =l mul i64 %2, %2\n");
+	CHECK_STR_CONTAINS(t, "%12 =s sqrt");             /* b1 does not dominate b2 */
+	CHECK_STR_CONTAINS(t, "store.global i64 %0, %2\n");
+}
+
 /* ------------------------------------------------- a pipeline on text */
 
 TEST(pipeline_folds_constant_loop_bounds)
@@ -927,6 +986,7 @@ int main(void)
 	RUN(rpo_drops_unreachable_and_keeps_phi_pairs);
 	RUN(text_round_trip_full);
 	RUN(text_floats_round_trip_bit_exactly);
+	RUN(text_numeric_spaces_and_plain_labels);
 	RUN(text_errors_are_reported_not_crashes);
 	RUN(verify_accepts_good_ir);
 	RUN(verify_rejects_broken_ir);
@@ -949,6 +1009,7 @@ int main(void)
 	RUN(dce_keeps_values_checks_print);
 	RUN(edges_split_critical_edges);
 	RUN(edges_leave_other_edges_alone);
+	RUN(cse_merges_dominated_duplicates);
 	RUN(pipeline_folds_constant_loop_bounds);
 	if (ctx.arena)
 		arena_free(ctx.arena);

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/core.h"
+#include "core.h"
 #include "check.h"
 
 static const char *ptxas;          /* NULL: not installed */
@@ -97,7 +97,10 @@ static char *emit(Fn *f, int arch)
 		printf("unexpected error: %s", ctx.diag.msg);
 		return NULL;
 	}
-	return ptx_emit(&ctx, f, arch, ptx_version_for(0, arch));
+	char *s = ptx_emit(&ctx, f, arch, ptx_version_for(0, arch));
+	if (getenv("PTX_TEST_DUMP"))
+		fputs(s, stdout);
+	return s;
 }
 
 /* Emits f expecting an internal error whose message contains `what`. */
@@ -194,12 +197,15 @@ static void st(K *k, ScalarKind sk, Ref v)
 	ir_ins(k->f, k->b, O_STORE, ir_cls_of_sk(sk), sk, addr(k), v, REF_NONE, SP_GLOBAL);
 }
 
-/* A value of kind sk: loaded (reg) or a constant (n selects which). */
-static Ref operand(K *k, ScalarKind sk, int con, int n)
+/* A value of kind sk: loaded (reg) or one of three constants in turn. */
+static Ref operand(K *k, ScalarKind sk, int con, int unused)
 {
+	static int n;
 	Fn *f = k->f;
+	(void)unused;
 	if (!con)
 		return ld(k, sk);
+	n++;
 	switch (ir_cls_of_sk(sk)) {
 	case KB: return ir_con_bool(f, n & 1);
 	case KW: return ir_con_int(f, KW, n % 3 == 0 ? -7 : n % 3 == 1 ? INT32_MIN : 255);
@@ -386,7 +392,7 @@ TEST(binary_ops)
 	CHECK_STR_CONTAINS(s, "setp.eq.b64 %p");
 	CHECK_STR_CONTAINS(s, "selp.b64 %rd");
 	/* a constant too large for a shift is clamped, not wrapped */
-	CHECK(!line_has(s, "sh", "1000"));
+	CHECK(!line_has(s, "sh", ", 1000;"));
 	CHECK(line_has(s, "shl.b32", ", 255;"));
 	/* constants are written bit-exactly */
 	CHECK_STR_CONTAINS(s, "0fBFC00000");            /* -1.5f */
@@ -405,24 +411,39 @@ TEST(int_division_guard)
 {
 	new_ctx(0);
 	K k = kbegin("divguard");
-	Ref a = ld(&k, SK_I32), b = ld(&k, SK_I32);
+	Ref a = ld(&k, SK_I32), b = ld(&k, SK_I32), u = ld(&k, SK_U64), w = ld(&k, SK_U64);
 	st(&k, SK_I32, ir_ins(k.f, k.b, O_DIV, KW, SK_I32, a, b, REF_NONE, 0));
 	st(&k, SK_I32, ir_ins(k.f, k.b, O_REM, KW, SK_I32, a, b, REF_NONE, 0));
 	st(&k, SK_I32, ir_ins(k.f, k.b, O_DIV, KW, SK_I32, a, ir_con_int(k.f, KW, 0), REF_NONE, 0));
 	st(&k, SK_I32, ir_ins(k.f, k.b, O_REM, KW, SK_I32, a, ir_con_int(k.f, KW, 0), REF_NONE, 0));
+	st(&k, SK_I32, ir_ins(k.f, k.b, O_DIV, KW, SK_I32, a, ir_con_int(k.f, KW, -1), REF_NONE, 0));
+	st(&k, SK_I32, ir_ins(k.f, k.b, O_REM, KW, SK_I32, a, ir_con_int(k.f, KW, -1), REF_NONE, 0));
+	st(&k, SK_U64, ir_ins(k.f, k.b, O_DIV, KL, SK_U64, u, w, REF_NONE, 0));
+	st(&k, SK_U64, ir_ins(k.f, k.b, O_DIV, KL, SK_U64, u, ir_con_int(k.f, KL, -1), REF_NONE, 0));
 	ir_ret(k.b);
 	char *s = emit_both(k.f);
 	CHECK(s != NULL);
 	if (!s)
 		return;
-	/* registers: a %r0, b %r1, div %r2, rem %r3, div0 %r4, rem0 %r5 */
+	/* values: a %r0, b %r1, div %r2, rem %r3, div0 %r4, rem0 %r5, div-1 %r6,
+	 * rem-1 %r7; u %rd?, w %rd?; temporaries follow */
 	CHECK_STR_CONTAINS(s, "setp.eq.b32 %p0, %r1, 0;\n"
-	                      "\tselp.b32 %r6, 1, %r1, %p0;\n"
-	                      "\tdiv.s32 %r7, %r0, %r6;\n"
-	                      "\tselp.b32 %r2, 0, %r7, %p0;\n");
-	CHECK_STR_CONTAINS(s, "rem.s32 %r10, %r0, %r9;\n\tselp.b32 %r3, %r0, %r10, %p1;\n");
+	                      "\tsetp.eq.b32 %p1, %r1, -1;\n"
+	                      "\tor.pred %p2, %p0, %p1;\n"
+	                      "\tselp.b32 %r8, 1, %r1, %p2;\n"
+	                      "\tdiv.s32 %r9, %r0, %r8;\n"
+	                      "\tneg.s32 %r10, %r0;\n"
+	                      "\tselp.b32 %r11, %r10, %r9, %p1;\n"
+	                      "\tselp.b32 %r2, 0, %r11, %p0;\n");
+	CHECK_STR_CONTAINS(s, "rem.s32 %r13, %r0, %r12;\n\tselp.b32 %r3, %r0, %r13, %p3;\n");
 	CHECK_STR_CONTAINS(s, "mov.b32 %r4, 0;\n");
 	CHECK_STR_CONTAINS(s, "mov.b32 %r5, %r0;\n");
+	CHECK_STR_CONTAINS(s, "neg.s32 %r6, %r0;\n");
+	CHECK_STR_CONTAINS(s, "mov.b32 %r7, 0;\n");
+	/* unsigned: only zero is special; all-ones is an ordinary divisor */
+	CHECK(line_has(s, "selp.b64", ", 1, "));
+	CHECK(line_has(s, "div.u64", ", -1;"));
+	CHECK(!line_has(s, "setp.eq.b64", ", -1;"));
 }
 
 TEST(unary_ops)
@@ -583,8 +604,10 @@ TEST(conversions)
 	CHECK_STR_CONTAINS(s, "cvt.rn.f32.s64 %f");
 	CHECK_STR_CONTAINS(s, "cvt.rn.f64.u64 %fd");
 	CHECK_STR_CONTAINS(s, "cvt.rzi.s64.f64 %rd");
-	CHECK_STR_CONTAINS(s, "cvt.rzi.u8.f32 %r");
-	CHECK_STR_CONTAINS(s, "cvt.rzi.s16.f64 %r");
+	CHECK_STR_CONTAINS(s, "cvt.rzi.u32.f32 %r");
+	CHECK(line_has(s, "min.u32", ", 255;"));        /* float -> uint8 saturates */
+	CHECK(line_has(s, "max.s32", ", -32768;"));     /* float -> int16 */
+	CHECK(line_has(s, "min.s32", ", 32767;"));
 	CHECK_STR_CONTAINS(s, "cvt.f64.f32 %fd");
 	CHECK_STR_CONTAINS(s, "cvt.rn.f32.f64 %f");
 	CHECK_STR_CONTAINS(s, "cvt.rn.f16.f64 %h");   /* one rounding, not two */
@@ -792,9 +815,12 @@ static const char *replay(const char *s, const char *from, const char *reg)
 	const char *p = strstr(s, from);
 	if (!p)
 		return "(no block)";
-	p = strchr(p, '\n') + 1;
-	while (*p == '\t' && strncmp(p, "\tmov.", 5) == 0) {
+	for (p = strchr(p, '\n') + 1; *p == '\t'; p = strchr(p, '\n') + 1) {
 		char dst[16], src[16];
+		if (strncmp(p, "\tbra", 4) == 0 || strncmp(p, "\t@", 2) == 0)
+			break;
+		if (strncmp(p, "\tmov.", 5) != 0)
+			continue;
 		if (sscanf(strchr(p, ' ') + 1, "%15[^,], %15[^;]", dst, src) != 2)
 			break;
 		const char *val = src;
@@ -811,7 +837,6 @@ static const char *replay(const char *s, const char *from, const char *reg)
 			n++;
 		snprintf(env[i][0], 16, "%s", dst);
 		snprintf(env[i][1], 16, "%s", tmp);
-		p = strchr(p, '\n') + 1;
 	}
 	for (int i = 0; i < n; i++)
 		if (strcmp(env[i][0], reg) == 0)
@@ -961,12 +986,43 @@ TEST(checks_and_traps)
 	if (!s)
 		return;
 	char want[96];
-	snprintf(want, sizeof want, "setp.ge.u64 %%p0, %s, %s;\n\t@%%p0 trap;\n",
+	/* %p0 is the compare's value; temporaries follow the values */
+	snprintf(want, sizeof want, "setp.ge.u64 %%p1, %s, %s;\n\t@%%p1 trap;\n",
 	         regname(f, (int)i.idx), regname(f, (int)n.idx));
 	CHECK_STR_CONTAINS(s, want);
-	snprintf(want, sizeof want, "setp.ge.u64 %%p1, -1, %s;\n", regname(f, (int)n.idx));
+	snprintf(want, sizeof want, "setp.ge.u64 %%p2, -1, %s;\n", regname(f, (int)n.idx));
 	CHECK_STR_CONTAINS(s, want);
 	CHECK_STR_CONTAINS(s, "$L_1:\n\ttrap;\n\tret;\n");
+}
+
+TEST(line_info)
+{
+	new_ctx(0);
+	options.lineinfo = 1;
+	K k = kbegin("lines");
+	Loc l1 = {"/src/my \"kernels\".py", 12, 5}, l2 = {"/src/my \"kernels\".py", 13, 9};
+	Loc l3 = {"/src/\xc3\xa9t\xc3\xa9.py", 2, 1};
+	VEC_PUSH(&ctx, k.f->locs, k.f->nlocs, k.f->caplocs, l1);
+	VEC_PUSH(&ctx, k.f->locs, k.f->nlocs, k.f->caplocs, l2);
+	VEC_PUSH(&ctx, k.f->locs, k.f->nlocs, k.f->caplocs, l3);
+	k.f->cur_loc = 2;
+	ld(&k, SK_I32);
+	k.f->cur_loc = 0;
+	Ref a = ld(&k, SK_F32);
+	k.f->cur_loc = 1;
+	st(&k, SK_F32, ir_ins(k.f, k.b, O_MUL, KS, SK_F32, a, a, REF_NONE, 0));
+	ir_ret(k.b);
+	char *s = emit_both(k.f);
+	options.lineinfo = 0;
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_STR_CONTAINS(s, ".address_size 64\n\n.file 1 \"/src/__t__.py\"\n"
+	                      ".file 2 \"/src/my _kernels_.py\"\n");
+	CHECK_EQ_INT(count_of(s, ".loc 1 2 1\n"), 1);
+	CHECK_EQ_INT(count_of(s, ".loc 2 12 5\n"), 1);
+	CHECK_EQ_INT(count_of(s, ".loc 2 13 9\n"), 1);
+	CHECK_STR_CONTAINS(s, ".loc 2 13 9\n\tmul.rn.f32");
 }
 
 /* Shapes the back end cannot lower are internal errors, never crashes. */
@@ -1035,6 +1091,7 @@ int main(void)
 	RUN(phi_single_pred_and_jumps);
 	RUN(critical_edge_refused);
 	RUN(checks_and_traps);
+	RUN(line_info);
 	RUN(refused_shapes);
 	if (ctx.arena)
 		arena_free(ctx.arena);

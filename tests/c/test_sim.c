@@ -211,6 +211,30 @@ TEST(out_of_bounds)
 	free(o);
 }
 
+/* a[-2000] on 1024 elements: the lowering wrapped it to -976 */
+TEST(negative_index)
+{
+	static const char *ir =
+		"kernel neg\n"
+		"checked\n"
+		"parambytes 0\n"
+		"loc 0 \"neg.py\" 3 5\n"
+		"check 0 array \"a\" axis 0 ndim 1 ext 1024 loc 0\n"
+		"@b0\n"
+		"  check 0 -976, 1024 !0\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 1, 1, 1, 0, NULL, 0, &e), PJ_SIM_INDEX);
+	CHECK_STR_CONTAINS(e.msg, "index -2000 is out of bounds for axis 0 with size 1024 in array 'a' "
+	                          "of shape (1024,)\n  at neg.py:3");
+	drop(&k);
+}
+
 /* m[tid.y, tid.x] = 1 for a (4, 5) array launched with (6, 4) threads */
 TEST(out_of_bounds_2d)
 {
@@ -356,7 +380,7 @@ TEST(reduction)
 	int n = (1 << 20) - 100, nb = (n + 255) / 256;
 	float *a = malloc(sizeof *a * n), *o = malloc(sizeof *o * nb), *ref = malloc(sizeof *ref * nb);
 	for (int i = 0; i < n; i++)
-		a[i] = (float)((i * 7919) % 1000) * 0.001f - 0.3f;
+		a[i] = (float)(((int64_t)i * 7919) % 1000) * 0.001f - 0.3f;
 	for (int blk = 0; blk < nb; blk++) {
 		float s[256];
 		for (int t = 0; t < 256; t++)
@@ -588,6 +612,18 @@ TEST(atomics_many_threads)
 
 /* -------------------------------------------- arithmetic semantics */
 
+static int sk_of(const char *name)
+{
+	static const char *const names[] = {"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+	                                    "f16", "f32", "f64"};
+	for (int i = 0; i < 12; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return 0;
+}
+
+static char cls_of(const char *ty) { return "bwwwlwwwlssd"[sk_of(ty)]; }
+
 /* One thread: out[0] = <op> a, b (or a unary op, or a cvt) */
 static int op1(const char *line, const char *ta, const char *tout, const void *a, const void *b,
                void *out)
@@ -606,8 +642,7 @@ static int op1(const char *line, const char *ta, const char *tout, const void *a
 	         "  %s\n"
 	         "  store.global %s %%p, %%r\n"
 	         "  ret\n",
-	         ta, ta, "bwwwlwwwlssd"[ty_sk_from_name_test(ta)], ta,
-	         "bwwwlwwwlssd"[ty_sk_from_name_test(ta)], ta, line, tout);
+	         ta, ta, cls_of(ta), ta, cls_of(ta), ta, line, tout);
 	PjKernel k;
 	if (!build(ir, &k))
 		return -1;
@@ -621,4 +656,1092 @@ static int op1(const char *line, const char *ta, const char *tout, const void *a
 	memcpy(out, &o, 8);
 	drop(&k);
 	return rc;
+}
+
+static int64_t ibin(const char *op, const char *ty, int64_t a, int64_t b)
+{
+	char line[128];
+	char k = cls_of(ty);
+	uint64_t out;
+	snprintf(line, sizeof line, "%%r =%c %s %s %%a, %%b", k, op, ty);
+	if (op1(line, ty, k == 'w' ? "i32" : "i64", &a, &b, &out) != PJ_SIM_OK)
+		return 0x5EEDBAD;
+	return k == 'w' ? (int64_t)(int32_t)(uint32_t)out : (int64_t)out;
+}
+
+static int icmp(const char *cc, const char *ty, int64_t a, int64_t b)
+{
+	char line[128];
+	uint64_t out;
+	snprintf(line, sizeof line, "%%r =b cmp.%s %s %%a, %%b", cc, ty);
+	if (op1(line, ty, "bool", &a, &b, &out) != PJ_SIM_OK)
+		return -1;
+	return (int)(out & 0xFF);
+}
+
+static int fcmp(const char *cc, float a, float b)
+{
+	uint64_t x = f32bits(a), y = f32bits(b), out;
+	char line[128];
+	snprintf(line, sizeof line, "%%r =b cmp.%s f32 %%a, %%b", cc);
+	if (op1(line, "f32", "bool", &x, &y, &out) != PJ_SIM_OK)
+		return -1;
+	return (int)(out & 0xFF);
+}
+
+static float fbin(const char *op, float a, float b)
+{
+	uint64_t x = f32bits(a), y = f32bits(b), out;
+	char line[128];
+	snprintf(line, sizeof line, "%%r =s %s f32 %%a, %%b", op);
+	if (op1(line, "f32", "f32", &x, &y, &out) != PJ_SIM_OK)
+		return -12345.0f;
+	float f;
+	uint32_t u = (uint32_t)out;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* cvt from `from` to `to`, the result stored as `store` */
+static uint64_t cvt(const char *to, const char *from, const char *store, uint64_t bits)
+{
+	char line[128];
+	uint64_t out, zero = 0;
+	snprintf(line, sizeof line, "%%r =%c cvt.%s %s %%a", cls_of(to), to, from);
+	if (op1(line, from, store, &bits, &zero, &out) != PJ_SIM_OK)
+		return 0x5EEDBAD;
+	return out;
+}
+
+static float cvt_f32(const char *to, float x)
+{
+	uint64_t o = cvt(to, "f32", "f32", f32bits(x));
+	uint32_t u = (uint32_t)o;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+TEST(integer_semantics)
+{
+	const int64_t I32MIN = -2147483648LL;
+	CHECK_EQ_INT(ibin("add", "i32", 2147483647, 1), I32MIN);
+	CHECK_EQ_INT(ibin("add", "i64", INT64_MAX, 1), INT64_MIN);
+	CHECK_EQ_INT(ibin("sub", "u32", 0, 1), -1);
+	CHECK_EQ_INT(ibin("mul", "i32", 65536, 65536), 0);
+	CHECK_EQ_INT(ibin("mul", "i64", 1LL << 40, 1LL << 30), 0);
+	/* division: truncating, by zero gives 0, x rem 0 is x */
+	CHECK_EQ_INT(ibin("div", "i32", -7, 2), -3);
+	CHECK_EQ_INT(ibin("rem", "i32", -7, 2), -1);
+	CHECK_EQ_INT(ibin("div", "i32", 7, 0), 0);
+	CHECK_EQ_INT(ibin("rem", "i32", 7, 0), 7);
+	CHECK_EQ_INT(ibin("div", "i32", I32MIN, -1), I32MIN);
+	CHECK_EQ_INT(ibin("rem", "i32", I32MIN, -1), 0);
+	CHECK_EQ_INT(ibin("div", "u32", -1, 2), 0x7fffffff);
+	CHECK_EQ_INT(ibin("rem", "u32", -1, 10), 4294967295LL % 10);
+	CHECK_EQ_INT(ibin("div", "i64", -9, 0), 0);
+	CHECK_EQ_INT(ibin("rem", "u64", -9, 0), -9);
+	CHECK_EQ_INT(ibin("div", "i64", INT64_MIN, -1), INT64_MIN);
+	CHECK_EQ_INT(ibin("div", "u64", -1, 3), (int64_t)(UINT64_MAX / 3));
+	/* shifts: counts >= width give 0, or -1 for a negative shr */
+	CHECK_EQ_INT(ibin("shl", "i32", 1, 31), I32MIN);
+	CHECK_EQ_INT(ibin("shl", "i32", 1, 32), 0);
+	CHECK_EQ_INT(ibin("shl", "u32", 3, 1000), 0);
+	CHECK_EQ_INT(ibin("shr", "i32", -8, 1), -4);
+	CHECK_EQ_INT(ibin("shr", "i32", -8, 40), -1);
+	CHECK_EQ_INT(ibin("shr", "i32", 8, 40), 0);
+	CHECK_EQ_INT(ibin("shr", "u32", I32MIN, 31), 1);
+	CHECK_EQ_INT(ibin("shr", "u32", -1, 32), 0);
+	CHECK_EQ_INT(ibin("shl", "i64", 1, 63), INT64_MIN);
+	CHECK_EQ_INT(ibin("shl", "i64", 1, 64), 0);
+	CHECK_EQ_INT(ibin("shr", "i64", -1, 100), -1);
+	CHECK_EQ_INT(ibin("shr", "u64", -1, 63), 1);
+	CHECK_EQ_INT(ibin("shr", "i64", INT64_MIN, 62), -2);
+	/* narrow kinds are re-extended from their width */
+	CHECK_EQ_INT(ibin("add", "i8", 127, 1), -128);
+	CHECK_EQ_INT(ibin("mul", "u8", 200, 2), 144);
+	CHECK_EQ_INT(ibin("sub", "u16", 0, 1), 65535);
+	CHECK_EQ_INT(ibin("shl", "i16", 1, 15), -32768);
+	/* min, max, bitwise */
+	CHECK_EQ_INT(ibin("min", "i32", -1, 1), -1);
+	CHECK_EQ_INT(ibin("min", "u32", -1, 1), 1);
+	CHECK_EQ_INT(ibin("max", "u64", -1, 1), -1);
+	CHECK_EQ_INT(ibin("max", "i64", -1, 1), 1);
+	CHECK_EQ_INT(ibin("xor", "i32", 0xFF00, 0x0FF0), 0xF0F0);
+	CHECK_EQ_INT(ibin("and", "i64", -1, 0x123456789LL), 0x123456789LL);
+	CHECK_EQ_INT(ibin("or", "u32", 0x80000000LL, 1), (int32_t)0x80000001u);
+	/* comparisons: signedness from the kind; ltu etc. are unsigned */
+	CHECK_EQ_INT(icmp("lt", "i32", -1, 1), 1);
+	CHECK_EQ_INT(icmp("lt", "u32", -1, 1), 0);
+	CHECK_EQ_INT(icmp("ltu", "i32", -1, 1), 0);
+	CHECK_EQ_INT(icmp("ge", "i64", 5, 5), 1);
+	CHECK_EQ_INT(icmp("gt", "i64", 4, 5), 0);
+	CHECK_EQ_INT(icmp("gtu", "i64", -1, 5), 1);
+	CHECK_EQ_INT(icmp("ne", "u64", 3, 3), 0);
+	CHECK_EQ_INT(icmp("le", "u64", 3, -3), 1);
+	/* unary: wrapping abs, not, neg */
+	{
+		uint64_t out, a = (uint64_t)I32MIN, z = 0;
+		CHECK_EQ_INT(op1("%r =w abs i32 %a", "i32", "i32", &a, &z, &out), PJ_SIM_OK);
+		CHECK_EQ_INT((int32_t)(uint32_t)out, I32MIN);
+		CHECK_EQ_INT(op1("%r =w abs u32 %a", "u32", "u32", &a, &z, &out), PJ_SIM_OK);
+		CHECK_EQ_INT((uint32_t)out, 0x80000000u);
+		a = 5;
+		CHECK_EQ_INT(op1("%r =l neg i64 %a", "i64", "i64", &a, &z, &out), PJ_SIM_OK);
+		CHECK_EQ_INT((int64_t)out, -5);
+		CHECK_EQ_INT(op1("%r =w not i32 %a", "i32", "i32", &a, &z, &out), PJ_SIM_OK);
+		CHECK_EQ_INT((int32_t)(uint32_t)out, -6);
+		a = 0;
+		CHECK_EQ_INT(op1("%r =w not u8 %a", "u8", "i32", &a, &z, &out), PJ_SIM_OK);
+		CHECK_EQ_INT((int32_t)(uint32_t)out, 255);
+	}
+}
+
+TEST(float_semantics)
+{
+	float nan = NAN, inf = INFINITY;
+	CHECK(fbin("div", 1.0f, 0.0f) == inf);
+	CHECK(fbin("div", 1.0f, 3.0f) == 1.0f / 3.0f);
+	CHECK(fbin("add", 16777216.0f, 1.0f) == 16777216.0f);   /* float32, not double */
+	CHECK(fbin("min", nan, 1.0f) == 1.0f);
+	CHECK(fbin("min", 1.0f, nan) == 1.0f);
+	CHECK(fbin("max", nan, -1.0f) == -1.0f);
+	CHECK(isnan(fbin("max", nan, nan)));
+	CHECK(signbit(fbin("min", 0.0f, -0.0f)) && signbit(fbin("min", -0.0f, 0.0f)));
+	CHECK(!signbit(fbin("max", 0.0f, -0.0f)) && !signbit(fbin("max", -0.0f, 0.0f)));
+	/* comparisons: ordered, except ne (Python's !=) and the u forms */
+	CHECK_EQ_INT(fcmp("eq", nan, nan), 0);
+	CHECK_EQ_INT(fcmp("ne", nan, 1.0f), 1);
+	CHECK_EQ_INT(fcmp("lt", nan, 1.0f), 0);
+	CHECK_EQ_INT(fcmp("ge", nan, 1.0f), 0);
+	CHECK_EQ_INT(fcmp("ltu", nan, 1.0f), 1);
+	CHECK_EQ_INT(fcmp("geu", 1.0f, nan), 1);
+	CHECK_EQ_INT(fcmp("gt", 2.0f, 1.0f), 1);
+	CHECK_EQ_INT(fcmp("le", 2.0f, 1.0f), 0);
+	CHECK_EQ_INT(fcmp("eq", 0.0f, -0.0f), 1);
+	/* rounding */
+	{
+		uint64_t out, a, z = 0;
+		float r;
+		static const float in[] = {2.5f, 3.5f, -2.5f, -0.5f, 1.5f};
+		static const float want[] = {2.0f, 4.0f, -2.0f, -0.0f, 2.0f};
+		for (int i = 0; i < 5; i++) {
+			a = f32bits(in[i]);
+			CHECK_EQ_INT(op1("%r =s rint f32 %a", "f32", "f32", &a, &z, &out), PJ_SIM_OK);
+			uint32_t u = (uint32_t)out;
+			memcpy(&r, &u, 4);
+			CHECK(f32bits(r) == f32bits(want[i]));
+		}
+		a = f32bits(-2.5f);
+		op1("%r =s floor f32 %a", "f32", "f32", &a, &z, &out);
+		CHECK((uint32_t)out == f32bits(-3.0f));
+		op1("%r =s ceil f32 %a", "f32", "f32", &a, &z, &out);
+		CHECK((uint32_t)out == f32bits(-2.0f));
+		op1("%r =s trunc f32 %a", "f32", "f32", &a, &z, &out);
+		CHECK((uint32_t)out == f32bits(-2.0f));
+		a = f32bits(2.0f);
+		op1("%r =s sqrt f32 %a", "f32", "f32", &a, &z, &out);
+		CHECK((uint32_t)out == f32bits(sqrtf(2.0f)));
+		a = f64bits(2.0);
+		op1("%r =d sqrt f64 %a", "f64", "f64", &a, &z, &out);
+		CHECK(out == f64bits(sqrt(2.0)));
+		a = f32bits(-3.0f);
+		op1("%r =s abs f32 %a", "f32", "f32", &a, &z, &out);
+		CHECK((uint32_t)out == f32bits(3.0f));
+	}
+}
+
+/* a*b + c as mul then add, and as fma: only fma rounds once */
+TEST(no_contraction)
+{
+	static const char *ir =
+		"kernel fmatest\n"
+		"parambytes 24\n"
+		"param 0 u64 arg0 data\n"
+		"param 8 f32 arg1 scalar\n"
+		"param 12 f32 arg2 scalar\n"
+		"param 16 f32 arg3 scalar\n"
+		"@b0\n"
+		"  %p =l param 0 u64\n"
+		"  %a =s param 8 f32\n"
+		"  %b =s param 12 f32\n"
+		"  %c =s param 16 f32\n"
+		"  %m =s mul f32 %a, %b\n"
+		"  %s =s add f32 %m, %c\n"
+		"  store.global f32 %p, %s\n"
+		"  %f =s fma f32 %a, %b, %c\n"
+		"  %p4 =l add i64 %p, 4\n"
+		"  store.global f32 %p4, %f\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	volatile float a = 1.0f + 0x1p-23f, c = -1.0f;
+	float out[2], abc[3] = {a, a, c};
+	unsigned char p[24];
+	putptr(p, 0, out);
+	memcpy(p + 8, abc, 12);
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 1, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+	CHECK(out[0] == 0x1p-22f);
+	CHECK(out[1] == 0x1p-22f + 0x1p-46f);
+	drop(&k);
+}
+
+TEST(conversions)
+{
+	CHECK_EQ_INT((int32_t)cvt("i32", "f32", "i32", f32bits(3.9f)), 3);
+	CHECK_EQ_INT((int32_t)cvt("i32", "f32", "i32", f32bits(-3.9f)), -3);
+	CHECK_EQ_INT((int32_t)cvt("i32", "f32", "i32", f32bits(1e10f)), 2147483647);
+	CHECK_EQ_INT((int32_t)cvt("i32", "f32", "i32", f32bits(-1e10f)), -2147483647 - 1);
+	CHECK_EQ_INT((int32_t)cvt("i32", "f32", "i32", f32bits(NAN)), 0);
+	CHECK_EQ_INT((uint32_t)cvt("u32", "f64", "u32", f64bits(-5.0)), 0);
+	CHECK_EQ_INT((uint32_t)cvt("u32", "f64", "u32", f64bits(5e9)), 4294967295LL);
+	CHECK_EQ_INT((int64_t)cvt("i64", "f64", "i64", f64bits(1e300)), INT64_MAX);
+	CHECK_EQ_INT((int64_t)cvt("i64", "f64", "i64", f64bits(-1e300)), INT64_MIN);
+	CHECK_EQ_INT((int64_t)cvt("i64", "f64", "i64", f64bits(-2.5)), -2);
+	CHECK(cvt("u64", "f64", "u64", f64bits(1e30)) == UINT64_MAX);
+	CHECK(cvt("u64", "f32", "u64", f32bits(-0.5f)) == 0);
+	CHECK_EQ_INT((int32_t)cvt("u8", "f32", "i32", f32bits(300.0f)), 255);
+	CHECK_EQ_INT((int32_t)cvt("i8", "f32", "i32", f32bits(-300.0f)), -128);
+	CHECK_EQ_INT((int32_t)cvt("i8", "i32", "i32", 200), -56);
+	CHECK_EQ_INT((int32_t)cvt("u8", "i32", "i32", (uint32_t)-1), 255);
+	CHECK_EQ_INT((int64_t)cvt("i64", "i32", "i64", (uint32_t)-7), -7);
+	CHECK_EQ_INT((int64_t)cvt("u64", "u32", "i64", (uint32_t)-7), 4294967289LL);
+	CHECK_EQ_INT((int32_t)cvt("i32", "i64", "i32", 0x100000005ULL), 5);
+	CHECK_EQ_INT((int64_t)cvt("i64", "i8", "i64", (uint32_t)-3), -3);
+	CHECK_EQ_INT(cvt("bool", "f32", "bool", f32bits(NAN)) & 0xFF, 1);
+	CHECK_EQ_INT(cvt("bool", "f32", "bool", f32bits(-0.0f)) & 0xFF, 0);
+	CHECK_EQ_INT(cvt("bool", "i64", "bool", 1ULL << 40) & 0xFF, 1);
+	CHECK_EQ_INT((int32_t)cvt("i32", "bool", "i32", 1), 1);
+	{
+		uint64_t o = cvt("f32", "i64", "f32", 16777217);
+		CHECK((uint32_t)o == f32bits(16777216.0f));
+		o = cvt("f64", "u64", "f64", UINT64_MAX);
+		CHECK(o == f64bits(18446744073709551616.0));
+		o = cvt("f32", "f64", "f32", f64bits(0.1));
+		CHECK((uint32_t)o == f32bits(0.1f));
+		o = cvt("f64", "i32", "f64", (uint32_t)-3);
+		CHECK(o == f64bits(-3.0));
+	}
+	/* float16 values live in f32 registers, rounded to float16 */
+	CHECK(cvt_f32("f16", 65520.0f) == INFINITY);
+	CHECK(cvt_f32("f16", 65519.0f) == 65504.0f);
+	CHECK(cvt_f32("f16", 1.0f / 3.0f) == 0.333251953125f);
+	CHECK(cvt_f32("f16", 1e-8f) == 0.0f);
+	CHECK(cvt_f32("f16", 3e-8f) == 0x1p-24f);
+	CHECK(cvt_f32("f16", 1.0f + 0x1p-11f) == 1.0f);                    /* tie to even */
+	CHECK(cvt_f32("f16", 1.0f + 3 * 0x1p-11f) == 1.0f + 0x1p-9f);
+}
+
+/* ------------------------------------------------------ control flow */
+
+/* phis that swap two values: the parallel copy needs a scratch slot */
+TEST(phi_swap)
+{
+	static const char *ir =
+		"kernel swap\n"
+		"parambytes 8\n"
+		"param 0 u64 arg0 data\n"
+		"@b0\n"
+		"  jmp @b1\n"
+		"@b1\n"
+		"  %x =w phi @b0 1, @b2 %y\n"
+		"  %y =w phi @b0 2, @b2 %x\n"
+		"  %k =w phi @b0 0, @b2 %k2\n"
+		"  %c =b cmp.lt i32 %k, 3\n"
+		"  jnz %c @b2 @b3\n"
+		"@b2\n"
+		"  %k2 =w add i32 %k, 1\n"
+		"  jmp @b1\n"
+		"@b3\n"
+		"  %p =l param 0 u64\n"
+		"  store.global i32 %p, %x\n"
+		"  %p4 =l add i64 %p, 4\n"
+		"  store.global i32 %p4, %y\n"
+		"  %p8 =l add i64 %p, 8\n"
+		"  store.global i32 %p8, %k\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	int32_t out[3] = {0};
+	unsigned char p[8];
+	putptr(p, 0, out);
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 1, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+	CHECK_EQ_INT(out[0], 2);
+	CHECK_EQ_INT(out[1], 1);
+	CHECK_EQ_INT(out[2], 3);
+	drop(&k);
+}
+
+/* every special register over a 3-D grid, with and without a barrier */
+TEST(special_registers)
+{
+	static const char *head =
+		"kernel ids\n"
+		"parambytes 8\n"
+		"param 0 u64 arg0 data\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %ty =w sreg tid.y\n"
+		"  %tz =w sreg tid.z\n"
+		"  %nx =w sreg ntid.x\n"
+		"  %ny =w sreg ntid.y\n"
+		"  %nz =w sreg ntid.z\n"
+		"  %bx =w sreg ctaid.x\n"
+		"  %by =w sreg ctaid.y\n"
+		"  %bz =w sreg ctaid.z\n"
+		"  %gx =w sreg nctaid.x\n"
+		"  %gy =w sreg nctaid.y\n"
+		"  %ln =w sreg laneid\n"
+		"  %ws =w sreg warpsize\n";
+	/* block linear id, thread linear id, global slot */
+	static const char *tail =
+		"  %b1 =w mul i32 %bz, %gy\n"
+		"  %b2 =w add i32 %b1, %by\n"
+		"  %b3 =w mul i32 %b2, %gx\n"
+		"  %bl =w add i32 %b3, %bx\n"
+		"  %t1 =w mul i32 %tz, %ny\n"
+		"  %t2 =w add i32 %t1, %ty\n"
+		"  %t3 =w mul i32 %t2, %nx\n"
+		"  %tl =w add i32 %t3, %tx\n"
+		"  %nt1 =w mul i32 %nx, %ny\n"
+		"  %nt =w mul i32 %nt1, %nz\n"
+		"  %g1 =w mul i32 %bl, %nt\n"
+		"  %g =w add i32 %g1, %tl\n"
+		"  %gl =l cvt.i64 i32 %g\n"
+		"  %off =l mul i64 %gl, 16\n"
+		"  %p =l param 0 u64\n"
+		"  %q =l add i64 %p, %off\n"
+		"  store.global i32 %q, %tl\n"
+		"  %q4 =l add i64 %q, 4\n"
+		"  store.global i32 %q4, %bl\n"
+		"  %q8 =l add i64 %q, 8\n"
+		"  store.global i32 %q8, %ln\n"
+		"  %q12 =l add i64 %q, 12\n"
+		"  store.global i32 %q12, %ws\n"
+		"  ret\n";
+	for (int withbar = 0; withbar < 2; withbar++) {
+		char ir[4096];
+		snprintf(ir, sizeof ir, "%s%s%s", head, withbar ? "  bar\n" : "", tail);
+		PjKernel k;
+		if (!build(ir, &k)) {
+			CHECK(0);
+			return;
+		}
+		unsigned g[3] = {3, 2, 2}, b[3] = {5, 3, 4};
+		int nb = 12, nt = 60;
+		int32_t *out = calloc((size_t)(nb * nt), 16);
+		unsigned char p[8];
+		putptr(p, 0, out);
+		PjError e;
+		CHECK_EQ_INT(run(&k, g[0], g[1], g[2], b[0], b[1], b[2], 0, p, 0, &e), PJ_SIM_OK);
+		int bad = 0;
+		for (int i = 0; i < nb * nt; i++) {
+			int t = i % nt, bl = i / nt;
+			if (out[4 * i] != t || out[4 * i + 1] != bl || out[4 * i + 2] != (t & 31) || out[4 * i + 3] != 32)
+				bad++;
+		}
+		CHECK_EQ_INT(bad, 0);
+		free(out);
+		drop(&k);
+	}
+}
+
+/* ----------------------------------------------------- memory kinds */
+
+/* local array per thread (kept across a barrier), constant array, and
+ * the dynamic shared array sized at launch */
+TEST(local_const_dynamic)
+{
+	static const char *ir =
+		"kernel mem\n"
+		"checked\n"
+		"parambytes 8\n"
+		"param 0 u64 arg0 data\n"
+		"array 0 local 8 align 4 name \"loc\"\n"
+		"array 1 const 8 align 4 name \"tab\" init 0000803f00000040\n"
+		"array 2 shared 0 align 4 dynamic name \"dyn\"\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %nx =w sreg ntid.x\n"
+		"  %t =l cvt.i64 i32 %tx\n"
+		"  %n =l cvt.i64 i32 %nx\n"
+		"  %lo =l addr 0\n"
+		"  %lo4 =l add i64 %lo, 4\n"
+		"  store.local i32 %lo4, %tx\n"
+		"  %dy =l addr 2\n"
+		"  %o =l mul i64 %t, 4\n"
+		"  %dp =l add i64 %dy, %o\n"
+		"  store.shared i32 %dp, %tx\n"
+		"  bar\n"
+		"  %r1 =l sub i64 %n, 1\n"
+		"  %r2 =l sub i64 %r1, %t\n"
+		"  %ro =l mul i64 %r2, 4\n"
+		"  %rp =l add i64 %dy, %ro\n"
+		"  %v =w load.shared i32 %rp\n"
+		"  %w =w load.local i32 %lo4\n"
+		"  %ct =l addr 1\n"
+		"  %ct4 =l add i64 %ct, 4\n"
+		"  %cv =s load.const f32 %ct4\n"
+		"  %ci =w cvt.i32 f32 %cv\n"
+		"  %s1 =w mul i32 %w, 1000\n"
+		"  %s2 =w add i32 %s1, %v\n"
+		"  %s3 =w mul i32 %s2, %ci\n"
+		"  %p =l param 0 u64\n"
+		"  %po =l add i64 %p, %o\n"
+		"  store.global i32 %po, %s3\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	int32_t out[64];
+	unsigned char p[8];
+	putptr(p, 0, out);
+	PjError e;
+	int rc = run(&k, 2, 1, 1, 64, 1, 1, 64 * 4, p, PJ_SIM_UNINIT | PJ_SIM_RACE, &e);
+	CHECK_EQ_INT(rc, PJ_SIM_OK);
+	if (rc)
+		printf("%s\n", e.msg);
+	int bad = 0;
+	for (int t = 0; t < 64; t++)
+		if (out[t] != (t * 1000 + 63 - t) * 2)
+			bad++;
+	CHECK_EQ_INT(bad, 0);
+	/* too little dynamic shared memory for 64 threads: thread 32 writes past it */
+	rc = run(&k, 2, 1, 1, 64, 1, 1, 32 * 4, p, 0, &e);
+	CHECK_EQ_INT(rc, PJ_SIM_INDEX);
+	CHECK_STR_CONTAINS(e.msg, "access of 4 bytes at byte 128 of the dynamic shared array 'dyn', which "
+	                          "has 128 bytes");
+	CHECK_STR_CONTAINS(e.msg, "thread (32, 0, 0) of block (0, 0, 0)");
+	drop(&k);
+}
+
+/* narrow integer, bool and float16 loads and stores; float16 arithmetic
+ * rounds to float16 */
+TEST(memory_kinds)
+{
+	static const char *ir =
+		"kernel kinds\n"
+		"parambytes 16\n"
+		"param 0 u64 arg0 data\n"
+		"param 8 u64 arg1 data\n"
+		"@b0\n"
+		"  %p =l param 0 u64\n"
+		"  %q =l param 8 u64\n"
+		"  %a =w load.global i8 %p\n"
+		"  store.global i32 %q, %a\n"
+		"  %q4 =l add i64 %q, 4\n"
+		"  %b =w load.global u8 %p\n"
+		"  store.global i32 %q4, %b\n"
+		"  %p2 =l add i64 %p, 2\n"
+		"  %q8 =l add i64 %q, 8\n"
+		"  %c =w load.global i16 %p2\n"
+		"  store.global i32 %q8, %c\n"
+		"  %q12 =l add i64 %q, 12\n"
+		"  %d =w load.global u16 %p2\n"
+		"  store.global i32 %q12, %d\n"
+		"  %p4 =l add i64 %p, 4\n"
+		"  %e =b load.global bool %p4\n"
+		"  %q16 =l add i64 %q, 16\n"
+		"  store.global bool %q16, %e\n"
+		"  %p6 =l add i64 %p, 6\n"
+		"  %h =s load.global f16 %p6\n"
+		"  %p8 =l add i64 %p, 8\n"
+		"  %g =s load.global f16 %p8\n"
+		"  %s =s add f16 %h, %g\n"
+		"  %q18 =l add i64 %q, 18\n"
+		"  store.global f16 %q18, %s\n"
+		"  %s32 =s add f32 %h, %g\n"
+		"  %q20 =l add i64 %q, 20\n"
+		"  store.global f32 %q20, %s32\n"
+		"  %q24 =l add i64 %q, 24\n"
+		"  store.global i8 %q24, %c\n"
+		"  %q26 =l add i64 %q, 26\n"
+		"  store.global i16 %q26, %a\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	/* bytes: i8/u8 0xFF, pad, i16/u16 0xFFFE, bool 2, pad, f16 1.0, f16 2^-11 */
+	unsigned char in[10] = {0xFF, 0, 0xFE, 0xFF, 2, 0, 0x00, 0x3C, 0x00, 0x10};
+	unsigned char out[28];
+	memset(out, 0xAA, sizeof out);
+	unsigned char p[16];
+	putptr(p, 0, in);
+	putptr(p, 8, out);
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 1, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+	int32_t w[4];
+	memcpy(w, out, 16);
+	CHECK_EQ_INT(w[0], -1);
+	CHECK_EQ_INT(w[1], 255);
+	CHECK_EQ_INT(w[2], -2);
+	CHECK_EQ_INT(w[3], 65534);
+	CHECK_EQ_INT(out[16], 1);
+	CHECK_EQ_INT(out[17], 0xAA);
+	CHECK_EQ_INT(out[18] | out[19] << 8, 0x3C00);          /* 1 + 2^-11 rounds to even: 1.0 */
+	float f;
+	memcpy(&f, out + 20, 4);
+	CHECK(f == 1.0f + 0x1p-11f);
+	CHECK_EQ_INT(out[24], 0xFE);
+	CHECK_EQ_INT(out[25], 0xAA);
+	CHECK_EQ_INT(out[26] | out[27] << 8, 0xFFFF);
+	drop(&k);
+}
+
+/* ----------------------------------------------------------- reports */
+
+TEST(trap)
+{
+	static const char *ir =
+		"kernel asserts\n"
+		"checked\n"
+		"parambytes 0\n"
+		"loc 0 \"k.py\" 3 5\n"
+		"check 0 loc 0 msg \"AssertionError: x must be positive\"\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %c =b cmp.eq i32 %tx, 7\n"
+		"  jnz %c @b1 @b2\n"
+		"@b1\n"
+		"  trap 0 !0\n"
+		"  ret\n"
+		"@b2\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	PjError e;
+	CHECK_EQ_INT(run(&k, 2, 1, 1, 32, 1, 1, 0, NULL, 0, &e), PJ_SIM_TRAP);
+	CHECK_STR_CONTAINS(e.msg, "AssertionError: x must be positive\n  at k.py:3, in kernel 'asserts', "
+	                          "thread (7, 0, 0) of block (0, 0, 0)");
+	drop(&k);
+}
+
+TEST(deadlock)
+{
+	static const char *ir =
+		"kernel half_sync\n"
+		"parambytes 0\n"
+		"loc 0 \"kernel.py\" 14 9\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %c =b cmp.lt i32 %tx, 32\n"
+		"  jnz %c @b1 @b2\n"
+		"@b1\n"
+		"  bar !0\n"
+		"  jmp @b2\n"
+		"@b2\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 64, 1, 1, 0, NULL, 0, &e), PJ_SIM_DEADLOCK);
+	CHECK_STR_CONTAINS(e.msg, "barrier at kernel.py:14 reached by 32 of 64 threads of block (0, 0, 0); "
+	                          "the others returned");
+	CHECK_STR_CONTAINS(e.msg, "half_sync");
+	CHECK_EQ_INT(e.line, 14);
+	/* with 32 threads every thread reaches it */
+	CHECK_EQ_INT(run(&k, 2, 1, 1, 32, 1, 1, 0, NULL, 0, &e), PJ_SIM_OK);
+	drop(&k);
+}
+
+/* sm[tid] = 1 for tid < limit; bar; out[tid] = sm[(tid + shift) % n] */
+static const char *uninit_ir =
+	"kernel partial\n"
+	"parambytes 24\n"
+	"param 0 u64 arg0 data\n"
+	"param 8 i64 arg1 scalar\n"
+	"param 16 i64 arg2 scalar\n"
+	"array 0 shared 1024 align 4 name \"sm\"\n"
+	"loc 0 \"kernel.py\" 5 9\n"
+	"loc 1 \"kernel.py\" 7 5\n"
+	"@b0\n"
+	"  %tx =w sreg tid.x\n"
+	"  %t =l cvt.i64 i32 %tx\n"
+	"  %lim =l param 8 i64\n"
+	"  %sh =l param 16 i64\n"
+	"  %sm =l addr 0\n"
+	"  %o =l mul i64 %t, 4\n"
+	"  %ps =l add i64 %sm, %o\n"
+	"  %c =b cmp.lt i64 %t, %lim\n"
+	"  jnz %c @b1 @b2\n"
+	"@b1\n"
+	"  store.shared f32 %ps, 1.0 !0\n"
+	"  jmp @b2\n"
+	"@b2\n"
+	"  bar\n"
+	"  %j1 =l add i64 %t, %sh\n"
+	"  %j =l rem i64 %j1, 256\n"
+	"  %jo =l mul i64 %j, 4\n"
+	"  %pj =l add i64 %sm, %jo\n"
+	"  %v =s load.shared f32 %pj !1\n"
+	"  %p =l param 0 u64\n"
+	"  %q =l add i64 %p, %o\n"
+	"  store.global f32 %q, %v\n"
+	"  ret\n";
+
+TEST(uninitialised_shared)
+{
+	PjKernel k;
+	if (!build(uninit_ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	float out[256];
+	unsigned char p[24];
+	putptr(p, 0, out);
+	put64(p, 8, 255);
+	put64(p, 16, 0);
+	PjError e;
+	/* unchecked: thread 255 reads the poison (all bits set: a NaN) */
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 256, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+	CHECK(out[0] == 1.0f && f32bits(out[255]) == 0xFFFFFFFFu);
+	CHECK_EQ_INT(run(&k, 2, 1, 1, 256, 1, 1, 0, p, PJ_SIM_UNINIT, &e), PJ_SIM_UNINIT_READ);
+	CHECK_STR_CONTAINS(e.msg, "byte 1020 of shared array 'sm' was not written by any thread of "
+	                          "block (0, 0, 0) before this read\n  at kernel.py:7, in kernel 'partial', "
+	                          "thread (255, 0, 0) of block (0, 0, 0)");
+	/* all written: no report, in the second block either */
+	put64(p, 8, 256);
+	CHECK_EQ_INT(run(&k, 2, 1, 1, 256, 1, 1, 0, p, PJ_SIM_UNINIT, &e), PJ_SIM_OK);
+	drop(&k);
+}
+
+TEST(races)
+{
+	static const char *ww =
+		"kernel last_wins\n"
+		"parambytes 8\n"
+		"param 0 u64 arg0 data\n"
+		"array 0 shared 4 align 4 name \"flag\"\n"
+		"loc 0 \"race.py\" 6 5\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %sm =l addr 0\n"
+		"  store.shared i32 %sm, %tx !0\n"
+		"  bar\n"
+		"  %v =w load.shared i32 %sm\n"
+		"  %p =l param 0 u64\n"
+		"  store.global i32 %p, %v\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ww, &k)) {
+		CHECK(0);
+		return;
+	}
+	int32_t out = -1;
+	unsigned char p[8];
+	putptr(p, 0, &out);
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 64, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+	CHECK_EQ_INT(out, 63);
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 64, 1, 1, 0, p, PJ_SIM_RACE, &e), PJ_SIM_RACE_FOUND);
+	CHECK_STR_CONTAINS(e.msg, "this thread writes byte 0 of shared array 'flag' that thread (0, 0, 0) "
+	                          "wrote at race.py:6");
+	CHECK_STR_CONTAINS(e.msg, "at race.py:6, in kernel 'last_wins', thread (1, 0, 0) of block (0, 0, 0)");
+	drop(&k);
+
+	/* a read of a neighbour's slot with no barrier: thread 0 reads sm[1]
+	 * (in the unchecked run it sees thread 1's value from no barrier) and
+	 * thread 1 then writes it */
+	if (!build(uninit_ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	/* write sm[t] for all, bar, read sm[t+1]: correct */
+	float o[256];
+	unsigned char q[24];
+	putptr(q, 0, o);
+	put64(q, 8, 256);
+	put64(q, 16, 1);
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 256, 1, 1, 0, q, PJ_SIM_RACE | PJ_SIM_UNINIT, &e), PJ_SIM_OK);
+	drop(&k);
+
+	static const char *war =
+		"kernel neighbour\n"
+		"parambytes 0\n"
+		"array 0 shared 256 align 4 name \"sm\"\n"
+		"loc 0 \"n.py\" 4 5\n"
+		"loc 1 \"n.py\" 5 5\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %t =l cvt.i64 i32 %tx\n"
+		"  %sm =l addr 0\n"
+		"  %o =l mul i64 %t, 4\n"
+		"  %ps =l add i64 %sm, %o\n"
+		"  %pn =l add i64 %ps, 4\n"
+		"  %v =w load.shared i32 %pn !0\n"
+		"  store.shared i32 %ps, %tx !1\n"
+		"  ret\n";
+	if (!build(war, &k)) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 8, 1, 1, 0, NULL, PJ_SIM_RACE, &e), PJ_SIM_RACE_FOUND);
+	CHECK_STR_CONTAINS(e.msg, "this thread writes byte 4 of shared array 'sm' that thread (0, 0, 0) "
+	                          "read at n.py:4");
+	CHECK_STR_CONTAINS(e.msg, "thread (1, 0, 0) of block (0, 0, 0)");
+	drop(&k);
+}
+
+/* thread 0 waits for a flag that thread 1 sets: endless, one at a time */
+TEST(endless_loop)
+{
+	static const char *ir =
+		"kernel spin\n"
+		"parambytes 8\n"
+		"param 0 u64 arg0 data\n"
+		"loc 0 \"spin.py\" 9 9\n"
+		"@b0\n"
+		"  %tx =w sreg tid.x\n"
+		"  %p =l param 0 u64\n"
+		"  %c =b cmp.eq i32 %tx, 1\n"
+		"  jnz %c @set @wait\n"
+		"@set\n"
+		"  store.global i32 %p, 1\n"
+		"  ret\n"
+		"@wait\n"
+		"  %v =w load.global i32 %p !0\n"
+		"  %z =b cmp.eq i32 %v, 0 !0\n"
+		"  jnz %z @wait @done\n"
+		"@done\n"
+		"  ret\n";
+	PjKernel k;
+	if (!build(ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	int32_t flag = 0;
+	unsigned char p[8];
+	putptr(p, 0, &flag);
+	PjError e;
+	setenv("PTXJIT_SIM_LOOP_LIMIT", "100000", 1);
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 2, 1, 1, 0, p, 0, &e), PJ_SIM_DEADLOCK);
+	CHECK_STR_CONTAINS(e.msg, "a loop ran 100000 times without reaching a barrier or returning");
+	CHECK_STR_CONTAINS(e.msg, "at spin.py:9, in kernel 'spin', thread (0, 0, 0) of block (0, 0, 0)");
+	unsetenv("PTXJIT_SIM_LOOP_LIMIT");
+	flag = 1;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 2, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+	drop(&k);
+}
+
+TEST(bad_launches)
+{
+	PjKernel k;
+	memset(&k, 0, sizeof k);
+	PjError e;
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 1, 1, 1, 0, NULL, 0, &e), PJ_SIM_BAD);
+	CHECK_STR_CONTAINS(e.msg, "without its simulator program");
+	if (!build(vadd_ir, &k)) {
+		CHECK(0);
+		return;
+	}
+	unsigned char p[56] = {0};
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 2048, 1, 1, 0, p, 0, &e), PJ_SIM_BAD);
+	CHECK_STR_CONTAINS(e.msg, "invalid block dimensions (2048, 1, 1)");
+	CHECK_EQ_INT(run(&k, 0, 1, 1, 32, 1, 1, 0, p, 0, &e), PJ_SIM_BAD);
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 32, 1, 1, 1 << 20, p, 0, &e), PJ_SIM_BAD);
+	CHECK_STR_CONTAINS(e.msg, "shared memory");
+	CHECK_EQ_INT(run(&k, 1, 1, 1, 32, 1, 1, 0, NULL, 0, &e), PJ_SIM_BAD);
+	drop(&k);
+}
+
+/* ------------------------------------------- compiled from Python */
+
+static int resolve(void *data, const char *name, PjValue *out, PjArena *a)
+{
+	(void)data;
+	(void)a;
+	if (!strcmp(name, "cuda") || !strcmp(name, "np") || !strcmp(name, "math")) {
+		out->kind = PJ_V_MODULE;
+		out->s = !strcmp(name, "np") ? "numpy" : name;
+		return 1;
+	}
+	if (!strcmp(name, "TPB")) {
+		out->kind = PJ_V_INT;
+		out->i = 256;
+		return 1;
+	}
+	return 0;
+}
+
+/* The source starts at line 1 of "kernel.py". */
+static PjKernel *compile_py(const char *src, const char *name, const char *sig)
+{
+	PjFunc f = {.name = name, .source = src, .file = "kernel.py", .first_line = 1, .resolve = resolve};
+	PjOptions o = {.arch = 90, .opt_level = 1, .sim = 1};
+	PjKernel *k;
+	PjError e;
+	if (pj_compile(&f, sig, &o, &k, &e) != PJ_OK) {
+		printf("compile error: %s\n", e.msg);
+		return NULL;
+	}
+	return k;
+}
+
+/* Fills the parameter buffer for 1-D C-contiguous arrays and scalars:
+ * arrays[arg] (NULL for a scalar: scalars[arg]), n[arg] elements. */
+static void fill_params(const PjKernel *k, unsigned char *buf, void *const *arrays, const int64_t *n,
+                        const double *scalars)
+{
+	memset(buf, 0, (size_t)k->param_bytes);
+	for (int i = 0; i < k->nparams; i++) {
+		const PjParam *p = &k->params[i];
+		if (p->role == KP_DATA)
+			putptr(buf, p->off, arrays[p->arg]);
+		else if (p->role == KP_SHAPE)
+			put64(buf, p->off, (uint64_t)n[p->arg]);
+		else if (p->role == KP_SCALAR && p->ty == SK_I64)
+			put64(buf, p->off, (uint64_t)(int64_t)scalars[p->arg]);
+		else if (p->role == KP_SCALAR && p->ty == SK_F64)
+			put64(buf, p->off, f64bits(scalars[p->arg]));
+	}
+}
+
+static const char *py_add =
+	"@cuda.jit\n"
+	"def add_kernel(a, b, out):\n"
+	"    i = cuda.grid(1)\n"
+	"    if i < out.size:\n"
+	"        out[i] = a[i] + b[i]\n"
+	"\n"
+	"@cuda.jit\n"
+	"def add_unguarded(a, b, out):\n"
+	"    i = cuda.grid(1)\n"
+	"    out[i] = a[i] + b[i]\n";
+
+TEST(python_vector_add)
+{
+	PjKernel *k = compile_py(py_add, "add_kernel", "float32[::1], float32[::1], float32[::1]");
+	if (!k) {
+		CHECK(0);
+		return;
+	}
+	int n = 1 << 20;
+	float *a = malloc(sizeof *a * n), *b = malloc(sizeof *b * n), *o = malloc(sizeof *o * n);
+	for (int i = 0; i < n; i++) {
+		a[i] = (float)i * 0.25f;
+		b[i] = 3.0f - (float)i;
+		o[i] = 0;
+	}
+	unsigned char p[256];
+	void *arr[3] = {a, b, o};
+	int64_t ns[3] = {n, n, n};
+	fill_params(k, p, arr, ns, NULL);
+	PjError e;
+	double t0 = now();
+	int rc = run(k, (unsigned)n / 256, 1, 1, 256, 1, 1, 0, p, 0, &e);
+	double t1 = now();
+	CHECK_EQ_INT(rc, PJ_SIM_OK);
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		if (o[i] != a[i] + b[i])
+			bad++;
+	CHECK_EQ_INT(bad, 0);
+	printf("  compiled vector add of 2^20 float32 (4096 x 256 threads): %.1f ms\n", (t1 - t0) * 1e3);
+	pj_kernel_free(k);
+
+	/* without the guard, the threads past the end fail at a[i] (line 10) */
+	k = compile_py(py_add, "add_unguarded", "float32[::1], float32[::1], float32[::1]");
+	if (!k) {
+		CHECK(0);
+		return;
+	}
+	ns[0] = ns[1] = ns[2] = 1000;
+	fill_params(k, p, arr, ns, NULL);
+	rc = run(k, 4, 1, 1, 256, 1, 1, 0, p, 0, &e);
+	CHECK_EQ_INT(rc, PJ_SIM_INDEX);
+	CHECK_STR_CONTAINS(e.msg, "index 1000 is out of bounds for axis 0 with size 1000 in array 'a' of "
+	                          "shape (1000,)\n  at kernel.py:10, in kernel 'add_unguarded', "
+	                          "thread (232, 0, 0) of block (3, 0, 0)");
+	CHECK_EQ_INT(e.line, 10);
+	pj_kernel_free(k);
+	free(a);
+	free(b);
+	free(o);
+}
+
+static const char *py_reduce =
+	"@cuda.jit\n"
+	"def reduce_kernel(in_array, out_array):\n"
+	"    shared = cuda.shared.array(TPB, dtype=np.float32)\n"
+	"    idx = cuda.grid(1)\n"
+	"    tx = cuda.threadIdx.x\n"
+	"\n"
+	"    shared[tx] = in_array[idx]\n"
+	"    cuda.syncthreads()\n"
+	"\n"
+	"    i = TPB // 2\n"
+	"    while i > 0:\n"
+	"        if tx < i:\n"
+	"            shared[tx] += shared[tx + i]\n"
+	"        cuda.syncthreads()\n"
+	"        i //= 2\n"
+	"\n"
+	"    if tx == 0:\n"
+	"        out_array[cuda.blockIdx.x] = shared[0]\n"
+	"\n"
+	"@cuda.jit\n"
+	"def half_sync(out):\n"
+	"    if cuda.threadIdx.x < 16:\n"
+	"        cuda.syncthreads()\n"
+	"    out[0] = 1\n"
+	"\n"
+	"@cuda.jit\n"
+	"def racy(out):\n"
+	"    s = cuda.shared.array(1, np.int32)\n"
+	"    s[0] = cuda.threadIdx.x\n"
+	"    cuda.syncthreads()\n"
+	"    out[0] = s[0]\n"
+	"\n"
+	"@cuda.jit\n"
+	"def gpu_reduce(in_array, out_array):\n"
+	"    thread_id = cuda.grid(1)\n"
+	"    stride = cuda.gridsize(1)\n"
+	"    temp_sum = 0.0\n"
+	"    for i in range(thread_id, in_array.shape[0], stride):\n"
+	"        temp_sum += in_array[i]\n"
+	"    cuda.atomic.add(out_array, 0, temp_sum)\n";
+
+TEST(python_reduction)
+{
+	PjKernel *k = compile_py(py_reduce, "reduce_kernel", "float32[::1], float32[::1]");
+	if (!k) {
+		CHECK(0);
+		return;
+	}
+	int n = 1 << 20, nb = n / 256;
+	float *a = malloc(sizeof *a * n), *o = calloc((size_t)nb, sizeof *o), *ref = malloc(sizeof *ref * nb);
+	for (int i = 0; i < n; i++)
+		a[i] = (float)(i % 1013) * 0.01f;
+	for (int blk = 0; blk < nb; blk++) {
+		float s[256];
+		memcpy(s, a + blk * 256, sizeof s);
+		for (int w = 128; w > 0; w /= 2)
+			for (int t = 0; t < w; t++)
+				s[t] = s[t] + s[t + w];
+		ref[blk] = s[0];
+	}
+	unsigned char p[256];
+	void *arr[2] = {a, o};
+	int64_t ns[2] = {n, nb};
+	fill_params(k, p, arr, ns, NULL);
+	PjError e;
+	for (int check = 0; check <= 3; check += 3) {
+		double t0 = now();
+		int rc = run(k, (unsigned)nb, 1, 1, 256, 1, 1, 0, p, check, &e);
+		double t1 = now();
+		CHECK_EQ_INT(rc, PJ_SIM_OK);
+		if (rc)
+			printf("%s\n", e.msg);
+		int bad = 0;
+		for (int i = 0; i < nb; i++)
+			if (f32bits(o[i]) != f32bits(ref[i]))
+				bad++;
+		CHECK_EQ_INT(bad, 0);
+		printf("  compiled shared-memory reduction of 2^20 float32%s: %.1f ms\n",
+		       check ? " (race and uninit checks)" : "", (t1 - t0) * 1e3);
+	}
+	/* 128 threads of 256 per block: shared[tx + i] reads slots nobody wrote */
+	int rc = run(k, 2, 1, 1, 128, 1, 1, 0, p, PJ_SIM_UNINIT, &e);
+	CHECK_EQ_INT(rc, PJ_SIM_UNINIT_READ);
+	CHECK_STR_CONTAINS(e.msg, "read of uninitialised shared memory: byte 512 of shared array '");
+	CHECK_STR_CONTAINS(e.msg, "' was not written by any thread of block (0, 0, 0) before this read");
+	CHECK_STR_CONTAINS(e.msg, "at kernel.py:13, in kernel 'reduce_kernel', thread (0, 0, 0)");
+	pj_kernel_free(k);
+
+	int32_t out[1] = {0};
+	void *arr1[1] = {out};
+	int64_t n1[1] = {1};
+	k = compile_py(py_reduce, "half_sync", "int32[::1]");
+	if (k) {
+		fill_params(k, p, arr1, n1, NULL);
+		CHECK_EQ_INT(run(k, 1, 1, 1, 32, 1, 1, 0, p, 0, &e), PJ_SIM_DEADLOCK);
+		CHECK_STR_CONTAINS(e.msg, "barrier at kernel.py:23 reached by 16 of 32 threads of block "
+		                          "(0, 0, 0); the others returned");
+		pj_kernel_free(k);
+	} else
+		CHECK(0);
+
+	k = compile_py(py_reduce, "racy", "int32[::1]");
+	if (k) {
+		fill_params(k, p, arr1, n1, NULL);
+		CHECK_EQ_INT(run(k, 1, 1, 1, 32, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+		CHECK_EQ_INT(out[0], 31);
+		CHECK_EQ_INT(run(k, 1, 1, 1, 32, 1, 1, 0, p, PJ_SIM_RACE, &e), PJ_SIM_RACE_FOUND);
+		CHECK_STR_CONTAINS(e.msg, "race on shared memory: this thread writes byte 0 of shared array '");
+		CHECK_STR_CONTAINS(e.msg, "' that thread (0, 0, 0) wrote at kernel.py:29 with no "
+		                          "cuda.syncthreads() between them\n  at kernel.py:29, in kernel 'racy', "
+		                          "thread (1, 0, 0) of block (0, 0, 0)");
+		pj_kernel_free(k);
+	} else
+		CHECK(0);
+
+	/* grid-stride sums added atomically, in the simulator's thread order */
+	k = compile_py(py_reduce, "gpu_reduce", "float32[::1], float32[::1]");
+	if (k) {
+		float sum[1] = {0};
+		void *arr2[2] = {a, sum};
+		int64_t n2[2] = {4096, 1};
+		fill_params(k, p, arr2, n2, NULL);
+		CHECK_EQ_INT(run(k, 4, 1, 1, 256, 1, 1, 0, p, 0, &e), PJ_SIM_OK);
+		float want = 0;
+		for (int t = 0; t < 1024; t++) {
+			double s = 0.0;
+			for (int i = t; i < 4096; i += 1024)
+				s += a[i];
+			want = want + (float)s;
+		}
+		CHECK(f32bits(sum[0]) == f32bits(want));
+		pj_kernel_free(k);
+	} else
+		CHECK(0);
+	free(a);
+	free(o);
+	free(ref);
+}
+
+int main(void)
+{
+	RUN(vector_add);
+	RUN(out_of_bounds);
+	RUN(out_of_bounds_2d);
+	RUN(negative_index);
+	RUN(reduction);
+	RUN(atomics_float);
+	RUN(atomics_int);
+	RUN(atomics_many_threads);
+	RUN(integer_semantics);
+	RUN(float_semantics);
+	RUN(no_contraction);
+	RUN(conversions);
+	RUN(phi_swap);
+	RUN(special_registers);
+	RUN(local_const_dynamic);
+	RUN(memory_kinds);
+	RUN(trap);
+	RUN(deadlock);
+	RUN(uninitialised_shared);
+	RUN(races);
+	RUN(endless_loop);
+	RUN(bad_launches);
+	RUN(python_vector_add);
+	RUN(python_reduction);
+	return check_summary("sim");
 }

@@ -1,0 +1,159 @@
+"""Kernel speed: ptxjit against CUDA C (through cupy.RawModule) and Numba.
+
+    python3 bench/bench_kernels.py
+
+* vector add of 2**26 float32 in device memory, 256 threads a block:
+  GPU time of one launch from CUDA events, 5 warm-up launches, median of
+  50; the same arrays (CuPy's, passed through __cuda_array_interface__)
+  for all three when CuPy is present;
+* vector add of 2**20 float32 host (NumPy) arrays, the copies to the
+  device and back included: host wall time of one call, median of 30.
+
+Needs a GPU.  CuPy and Numba are optional.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import cupy, ensure_ptxjit_path, median, missing, numba_cuda, ratio, table  # noqa: E402
+
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+WARMUP, REPS = 5, 50
+N_BIG = 1 << 26
+N_HOST = 1 << 20
+
+CUDA_C = r"""
+extern "C" __global__ void vadd(const float *x, const float *y, float *out, long long n)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = x[i] + y[i];
+}
+"""
+
+
+def make_vadd(cuda):
+    @cuda.jit
+    def vadd(x, y, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = x[i] + y[i]
+    return vadd
+
+
+def event_ms(cuda, launch, new_event, elapsed):
+    for _ in range(WARMUP):
+        launch()
+    if cuda:
+        cuda.synchronize()
+    times = []
+    for _ in range(REPS):
+        start, end = new_event(), new_event()
+        start.record()
+        launch()
+        end.record()
+        end.synchronize()
+        times.append(elapsed(start, end))
+    return median(times)
+
+
+def device_vector_add(cuda, arrays, check):
+    """Median ms of one launch of the vector add with `cuda` (ptxjit or numba)."""
+    k = make_vadd(cuda)
+    x, y, out = arrays
+    blocks = (N_BIG + 255) // 256
+    t = event_ms(cuda, lambda: k[blocks, 256](x, y, out), cuda.event, cuda.event_elapsed_time)
+    check(out)
+    return t
+
+
+def cuda_c_vector_add(cp, arrays):
+    mod = cp.RawModule(code=CUDA_C)
+    fn = mod.get_function("vadd")
+    x, y, out = arrays
+    blocks = (N_BIG + 255) // 256
+    n = cp.int64(N_BIG)
+    return event_ms(None, lambda: fn((blocks,), (256,), (x, y, out, n)),
+                    cp.cuda.Event, cp.cuda.get_elapsed_time)
+
+
+def host_vector_add_ms(cuda, x, y):
+    k = make_vadd(cuda)
+    out = np.zeros_like(x)
+    blocks = (N_HOST + 255) // 256
+    for _ in range(WARMUP):
+        k[blocks, 256](x, y, out)
+    cuda.synchronize()
+    assert (out == x + y).all()
+    times = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        k[blocks, 256](x, y, out)
+        times.append((time.perf_counter() - t0) * 1e3)
+    return median(times)
+
+
+def measure():
+    """Returns the table's rows."""
+    ensure_ptxjit_path()
+    from ptxjit import cuda
+    nb = numba_cuda()
+    cp = cupy()
+
+    hx = np.random.default_rng(0).random(N_BIG, dtype=np.float32)
+    hy = np.random.default_rng(1).random(N_BIG, dtype=np.float32)
+    want = hx + hy
+
+    def check(out):
+        got = cp.asnumpy(out) if cp else out.copy_to_host()
+        assert (got == want).all(), "wrong vector sum"
+        if cp:
+            out.fill(0)
+
+    if cp:
+        shared = [cp.asarray(hx), cp.asarray(hy), cp.zeros(N_BIG, dtype=cp.float32)]
+        arrays_p = arrays_n = shared
+    else:
+        arrays_p = [cuda.to_device(hx), cuda.to_device(hy), cuda.device_array(N_BIG, dtype=np.float32)]
+        arrays_n = [nb.to_device(hx), nb.to_device(hy), nb.device_array(N_BIG, dtype=np.float32)] if nb else None
+
+    t_p = device_vector_add(cuda, arrays_p, check)
+    t_c = None
+    if cp:
+        t_c = cuda_c_vector_add(cp, shared)
+        check(shared[2])
+    t_n = device_vector_add(nb, arrays_n, check) if nb else None
+
+    sx = hx[:N_HOST].copy()
+    sy = hy[:N_HOST].copy()
+    h_p = host_vector_add_ms(cuda, sx, sy)
+    h_n = host_vector_add_ms(nb, sx, sy) if nb else None
+
+    def gbs(ms):
+        return 3 * 4 * N_BIG / (ms * 1e-3) / 1e9 if ms else None
+
+    return [
+        ["vector add 2^26 f32, device (ms)", t_p, t_c, t_n,
+         "%.3f" % (t_p / t_c) if t_c else "-", ratio(t_p, t_n), "ptxjit/C <= 1.03"],
+        ["  bandwidth (GB/s)", gbs(t_p), gbs(t_c), gbs(t_n), "", "", ""],
+        ["vector add 2^20 f32, host arrays (ms)", h_p, None, h_n, "-", ratio(h_p, h_n), "numba/ptxjit >= 3"],
+    ]
+
+
+HEADER = ["kernels", "ptxjit", "CUDA C", "numba", "ptxjit/C", "numba/ptxjit", "target"]
+
+
+def main():
+    rows = measure()
+    print(table("== kernel time (medians)", HEADER, rows))
+    for k, v in missing().items():
+        print("note: %s" % v)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,682 @@
+/*
+ * jit.c - compiling a Python function: the resolver that turns the names
+ * a kernel uses into compile-time values, the call of pj_compile, and
+ * Kernel, the object that holds one compiled signature.
+ *
+ * Python hands over a function's description (its _pj_info() tuple:
+ * name, dedented source, file, first line, columns removed, globals,
+ * closure values, the dict of names frozen so far, whether it is a
+ * device function, its declared signature, inline) and the argument
+ * signature.  The compiler calls back, during the compile only, to
+ * resolve each free name: closure values first, then globals, then the
+ * builtins (exception classes only; sema knows the other builtins).  A
+ * value found is stored in the function's frozen dict, so later compiles
+ * see the same value, as in Numba.
+ *
+ * Values become PjValues: numbers, None, strings, tuples; modules,
+ * functions and types that kernels may use, looked up by identity in the
+ * table that ptxjit.cuda builds (set_resolve_table); other ptxjit
+ * dispatchers as PjFuncs with their own resolver; exception classes;
+ * NumPy arrays as constant arrays.  Anything else is PJ_V_UNKNOWN with
+ * its Python type name, which sema reports if the kernel uses it.
+ *
+ * A Python exception raised while resolving (a property that fails) is
+ * kept and re-raised after pj_compile returns.
+ */
+#include "py.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Dtype names as NumPy spells them (PjValue.s of PJ_V_DTYPE/ARRAY). */
+static const char *const kind_npname[K_NKINDS] = {
+	"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+	"float16", "float32", "float64", "complex64", "complex128",
+};
+
+typedef struct Root Root;
+
+typedef struct Resolver {
+	Root *root;
+	PyObject *globals, *closure, *frozen;   /* kept alive by Root.keep */
+} Resolver;
+
+struct Root {
+	ModState *st;
+	PyObject *keep;            /* what the compile borrows from */
+	int failed;                /* a Python exception is saved below */
+	PyObject *et, *ev, *etb;
+	struct { PyObject *disp; PjFunc *f; } *funcs;
+	int nfuncs, capfuncs;
+};
+
+static void save_error(Root *r)
+{
+	if (!r->failed) {
+		PyErr_Fetch(&r->et, &r->ev, &r->etb);
+		r->failed = 1;
+	} else {
+		PyErr_Clear();
+	}
+}
+
+static char *copy_str(PjArena *arena, const char *s, Py_ssize_t n)
+{
+	char *p = pj_alloc(arena, (size_t)n + 1);
+	memcpy(p, s, (size_t)n);
+	p[n] = 0;
+	return p;
+}
+
+/* The UTF-8 text of a str, copied into the arena (or borrowed when arena
+ * is NULL: the str must outlive the compile). */
+static const char *text_of(PyObject *o, PjArena *arena)
+{
+	Py_ssize_t n;
+	if (o == Py_None)
+		return NULL;
+	const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+	if (!s)
+		return NULL;
+	return arena ? copy_str(arena, s, n) : s;
+}
+
+static int resolve(void *data, const char *name, PjValue *out, PjArena *arena);
+
+/* Fills f from a _pj_info() tuple:
+ * (name, source, file, first_line, col_shift, globals, closure, frozen,
+ *  is_device, sig, inline_always). */
+static int func_from_info(Root *r, PyObject *info, PjFunc *f, Resolver *res, PjArena *arena)
+{
+	if (!PyTuple_Check(info) || PyTuple_GET_SIZE(info) < 11) {
+		PyErr_SetString(PyExc_TypeError, "_pj_info() must return an 11-tuple");
+		return -1;
+	}
+	if (PyList_Append(r->keep, info) < 0)
+		return -1;
+	PyObject *name = PyTuple_GET_ITEM(info, 0), *src = PyTuple_GET_ITEM(info, 1);
+	PyObject *file = PyTuple_GET_ITEM(info, 2);
+	PyObject *g = PyTuple_GET_ITEM(info, 5), *cl = PyTuple_GET_ITEM(info, 6);
+	PyObject *fr = PyTuple_GET_ITEM(info, 7), *sig = PyTuple_GET_ITEM(info, 9);
+	if (!PyUnicode_Check(name) || !PyUnicode_Check(src) || !PyUnicode_Check(file) ||
+	    !PyDict_Check(g) || !PyDict_Check(cl) || !PyDict_Check(fr) ||
+	    (sig != Py_None && !PyUnicode_Check(sig))) {
+		PyErr_SetString(PyExc_TypeError, "_pj_info(): bad field types");
+		return -1;
+	}
+	memset(f, 0, sizeof *f);
+	if (!(f->name = text_of(name, arena)) || !(f->source = text_of(src, arena)) ||
+	    !(f->file = text_of(file, arena)))
+		return -1;
+	f->first_line = (int)PyLong_AsLong(PyTuple_GET_ITEM(info, 3));
+	f->col_shift = (int)PyLong_AsLong(PyTuple_GET_ITEM(info, 4));
+	if (PyErr_Occurred())
+		return -1;
+	f->is_device = PyObject_IsTrue(PyTuple_GET_ITEM(info, 8));
+	f->inline_always = PyObject_IsTrue(PyTuple_GET_ITEM(info, 10));
+	if (sig != Py_None && !(f->sig = text_of(sig, arena)))
+		return -1;
+	res->root = r;
+	res->globals = g;
+	res->closure = cl;
+	res->frozen = fr;
+	f->resolve = resolve;
+	f->data = res;
+	return 0;
+}
+
+static PjFunc *func_of_dispatcher(Root *r, PyObject *disp, PjArena *arena)
+{
+	for (int i = 0; i < r->nfuncs; i++)
+		if (r->funcs[i].disp == disp)
+			return r->funcs[i].f;
+	PyObject *info = PyObject_CallMethodNoArgs(disp, r->st->s_pj_info);
+	if (!info)
+		return NULL;
+	PjFunc *f = pj_alloc(arena, sizeof *f);
+	Resolver *res = pj_alloc(arena, sizeof *res);
+	int rc = func_from_info(r, info, f, res, arena);
+	Py_DECREF(info);
+	if (rc)
+		return NULL;
+	if (r->nfuncs == r->capfuncs) {
+		int cap = r->capfuncs ? r->capfuncs * 2 : 8;
+		void *p = realloc(r->funcs, (size_t)cap * sizeof *r->funcs);
+		if (!p) {
+			PyErr_NoMemory();
+			return NULL;
+		}
+		r->funcs = p;
+		r->capfuncs = cap;
+	}
+	r->funcs[r->nfuncs].disp = disp;
+	r->funcs[r->nfuncs].f = f;
+	r->nfuncs++;
+	return f;
+}
+
+static int type_is(PyTypeObject *t, const char *name)
+{
+	PyObject *mro = t->tp_mro;
+	if (!mro)
+		return 0;
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++)
+		if (strcmp(((PyTypeObject *)PyTuple_GET_ITEM(mro, i))->tp_name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static void unknown(PyObject *obj, PjValue *out, PjArena *arena, const char *why)
+{
+	const char *tn = Py_TYPE(obj)->tp_name;
+	out->kind = PJ_V_UNKNOWN;
+	if (why) {
+		size_t n = strlen(tn) + strlen(why) + 4;
+		char *s = pj_alloc(arena, n);
+		snprintf(s, n, "%s (%s)", tn, why);
+		out->s = s;
+	} else {
+		out->s = copy_str(arena, tn, (Py_ssize_t)strlen(tn));
+	}
+}
+
+static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
+{
+	PyObject *mv = PyMemoryView_FromObject(obj);
+	if (!mv)
+		return -1;
+	Py_buffer *v = PyMemoryView_GET_BUFFER(mv);
+	if (!PyBuffer_IsContiguous(v, 'C')) {
+		Py_DECREF(mv);
+		PyObject *np = PyImport_ImportModule("numpy"), *c = NULL;
+		if (np) {
+			c = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+			Py_DECREF(np);
+		}
+		if (!c)
+			return -1;
+		mv = PyMemoryView_FromObject(c);
+		Py_DECREF(c);
+		if (!mv)
+			return -1;
+		v = PyMemoryView_GET_BUFFER(mv);
+	}
+	int rc = PyList_Append(r->keep, mv);
+	Py_DECREF(mv);
+	if (rc)
+		return -1;
+	int k = kind_of_format(v->format, v->itemsize);
+	if (k < 0 || v->ndim > 8 || v->ndim < 0) {
+		unknown(obj, out, arena, k < 0 ? "an array of a dtype kernels do not support"
+		                               : "an array of more than 8 dimensions");
+		return 0;
+	}
+	out->kind = PJ_V_ARRAY;
+	out->data = v->buf;
+	out->s = kind_npname[k];
+	out->ndim = v->ndim;
+	for (int i = 0; i < v->ndim; i++)
+		out->shape[i] = v->shape[i];
+	return 0;
+}
+
+/* A NumPy scalar as the matching Python number. */
+static int numpy_scalar(PyObject *obj, PjValue *out, PjArena *arena)
+{
+	Py_buffer v;
+	if (PyObject_GetBuffer(obj, &v, PyBUF_FORMAT) < 0) {
+		PyErr_Clear();
+		unknown(obj, out, arena, NULL);
+		return 0;
+	}
+	int k = kind_of_format(v.format, v.itemsize);
+	const void *p = v.buf;
+	switch (k) {
+	case K_BOOL: out->kind = PJ_V_BOOL; out->i = *(const unsigned char *)p != 0; break;
+	case K_I8: out->kind = PJ_V_INT; out->i = *(const int8_t *)p; break;
+	case K_I16: out->kind = PJ_V_INT; out->i = *(const int16_t *)p; break;
+	case K_I32: out->kind = PJ_V_INT; out->i = *(const int32_t *)p; break;
+	case K_I64: out->kind = PJ_V_INT; out->i = *(const int64_t *)p; break;
+	case K_U8: out->kind = PJ_V_INT; out->i = *(const uint8_t *)p; break;
+	case K_U16: out->kind = PJ_V_INT; out->i = *(const uint16_t *)p; break;
+	case K_U32: out->kind = PJ_V_INT; out->i = *(const uint32_t *)p; break;
+	case K_U64:
+		if (*(const uint64_t *)p > INT64_MAX)
+			unknown(obj, out, arena, "too large for int64");
+		else {
+			out->kind = PJ_V_INT;
+			out->i = (int64_t)*(const uint64_t *)p;
+		}
+		break;
+	case K_F32: out->kind = PJ_V_FLOAT; out->f = *(const float *)p; break;
+	case K_F64: out->kind = PJ_V_FLOAT; out->f = *(const double *)p; break;
+	case K_C64: out->kind = PJ_V_COMPLEX; out->f = ((const float *)p)[0]; out->im = ((const float *)p)[1]; break;
+	case K_C128: out->kind = PJ_V_COMPLEX; out->f = ((const double *)p)[0]; out->im = ((const double *)p)[1]; break;
+	default: unknown(obj, out, arena, NULL); break;
+	}
+	PyBuffer_Release(&v);
+	return 0;
+}
+
+/* Looks obj up in the table from ptxjit.cuda; 1 if found. */
+static int from_table(Root *r, const char *name, PyObject *obj, PjValue *out, PjArena *arena)
+{
+	ModState *st = r->st;
+	if (!st->resolve_table)
+		return 0;
+	PyObject *key = PyLong_FromVoidPtr(obj);
+	if (!key)
+		return -1;
+	PyObject *ent = PyDict_GetItemWithError(st->resolve_table, key);
+	Py_DECREF(key);
+	if (!ent)
+		return PyErr_Occurred() ? -1 : 0;
+	if (!PyTuple_Check(ent) || PyTuple_GET_SIZE(ent) != 4 || PyTuple_GET_ITEM(ent, 0) != obj)
+		return 0;
+	const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(ent, 1));
+	const char *qual = PyUnicode_AsUTF8(PyTuple_GET_ITEM(ent, 2));
+	PyObject *module = PyTuple_GET_ITEM(ent, 3);
+	if (!kind || !qual)
+		return -1;
+	if (strcmp(kind, "module") == 0)
+		out->kind = PJ_V_MODULE;
+	else if (strcmp(kind, "intrin") == 0)
+		out->kind = PJ_V_INTRIN;
+	else if (strcmp(kind, "dtype") == 0)
+		out->kind = PJ_V_DTYPE;
+	else if (strcmp(kind, "exc") == 0)
+		out->kind = PJ_V_EXC;
+	else
+		return 0;
+	out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+	/* `from numpy import absolute`: keep the spelling the user imported
+	 * when the module has the object under that name too. */
+	const char *dot = strrchr(qual, '.');
+	if (out->kind == PJ_V_INTRIN && dot && module != Py_None && name && strcmp(dot + 1, name) != 0) {
+		PyObject *alt = PyObject_GetAttrString(module, name);
+		if (alt == obj) {
+			size_t n = (size_t)(dot - qual) + 1 + strlen(name) + 1;
+			char *s = pj_alloc(arena, n);
+			snprintf(s, n, "%.*s.%s", (int)(dot - qual), qual, name);
+			out->s = s;
+		}
+		if (!alt)
+			PyErr_Clear();
+		Py_XDECREF(alt);
+	}
+	return 1;
+}
+
+static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjArena *arena, int depth)
+{
+	ModState *st = r->st;
+	memset(out, 0, sizeof *out);
+	if (obj == Py_None) {
+		out->kind = PJ_V_NONE;
+	} else if (PyBool_Check(obj)) {
+		out->kind = PJ_V_BOOL;
+		out->i = obj == Py_True;
+	} else if (PyLong_Check(obj)) {
+		int overflow = 0;
+		long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+		if (v == -1 && PyErr_Occurred())
+			return -1;
+		if (overflow)
+			unknown(obj, out, arena, "too large for int64");
+		else {
+			out->kind = PJ_V_INT;
+			out->i = v;
+		}
+	} else if (PyFloat_Check(obj)) {
+		out->kind = PJ_V_FLOAT;
+		out->f = PyFloat_AS_DOUBLE(obj);
+	} else if (PyComplex_Check(obj)) {
+		out->kind = PJ_V_COMPLEX;
+		out->f = PyComplex_RealAsDouble(obj);
+		out->im = PyComplex_ImagAsDouble(obj);
+	} else if (PyUnicode_Check(obj)) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(obj, &n);
+		if (!s)
+			return -1;
+		out->kind = PJ_V_STR;
+		out->s = copy_str(arena, s, n);
+	} else if (PyTuple_Check(obj)) {
+		Py_ssize_t n = PyTuple_GET_SIZE(obj);
+		if (depth > 16 || n > 1 << 16) {
+			unknown(obj, out, arena, "nested too deeply or too long");
+			return 0;
+		}
+		out->kind = PJ_V_TUPLE;
+		out->n = (int)n;
+		out->elts = pj_alloc(arena, (size_t)(n ? n : 1) * sizeof(PjValue));
+		for (Py_ssize_t i = 0; i < n; i++)
+			if (to_value(r, NULL, PyTuple_GET_ITEM(obj, i), &out->elts[i], arena, depth + 1))
+				return -1;
+	} else if (PyObject_TypeCheck(obj, st->Dispatcher_T)) {
+		out->kind = PJ_V_FUNC;
+		if (!(out->func = func_of_dispatcher(r, obj, arena)))
+			return -1;
+	} else {
+		int t = from_table(r, name, obj, out, arena);
+		if (t < 0)
+			return -1;
+		if (t)
+			return 0;
+		if (PyExceptionClass_Check(obj)) {
+			const char *tn = ((PyTypeObject *)obj)->tp_name, *dot = strrchr(tn, '.');
+			if (dot)
+				tn = dot + 1;
+			out->kind = PJ_V_EXC;
+			out->s = copy_str(arena, tn, (Py_ssize_t)strlen(tn));
+		} else if (type_is(Py_TYPE(obj), "numpy.ndarray")) {
+			return const_array(r, obj, out, arena);
+		} else if (type_is(Py_TYPE(obj), "numpy.generic")) {
+			return numpy_scalar(obj, out, arena);
+		} else {
+			unknown(obj, out, arena, NULL);
+		}
+	}
+	return 0;
+}
+
+static PyObject *lookup(PyObject *dict, PyObject *key)
+{
+	if (!dict || !PyDict_Check(dict))
+		return NULL;
+	return PyDict_GetItemWithError(dict, key);
+}
+
+static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
+{
+	Resolver *res = data;
+	Root *r = res->root;
+	if (r->failed)
+		return 0;
+	PyObject *key = PyUnicode_FromString(name), *obj = NULL;
+	if (!key)
+		goto pyerr;
+	obj = lookup(res->frozen, key);
+	if (!obj && !PyErr_Occurred()) {
+		obj = lookup(res->closure, key);
+		if (!obj && !PyErr_Occurred())
+			obj = lookup(res->globals, key);
+		if (!obj && !PyErr_Occurred()) {
+			obj = lookup(PyEval_GetBuiltins(), key);
+			if (obj && !PyExceptionClass_Check(obj))
+				obj = NULL;
+		}
+		if (obj && PyDict_SetItem(res->frozen, key, obj) < 0)
+			goto pyerr;
+	}
+	if (!obj) {
+		if (PyErr_Occurred())
+			goto pyerr;
+		Py_DECREF(key);
+		return 0;
+	}
+	Py_INCREF(obj);
+	int rc = to_value(r, name, obj, out, arena, 0);
+	Py_DECREF(obj);
+	Py_DECREF(key);
+	if (rc) {
+		save_error(r);
+		return 0;
+	}
+	return 1;
+pyerr:
+	Py_XDECREF(key);
+	save_error(r);
+	return 0;
+}
+
+/* ------------------------------------------------------------ Kernel */
+
+static void Kernel_dealloc(KernelObject *k)
+{
+	PyTypeObject *tp = Py_TYPE(k);
+	PyObject_GC_UnTrack(k);
+	if (k->pk) {
+		rt_kernel_unload(k->st->rt, &k->rk);
+		pj_kernel_free(k->pk);
+	}
+	Py_CLEAR(k->dict);
+	tp->tp_free((PyObject *)k);
+	Py_DECREF(tp);
+}
+
+static int Kernel_traverse(KernelObject *k, visitproc visit, void *arg)
+{
+	Py_VISIT(k->dict);
+	Py_VISIT(Py_TYPE(k));
+	return 0;
+}
+
+static int Kernel_clear(KernelObject *k)
+{
+	Py_CLEAR(k->dict);
+	return 0;
+}
+
+static PyObject *str_or_none(const char *s)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
+}
+
+static PyObject *Kernel_ptx(KernelObject *k, void *c) { return str_or_none(k->pk->ptx); }
+static PyObject *Kernel_entry(KernelObject *k, void *c) { return str_or_none(k->pk->entry); }
+static PyObject *Kernel_types(KernelObject *k, void *c) { return str_or_none(k->pk->types); }
+static PyObject *Kernel_ir(KernelObject *k, void *c) { return str_or_none(k->pk->ir); }
+static PyObject *Kernel_log(KernelObject *k, void *c) { return str_or_none(k->rk.log); }
+static PyObject *Kernel_compile_us(KernelObject *k, void *c) { return PyFloat_FromDouble(k->pk->compile_us); }
+static PyObject *Kernel_static_smem(KernelObject *k, void *c) { return PyLong_FromLongLong(k->pk->static_smem); }
+static PyObject *Kernel_dynamic_smem(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->dynamic_smem); }
+static PyObject *Kernel_param_bytes(KernelObject *k, void *c) { return PyLong_FromLong(k->pk->param_bytes); }
+static PyObject *Kernel_has_sim(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->sim != NULL); }
+
+/* params: [(role, arg, dim, kind, offset)] -- the parameter buffer layout */
+static PyObject *Kernel_params(KernelObject *k, void *c)
+{
+	PyObject *l = PyList_New(k->pk->nparams);
+	if (!l)
+		return NULL;
+	for (int i = 0; i < k->pk->nparams; i++) {
+		PjParam *p = &k->pk->params[i];
+		static const char *const roles[] = {"data", "extent", "stride", "scalar", "real", "imag"};
+		const char *role = p->role >= 0 && p->role < 6 ? roles[p->role] : "?";
+		const char *kind = p->ty >= 0 && p->ty < K_NKINDS ? kind_name[p->ty] : "?";
+		PyObject *t = Py_BuildValue("(siisi)", role, p->arg, p->dim, kind, p->off);
+		if (!t) {
+			Py_DECREF(l);
+			return NULL;
+		}
+		PyList_SET_ITEM(l, i, t);
+	}
+	return l;
+}
+
+/* _load(): loads the module on the device now (otherwise the first
+ * launch does). */
+static PyObject *Kernel_load(KernelObject *k, PyObject *unused)
+{
+	ModState *st = k->st;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_kernel_load(st->rt, &k->rk, &e))
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+/* _attr(n): a CUfunction_attribute of the loaded kernel. */
+static PyObject *Kernel_attr(KernelObject *k, PyObject *arg)
+{
+	ModState *st = k->st;
+	long a = PyLong_AsLong(arg);
+	if (a == -1 && PyErr_Occurred())
+		return NULL;
+	int v = 0;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_kernel_attr(st->rt, &k->rk, (int)a, &v, &e))
+		return raise_rt(st, &e);
+	return PyLong_FromLong(v);
+}
+
+static PyGetSetDef Kernel_getset[] = {
+	{"ptx", (getter)Kernel_ptx, NULL, "the PTX text", NULL},
+	{"entry", (getter)Kernel_entry, NULL, "the .entry name", NULL},
+	{"types", (getter)Kernel_types, NULL, "the source with the type of every variable", NULL},
+	{"ir", (getter)Kernel_ir, NULL, "the optimised IR", NULL},
+	{"jit_log", (getter)Kernel_log, NULL, "the driver's JIT log of the last module load", NULL},
+	{"compile_us", (getter)Kernel_compile_us, NULL, "microseconds pj_compile took", NULL},
+	{"static_smem", (getter)Kernel_static_smem, NULL, "bytes of static shared memory", NULL},
+	{"dynamic_smem", (getter)Kernel_dynamic_smem, NULL, "uses dynamic shared memory", NULL},
+	{"param_bytes", (getter)Kernel_param_bytes, NULL, "size of the parameter buffer", NULL},
+	{"params", (getter)Kernel_params, NULL, "[(role, arg, dim, kind, offset)]", NULL},
+	{"has_sim", (getter)Kernel_has_sim, NULL, "a simulator program was built", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Kernel_methods[] = {
+	{"_load", (PyCFunction)Kernel_load, METH_NOARGS, "loads the module on the device"},
+	{"_attr", (PyCFunction)Kernel_attr, METH_O, "a CUfunction_attribute value"},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Kernel_members[] = {
+	{"__dictoffset__", T_PYSSIZET, offsetof(KernelObject, dict), READONLY, NULL},
+	{NULL, 0, 0, 0, NULL},
+};
+
+static PyObject *Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+	PyErr_SetString(PyExc_TypeError, "Kernel objects come from compiling a function (ptxjit._core.compile)");
+	return NULL;
+}
+
+static PyType_Slot Kernel_slots[] = {
+	{Py_tp_new, Kernel_new},
+	{Py_tp_dealloc, Kernel_dealloc},
+	{Py_tp_traverse, Kernel_traverse},
+	{Py_tp_clear, Kernel_clear},
+	{Py_tp_getset, Kernel_getset},
+	{Py_tp_methods, Kernel_methods},
+	{Py_tp_members, Kernel_members},
+	{Py_tp_doc, "One compiled signature of a kernel: PTX, parameter layout, loaded module."},
+	{0, NULL},
+};
+
+PyType_Spec Kernel_spec = {
+	.name = "ptxjit._core.Kernel",
+	.basicsize = sizeof(KernelObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+	.slots = Kernel_slots,
+};
+
+/* ----------------------------------------------------------- compile */
+
+static int opt_int(PyObject *opts, const char *key, int dflt, int *out)
+{
+	PyObject *v = PyDict_GetItemString(opts, key);
+	if (!v || v == Py_None) {
+		*out = dflt;
+		return 0;
+	}
+	if (PyBool_Check(v)) {
+		*out = v == Py_True;
+		return 0;
+	}
+	long x = PyLong_AsLong(v);
+	if (x == -1 && PyErr_Occurred())
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+/* compile(info, argsig, options) -> Kernel */
+PyObject *py_compile(PyObject *mod, PyObject *args)
+{
+	ModState *st = PyModule_GetState(mod);
+	PyObject *info, *opts;
+	const char *argsig;
+	if (!PyArg_ParseTuple(args, "OsO!", &info, &argsig, &PyDict_Type, &opts))
+		return NULL;
+	PjOptions o;
+	memset(&o, 0, sizeof o);
+	int optimise = 1, maxreg = 0;
+	if (opt_int(opts, "fastmath", 0, &o.fastmath) || opt_int(opts, "debug", 0, &o.debug) ||
+	    opt_int(opts, "lineinfo", 0, &o.lineinfo) || opt_int(opts, "opt", 1, &optimise) ||
+	    opt_int(opts, "max_registers", 0, &maxreg))
+		return NULL;
+	o.opt_level = optimise ? 1 : 0;
+	PyObject *dump = PyDict_GetItemString(opts, "dump");
+	if (dump && dump != Py_None && !(o.dump = PyUnicode_AsUTF8(dump)))
+		return NULL;
+	if (st->sim) {
+		o.sim = 1;
+		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
+	} else if (rt_available(st->rt)) {
+		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
+		o.driver_version = st->rt->driver_version;
+	} else {
+		o.arch = 90;
+	}
+	PyObject *arch = PyDict_GetItemString(opts, "arch");
+	if (arch && arch != Py_None) {
+		long a = PyLong_AsLong(arch);
+		if (a == -1 && PyErr_Occurred())
+			return NULL;
+		o.arch = (int)a;
+	}
+
+	Root r;
+	memset(&r, 0, sizeof r);
+	r.st = st;
+	if (!(r.keep = PyList_New(0)))
+		return NULL;
+	PjFunc f;
+	Resolver res;
+	PjKernel *pk = NULL;
+	PjError err;
+	PyObject *result = NULL;
+	memset(&err, 0, sizeof err);
+	if (func_from_info(&r, info, &f, &res, NULL))
+		goto done;
+	int rc = pj_compile(&f, argsig, &o, &pk, &err);
+	if (r.failed) {
+		PyErr_Restore(r.et, r.ev, r.etb);
+		r.et = r.ev = r.etb = NULL;
+		pj_kernel_free(pk);
+		goto done;
+	}
+	if (rc != PJ_OK) {
+		pj_kernel_free(pk);
+		raise_pj(st, &err);
+		goto done;
+	}
+	KernelObject *k = (KernelObject *)st->Kernel_T->tp_alloc(st->Kernel_T, 0);
+	if (!k) {
+		pj_kernel_free(pk);
+		goto done;
+	}
+	k->st = st;
+	k->pk = pk;
+	k->rk.pk = pk;
+	k->rk.max_registers = maxreg;
+	k->nargs = 0;
+	for (int i = 0; i < pk->nparams; i++)
+		if (pk->params[i].arg + 1 > k->nargs)
+			k->nargs = pk->params[i].arg + 1;
+	result = (PyObject *)k;
+done:
+	Py_XDECREF(r.et);
+	Py_XDECREF(r.ev);
+	Py_XDECREF(r.etb);
+	free(r.funcs);
+	Py_DECREF(r.keep);
+	return result;
+}

@@ -1,0 +1,1234 @@
+/*
+ * launch.c - the launch path: `kernel[grid, block, stream, shared](args)`
+ * from Python to cuLaunchKernel (or the simulator), all in C.
+ *
+ *   Dispatcher[config]   checks and parses the configuration and returns
+ *                        a Launcher; the last one is reused when the next
+ *                        configuration is the same, so a steady loop makes
+ *                        no new objects.
+ *   Launcher(*args)      (vectorcall) classifies each argument, builds a
+ *                        compact key of their types (4 bytes each), finds
+ *                        the compiled Kernel for the key in the
+ *                        dispatcher's hash table, or asks Python to make
+ *                        one (Dispatcher._compile_for(argtypes)) and
+ *                        files it; packs the parameter buffer following
+ *                        PjKernel.params; launches.
+ *
+ * Arguments: device arrays (read from their C fields), NumPy arrays (the
+ * buffer protocol; copied to the device before the launch and back after
+ * it, then synchronised, as Numba does; the simulator uses them in
+ * place), objects exporting __cuda_array_interface__ (used in place),
+ * Python bool/int/float/complex and NumPy scalars.  Everything else is
+ * refused before anything reaches the device, with a message naming the
+ * kernel, the parameter and what is accepted.
+ *
+ * The key of an argument is (array or scalar, kind, ndim, layout): the
+ * same key always maps to the same Kernel, so the parameter layout is
+ * checked against the key once, when the Kernel is filed.
+ */
+#include "py.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_DEVICE = 1, A_HOST, A_FOREIGN, A_SCALAR };
+enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI };
+
+typedef struct ArgInfo {
+	int cls;                  /* A_* */
+	int kind;                 /* K_* */
+	int ndim;
+	char layout;
+	char readonly;
+	char has_view;
+	CUdeviceptr ptr;          /* element 0 (device, or host in the simulator) */
+	Py_ssize_t shape[PJ_MAXDIM], strides[PJ_MAXDIM];
+	union { int64_t i; uint64_t u; double f; double c[2]; } v;
+	Py_buffer view;           /* A_HOST */
+	size_t nbytes;            /* A_HOST: bytes of the array */
+	CUdeviceptr tmp;          /* A_HOST: its device copy */
+	void *host_tmp;           /* A_HOST, simulator: copy of a read-only array */
+} ArgInfo;
+
+typedef struct Entry {
+	uint64_t hash;
+	unsigned char *key;
+	int len;
+	KernelObject *k;
+} Entry;
+
+typedef struct LauncherObject LauncherObject;
+
+typedef struct DispatcherObject {
+	PyObject_HEAD
+	ModState *st;
+	char name[128];
+	int nparams;              /* -1 until _setup */
+	PyObject *argnames;       /* tuple of str */
+	int sync_after;           /* debug=True: wait for each launch */
+	int is_device;
+	Entry *tab;
+	int cap, count;
+	int last;                 /* index of the last hit, or -1 */
+	LauncherObject *last_launcher;
+} DispatcherObject;
+
+struct LauncherObject {
+	PyObject_HEAD
+	vectorcallfunc vectorcall;
+	DispatcherObject *d;
+	unsigned grid[3], block[3];
+	unsigned smem;
+	PyObject *stream_obj;     /* as given (None for the default stream) */
+	CUstream stream;
+	int async;
+};
+
+/* ----------------------------------------------------------- helpers */
+
+static double half_to_double(uint16_t h)
+{
+	int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+	double v;
+	if (e == 0)
+		v = ldexp(m, -24);
+	else if (e == 31)
+		v = m ? NAN : INFINITY;
+	else
+		v = ldexp(m + 1024, e - 25);
+	return s ? -v : v;
+}
+
+static uint16_t float_to_half(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000, mant = x & 0x7fffff;
+	int32_t bexp = (x >> 23) & 0xff, exp = bexp - 127 + 15;
+	if (bexp == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 : 0));
+	if (exp >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (exp <= 0) {
+		if (exp < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000;
+		int shift = 14 - exp;
+		uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+		if (rem > mid || (rem == mid && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++;
+	return (uint16_t)h;
+}
+
+static int64_t f2i(double f)
+{
+	if (f != f)
+		return 0;
+	if (f >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (f <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)f;
+}
+
+static uint64_t f2u(double f)
+{
+	if (f != f)
+		return 0;
+	if (f < 0)
+		return (uint64_t)f2i(f);
+	if (f >= 18446744073709551615.0)
+		return UINT64_MAX;
+	return (uint64_t)f;
+}
+
+static int is_int_kind(int k) { return k >= K_BOOL && k <= K_U64; }
+
+static void put_int(unsigned char *dst, int ty, int64_t v)
+{
+	switch (ty) {
+	case K_BOOL: *dst = v != 0; break;
+	case K_I8: case K_U8: { uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); break; }
+	case K_I16: case K_U16: { uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
+	case K_I32: case K_U32: { uint32_t x = (uint32_t)v; memcpy(dst, &x, 4); break; }
+	case K_F16: { uint16_t x = float_to_half((float)v); memcpy(dst, &x, 2); break; }
+	case K_F32: { float x = (float)v; memcpy(dst, &x, 4); break; }
+	case K_F64: { double x = (double)v; memcpy(dst, &x, 8); break; }
+	default: memcpy(dst, &v, 8); break;
+	}
+}
+
+/* Writes scalar argument a converted to kind ty; part 1 asks for the
+ * imaginary part (a complex parameter passed as two floats). */
+static void put_scalar(unsigned char *dst, int ty, const ArgInfo *a, int part)
+{
+	int k = a->kind, isint = is_int_kind(k);
+	double re = 0, im = 0;
+	if (k == K_C64 || k == K_C128) {
+		re = a->v.c[0];
+		im = a->v.c[1];
+	} else if (isint) {
+		re = k == K_U64 ? (double)a->v.u : (double)a->v.i;
+	} else {
+		re = a->v.f;
+	}
+	double x = part ? im : re;
+	int exact = isint && !part;
+	switch (ty) {
+	case K_BOOL:
+		*dst = exact ? a->v.i != 0 : x != 0;
+		break;
+	case K_F16: {
+		uint16_t h = float_to_half((float)x);
+		memcpy(dst, &h, 2);
+		break;
+	}
+	case K_F32: {
+		float f = (float)x;
+		memcpy(dst, &f, 4);
+		break;
+	}
+	case K_F64:
+		memcpy(dst, &x, 8);
+		break;
+	case K_C64: {
+		float c[2] = {(float)re, (float)im};
+		memcpy(dst, c, 8);
+		break;
+	}
+	case K_C128: {
+		double c[2] = {re, im};
+		memcpy(dst, c, 16);
+		break;
+	}
+	case K_U64: {
+		uint64_t u = exact ? (k == K_U64 ? a->v.u : (uint64_t)a->v.i) : f2u(x);
+		memcpy(dst, &u, 8);
+		break;
+	}
+	default:
+		put_int(dst, ty, exact ? (k == K_U64 ? (int64_t)a->v.u : a->v.i) : f2i(x));
+		break;
+	}
+}
+
+/* Reads the value of a scalar of kind k stored at p. */
+static void get_scalar(ArgInfo *a, int k, const void *p)
+{
+	a->kind = k;
+	switch (k) {
+	case K_BOOL: a->v.i = *(const unsigned char *)p != 0; break;
+	case K_I8: a->v.i = *(const int8_t *)p; break;
+	case K_I16: a->v.i = *(const int16_t *)p; break;
+	case K_I32: a->v.i = *(const int32_t *)p; break;
+	case K_I64: a->v.i = *(const int64_t *)p; break;
+	case K_U8: a->v.i = *(const uint8_t *)p; break;
+	case K_U16: a->v.i = *(const uint16_t *)p; break;
+	case K_U32: a->v.i = *(const uint32_t *)p; break;
+	case K_U64: a->v.u = *(const uint64_t *)p; break;
+	case K_F16: a->v.f = half_to_double(*(const uint16_t *)p); break;
+	case K_F32: a->v.f = *(const float *)p; break;
+	case K_F64: a->v.f = *(const double *)p; break;
+	case K_C64: a->v.c[0] = ((const float *)p)[0]; a->v.c[1] = ((const float *)p)[1]; break;
+	case K_C128: a->v.c[0] = ((const double *)p)[0]; a->v.c[1] = ((const double *)p)[1]; break;
+	}
+}
+
+static const char *argname(DispatcherObject *d, int i)
+{
+	if (d->argnames && i < PyTuple_GET_SIZE(d->argnames)) {
+		const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(d->argnames, i));
+		if (s)
+			return s;
+		PyErr_Clear();
+	}
+	return "?";
+}
+
+static const char accepted[] =
+	"accepted: device arrays (cuda.to_device, cuda.device_array), NumPy arrays, arrays of other "
+	"libraries with __cuda_array_interface__, bool, int (int64), float, complex and NumPy scalars";
+
+static int bad_arg(DispatcherObject *d, int i, PyObject *o, const char *why)
+{
+	PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is %s (%.100s); %s",
+	             d->name, i + 1, argname(d, i), why, Py_TYPE(o)->tp_name, accepted);
+	return -1;
+}
+
+/* ---------------------------------------------------- classification */
+
+static int type_is(PyTypeObject *t, const char *name)
+{
+	PyObject *mro = t->tp_mro;
+	if (!mro)
+		return 0;
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++)
+		if (strcmp(((PyTypeObject *)PyTuple_GET_ITEM(mro, i))->tp_name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The class of arguments of type t (o is an instance), cached per type. */
+static int type_class(ModState *st, PyTypeObject *t, PyObject *o, int *kind)
+{
+	for (int i = 0; i < st->ntcache; i++)
+		if (st->tcache[i].t == t) {
+			*kind = st->tcache[i].sk;
+			return st->tcache[i].cls;
+		}
+	int cls = TC_BAD, k = -1;
+	if (type_is(t, "numpy.ndarray")) {
+		cls = TC_NDARRAY;
+	} else if (type_is(t, "numpy.generic")) {
+		Py_buffer v;
+		if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) == 0) {
+			k = kind_of_format(v.format, v.itemsize);
+			PyBuffer_Release(&v);
+		} else {
+			PyErr_Clear();
+		}
+		cls = k >= 0 ? TC_NPSCALAR : TC_BAD;
+	} else if (PyLong_Check(o)) {
+		cls = TC_INT;
+	} else if (PyFloat_Check(o)) {
+		cls = TC_FLOAT;
+	} else if (PyComplex_Check(o)) {
+		cls = TC_COMPLEX;
+	} else if (PyObject_HasAttr(o, st->s_cai)) {
+		cls = TC_CAI;
+	}
+	if (st->ntcache < (int)(sizeof st->tcache / sizeof st->tcache[0])) {
+		Py_INCREF(t);
+		st->tcache[st->ntcache++] = (struct TypeClass){t, cls, k};
+	}
+	*kind = k;
+	return cls;
+}
+
+static int from_int(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
+{
+	int overflow = 0;
+	long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (overflow) {
+		PyErr_Format(PyExc_OverflowError,
+		             "kernel '%s': argument %d ('%s') is an int too large for int64; "
+		             "pass numpy.uint64(x) for values up to 2**64-1", d->name, i + 1, argname(d, i));
+		return -1;
+	}
+	a->cls = A_SCALAR;
+	a->kind = K_I64;
+	a->v.i = v;
+	return 0;
+}
+
+static int ints_of(PyObject *t, Py_ssize_t *out, int n, int *err)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, i));
+		if (out[i] == -1 && PyErr_Occurred())
+			return *err = -1;
+	}
+	return 0;
+}
+
+static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherObject *L)
+{
+	ModState *st = d->st;
+	if (st->sim) {
+		PyErr_Format(PyExc_TypeError,
+		             "kernel '%s': argument %d ('%s') is a GPU array of another library (%.100s); "
+		             "the simulator (PTXJIT_SIM=1) cannot read GPU memory: pass a NumPy array or a "
+		             "device array from cuda.to_device", d->name, i + 1, argname(d, i), Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	PyObject *cai = PyObject_GetAttr(o, st->s_cai);
+	if (!cai)
+		return -1;
+	int rc = -1, err = 0;
+	if (!PyDict_Check(cai)) {
+		bad_arg(d, i, o, "an object whose __cuda_array_interface__ is not a dict");
+		goto done;
+	}
+	PyObject *shape = PyDict_GetItemWithError(cai, st->s_shape);
+	PyObject *ts = PyDict_GetItemWithError(cai, st->s_typestr);
+	PyObject *data = PyDict_GetItemWithError(cai, st->s_data);
+	PyObject *strides = PyDict_GetItemWithError(cai, st->s_strides);
+	PyObject *mask = PyDict_GetItemWithError(cai, st->s_mask);
+	PyObject *stream = PyDict_GetItemWithError(cai, st->s_stream);
+	if (PyErr_Occurred())
+		goto done;
+	if (mask && mask != Py_None) {
+		PyErr_Format(PyExc_NotImplementedError, "kernel '%s': argument %d ('%s'): masked arrays are not supported",
+		             d->name, i + 1, argname(d, i));
+		goto done;
+	}
+	if (!shape || !PyTuple_Check(shape) || !ts || !PyUnicode_Check(ts) || !data ||
+	    !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1 ||
+	    (strides && strides != Py_None && (!PyTuple_Check(strides) ||
+	                                       PyTuple_GET_SIZE(strides) != PyTuple_GET_SIZE(shape)))) {
+		bad_arg(d, i, o, "an object with a malformed __cuda_array_interface__");
+		goto done;
+	}
+	int itemsize = 0;
+	a->kind = kind_of_typestr(PyUnicode_AsUTF8(ts), &itemsize);
+	if (a->kind < 0) {
+		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') has dtype '%U', which kernels do not take",
+		             d->name, i + 1, argname(d, i), ts);
+		goto done;
+	}
+	Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+	if (nd < 1 || nd > PJ_MAXDIM) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') has %zd dimensions; kernels take "
+		             "arrays of 1 to %d dimensions", d->name, i + 1, argname(d, i), nd, PJ_MAXDIM);
+		goto done;
+	}
+	a->ndim = (int)nd;
+	if (ints_of(shape, a->shape, a->ndim, &err))
+		goto done;
+	if (strides && strides != Py_None) {
+		if (ints_of(strides, a->strides, a->ndim, &err))
+			goto done;
+	} else {
+		Py_ssize_t s = itemsize;
+		for (int j = a->ndim - 1; j >= 0; j--) {
+			a->strides[j] = s;
+			s *= a->shape[j];
+		}
+	}
+	unsigned long long p = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+	if (p == (unsigned long long)-1 && PyErr_Occurred())
+		goto done;
+	a->ptr = p;
+	a->cls = A_FOREIGN;
+	a->layout = layout_of(a->ndim, a->shape, a->strides, itemsize);
+	if (stream && stream != Py_None) {
+		unsigned long long sv = PyLong_AsUnsignedLongLong(stream);
+		if (sv == (unsigned long long)-1 && PyErr_Occurred())
+			goto done;
+		CUstream s = (CUstream)(uintptr_t)sv;
+		RtErr e;
+		if (sv != 0 && s != L->stream) {
+			if (enter_rt(st))
+				goto done;
+			if (rt_stream_sync(st->rt, s, &e)) {
+				raise_rt(st, &e);
+				goto done;
+			}
+		}
+	}
+	rc = 0;
+done:
+	Py_DECREF(cai);
+	return rc;
+}
+
+static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
+{
+	if (PyObject_GetBuffer(o, &a->view, PyBUF_RECORDS_RO) < 0)
+		return -1;
+	a->has_view = 1;
+	Py_buffer *v = &a->view;
+	a->kind = kind_of_format(v->format, v->itemsize);
+	if (a->kind < 0) {
+		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype "
+		             "format '%s', which kernels do not take (numbers and bools only)",
+		             d->name, i + 1, argname(d, i), v->format ? v->format : "B");
+		return -1;
+	}
+	if (v->ndim < 1 || v->ndim > PJ_MAXDIM) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a %d-dimensional array; kernels "
+		             "take arrays of 1 to %d dimensions (pass a 0-d value as a scalar)",
+		             d->name, i + 1, argname(d, i), v->ndim, PJ_MAXDIM);
+		return -1;
+	}
+	a->ndim = v->ndim;
+	size_t n = (size_t)v->itemsize;
+	for (int j = 0; j < a->ndim; j++) {
+		a->shape[j] = v->shape[j];
+		a->strides[j] = v->strides ? v->strides[j] : 0;
+		n *= (size_t)v->shape[j];
+	}
+	if (!v->strides) {
+		Py_ssize_t s = v->itemsize;
+		for (int j = a->ndim - 1; j >= 0; j--) {
+			a->strides[j] = s;
+			s *= a->shape[j];
+		}
+	}
+	a->layout = layout_of(a->ndim, a->shape, a->strides, v->itemsize);
+	if (a->layout == 'A') {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a non-contiguous NumPy array, "
+		             "which cannot be copied to the device as one block; pass numpy.ascontiguousarray(a) "
+		             "or a device array", d->name, i + 1, argname(d, i));
+		return -1;
+	}
+	a->cls = A_HOST;
+	a->readonly = (char)v->readonly;
+	a->nbytes = n;
+	a->ptr = (CUdeviceptr)(uintptr_t)v->buf;
+	return 0;
+}
+
+static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherObject *L)
+{
+	ModState *st = d->st;
+	PyTypeObject *t = Py_TYPE(o);
+	if (PyObject_TypeCheck(o, st->DeviceArray_T)) {
+		DeviceArrayObject *x = (DeviceArrayObject *)o;
+		if (x->kind < 0) {
+			PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a device array of dtype %R, "
+			             "which kernels do not take (numbers and bools only)", d->name, i + 1,
+			             argname(d, i), x->dtype);
+			return -1;
+		}
+		if (x->ndim < 1) {
+			PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a 0-dimensional device array; "
+			             "kernels take arrays of 1 to %d dimensions", d->name, i + 1, argname(d, i), PJ_MAXDIM);
+			return -1;
+		}
+		if (!st->sim && !x->foreign && x->gen != st->rt->gen) {
+			PyErr_Format(st->CudaDriverError, "kernel '%s': argument %d ('%s') is a device array allocated "
+			             "before cuda.close(); its memory is gone", d->name, i + 1, argname(d, i));
+			return -1;
+		}
+		if (st->sim && x->foreign)
+			return from_cai(d, i, o, a, L);
+		a->cls = A_DEVICE;
+		a->kind = x->kind;
+		a->ndim = x->ndim;
+		a->layout = x->layout;
+		a->ptr = x->ptr;
+		memcpy(a->shape, x->shape, sizeof(Py_ssize_t) * (size_t)x->ndim);
+		memcpy(a->strides, x->strides, sizeof(Py_ssize_t) * (size_t)x->ndim);
+		return 0;
+	}
+	if (t == &PyFloat_Type) {
+		a->cls = A_SCALAR;
+		a->kind = K_F64;
+		a->v.f = PyFloat_AS_DOUBLE(o);
+		return 0;
+	}
+	if (t == &PyLong_Type)
+		return from_int(d, i, o, a);
+	if (t == &PyBool_Type) {
+		a->cls = A_SCALAR;
+		a->kind = K_BOOL;
+		a->v.i = o == Py_True;
+		return 0;
+	}
+	if (t == &PyComplex_Type) {
+		a->cls = A_SCALAR;
+		a->kind = K_C128;
+		a->v.c[0] = PyComplex_RealAsDouble(o);
+		a->v.c[1] = PyComplex_ImagAsDouble(o);
+		return 0;
+	}
+	int kind;
+	switch (type_class(st, t, o, &kind)) {
+	case TC_NDARRAY:
+		return from_ndarray(d, i, o, a);
+	case TC_NPSCALAR: {
+		Py_buffer v;
+		if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) < 0)
+			return -1;
+		a->cls = A_SCALAR;
+		get_scalar(a, kind, v.buf);
+		PyBuffer_Release(&v);
+		return 0;
+	}
+	case TC_INT:
+		return from_int(d, i, o, a);
+	case TC_FLOAT:
+		a->cls = A_SCALAR;
+		a->kind = K_F64;
+		a->v.f = PyFloat_AsDouble(o);
+		return a->v.f == -1.0 && PyErr_Occurred() ? -1 : 0;
+	case TC_COMPLEX:
+		a->cls = A_SCALAR;
+		a->kind = K_C128;
+		a->v.c[0] = PyComplex_RealAsDouble(o);
+		a->v.c[1] = PyComplex_ImagAsDouble(o);
+		return PyErr_Occurred() ? -1 : 0;
+	case TC_CAI:
+		return from_cai(d, i, o, a, L);
+	}
+	if (o == Py_None)
+		return bad_arg(d, i, o, "None");
+	if (PyUnicode_Check(o) || PyBytes_Check(o))
+		return bad_arg(d, i, o, "a string");
+	if (PyList_Check(o) || PyTuple_Check(o))
+		return bad_arg(d, i, o, "a list or tuple (convert it with numpy.asarray)");
+	if (type_is(t, "numpy.generic"))
+		return bad_arg(d, i, o, "a NumPy scalar of a dtype kernels do not take");
+	return bad_arg(d, i, o, "of an unsupported type");
+}
+
+static void release_args(ModState *st, ArgInfo *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (a[i].tmp)
+			rt_release(st->rt, a[i].tmp, a[i].nbytes, st->rt->gen);
+		free(a[i].host_tmp);
+		if (a[i].has_view)
+			PyBuffer_Release(&a[i].view);
+	}
+}
+
+/* ----------------------------------------------- the signature table */
+
+static uint64_t hash_key(const unsigned char *k, int n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (int i = 0; i < n; i++)
+		h = (h ^ k[i]) * 1099511628211ull;
+	return h;
+}
+
+static void fill_key(const ArgInfo *a, int n, unsigned char *key)
+{
+	for (int i = 0; i < n; i++) {
+		int arr = a[i].cls != A_SCALAR;
+		key[4 * i] = arr ? 'a' : 's';
+		key[4 * i + 1] = (unsigned char)a[i].kind;
+		key[4 * i + 2] = arr ? (unsigned char)a[i].ndim : 0;
+		key[4 * i + 3] = arr ? (unsigned char)a[i].layout : 0;
+	}
+}
+
+static KernelObject *table_find(DispatcherObject *d, const unsigned char *key, int len, uint64_t h)
+{
+	if (d->last >= 0) {
+		Entry *e = &d->tab[d->last];
+		if (e->hash == h && e->len == len && memcmp(e->key, key, (size_t)len) == 0)
+			return e->k;
+	}
+	if (!d->cap)
+		return NULL;
+	for (int i = (int)(h & (uint64_t)(d->cap - 1));; i = (i + 1) & (d->cap - 1)) {
+		Entry *e = &d->tab[i];
+		if (!e->k)
+			return NULL;
+		if (e->hash == h && e->len == len && memcmp(e->key, key, (size_t)len) == 0) {
+			d->last = i;
+			return e->k;
+		}
+	}
+}
+
+static int table_insert(DispatcherObject *d, const unsigned char *key, int len, uint64_t h, KernelObject *k)
+{
+	if (2 * (d->count + 1) > d->cap) {
+		int cap = d->cap ? d->cap * 2 : 8;
+		Entry *t = calloc((size_t)cap, sizeof *t);
+		if (!t) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		for (int i = 0; i < d->cap; i++) {
+			Entry *e = &d->tab[i];
+			if (!e->k)
+				continue;
+			int j = (int)(e->hash & (uint64_t)(cap - 1));
+			while (t[j].k)
+				j = (j + 1) & (cap - 1);
+			t[j] = *e;
+		}
+		free(d->tab);
+		d->tab = t;
+		d->cap = cap;
+		d->last = -1;
+	}
+	unsigned char *kc = malloc(len ? (size_t)len : 1);
+	if (!kc) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	memcpy(kc, key, (size_t)len);
+	int j = (int)(h & (uint64_t)(d->cap - 1));
+	while (d->tab[j].k)
+		j = (j + 1) & (d->cap - 1);
+	Py_INCREF(k);
+	d->tab[j] = (Entry){h, kc, len, k};
+	d->count++;
+	d->last = j;
+	return 0;
+}
+
+static void table_clear(DispatcherObject *d)
+{
+	Entry *t = d->tab;
+	int cap = d->cap;
+	d->tab = NULL;
+	d->cap = d->count = 0;
+	d->last = -1;
+	for (int i = 0; i < cap; i++)
+		if (t[i].k) {
+			free(t[i].key);
+			Py_DECREF(t[i].k);
+		}
+	free(t);
+}
+
+/* The Numba spelling of an argument's type: "float32[:, ::1]", "int64". */
+static PyObject *type_string(const ArgInfo *a)
+{
+	char buf[160];
+	const char *name = kind_name[a->kind];
+	if (a->cls == A_SCALAR)
+		return PyUnicode_FromString(name);
+	int n = snprintf(buf, sizeof buf, "%s[", name);
+	for (int j = 0; j < a->ndim; j++) {
+		const char *dim = ":";
+		if ((a->layout == 'C' && j == a->ndim - 1) || (a->layout == 'F' && j == 0))
+			dim = "::1";
+		n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s", j ? ", " : "", dim);
+	}
+	snprintf(buf + n, sizeof buf - (size_t)n, "]");
+	return PyUnicode_FromString(buf);
+}
+
+/* Checks the kernel's parameter layout against the argument types. */
+static int check_params(DispatcherObject *d, KernelObject *k, const ArgInfo *a, int n)
+{
+	const PjKernel *pk = k->pk;
+	if (pk->param_bytes < 0 || pk->param_bytes > 32764)
+		goto bad;
+	for (int i = 0; i < pk->nparams; i++) {
+		const PjParam *p = &pk->params[i];
+		if (p->arg < 0 || p->arg >= n || p->ty < 0 || p->ty >= K_NKINDS || p->off < 0 ||
+		    p->off + kind_size[p->ty] > pk->param_bytes)
+			goto bad;
+		int arr = a[p->arg].cls != A_SCALAR;
+		switch (p->role) {
+		case 0:
+			if (!arr || kind_size[p->ty] != 8)
+				goto bad;
+			break;
+		case 1: case 2:
+			if (!arr || p->dim < 0 || p->dim >= a[p->arg].ndim)
+				goto bad;
+			break;
+		case 3: case 4: case 5:
+			if (arr)
+				goto bad;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	PyErr_Format(d->st->InternalCompilerError,
+	             "internal compiler error: the parameter layout of kernel '%s' does not match its "
+	             "arguments; please report this with the kernel's source", d->name);
+	return -1;
+}
+
+static KernelObject *compile_for(DispatcherObject *d, const ArgInfo *a, int n)
+{
+	PyObject *types = PyTuple_New(n);
+	if (!types)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		PyObject *s = type_string(&a[i]);
+		if (!s) {
+			Py_DECREF(types);
+			return NULL;
+		}
+		PyTuple_SET_ITEM(types, i, s);
+	}
+	PyObject *k = PyObject_CallMethodOneArg((PyObject *)d, d->st->s_compile_for, types);
+	Py_DECREF(types);
+	if (!k)
+		return NULL;
+	if (!PyObject_TypeCheck(k, d->st->Kernel_T)) {
+		PyErr_Format(PyExc_TypeError, "_compile_for() returned %.100s, not a Kernel", Py_TYPE(k)->tp_name);
+		Py_DECREF(k);
+		return NULL;
+	}
+	if (check_params(d, (KernelObject *)k, a, n)) {
+		Py_DECREF(k);
+		return NULL;
+	}
+	return (KernelObject *)k;
+}
+
+/* ---------------------------------------------------------- launching */
+
+static void pack(const PjKernel *pk, const ArgInfo *a, unsigned char *buf)
+{
+	memset(buf, 0, (size_t)pk->param_bytes);
+	for (int i = 0; i < pk->nparams; i++) {
+		const PjParam *p = &pk->params[i];
+		const ArgInfo *x = &a[p->arg];
+		unsigned char *dst = buf + p->off;
+		switch (p->role) {
+		case 0: memcpy(dst, &x->ptr, 8); break;
+		case 1: put_int(dst, p->ty, (int64_t)x->shape[p->dim]); break;
+		case 2: put_int(dst, p->ty, (int64_t)x->strides[p->dim]); break;
+		case 3: put_scalar(dst, p->ty, x, 0); break;
+		case 4: put_scalar(dst, p->ty, x, 0); break;
+		case 5: put_scalar(dst, p->ty, x, 1); break;
+		}
+	}
+}
+
+static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
+{
+	DispatcherObject *d = L->d;
+	ModState *st = d->st;
+	Rt *rt = st->rt;
+	RtErr e;
+	int nhost = 0, rc = 0;
+	if (!st->sim && enter_rt(st))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (a[i].cls != A_HOST)
+			continue;
+		nhost++;
+		if (st->sim) {
+			if (a[i].readonly && a[i].nbytes) {
+				if (!(a[i].host_tmp = malloc(a[i].nbytes))) {
+					PyErr_NoMemory();
+					return -1;
+				}
+				memcpy(a[i].host_tmp, a[i].view.buf, a[i].nbytes);
+				a[i].ptr = (CUdeviceptr)(uintptr_t)a[i].host_tmp;
+			}
+			continue;
+		}
+		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e) ||
+		    rt_htod(rt, a[i].tmp, a[i].view.buf, a[i].nbytes, L->stream, 1, &e)) {
+			raise_rt(st, &e);
+			return -1;
+		}
+		a[i].ptr = a[i].tmp;
+	}
+	const PjKernel *pk = k->pk;
+	unsigned char local[1024], *buf = local;
+	if (pk->param_bytes > (int)sizeof local && !(buf = malloc((size_t)pk->param_bytes))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	pack(pk, a, buf);
+	if (st->sim) {
+		Py_BEGIN_ALLOW_THREADS
+		rc = rt_launch(rt, &k->rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
+		Py_END_ALLOW_THREADS
+	} else {
+		rc = rt_launch(rt, &k->rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
+	}
+	if (buf != local)
+		free(buf);
+	if (rc) {
+		raise_rt(st, &e);
+		return -1;
+	}
+	if (st->sim)
+		return 0;
+	if (nhost || d->sync_after) {
+		Py_BEGIN_ALLOW_THREADS
+		for (int i = 0; i < n && rc == 0; i++)
+			if (a[i].cls == A_HOST && !a[i].readonly)
+				rc = rt_dtoh(rt, a[i].view.buf, a[i].tmp, a[i].nbytes, L->stream, 1, &e);
+		if (rc == 0)
+			rc = rt_stream_sync(rt, L->stream, &e);
+		Py_END_ALLOW_THREADS
+		if (rc) {
+			raise_rt(st, &e);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static PyObject *Launcher_vectorcall(LauncherObject *L, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+	DispatcherObject *d = L->d;
+	ModState *st = d->st;
+	Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+	if (kwnames && PyTuple_GET_SIZE(kwnames))
+		return PyErr_Format(PyExc_TypeError, "kernel '%s' takes positional arguments only", d->name);
+	if (n != d->nparams) {
+		PyObject *sep = PyUnicode_FromString(", ");
+		PyObject *names = sep && d->argnames ? PyUnicode_Join(sep, d->argnames) : NULL;
+		Py_XDECREF(sep);
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "kernel '%s' takes %d argument%s (%S) but %zd %s given",
+		             d->name, d->nparams, d->nparams == 1 ? "" : "s", names ? names : Py_None, n,
+		             n == 1 ? "was" : "were");
+		Py_XDECREF(names);
+		return NULL;
+	}
+	ArgInfo local[8], *a = local;
+	if (n > 8 && !(a = PyMem_Malloc((size_t)n * sizeof *a)))
+		return PyErr_NoMemory();
+	unsigned char keybuf[4 * PJ_MAXARGS];
+	PyObject *result = NULL;
+	int i;
+	for (i = 0; i < n; i++) {
+		memset(&a[i], 0, offsetof(ArgInfo, shape));
+		a[i].tmp = 0;
+		a[i].host_tmp = NULL;
+		if (classify(d, i, args[i], &a[i], L)) {
+			i++;
+			goto done;
+		}
+	}
+	fill_key(a, (int)n, keybuf);
+	int len = 4 * (int)n;
+	uint64_t h = hash_key(keybuf, len);
+	KernelObject *k = table_find(d, keybuf, len, h);
+	if (!k) {
+		if (!(k = compile_for(d, a, (int)n)))
+			goto done;
+		int rc = table_insert(d, keybuf, len, h, k);
+		Py_DECREF(k);
+		if (rc)
+			goto done;
+	}
+	if (launch(L, k, a, (int)n) == 0) {
+		Py_INCREF(Py_None);
+		result = Py_None;
+	}
+done:
+	release_args(st, a, i);
+	if (a != local)
+		PyMem_Free(a);
+	return result;
+}
+
+static int Launcher_traverse(LauncherObject *L, visitproc visit, void *arg)
+{
+	Py_VISIT(L->d);
+	Py_VISIT(L->stream_obj);
+	Py_VISIT(Py_TYPE(L));
+	return 0;
+}
+
+static int Launcher_clear(LauncherObject *L)
+{
+	Py_CLEAR(L->d);
+	Py_CLEAR(L->stream_obj);
+	return 0;
+}
+
+static void Launcher_dealloc(LauncherObject *L)
+{
+	PyTypeObject *tp = Py_TYPE(L);
+	PyObject_GC_UnTrack(L);
+	Launcher_clear(L);
+	tp->tp_free((PyObject *)L);
+	Py_DECREF(tp);
+}
+
+static PyObject *dims_tuple(const unsigned *v)
+{
+	return Py_BuildValue("(III)", v[0], v[1], v[2]);
+}
+static PyObject *Launcher_griddim(LauncherObject *L, void *c) { return dims_tuple(L->grid); }
+static PyObject *Launcher_blockdim(LauncherObject *L, void *c) { return dims_tuple(L->block); }
+static PyObject *Launcher_sharedmem(LauncherObject *L, void *c) { return PyLong_FromUnsignedLong(L->smem); }
+static PyObject *Launcher_stream(LauncherObject *L, void *c)
+{
+	PyObject *s = L->stream_obj ? L->stream_obj : Py_None;
+	Py_INCREF(s);
+	return s;
+}
+static PyObject *Launcher_dispatcher(LauncherObject *L, void *c)
+{
+	Py_INCREF(L->d);
+	return (PyObject *)L->d;
+}
+
+static PyGetSetDef Launcher_getset[] = {
+	{"griddim", (getter)Launcher_griddim, NULL, "blocks in the grid (x, y, z)", NULL},
+	{"blockdim", (getter)Launcher_blockdim, NULL, "threads in a block (x, y, z)", NULL},
+	{"sharedmem", (getter)Launcher_sharedmem, NULL, "bytes of dynamic shared memory", NULL},
+	{"stream", (getter)Launcher_stream, NULL, "the stream launches go to", NULL},
+	{"dispatcher", (getter)Launcher_dispatcher, NULL, "the kernel", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef Launcher_members[] = {
+	{"__vectorcalloffset__", T_PYSSIZET, offsetof(LauncherObject, vectorcall), READONLY, NULL},
+	{NULL, 0, 0, 0, NULL},
+};
+
+static PyObject *Launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+	PyErr_SetString(PyExc_TypeError, "launchers come from subscripting a kernel: kernel[grid, block]");
+	return NULL;
+}
+
+static PyType_Slot Launcher_slots[] = {
+	{Py_tp_new, Launcher_new},
+	{Py_tp_dealloc, Launcher_dealloc},
+	{Py_tp_traverse, Launcher_traverse},
+	{Py_tp_clear, Launcher_clear},
+	{Py_tp_call, PyVectorcall_Call},
+	{Py_tp_getset, Launcher_getset},
+	{Py_tp_members, Launcher_members},
+	{Py_tp_doc, "A kernel with a launch configuration; call it with the kernel's arguments."},
+	{0, NULL},
+};
+
+PyType_Spec Launcher_spec = {
+	.name = "ptxjit._core.Launcher",
+	.basicsize = sizeof(LauncherObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+	.slots = Launcher_slots,
+};
+
+/* -------------------------------------------------------- Dispatcher */
+
+static PyObject *Dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+	ModState *st = state_of_type(type);
+	if (!st)
+		return NULL;
+	DispatcherObject *d = (DispatcherObject *)type->tp_alloc(type, 0);
+	if (!d)
+		return NULL;
+	d->st = st;
+	d->nparams = -1;
+	d->last = -1;
+	snprintf(d->name, sizeof d->name, "?");
+	return (PyObject *)d;
+}
+
+static int Dispatcher_traverse(DispatcherObject *d, visitproc visit, void *arg)
+{
+	for (int i = 0; i < d->cap; i++)
+		Py_VISIT(d->tab[i].k);
+	Py_VISIT(d->last_launcher);
+	Py_VISIT(d->argnames);
+	Py_VISIT(Py_TYPE(d));
+	return 0;
+}
+
+static int Dispatcher_clear(DispatcherObject *d)
+{
+	table_clear(d);
+	Py_CLEAR(d->last_launcher);
+	Py_CLEAR(d->argnames);
+	return 0;
+}
+
+static void Dispatcher_dealloc(DispatcherObject *d)
+{
+	PyTypeObject *tp = Py_TYPE(d);
+	PyObject_GC_UnTrack(d);
+	Dispatcher_clear(d);
+	tp->tp_free((PyObject *)d);
+	Py_DECREF(tp);
+}
+
+/* _setup(name, argnames, sync_after, is_device) */
+static PyObject *Dispatcher_setup(DispatcherObject *d, PyObject *args)
+{
+	const char *name;
+	PyObject *argnames;
+	int sync_after, is_device;
+	if (!PyArg_ParseTuple(args, "sO!pp", &name, &PyTuple_Type, &argnames, &sync_after, &is_device))
+		return NULL;
+	if (PyTuple_GET_SIZE(argnames) > PJ_MAXARGS)
+		return PyErr_Format(PyExc_TypeError, "kernel '%s' has %zd parameters; at most %d are supported",
+		                    name, PyTuple_GET_SIZE(argnames), PJ_MAXARGS);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	Py_INCREF(argnames);
+	Py_XSETREF(d->argnames, argnames);
+	d->nparams = (int)PyTuple_GET_SIZE(argnames);
+	d->sync_after = sync_after;
+	d->is_device = is_device;
+	Py_RETURN_NONE;
+}
+
+/* _cache_clear(): forgets every compiled signature of the launch path. */
+static PyObject *Dispatcher_cache_clear(DispatcherObject *d, PyObject *unused)
+{
+	table_clear(d);
+	Py_CLEAR(d->last_launcher);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Dispatcher_cache_size(DispatcherObject *d, PyObject *unused)
+{
+	return PyLong_FromLong(d->count);
+}
+
+static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsigned out[3])
+{
+	out[0] = out[1] = out[2] = 1;
+	PyObject *items[3];
+	Py_ssize_t n;
+	if (PyTuple_Check(o) || PyList_Check(o)) {
+		n = PySequence_Fast_GET_SIZE(o);
+		if (n < 1 || n > 3) {
+			PyErr_Format(PyExc_ValueError, "kernel '%s': the %s %R has %zd dimensions; it must be an int "
+			             "or a tuple of 1 to 3 ints", d->name, what, o, n);
+			return -1;
+		}
+		for (Py_ssize_t j = 0; j < n; j++)
+			items[j] = PySequence_Fast_GET_ITEM(o, j);
+	} else if (PyIndex_Check(o) && !PyBool_Check(o)) {
+		n = 1;
+		items[0] = o;
+	} else {
+		PyErr_Format(PyExc_TypeError, "kernel '%s': the %s must be an int or a tuple of 1 to 3 ints, "
+		             "not %.100s", d->name, what, Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	for (Py_ssize_t j = 0; j < n; j++) {
+		if (!PyIndex_Check(items[j]) || PyBool_Check(items[j])) {
+			PyErr_Format(PyExc_TypeError, "kernel '%s': the %s %R holds a %.100s; it must be an int or a "
+			             "tuple of 1 to 3 ints", d->name, what, o, Py_TYPE(items[j])->tp_name);
+			return -1;
+		}
+		PyObject *ix = PyNumber_Index(items[j]);
+		if (!ix)
+			return -1;
+		long long v = PyLong_AsLongLong(ix);
+		Py_DECREF(ix);
+		if (v == -1 && PyErr_Occurred()) {
+			PyErr_Clear();
+			v = (long long)1 << 40;
+		}
+		if (v < 1 || v > 0x7fffffffLL) {
+			PyErr_Format(PyExc_ValueError, "kernel '%s': the %s %R has a size of %lld; sizes must be at least "
+			             "1 (and at most 2**31-1)", d->name, what, o, v);
+			return -1;
+		}
+		out[j] = (unsigned)v;
+	}
+	return 0;
+}
+
+static int check_config(DispatcherObject *d, const unsigned grid[3], const unsigned block[3])
+{
+	static const unsigned max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffff, 65535, 65535};
+	unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
+	if (threads > 1024) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': a block of (%u, %u, %u) is %llu threads; a block has at "
+		             "most 1024 threads", d->name, block[0], block[1], block[2], threads);
+		return -1;
+	}
+	for (int j = 0; j < 3; j++) {
+		if (block[j] > max_block[j]) {
+			PyErr_Format(PyExc_ValueError, "kernel '%s': block dimension %c is %u; the most is %u",
+			             d->name, "xyz"[j], block[j], max_block[j]);
+			return -1;
+		}
+		if (grid[j] > max_grid[j]) {
+			PyErr_Format(PyExc_ValueError, "kernel '%s': grid dimension %c is %u; the most is %u",
+			             d->name, "xyz"[j], grid[j], max_grid[j]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
+{
+	ModState *st = d->st;
+	if (d->is_device)
+		return PyErr_Format(PyExc_TypeError, "'%s' is a device function (device=True); it cannot be "
+		                    "launched, only called from a kernel", d->name);
+	if (d->nparams < 0)
+		return PyErr_Format(PyExc_TypeError, "kernel '%s' is not set up", d->name);
+	if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) < 2 || PyTuple_GET_SIZE(key) > 4)
+		return PyErr_Format(PyExc_ValueError, "kernel '%s': a launch configuration is [grid, block], "
+		                    "[grid, block, stream] or [grid, block, stream, shared_bytes], not [%S]",
+		                    d->name, key);
+	unsigned grid[3], block[3];
+	if (parse_dims(d, PyTuple_GET_ITEM(key, 0), "grid", grid) ||
+	    parse_dims(d, PyTuple_GET_ITEM(key, 1), "block", block) || check_config(d, grid, block))
+		return NULL;
+	PyObject *so = PyTuple_GET_SIZE(key) > 2 ? PyTuple_GET_ITEM(key, 2) : Py_None;
+	unsigned long long smem = 0;
+	if (PyTuple_GET_SIZE(key) > 3) {
+		PyObject *sm = PyTuple_GET_ITEM(key, 3);
+		if (!PyIndex_Check(sm) || PyBool_Check(sm))
+			return PyErr_Format(PyExc_TypeError, "kernel '%s': shared memory is a number of bytes, not %.100s",
+			                    d->name, Py_TYPE(sm)->tp_name);
+		long long v = PyLong_AsLongLong(sm);
+		if (v == -1 && PyErr_Occurred())
+			return NULL;
+		if (v < 0 || v > 0x7fffffffLL)
+			return PyErr_Format(PyExc_ValueError, "kernel '%s': %lld bytes of dynamic shared memory; the "
+			                    "amount must be 0 or more", d->name, v);
+		smem = (unsigned long long)v;
+	}
+	CUstream s;
+	int async;
+	if (stream_arg(st, so, &s, &async))
+		return NULL;
+	LauncherObject *L = d->last_launcher;
+	if (L && memcmp(L->grid, grid, sizeof grid) == 0 && memcmp(L->block, block, sizeof block) == 0 &&
+	    L->smem == smem && L->stream == s && L->async == async) {
+		Py_INCREF(L);
+		return (PyObject *)L;
+	}
+	L = (LauncherObject *)st->Launcher_T->tp_alloc(st->Launcher_T, 0);
+	if (!L)
+		return NULL;
+	L->vectorcall = (vectorcallfunc)Launcher_vectorcall;
+	Py_INCREF(d);
+	L->d = d;
+	memcpy(L->grid, grid, sizeof grid);
+	memcpy(L->block, block, sizeof block);
+	L->smem = (unsigned)smem;
+	L->stream = s;
+	L->async = async;
+	if (so != Py_None) {
+		Py_INCREF(so);
+		L->stream_obj = so;
+	}
+	Py_INCREF(L);
+	Py_XSETREF(d->last_launcher, L);
+	return (PyObject *)L;
+}
+
+static PyObject *Dispatcher_call(DispatcherObject *d, PyObject *args, PyObject *kwds)
+{
+	if (d->is_device)
+		return PyErr_Format(PyExc_TypeError, "'%s' is a device function (device=True); call it from a "
+		                    "kernel, not from Python", d->name);
+	return PyErr_Format(PyExc_ValueError, "kernel '%s' was called without a launch configuration; launch "
+	                    "it as %s[blocks, threads](...)", d->name, d->name);
+}
+
+static PyMethodDef Dispatcher_methods[] = {
+	{"_setup", (PyCFunction)Dispatcher_setup, METH_VARARGS, "_setup(name, argnames, sync_after, is_device)"},
+	{"_cache_clear", (PyCFunction)Dispatcher_cache_clear, METH_NOARGS, "forgets the launch path's signatures"},
+	{"_cache_size", (PyCFunction)Dispatcher_cache_size, METH_NOARGS, "signatures the launch path knows"},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Dispatcher_slots[] = {
+	{Py_tp_new, Dispatcher_new},
+	{Py_tp_dealloc, Dispatcher_dealloc},
+	{Py_tp_traverse, Dispatcher_traverse},
+	{Py_tp_clear, Dispatcher_clear},
+	{Py_tp_call, Dispatcher_call},
+	{Py_mp_subscript, Dispatcher_getitem},
+	{Py_tp_methods, Dispatcher_methods},
+	{Py_tp_doc, "The C part of a @cuda.jit function: launch configuration and launch path."},
+	{0, NULL},
+};
+
+PyType_Spec Dispatcher_spec = {
+	.name = "ptxjit._core.Dispatcher",
+	.basicsize = sizeof(DispatcherObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+	.slots = Dispatcher_slots,
+};

@@ -1,0 +1,583 @@
+/*
+ * module.c - the module ptxjit._core: its state, its exceptions, the one
+ * place where compiler and runtime errors become Python exceptions, and
+ * the module-level functions (device queries, synchronize, close).
+ *
+ * The backend is chosen once, when the module is imported: PTXJIT_SIM
+ * set to anything but "" or "0" selects the simulator, and
+ * PTXJIT_SIM_CHECK ("uninit", "race", "all", comma-separated) turns on
+ * the simulator's optional checks.  Importing never loads the driver.
+ *
+ * Exceptions (all re-exported by ptxjit.errors):
+ *   TypingError(Exception)            the kernel's source is not supported
+ *   InternalCompilerError(Exception)  a bug in the compiler
+ *   CudaSupportError(RuntimeError)    no driver or no GPU
+ *   CudaDriverError(RuntimeError)     the driver refused; CudaAPIError, a
+ *                                     subclass, carries .code and .name
+ *   SimulatorError(RuntimeError)      the simulator stopped a kernel;
+ *                                     SimIndexError is also an IndexError;
+ *                                     DeadlockError, TrapError,
+ *                                     UninitializedReadError, RaceError
+ */
+#include "py.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const kind_name[K_NKINDS] = {
+	"boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+	"float16", "float32", "float64", "complex64", "complex128",
+};
+const char *const kind_typestr[K_NKINDS] = {
+	"|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8",
+	"<f2", "<f4", "<f8", "<c8", "<c16",
+};
+const int kind_size[K_NKINDS] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+
+static PyModuleDef moduledef;
+
+ModState *state_of_type(PyTypeObject *t)
+{
+	for (; t; t = t->tp_base) {
+		if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE))
+			continue;
+		PyObject *m = PyType_GetModule(t);
+		if (m && PyModule_GetDef(m) == &moduledef)
+			return PyModule_GetState(m);
+		PyErr_Clear();
+	}
+	PyErr_SetString(PyExc_TypeError, "not a ptxjit._core type");
+	return NULL;
+}
+
+static int int_kind(int is_signed, Py_ssize_t size)
+{
+	switch (size) {
+	case 1: return is_signed ? K_I8 : K_U8;
+	case 2: return is_signed ? K_I16 : K_U16;
+	case 4: return is_signed ? K_I32 : K_U32;
+	case 8: return is_signed ? K_I64 : K_U64;
+	}
+	return -1;
+}
+
+int kind_of_typestr(const char *ts, int *itemsize)
+{
+	if (!ts || (ts[0] != '<' && ts[0] != '|' && ts[0] != '='))
+		return -1;
+	char c = ts[1];
+	char *end;
+	long n = strtol(ts + 2, &end, 10);
+	if (*end || n <= 0)
+		return -1;
+	if (itemsize)
+		*itemsize = (int)n;
+	switch (c) {
+	case 'b': return n == 1 ? K_BOOL : -1;
+	case 'i': return int_kind(1, n);
+	case 'u': return int_kind(0, n);
+	case 'f': return n == 2 ? K_F16 : n == 4 ? K_F32 : n == 8 ? K_F64 : -1;
+	case 'c': return n == 8 ? K_C64 : n == 16 ? K_C128 : -1;
+	}
+	return -1;
+}
+
+int kind_of_format(const char *f, Py_ssize_t itemsize)
+{
+	if (!f)
+		return int_kind(0, itemsize == 1 ? 1 : 0);   /* "B" is the default format */
+	if (*f == '@' || *f == '=' || *f == '<')
+		f++;
+	else if (*f == '>' || *f == '!')
+		return -1;
+	if (f[0] && f[1] && !(f[0] == 'Z' && f[2] == 0))
+		return -1;
+	switch (f[0]) {
+	case '?': return itemsize == 1 ? K_BOOL : -1;
+	case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
+		return int_kind(1, itemsize);
+	case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
+		return int_kind(0, itemsize);
+	case 'e': return itemsize == 2 ? K_F16 : -1;
+	case 'f': return itemsize == 4 ? K_F32 : -1;
+	case 'd': return itemsize == 8 ? K_F64 : -1;
+	case 'Z':
+		if (f[1] == 'f' && itemsize == 8)
+			return K_C64;
+		if (f[1] == 'd' && itemsize == 16)
+			return K_C128;
+		return -1;
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------- errors */
+
+static PyObject *raise_with(PyObject *cls, const char *msg, int code, const char *name)
+{
+	PyObject *m = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+	if (!m)
+		return NULL;
+	PyObject *exc = PyObject_CallOneArg(cls, m);
+	Py_DECREF(m);
+	if (!exc)
+		return NULL;
+	if (name) {
+		PyObject *c = PyLong_FromLong(code), *n = PyUnicode_FromString(name);
+		if (!c || !n || PyObject_SetAttrString(exc, "code", c) || PyObject_SetAttrString(exc, "name", n)) {
+			Py_XDECREF(c);
+			Py_XDECREF(n);
+			Py_DECREF(exc);
+			return NULL;
+		}
+		Py_DECREF(c);
+		Py_DECREF(n);
+	}
+	PyErr_SetObject(cls, exc);
+	Py_DECREF(exc);
+	return NULL;
+}
+
+PyObject *raise_rt(ModState *st, const RtErr *e)
+{
+	switch (e->code) {
+	case RT_E_NODRIVER:
+	case RT_E_SYMBOL:
+	case RT_E_NODEVICE:
+		return raise_with(st->CudaSupportError, e->msg, 0, NULL);
+	case RT_E_HOSTMEM:
+		return raise_with(PyExc_MemoryError, e->msg, 0, NULL);
+	case RT_E_STALE:
+		return raise_with(st->CudaDriverError, e->msg, 0, NULL);
+	case RT_E_ARG:
+		return raise_with(PyExc_ValueError, e->msg, 0, NULL);
+	case RT_E_SIM:
+		switch (e->sim) {
+		case PJ_SIM_INDEX: return raise_with(st->SimIndexError, e->msg, 0, NULL);
+		case PJ_SIM_DEADLOCK: return raise_with(st->DeadlockError, e->msg, 0, NULL);
+		case PJ_SIM_TRAP: return raise_with(st->TrapError, e->msg, 0, NULL);
+		case PJ_SIM_UNINIT_READ: return raise_with(st->UninitializedReadError, e->msg, 0, NULL);
+		case PJ_SIM_RACE_FOUND: return raise_with(st->RaceError, e->msg, 0, NULL);
+		}
+		return raise_with(st->SimulatorError, e->msg, 0, NULL);
+	}
+	return raise_with(st->CudaAPIError, e->msg, e->code, e->name);
+}
+
+PyObject *raise_pj(ModState *st, const PjError *e)
+{
+	const char *msg = e->msg[0] ? e->msg : "compilation failed";
+	if (e->kind == PJ_ERR_USER)
+		return raise_with(st->TypingError, msg, 0, NULL);
+	return raise_with(st->InternalCompilerError, msg, 0, NULL);
+}
+
+int enter_rt(ModState *st)
+{
+	RtErr e;
+	if (st->sim || (st->rt->state == RT_READY && rt_enter(st->rt, &e) == 0))
+		return 0;
+	if (rt_enter(st->rt, &e)) {
+		raise_rt(st, &e);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------- module functions */
+
+static ModState *mstate(PyObject *m)
+{
+	return PyModule_GetState(m);
+}
+
+static PyObject *py_set_resolve_table(PyObject *m, PyObject *table)
+{
+	ModState *st = mstate(m);
+	if (!PyDict_Check(table))
+		return PyErr_Format(PyExc_TypeError, "expected a dict");
+	Py_INCREF(table);
+	Py_XSETREF(st->resolve_table, table);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_is_simulator(PyObject *m, PyObject *unused)
+{
+	return PyBool_FromLong(mstate(m)->sim);
+}
+
+static PyObject *py_available(PyObject *m, PyObject *unused)
+{
+	return PyBool_FromLong(rt_available(mstate(m)->rt));
+}
+
+static PyObject *py_device_info(PyObject *m, PyObject *unused)
+{
+	ModState *st = mstate(m);
+	if (enter_rt(st))
+		return NULL;
+	Rt *rt = st->rt;
+	return Py_BuildValue("{s:s,s:(ii),s:i,s:i,s:n,s:i,s:(iii),s:(iii),s:i,s:i,s:O,s:s}",
+	                     "name", rt->devname, "compute_capability", rt->cc_major, rt->cc_minor,
+	                     "multiprocessor_count", rt->sm_count, "driver_version", rt->driver_version,
+	                     "total_memory", (Py_ssize_t)rt->total_mem, "max_threads_per_block", rt->max_threads,
+	                     "max_block_dim", rt->max_block[0], rt->max_block[1], rt->max_block[2],
+	                     "max_grid_dim", rt->max_grid[0], rt->max_grid[1], rt->max_grid[2],
+	                     "max_shared_memory_per_block", rt->max_smem_block,
+	                     "max_shared_memory_per_block_optin", rt->max_smem_optin,
+	                     "simulator", st->sim ? Py_True : Py_False,
+	                     "library", st->sim ? "" : rt_libcuda_name());
+}
+
+static PyObject *py_device_attribute(PyObject *m, PyObject *arg)
+{
+	ModState *st = mstate(m);
+	long a = PyLong_AsLong(arg);
+	if (a == -1 && PyErr_Occurred())
+		return NULL;
+	int v = 0;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_device_attr(st->rt, (int)a, &v, &e))
+		return raise_rt(st, &e);
+	return PyLong_FromLong(v);
+}
+
+static PyObject *py_synchronize(PyObject *m, PyObject *unused)
+{
+	ModState *st = mstate(m);
+	RtErr e;
+	int rc;
+	if (enter_rt(st))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_sync(st->rt, &e);
+	Py_END_ALLOW_THREADS
+	if (rc)
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_close(PyObject *m, PyObject *unused)
+{
+	ModState *st = mstate(m);
+	RtErr e;
+	if (rt_close(st->rt, &e))
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_mem_info(PyObject *m, PyObject *unused)
+{
+	ModState *st = mstate(m);
+	size_t f = 0, t = 0;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_mem_info(st->rt, &f, &t, &e))
+		return raise_rt(st, &e);
+	return Py_BuildValue("(nn)", (Py_ssize_t)f, (Py_ssize_t)t);
+}
+
+static PyObject *py_mem_stats(PyObject *m, PyObject *unused)
+{
+	RtMemStats s;
+	rt_mem_stats(mstate(m)->rt, &s);
+	return Py_BuildValue("{s:n,s:n,s:n,s:n}", "cached_bytes", (Py_ssize_t)s.cached_bytes,
+	                     "live_bytes", (Py_ssize_t)s.live_bytes, "driver_allocs", (Py_ssize_t)s.driver_allocs,
+	                     "cache_hits", (Py_ssize_t)s.hits);
+}
+
+static PyObject *py_trim(PyObject *m, PyObject *unused)
+{
+	rt_trim(mstate(m)->rt);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_size_class(PyObject *m, PyObject *arg)
+{
+	Py_ssize_t n = PyLong_AsSsize_t(arg);
+	if (n < 0)
+		return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "negative size");
+	int bin;
+	return PyLong_FromSize_t(rt_size_class((size_t)n, &bin));
+}
+
+/* register_host(obj): pins the memory of a writable contiguous buffer. */
+static PyObject *py_register_host(PyObject *m, PyObject *obj)
+{
+	ModState *st = mstate(m);
+	Py_buffer v;
+	RtErr e;
+	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
+		return NULL;
+	int rc = rt_host_register(st->rt, v.buf, (size_t)v.len, &e);
+	PyBuffer_Release(&v);
+	if (rc)
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_unregister_host(PyObject *m, PyObject *obj)
+{
+	ModState *st = mstate(m);
+	Py_buffer v;
+	RtErr e;
+	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
+		return NULL;
+	int rc = rt_host_unregister(st->rt, v.buf, &e);
+	PyBuffer_Release(&v);
+	if (rc)
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *py_is_pinned(PyObject *m, PyObject *obj)
+{
+	Py_buffer v;
+	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
+		return NULL;
+	int yes = rt_is_pinned(mstate(m)->rt, v.buf, (size_t)v.len);
+	PyBuffer_Release(&v);
+	return PyBool_FromLong(yes);
+}
+
+static PyObject *py_libcuda_name(PyObject *m, PyObject *unused)
+{
+	return PyUnicode_FromString(rt_libcuda_name());
+}
+
+static PyMethodDef module_methods[] = {
+	{"compile", py_compile, METH_VARARGS,
+	 "compile(info, argsig, options) -> Kernel: compiles one signature of a function"},
+	{"set_resolve_table", py_set_resolve_table, METH_O,
+	 "set_resolve_table(dict): id(obj) -> (obj, kind, qualname, module) for names kernels use"},
+	{"is_simulator", py_is_simulator, METH_NOARGS, "True when PTXJIT_SIM selected the simulator"},
+	{"available", py_available, METH_NOARGS, "True if a device can be used (loads the driver)"},
+	{"device_info", py_device_info, METH_NOARGS, "a dict describing the current device"},
+	{"device_attribute", py_device_attribute, METH_O, "the value of a CUdevice_attribute"},
+	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
+	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context"},
+	{"mem_info", py_mem_info, METH_NOARGS, "(free, total) bytes of device memory"},
+	{"mem_stats", py_mem_stats, METH_NOARGS, "the caching allocator's counters"},
+	{"trim", py_trim, METH_NOARGS, "frees the allocator's cached blocks"},
+	{"size_class", py_size_class, METH_O, "the bytes the allocator reserves for a request"},
+	{"register_host", py_register_host, METH_O, "pins a host buffer"},
+	{"unregister_host", py_unregister_host, METH_O, "unpins a host buffer"},
+	{"is_pinned", py_is_pinned, METH_O, "True if the buffer lies in pinned memory"},
+	{"libcuda_name", py_libcuda_name, METH_NOARGS, "the driver library opened at first use"},
+	{NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------ module setup */
+
+static int env_on(const char *name)
+{
+	const char *s = getenv(name);
+	return s && *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0 && strcmp(s, "no") != 0;
+}
+
+static int env_checks(void)
+{
+	const char *s = getenv("PTXJIT_SIM_CHECK");
+	int f = 0;
+	if (!s)
+		return 0;
+	if (strstr(s, "uninit") || strstr(s, "all"))
+		f |= PJ_SIM_UNINIT;
+	if (strstr(s, "race") || strstr(s, "all"))
+		f |= PJ_SIM_RACE;
+	return f;
+}
+
+static PyObject *new_exc(PyObject *m, const char *name, PyObject *bases, const char *doc)
+{
+	char full[128];
+	snprintf(full, sizeof full, "ptxjit.errors.%s", name);
+	PyObject *e = PyErr_NewExceptionWithDoc(full, doc, bases, NULL);
+	if (!e)
+		return NULL;
+	if (PyModule_AddObjectRef(m, name, e) < 0) {
+		Py_DECREF(e);
+		return NULL;
+	}
+	return e;
+}
+
+static PyTypeObject *new_type(PyObject *m, PyType_Spec *spec, PyObject *base, const char *name)
+{
+	PyObject *t = PyType_FromModuleAndSpec(m, spec, base);
+	if (!t)
+		return NULL;
+	if (PyModule_AddObjectRef(m, name, t) < 0) {
+		Py_DECREF(t);
+		return NULL;
+	}
+	return (PyTypeObject *)t;
+}
+
+static int module_exec(PyObject *m)
+{
+	ModState *st = mstate(m);
+	st->sim = env_on("PTXJIT_SIM");
+	st->rt = rt_new(st->sim, env_checks());
+	if (!st->rt) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	PyObject *b2;
+	if (!(st->TypingError = new_exc(m, "TypingError", PyExc_Exception,
+	                                "A kernel uses Python that ptxjit does not support; the message shows where.")) ||
+	    !(st->InternalCompilerError = new_exc(m, "InternalCompilerError", PyExc_Exception,
+	                                          "A bug in ptxjit's compiler.")) ||
+	    !(st->CudaSupportError = new_exc(m, "CudaSupportError", PyExc_RuntimeError,
+	                                     "No CUDA driver or no GPU was found.")) ||
+	    !(st->CudaDriverError = new_exc(m, "CudaDriverError", PyExc_RuntimeError,
+	                                    "The CUDA driver refused an operation.")) ||
+	    !(st->CudaAPIError = new_exc(m, "CudaAPIError", st->CudaDriverError,
+	                                 "A CUDA driver call failed: .code and .name give its CUresult.")) ||
+	    !(st->SimulatorError = new_exc(m, "SimulatorError", PyExc_RuntimeError,
+	                                   "The simulator stopped a kernel.")))
+		return -1;
+	if (!(b2 = PyTuple_Pack(2, st->SimulatorError, PyExc_IndexError)))
+		return -1;
+	st->SimIndexError = new_exc(m, "SimIndexError", b2,
+	                            "A kernel accessed an array out of its bounds (simulator).");
+	Py_DECREF(b2);
+	if (!st->SimIndexError ||
+	    !(st->DeadlockError = new_exc(m, "DeadlockError", st->SimulatorError,
+	                                  "Not every thread of a block reached a barrier (simulator).")) ||
+	    !(st->TrapError = new_exc(m, "TrapError", st->SimulatorError,
+	                              "A kernel stopped itself: a failed assert or a raise (simulator).")) ||
+	    !(st->UninitializedReadError = new_exc(m, "UninitializedReadError", st->SimulatorError,
+	                                           "Shared memory read before any thread wrote it (simulator).")) ||
+	    !(st->RaceError = new_exc(m, "RaceError", st->SimulatorError,
+	                              "Two threads wrote one shared address between barriers (simulator).")))
+		return -1;
+
+	if (!(st->DeviceArray_T = new_type(m, &DeviceArray_spec, NULL, "DeviceArray")) ||
+	    !(st->HostBuffer_T = new_type(m, &HostBuffer_spec, NULL, "HostBuffer")) ||
+	    !(st->Stream_T = new_type(m, &Stream_spec, NULL, "Stream")) ||
+	    !(st->Event_T = new_type(m, &Event_spec, NULL, "Event")) ||
+	    !(st->Kernel_T = new_type(m, &Kernel_spec, NULL, "Kernel")) ||
+	    !(st->Dispatcher_T = new_type(m, &Dispatcher_spec, NULL, "Dispatcher")) ||
+	    !(st->Launcher_T = new_type(m, &Launcher_spec, NULL, "Launcher")))
+		return -1;
+
+#define INTERN(field, text) if (!(st->field = PyUnicode_InternFromString(text))) return -1
+	INTERN(s_cai, "__cuda_array_interface__");
+	INTERN(s_compile_for, "_compile_for");
+	INTERN(s_pj_info, "_pj_info");
+	INTERN(s_shape, "shape");
+	INTERN(s_typestr, "typestr");
+	INTERN(s_data, "data");
+	INTERN(s_strides, "strides");
+	INTERN(s_mask, "mask");
+	INTERN(s_stream, "stream");
+	INTERN(s_name, "__name__");
+	INTERN(s_builtins, "__builtins__");
+#undef INTERN
+	if (PyModule_AddStringConstant(m, "PJ_VERSION", PJ_VERSION) < 0 ||
+	    PyModule_AddIntConstant(m, "SIM_CHECK", st->rt->sim_check) < 0 ||
+	    PyModule_AddIntConstant(m, "MAXDIM", PJ_MAXDIM) < 0 ||
+	    PyModule_AddIntConstant(m, "MAXARGS", PJ_MAXARGS) < 0)
+		return -1;
+	return 0;
+}
+
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+	ModState *st = mstate(m);
+	Py_VISIT(st->TypingError);
+	Py_VISIT(st->InternalCompilerError);
+	Py_VISIT(st->CudaSupportError);
+	Py_VISIT(st->CudaDriverError);
+	Py_VISIT(st->CudaAPIError);
+	Py_VISIT(st->SimulatorError);
+	Py_VISIT(st->SimIndexError);
+	Py_VISIT(st->DeadlockError);
+	Py_VISIT(st->TrapError);
+	Py_VISIT(st->UninitializedReadError);
+	Py_VISIT(st->RaceError);
+	Py_VISIT(st->DeviceArray_T);
+	Py_VISIT(st->HostBuffer_T);
+	Py_VISIT(st->Stream_T);
+	Py_VISIT(st->Event_T);
+	Py_VISIT(st->Kernel_T);
+	Py_VISIT(st->Dispatcher_T);
+	Py_VISIT(st->Launcher_T);
+	Py_VISIT(st->resolve_table);
+	for (int i = 0; i < st->ntcache; i++)
+		Py_VISIT(st->tcache[i].t);
+	return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+	ModState *st = mstate(m);
+	Py_CLEAR(st->TypingError);
+	Py_CLEAR(st->InternalCompilerError);
+	Py_CLEAR(st->CudaSupportError);
+	Py_CLEAR(st->CudaDriverError);
+	Py_CLEAR(st->CudaAPIError);
+	Py_CLEAR(st->SimulatorError);
+	Py_CLEAR(st->SimIndexError);
+	Py_CLEAR(st->DeadlockError);
+	Py_CLEAR(st->TrapError);
+	Py_CLEAR(st->UninitializedReadError);
+	Py_CLEAR(st->RaceError);
+	Py_CLEAR(st->DeviceArray_T);
+	Py_CLEAR(st->HostBuffer_T);
+	Py_CLEAR(st->Stream_T);
+	Py_CLEAR(st->Event_T);
+	Py_CLEAR(st->Kernel_T);
+	Py_CLEAR(st->Dispatcher_T);
+	Py_CLEAR(st->Launcher_T);
+	Py_CLEAR(st->resolve_table);
+	for (int i = 0; i < st->ntcache; i++)
+		Py_CLEAR(st->tcache[i].t);
+	st->ntcache = 0;
+	Py_CLEAR(st->s_cai);
+	Py_CLEAR(st->s_compile_for);
+	Py_CLEAR(st->s_pj_info);
+	Py_CLEAR(st->s_shape);
+	Py_CLEAR(st->s_typestr);
+	Py_CLEAR(st->s_data);
+	Py_CLEAR(st->s_strides);
+	Py_CLEAR(st->s_mask);
+	Py_CLEAR(st->s_stream);
+	Py_CLEAR(st->s_name);
+	Py_CLEAR(st->s_builtins);
+	return 0;
+}
+
+/* The runtime is not freed with the module: objects of the module's
+ * types may still release memory into it while the interpreter shuts
+ * down, and the driver must not be called from an exit handler. */
+static void module_free(void *m)
+{
+	module_clear((PyObject *)m);
+}
+
+static PyModuleDef_Slot module_slots[] = {
+	{Py_mod_exec, module_exec},
+	{0, NULL},
+};
+
+static PyModuleDef moduledef = {
+	PyModuleDef_HEAD_INIT,
+	.m_name = "ptxjit._core",
+	.m_doc = "ptxjit's compiler and CUDA runtime (C).",
+	.m_size = sizeof(ModState),
+	.m_methods = module_methods,
+	.m_slots = module_slots,
+	.m_traverse = module_traverse,
+	.m_clear = module_clear,
+	.m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+	return PyModuleDef_Init(&moduledef);
+}

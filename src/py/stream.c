@@ -1,0 +1,261 @@
+/*
+ * stream.c - Stream and Event, the C bases of cuda.stream() and
+ * cuda.event().
+ *
+ * A Stream owns a driver stream (destroyed when collected) unless it is
+ * the default stream, handle 0.  Waits release the GIL.  In the
+ * simulator a stream is a token and an event records the host clock:
+ * work runs when it is issued, so both are ordered queues already.
+ */
+#include "py.h"
+
+static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+	static char *kw[] = {"default", NULL};
+	int dflt = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kw, &dflt))
+		return NULL;
+	ModState *st = state_of_type(type);
+	if (!st)
+		return NULL;
+	StreamObject *s = (StreamObject *)type->tp_alloc(type, 0);
+	if (!s)
+		return NULL;
+	s->st = st;
+	s->gen = st->rt->gen;
+	if (!dflt) {
+		RtErr e;
+		if (enter_rt(st)) {
+			Py_DECREF(s);
+			return NULL;
+		}
+		if (rt_stream_new(st->rt, &s->s, &e)) {
+			Py_DECREF(s);
+			return raise_rt(st, &e);
+		}
+		s->gen = st->rt->gen;
+		s->owned = 1;
+	}
+	return (PyObject *)s;
+}
+
+static void Stream_dealloc(StreamObject *s)
+{
+	PyTypeObject *tp = Py_TYPE(s);
+	if (s->owned)
+		rt_stream_free(s->st->rt, s->s, s->gen);
+	tp->tp_free((PyObject *)s);
+	Py_DECREF(tp);
+}
+
+static int stream_live(StreamObject *s)
+{
+	if (s->owned && !s->st->sim && s->gen != s->st->rt->gen) {
+		PyErr_SetString(s->st->CudaDriverError,
+		                "this stream was made before cuda.close() and cannot be used any more");
+		return -1;
+	}
+	return 0;
+}
+
+static PyObject *Stream_synchronize(StreamObject *s, PyObject *unused)
+{
+	ModState *st = s->st;
+	RtErr e;
+	int rc;
+	if (stream_live(s) || enter_rt(st))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_stream_sync(st->rt, s->s, &e);
+	Py_END_ALLOW_THREADS
+	if (rc)
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Stream_query(StreamObject *s, PyObject *unused)
+{
+	ModState *st = s->st;
+	RtErr e;
+	int done;
+	if (stream_live(s) || enter_rt(st))
+		return NULL;
+	if (rt_stream_query(st->rt, s->s, &done, &e))
+		return raise_rt(st, &e);
+	return PyBool_FromLong(done);
+}
+
+static PyObject *Stream_handle(StreamObject *s, void *c)
+{
+	return PyLong_FromVoidPtr(s->s);
+}
+
+static PyObject *Stream_repr(StreamObject *s)
+{
+	if (!s->owned)
+		return PyUnicode_FromString("<CUDA default stream>");
+	return PyUnicode_FromFormat("<CUDA stream %p>", (void *)s->s);
+}
+
+static PyMethodDef Stream_methods[] = {
+	{"synchronize", (PyCFunction)Stream_synchronize, METH_NOARGS, "waits until the stream's work is done"},
+	{"query", (PyCFunction)Stream_query, METH_NOARGS, "True if the stream's work is done"},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Stream_getset[] = {
+	{"handle", (getter)Stream_handle, NULL, "the CUstream as an int (0: the default stream)", NULL},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot Stream_slots[] = {
+	{Py_tp_new, Stream_new},
+	{Py_tp_dealloc, Stream_dealloc},
+	{Py_tp_methods, Stream_methods},
+	{Py_tp_getset, Stream_getset},
+	{Py_tp_repr, Stream_repr},
+	{Py_tp_doc, "A CUDA stream: work issued on it runs in order."},
+	{0, NULL},
+};
+
+PyType_Spec Stream_spec = {
+	.name = "ptxjit._core.Stream",
+	.basicsize = sizeof(StreamObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.slots = Stream_slots,
+};
+
+/* ------------------------------------------------------------- Event */
+
+static PyObject *Event_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+	static char *kw[] = {"timing", NULL};
+	int timing = 1;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kw, &timing))
+		return NULL;
+	ModState *st = state_of_type(type);
+	if (!st || enter_rt(st))
+		return NULL;
+	EventObject *ev = (EventObject *)type->tp_alloc(type, 0);
+	if (!ev)
+		return NULL;
+	ev->st = st;
+	RtErr e;
+	if (rt_event_new(st->rt, &ev->ev, timing, &e)) {
+		Py_DECREF(ev);
+		return raise_rt(st, &e);
+	}
+	return (PyObject *)ev;
+}
+
+static void Event_dealloc(EventObject *ev)
+{
+	PyTypeObject *tp = Py_TYPE(ev);
+	rt_event_free(ev->st->rt, &ev->ev);
+	tp->tp_free((PyObject *)ev);
+	Py_DECREF(tp);
+}
+
+static PyObject *Event_record(EventObject *ev, PyObject *args, PyObject *kwds)
+{
+	static char *kw[] = {"stream", NULL};
+	PyObject *so = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O", kw, &so))
+		return NULL;
+	ModState *st = ev->st;
+	CUstream s;
+	int async;
+	RtErr e;
+	if (stream_arg(st, so, &s, &async) || enter_rt(st))
+		return NULL;
+	if (rt_event_record(st->rt, &ev->ev, s, &e))
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Event_wait(EventObject *ev, PyObject *args, PyObject *kwds)
+{
+	static char *kw[] = {"stream", NULL};
+	PyObject *so = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O", kw, &so))
+		return NULL;
+	ModState *st = ev->st;
+	CUstream s;
+	int async;
+	RtErr e;
+	if (stream_arg(st, so, &s, &async) || enter_rt(st))
+		return NULL;
+	if (rt_event_wait(st->rt, &ev->ev, s, &e))
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Event_synchronize(EventObject *ev, PyObject *unused)
+{
+	ModState *st = ev->st;
+	RtErr e;
+	int rc;
+	if (enter_rt(st))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_event_sync(st->rt, &ev->ev, &e);
+	Py_END_ALLOW_THREADS
+	if (rc)
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Event_query(EventObject *ev, PyObject *unused)
+{
+	ModState *st = ev->st;
+	RtErr e;
+	int done;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_event_query(st->rt, &ev->ev, &done, &e))
+		return raise_rt(st, &e);
+	return PyBool_FromLong(done);
+}
+
+/* elapsed_time(end): milliseconds from this event to end. */
+static PyObject *Event_elapsed_time(EventObject *ev, PyObject *other)
+{
+	ModState *st = ev->st;
+	if (!PyObject_TypeCheck(other, st->Event_T))
+		return PyErr_Format(PyExc_TypeError, "elapsed_time() needs another event, not %.100s",
+		                    Py_TYPE(other)->tp_name);
+	float ms = 0;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_event_elapsed(st->rt, &ev->ev, &((EventObject *)other)->ev, &ms, &e))
+		return raise_rt(st, &e);
+	return PyFloat_FromDouble(ms);
+}
+
+static PyMethodDef Event_methods[] = {
+	{"record", (PyCFunction)(void (*)(void))Event_record, METH_VARARGS | METH_KEYWORDS,
+	 "record(stream=0): marks the point reached in the stream's work"},
+	{"wait", (PyCFunction)(void (*)(void))Event_wait, METH_VARARGS | METH_KEYWORDS,
+	 "wait(stream=0): makes later work on the stream wait for the event"},
+	{"synchronize", (PyCFunction)Event_synchronize, METH_NOARGS, "waits until the event has happened"},
+	{"query", (PyCFunction)Event_query, METH_NOARGS, "True if the event has happened"},
+	{"elapsed_time", (PyCFunction)Event_elapsed_time, METH_O,
+	 "elapsed_time(end): milliseconds between this event and end"},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Event_slots[] = {
+	{Py_tp_new, Event_new},
+	{Py_tp_dealloc, Event_dealloc},
+	{Py_tp_methods, Event_methods},
+	{Py_tp_doc, "A CUDA event: a point in a stream's work, with a time stamp when timing=True."},
+	{0, NULL},
+};
+
+PyType_Spec Event_spec = {
+	.name = "ptxjit._core.Event",
+	.basicsize = sizeof(EventObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.slots = Event_slots,
+};

@@ -1,0 +1,459 @@
+/*
+ * sema.c - semantic analysis of a kernel: parse it, bind its parameters
+ * to the argument types, infer the type of every variable and
+ * expression, and specialise every device function it calls.
+ *
+ * Inference.  Python scoping decides which names are local: a name
+ * assigned anywhere in the function (=, op=, for, tuple targets) is a
+ * variable, every other name is global (resolve.c).  Each variable gets
+ * one type, the unification (ty_unify) of the types of all values
+ * assigned to it.  Typing walks the body repeatedly: an expression that
+ * reads a variable whose type is not known yet is unknown, and so is
+ * whatever uses it; assignments widen variables' types; when a pass
+ * changes nothing, a final pass checks everything with all types known
+ * and reports any remaining problem.  Types only grow (int32 -> int64 ->
+ * float64), so this terminates.
+ *
+ * A variable assigned exactly once, with a constant, is that constant
+ * wherever it is read (TPB = 16 then cuda.shared.array(TPB, ...)).
+ *
+ * Specialisation.  A call of a device function with argument types T
+ * uses the specialisation of that function for T, or makes one: a fresh
+ * parse of its source (no AST node is shared between specialisations),
+ * typed the same way.  Its return type is the unification of its return
+ * statements' values (None without any).  A function with a declared
+ * signature has one specialisation with the declared types.  A call of a
+ * function that is being typed is recursion, refused for now.  Early
+ * passes may make specialisations for types that do not survive; at the
+ * end Ctx.specs holds the kernel and the specialisations reachable from
+ * it through the calls of final passes, and Spec.id is their index.
+ *
+ * Kernel parameters: a kernel given fewer argument types than it has
+ * parameters uses the defaults of the rest; spec->nargs is the number of
+ * arguments given, spec->argtypes has one type per parameter, and the
+ * parameter's defval (typed, with a cval) is its value.
+ */
+#include <string.h>
+
+#include "sema.h"
+
+enum { ST_NEW, ST_TYPING, ST_DONE };
+
+int same_pjfunc(const PjFunc *a, const PjFunc *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b)
+		return 0;
+	return a->name && b->name && a->source && b->source && strcmp(a->name, b->name) == 0 &&
+	       strcmp(a->source, b->source) == 0 && a->first_line == b->first_line &&
+	       (a->file == b->file || (a->file && b->file && strcmp(a->file, b->file) == 0));
+}
+
+int ty_is_static(const Type *t)
+{
+	switch (t->kind) {
+	case TY_MODULE: case TY_INTRIN: case TY_DTYPE: case TY_FUNC: case TY_EXC: case TY_DIM3:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static Src *src_of(Ctx *c, const PjFunc *f)
+{
+	Src *s = arena_alloc(c->arena, sizeof *s);
+	s->file = f->file ? f->file : "<string>";
+	s->text = f->source ? f->source : "";
+	s->len = (int)strlen(s->text);
+	s->first_line = f->first_line > 0 ? f->first_line : 1;
+	s->col_shift = f->col_shift > 0 ? f->col_shift : 0;
+	return s;
+}
+
+/* ------------------------------------------------------------ variables */
+
+Var *scope_find_var(Scope *sc, const char *name)
+{
+	Spec *sp = sc->spec;
+	if (!sp || !name)
+		return NULL;
+	for (int i = 0; i < sp->nvars; i++)
+		if (strcmp(sp->vars[i]->name, name) == 0)
+			return sp->vars[i];
+	return NULL;
+}
+
+void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
+{
+	if (!t)
+		return;
+	Type *u = ty_unify(sc->c, v->ty, t);
+	if (!u) {
+		if (v->is_param)
+			err_at(sc->c, at, "a variable has one type in a kernel; use a new name for a different kind of value",
+			       "cannot assign %s to parameter '%s', which holds %s", ty_str_of(sc->c, t), v->name,
+			       ty_str_of(sc->c, v->ty));
+		err_at(sc->c, at, "a variable has one type in a kernel; use a new name for a different kind of value",
+		       "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t), v->name,
+		       ty_str_of(sc->c, v->ty));
+	}
+	if (!v->ty || !ty_equal(u, v->ty)) {
+		if (v->is_param && v->ty)
+			err_at(sc->c, at, "assign the new value to a new variable",
+			       "cannot assign %s to parameter '%s' of type %s: the parameter's type is fixed by the "
+			       "arguments", ty_str_of(sc->c, t), v->name, ty_str_of(sc->c, v->ty));
+		v->ty = u;
+		sc->changed = 1;
+	}
+}
+
+typedef struct VarList {
+	Var **v;
+	int n, cap;
+	int *nassign;
+	int capassign;
+} VarList;
+
+static Var *add_var(Ctx *c, VarList *l, const char *name, Span sp)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(l->v[i]->name, name) == 0) {
+			l->nassign[i]++;
+			return l->v[i];
+		}
+	Var *v = arena_alloc(c->arena, sizeof *v);
+	v->name = name;
+	v->span = sp;
+	v->index = l->n;
+	VEC_PUSH(c, l->v, l->n, l->cap, v);
+	int k = l->n - 1;
+	l->nassign = arena_grow(c->arena, l->nassign, k, &l->capassign, sizeof(int));
+	l->nassign[k] = 1;
+	return v;
+}
+
+static void collect_target(Ctx *c, VarList *l, Expr *t)
+{
+	if (t->kind == E_NAME)
+		add_var(c, l, t->name.id, t->span);
+	else if (t->kind == E_TUPLE)
+		for (int i = 0; i < t->tuple.n; i++)
+			collect_target(c, l, t->tuple.elts[i]);
+}
+
+static void collect_body(Ctx *c, VarList *l, StmtList *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		Stmt *s = b->s[i];
+		switch (s->kind) {
+		case S_ASSIGN:
+		case S_ANNASSIGN:
+			for (int k = 0; k < s->assign.ntargets; k++)
+				collect_target(c, l, s->assign.targets[k]);
+			break;
+		case S_AUGASSIGN:
+			collect_target(c, l, s->aug.target);
+			break;
+		case S_IF:
+		case S_WHILE:
+			collect_body(c, l, &s->cond.body);
+			collect_body(c, l, &s->cond.orelse);
+			break;
+		case S_FOR:
+			collect_target(c, l, s->loop.target);
+			collect_body(c, l, &s->loop.body);
+			collect_body(c, l, &s->loop.orelse);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* ------------------------------------------------------------- globals */
+
+Const *scope_global(Scope *sc, const char *name, Span at)
+{
+	for (int i = 0; i < sc->nglobals; i++)
+		if (strcmp(sc->globals[i].name, name) == 0)
+			return sc->globals[i].cv;
+	Const *cv = sema_resolve_global(sc->c, sc->func, name, at);
+	GlobalEnt g = {name, cv};
+	VEC_PUSH(sc->c, sc->globals, sc->nglobals, sc->capglobals, g);
+	return cv;
+}
+
+/* The value of parameter p's default, typed where f was defined. */
+Const *sema_default(Scope *sc, const PjFunc *f, Param *p)
+{
+	Scope tmp = {.c = sc->c, .S = sc->S, .func = f, .in_default = 1, .final = 1};
+	Type *t = type_expr(&tmp, p->defval);
+	if (p->defval->cval)
+		return p->defval->cval;
+	if (!ty_is_static(t))
+		err_at(sc->c, p->defval->span, "give the parameter a constant default such as 0, 1.0, None or a dtype",
+		       "the default value of parameter '%s' must be a constant", p->name);
+	Const *v = new_const(sc->c, PJ_V_UNKNOWN, t);
+	v->s = "default";
+	return v;
+}
+
+/* -------------------------------------------------------------- specs */
+
+static Spec *new_spec(Sema *S, FuncDef *def, const PjFunc *f, int is_kernel)
+{
+	Ctx *c = S->c;
+	Spec *sp = arena_alloc(c->arena, sizeof *sp);
+	sp->def = def;
+	sp->func = f;
+	sp->is_kernel = is_kernel;
+	sp->id = S->nall;
+	sp->state = ST_NEW;
+	VEC_PUSH(c, S->all, S->nall, S->capall, sp);
+	return sp;
+}
+
+static Scope *new_scope(Sema *S, Spec *sp, Scope *caller)
+{
+	Ctx *c = S->c;
+	Scope *sc = arena_alloc(c->arena, sizeof *sc);
+	sc->c = c;
+	sc->S = S;
+	sc->spec = sp;
+	sc->func = sp->func;
+	sc->caller = caller;
+	int n = sp->id;
+	S->scopes = arena_grow(c->arena, S->scopes, n, &S->capscopes, sizeof(Scope *));
+	S->scopes[n] = sc;
+	return sc;
+}
+
+/* Makes the variables of sp: its parameters with their types, then every
+ * other assigned name. */
+static void bind_vars(Scope *sc, Type **ptypes)
+{
+	Ctx *c = sc->c;
+	Spec *sp = sc->spec;
+	FuncDef *def = sp->def;
+	VarList l = {0};
+	for (int i = 0; i < def->nparams; i++) {
+		Param *p = &def->params[i];
+		for (int k = 0; k < i; k++)
+			if (strcmp(def->params[k].name, p->name) == 0)
+				err_at(c, p->span, NULL, "duplicate argument '%s' in function definition", p->name);
+		Var *v = add_var(c, &l, p->name, p->span);
+		v->is_param = 1;
+		v->ty = ptypes[i];
+		p->var = v;
+	}
+	collect_body(c, &l, &def->body);
+	sp->vars = l.v;
+	sp->nvars = l.n;
+	sc->nassign = l.nassign;
+	sc->vconst = arena_alloc(c->arena, sizeof(Const *) * (size_t)(l.n ? l.n : 1));
+	sc->seen = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
+	for (int i = 0; i < def->nparams; i++)
+		sc->nassign[i]++;   /* a parameter is never a constant */
+}
+
+static void infer(Scope *sc)
+{
+	Ctx *c = sc->c;
+	Spec *sp = sc->spec;
+	const Src *saved = c->src;
+	c->src = sp->def->src;
+	sp->state = ST_TYPING;
+	for (int pass = 0;; pass++) {
+		if (pass > 200)
+			ICE(c, "type inference of '%s' does not converge", sp->def->name);
+		sc->changed = 0;
+		sc->ret = NULL;
+		sc->nreturns = 0;
+		type_body(sc, &sp->def->body);
+		if (!sc->changed)
+			break;
+	}
+	for (int pass = 0;; pass++) {
+		if (pass > 8)
+			ICE(c, "the final typing pass of '%s' changes types", sp->def->name);
+		sc->final = 1;
+		sc->changed = 0;
+		memset(sc->seen, 0, (size_t)(sp->nvars ? sp->nvars : 1));
+		for (int i = 0; i < sp->def->nparams; i++)
+			sc->seen[i] = 1;
+		sc->ret = NULL;
+		sc->nreturns = 0;
+		sc->ncallees = 0;
+		type_body(sc, &sp->def->body);
+		if (!sc->changed)
+			break;
+	}
+	/* variables never assigned in live code are dropped */
+	int n = 0;
+	for (int i = 0; i < sp->nvars; i++) {
+		Var *v = sp->vars[i];
+		if (!v->ty && !v->is_param)
+			continue;
+		v->index = n;
+		sp->vars[n++] = v;
+	}
+	sp->nvars = n;
+	if (!sp->is_kernel)
+		sp->ret = sc->declared_ret ? sc->declared_ret : sc->ret ? sc->ret : ty_none();
+	else
+		sp->ret = ty_none();
+	sp->state = ST_DONE;
+	c->src = saved;
+}
+
+FuncDef *sema_template(Sema *S, const PjFunc *f)
+{
+	for (int i = 0; i < S->ntmpl; i++)
+		if (same_pjfunc(S->tmpl[i].func, f))
+			return S->tmpl[i].def;
+	Template t = {f, parse_function(S->c, src_of(S->c, f), f->name)};
+	VEC_PUSH(S->c, S->tmpl, S->ntmpl, S->captmpl, t);
+	return t.def;
+}
+
+static int convertible(const Type *from, const Type *to)
+{
+	if (ty_equal(from, to))
+		return 1;
+	if (ty_is_number(from) && ty_is_number(to))
+		return !ty_is_complex(from) || ty_is_complex(to);
+	if (from->kind == TY_ARRAY && to->kind == TY_ARRAY)
+		return ty_equal(from->elem, to->elem) && from->ndim == to->ndim &&
+		       (to->layout == LAYOUT_A || to->layout == from->layout) && (to->readonly || !from->readonly);
+	if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->n == to->n) {
+		for (int i = 0; i < from->n; i++)
+			if (!convertible(from->elts[i], to->elts[i]))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at)
+{
+	Sema *S = caller->S;
+	Ctx *c = S->c;
+	for (Scope *s = caller; s; s = s->caller)
+		if (same_pjfunc(s->func, f)) {
+			s->spec->recursive = 1;
+			err_at(c, at, "rewrite the recursion as a loop",
+			       "recursive device functions are not supported yet: '%s' calls itself%s", f->name,
+			       s == caller ? "" : " through other functions");
+		}
+	Type *ret = NULL;
+	if (f->sig) {
+		int n;
+		Type **decl;
+		ret = ty_parse_sig(c, f->sig, &n, &decl);
+		if (n != nargs)
+			err_at(c, at, NULL, "%s() takes %d argument%s (signature \"%s\") but %d were given", f->name, n,
+			       n == 1 ? "" : "s", f->sig, nargs);
+		for (int i = 0; i < n; i++)
+			if (!convertible(argtypes[i], decl[i]))
+				err_at(c, at, arena_printf(c->arena, "the signature of %s is \"%s\"", f->name, f->sig),
+				       "argument %d of %s() is %s, which does not convert to %s", i + 1, f->name,
+				       ty_str_of(c, argtypes[i]), ty_str_of(c, decl[i]));
+		argtypes = decl;
+	}
+	for (int i = 0; i < S->nall; i++) {
+		Spec *sp = S->all[i];
+		if (sp->state != ST_DONE || sp->is_kernel || sp->nargs != nargs || !same_pjfunc(sp->func, f))
+			continue;
+		int k = 0;
+		while (k < nargs && ty_equal(sp->argtypes[k], argtypes[k]))
+			k++;
+		if (k == nargs)
+			return sp;
+	}
+	if (++c->depth > 200)
+		err_at(c, at, "call fewer levels of device functions", "device functions nested too deeply");
+	FuncDef *def = parse_function(c, src_of(c, f), f->name);
+	if (def->has_varargs)
+		err_at(c, def->span, "give the device function a fixed list of parameters",
+		       "device functions with *args or **kwargs are not supported");
+	if (def->nparams != nargs)
+		ICE(c, "call of %s() with %d arguments for %d parameters", f->name, nargs, def->nparams);
+	Spec *sp = new_spec(S, def, f, 0);
+	sp->nargs = nargs;
+	sp->argtypes = argtypes;
+	Scope *sc = new_scope(S, sp, caller);
+	sc->declared_ret = ret;
+	bind_vars(sc, argtypes);
+	infer(sc);
+	c->depth--;
+	return sp;
+}
+
+/* Ctx.specs: the kernel, then the specialisations its final passes call. */
+static void fill_specs(Sema *S, Spec *kernel)
+{
+	Ctx *c = S->c;
+	char *seen = arena_alloc(c->arena, (size_t)S->nall + 1);
+	c->specs = NULL;
+	c->nspec = c->capspec = 0;
+	VEC_PUSH(c, c->specs, c->nspec, c->capspec, kernel);
+	seen[kernel->id] = 1;
+	for (int i = 0; i < c->nspec; i++) {
+		Scope *sc = S->scopes[c->specs[i]->id];
+		for (int k = 0; k < sc->ncallees; k++) {
+			Spec *callee = sc->callees[k];
+			if (!seen[callee->id]) {
+				seen[callee->id] = 1;
+				VEC_PUSH(c, c->specs, c->nspec, c->capspec, callee);
+			}
+		}
+	}
+	for (int i = 0; i < c->nspec; i++)
+		c->specs[i]->id = i;
+}
+
+Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
+{
+	Sema S = {.c = c};
+	Src *src = src_of(c, kernel);
+	c->src = src;
+	FuncDef *def = parse_function(c, src, kernel->name);
+	if (c->dump & DUMP_AST)
+		ast_dump(c->dumpf, def);
+	if (def->has_varargs)
+		err_at(c, def->span, "give the kernel a fixed list of parameters",
+		       "kernels with *args or **kwargs are not supported");
+	Spec *sp = new_spec(&S, def, kernel, 1);
+	Scope *sc = new_scope(&S, sp, NULL);
+	int np = def->nparams, required = 0;
+	for (int i = 0; i < np; i++)
+		if (!def->params[i].defval)
+			required = i + 1;
+	if (nargs > np || nargs < required) {
+		if (required == np)
+			err_at(c, def->span, "the signature gives one type per parameter of the kernel",
+			       "kernel '%s' takes %d argument%s, but %d %s given", def->name, np, np == 1 ? "" : "s", nargs,
+			       nargs == 1 ? "was" : "were");
+		err_at(c, def->span, "the signature gives one type per parameter of the kernel",
+		       "kernel '%s' takes %d to %d arguments, but %d %s given", def->name, required, np, nargs,
+		       nargs == 1 ? "was" : "were");
+	}
+	Type **ptypes = arena_alloc(c->arena, sizeof(Type *) * (size_t)(np ? np : 1));
+	for (int i = 0; i < np; i++) {
+		if (i < nargs) {
+			ptypes[i] = argtypes[i];
+		} else {
+			Const *d = sema_default(sc, kernel, &def->params[i]);
+			ptypes[i] = d->ty;
+		}
+	}
+	sp->nargs = nargs;
+	sp->argtypes = ptypes;
+	bind_vars(sc, ptypes);
+	infer(sc);
+	fill_specs(&S, sp);
+	c->kernel = sp;
+	c->src = src;
+	return sp;
+}

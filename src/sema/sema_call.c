@@ -1,0 +1,864 @@
+/*
+ * sema_call.c - attributes and calls: module members, array and thread
+ * object attributes, the intrinsics (builtins, cuda.*, math.*, numpy.*),
+ * NumPy scalar constructors and calls of device functions.
+ *
+ * What lowering finds after a call is typed:
+ *   call.intrin   the IN_* called (a dtype called as a function, such as
+ *                 numba.float32(x), is the matching IN_NP_* constructor)
+ *   call.spec     the specialisation of a device function; its arguments
+ *                 are then exactly its parameters, in order: keyword
+ *                 arguments are moved into place and missing ones are
+ *                 filled with E_NAME nodes named "<default NAME>" that
+ *                 carry the default's type and constant.  Each argument
+ *                 converts to spec->argtypes[i] (they differ only when the
+ *                 function has a declared signature).
+ *   shared/local arrays  args are [shape, dtype] (plus alignment when
+ *                 given), keywords moved into place; shape has a cval.
+ *   atomics       args as written; the value converts to the element type.
+ * An attribute of a module that is a run-time value (cuda.laneid,
+ * cuda.warpsize: int32) has no cval; its intrinsic is
+ * intrin_lookup("<module>.<attr>").  cuda.threadIdx and friends are TY_DIM3
+ * and their .x/.y/.z are int32.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sema.h"
+
+static Type *set(Expr *e, Type *t, Const *cv)
+{
+	e->ty = t;
+	e->cval = cv;
+	return t;
+}
+
+static const char *tstr(Scope *sc, const Type *t)
+{
+	return ty_str_of(sc->c, t);
+}
+
+static int is_bool(const Type *t)
+{
+	return t && t->kind == TY_SCALAR && t->sk == SK_BOOL;
+}
+
+static int is_intlike(const Type *t)
+{
+	return ty_is_int(t) || is_bool(t);
+}
+
+static int is_unsigned(const Type *t)
+{
+	return ty_is_int(t) && !scalar_info[t->sk].is_signed;
+}
+
+/* float16 values compute as float32 */
+static Type *computed(Type *t)
+{
+	return t && t->kind == TY_SCALAR && t->sk == SK_F16 ? ty_scalar(SK_F32) : t;
+}
+
+/* "sqrt, fabs, floor, ..." : the members of a module in the intrinsics table */
+static const char *members_of(Ctx *c, const char *module)
+{
+	size_t n = strlen(module);
+	const char *s = "";
+	for (int i = IN_NONE + 1; i < NINTRIN; i++) {
+		const char *q = intrin_name[i];
+		if (strncmp(q, module, n) == 0 && q[n] == '.')
+			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------ attributes */
+
+static Type *module_attr(Scope *sc, Expr *e, Type *mt)
+{
+	Ctx *c = sc->c;
+	const char *name = e->attr.name;
+	Const *cv = resolve_member(c, mt->name, name);
+	if (!cv || !cv->ty) {
+		const char *list = members_of(c, mt->name);
+		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
+		                                        strcmp(mt->name, "cuda") == 0
+		                                            ? arena_printf(c->arena, "{%s} and the cuda.shared, cuda.local and cuda.atomic functions", list)
+		                                            : arena_printf(c->arena, "{%s}", list))
+		                         : "kernels can use the modules math, numpy and cuda";
+		Span sp = e->attr.name_span.src ? e->attr.name_span : e->span;
+		err_at(c, sp, hint, "module '%s' has no attribute '%s' that kernels can use", mt->name, name);
+	}
+	return set(e, cv->ty, cv);
+}
+
+Type *type_attr(Scope *sc, Expr *e)
+{
+	Ctx *c = sc->c;
+	Type *ot = type_expr(sc, e->attr.obj);
+	const char *name = e->attr.name;
+	Span nsp = e->attr.name_span.src ? e->attr.name_span : e->span;
+	if (!ot)
+		return set(e, NULL, NULL);
+	switch (ot->kind) {
+	case TY_MODULE:
+		return module_attr(sc, e, ot);
+	case TY_ARRAY:
+		if (strcmp(name, "shape") == 0)
+			return set(e, ty_unituple(c, ty_scalar(SK_I64), ot->ndim), NULL);
+		if (strcmp(name, "size") == 0)
+			return set(e, ty_scalar(SK_I64), NULL);
+		if (strcmp(name, "ndim") == 0 || strcmp(name, "itemsize") == 0) {
+			Const *v = new_const(c, PJ_V_INT, ty_scalar(SK_I64));
+			v->i = name[0] == 'n' ? ot->ndim : scalar_info[ot->elem->sk].size;
+			return set(e, v->ty, v);
+		}
+		if (strcmp(name, "dtype") == 0)
+			return set(e, ty_dtype(c, ot->elem->sk), NULL);
+		err_at(c, nsp, "kernels can use the array attributes shape, size, ndim, itemsize and dtype",
+		       "arrays have no attribute '%s' that kernels can use", name);
+	case TY_DIM3:
+		if ((name[0] == 'x' || name[0] == 'y' || name[0] == 'z') && !name[1])
+			return set(e, ty_scalar(SK_I32), NULL);
+		err_at(c, nsp, "use .x, .y or .z", "%s has no attribute '%s'", intrin_name[ot->intrin], name);
+	case TY_SCALAR:
+		if (ty_is_complex(ot) && (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0)) {
+			Type *t = ty_scalar(ot->sk == SK_C64 ? SK_F32 : SK_F64);
+			Const *v = NULL, *x = e->attr.obj->cval;
+			if (x && x->kind == PJ_V_COMPLEX) {
+				v = new_const(c, PJ_V_FLOAT, t);
+				v->f = name[0] == 'r' ? x->f : x->im;
+			}
+			return set(e, t, v);
+		}
+		err_at(c, nsp, ty_is_complex(ot) ? "complex numbers have .real and .imag" : "numbers have no attributes in kernels",
+		       "%s has no attribute '%s' that kernels can use", tstr(sc, ot), name);
+	default:
+		err_at(c, nsp, "kernels use attributes of arrays (shape, size, ndim), of cuda.threadIdx and "
+		               "friends (x, y, z) and of the modules math, numpy and cuda",
+		       "%s has no attribute '%s' that kernels can use", tstr(sc, ot), name);
+	}
+}
+
+/* ------------------------------------------------------------- arguments */
+
+static int type_args(Scope *sc, Expr *e)
+{
+	int known = 1;
+	for (int i = 0; i < e->call.nargs; i++)
+		if (!type_expr(sc, e->call.args[i]))
+			known = 0;
+	for (int i = 0; i < e->call.nkw; i++)
+		if (!type_expr(sc, e->call.kwargs[i]))
+			known = 0;
+	return known;
+}
+
+static const char *fname(int in)
+{
+	return intrin_name[in];
+}
+
+static void no_keywords(Scope *sc, Expr *e, int in)
+{
+	if (e->call.nkw)
+		err_at(sc->c, e->call.kwargs[0]->span, "pass the arguments by position",
+		       "%s() does not take keyword arguments in kernels", fname(in));
+}
+
+static void arity(Scope *sc, Expr *e, int in, int lo, int hi)
+{
+	int n = e->call.nargs;
+	no_keywords(sc, e, in);
+	if (n >= lo && n <= hi)
+		return;
+	if (lo == hi)
+		err_at(sc->c, e->span, NULL, "%s() takes %d argument%s (%d given)", fname(in), lo, lo == 1 ? "" : "s", n);
+	err_at(sc->c, e->span, NULL, "%s() takes %d to %d arguments (%d given)", fname(in), lo, hi, n);
+}
+
+static Type *number_arg(Scope *sc, Expr *a, int in, int complex_ok)
+{
+	Type *t = a->ty;
+	if (!ty_is_number(t) || (!complex_ok && ty_is_complex(t)))
+		err_at(sc->c, a->span, complex_ok ? "pass a number" : "pass an integer or float",
+		       "%s() does not accept a %s argument", fname(in), tstr(sc, t));
+	return t;
+}
+
+static ScalarKind dtype_of(Scope *sc, Expr *a)
+{
+	Type *t = a->ty;
+	if (t->kind == TY_DTYPE)
+		return t->sk;
+	if (t->kind == TY_INTRIN) {
+		int sk = intrin_dtype(t->intrin);
+		if (sk >= 0)
+			return (ScalarKind)sk;
+		switch (t->intrin) {
+		case IN_FLOAT: return SK_F64;
+		case IN_INT: return SK_I64;
+		case IN_BOOL: return SK_BOOL;
+		case IN_COMPLEX: return SK_C128;
+		}
+	}
+	if (t->kind == TY_STR && a->cval && a->cval->s) {
+		const char *s = a->cval->s;
+		int sk = (int)ty_sk_from_name(s);
+		if (strcmp(s, "float") == 0)
+			sk = SK_F64;
+		else if (strcmp(s, "int") == 0)
+			sk = SK_I64;
+		else if (strcmp(s, "complex") == 0)
+			sk = SK_C128;
+		if (sk >= 0)
+			return (ScalarKind)sk;
+	}
+	err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
+	       "%s is not a dtype that arrays in kernels can have", t->kind == TY_STR ? "this string" : tstr(sc, t));
+}
+
+/* ------------------------------------------------------------ intrinsics */
+
+static Type *type_range(Scope *sc, Expr *e)
+{
+	arity(sc, e, IN_RANGE, 1, 3);
+	int u = 0;
+	for (int i = 0; i < e->call.nargs; i++) {
+		Type *t = e->call.args[i]->ty;
+		if (!is_intlike(t))
+			err_at(sc->c, e->call.args[i]->span,
+			       ty_is_float(t) ? "convert it with int(...)" : "range() counts with integers",
+			       "range() arguments must be integers, not %s", tstr(sc, t));
+		if (t->sk == SK_U64)
+			u = 1;
+	}
+	int64_t step;
+	if (e->call.nargs == 3 && const_int_value(e->call.args[2], &step) && step == 0)
+		err_at(sc->c, e->call.args[2]->span, "use a positive or negative step", "range() arg 3 must not be zero");
+	return set(e, ty_range(sc->c, ty_scalar(u ? SK_U64 : SK_I64)), NULL);
+}
+
+static Type *type_len(Scope *sc, Expr *e)
+{
+	arity(sc, e, IN_LEN, 1, 1);
+	Expr *a = e->call.args[0];
+	Type *t = a->ty;
+	Const *v;
+	switch (t->kind) {
+	case TY_ARRAY:
+		return set(e, ty_scalar(SK_I64), NULL);
+	case TY_TUPLE:
+		v = new_const(sc->c, PJ_V_INT, ty_scalar(SK_I64));
+		v->i = t->n;
+		return set(e, v->ty, v);
+	case TY_RANGE:
+		return set(e, t->elem, NULL);
+	case TY_STR:
+		if (a->cval && a->cval->s) {
+			v = new_const(sc->c, PJ_V_INT, ty_scalar(SK_I64));
+			v->i = (int64_t)strlen(a->cval->s);
+			return set(e, v->ty, v);
+		}
+		/* fall through */
+	default:
+		err_at(sc->c, a->span, "len() takes an array or a tuple", "len() of a %s is not supported", tstr(sc, t));
+	}
+}
+
+static Type *type_minmax(Scope *sc, Expr *e, int in)
+{
+	no_keywords(sc, e, in);
+	int n = e->call.nargs;
+	if (n == 0)
+		err_at(sc->c, e->span, NULL, "%s() takes at least 1 argument (0 given)", fname(in));
+	Type *t = NULL;
+	Const *best = NULL;
+	int folding = 1;
+	if (n == 1) {
+		Expr *a = e->call.args[0];
+		if (a->ty->kind != TY_TUPLE)
+			err_at(sc->c, a->span, "pass two or more numbers, or one tuple of numbers",
+			       "%s() of one %s is not supported", fname(in), tstr(sc, a->ty));
+		if (a->ty->n == 0)
+			err_at(sc->c, a->span, NULL, "%s() arg is an empty tuple", fname(in));
+		for (int i = 0; i < a->ty->n; i++) {
+			Type *x = a->ty->elts[i];
+			if (!ty_is_number(x) || ty_is_complex(x))
+				err_at(sc->c, a->span, "min() and max() compare integers and floats",
+				       "%s() of a tuple holding %s is not supported", fname(in), tstr(sc, x));
+			t = t ? ty_unify(sc->c, t, x) : x;
+		}
+		folding = 0;
+	} else {
+		for (int i = 0; i < n; i++) {
+			Expr *a = e->call.args[i];
+			Type *x = number_arg(sc, a, in, 0);
+			t = t ? ty_unify(sc->c, t, x) : x;
+		}
+	}
+	t = computed(t);
+	for (int i = 0; folding && i < n; i++) {
+		Const *v = const_of_type(sc->c, e->call.args[i]->cval, t);
+		if (!v || (v->kind == PJ_V_FLOAT && isnan(v->f))) {
+			best = NULL;
+			break;
+		}
+		if (!best) {
+			best = v;
+			continue;
+		}
+		int less = v->kind == PJ_V_FLOAT ? v->f < best->f
+		         : is_unsigned(t) ? (uint64_t)v->i < (uint64_t)best->i : v->i < best->i;
+		int more = v->kind == PJ_V_FLOAT ? v->f > best->f
+		         : is_unsigned(t) ? (uint64_t)v->i > (uint64_t)best->i : v->i > best->i;
+		if (in == IN_MIN ? less : more)
+			best = v;
+	}
+	return set(e, t, best);
+}
+
+static Type *type_abs(Scope *sc, Expr *e, int in)
+{
+	arity(sc, e, in, 1, 1);
+	Expr *a = e->call.args[0];
+	Type *t = number_arg(sc, a, in, 1);
+	Type *r = is_bool(t) ? ty_scalar(SK_I64)
+	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64) : computed(t);
+	Const *v = NULL;
+	if (a->cval && !ty_is_complex(t) && (v = const_of_type(sc->c, a->cval, r))) {
+		if (v->kind == PJ_V_INT && !is_unsigned(r) && v->i < 0)
+			v->i = (int64_t)(0 - (uint64_t)v->i);
+		else if (v->kind == PJ_V_FLOAT)
+			v->f = fabs(v->f);
+	}
+	return set(e, r, v);
+}
+
+static Type *type_conversion(Scope *sc, Expr *e, int in)
+{
+	Ctx *c = sc->c;
+	if (in == IN_BOOL || in == IN_FLOAT || in == IN_INT || in == IN_COMPLEX ||
+	    intrin_dtype(in) >= 0) {
+		no_keywords(sc, e, in);
+	}
+	int n = e->call.nargs;
+	int sk = intrin_dtype(in);
+	Type *r;
+	if (n == 0 && in != IN_COMPLEX) {
+		r = in == IN_BOOL ? ty_scalar(SK_BOOL) : in == IN_INT ? ty_scalar(SK_I64)
+		  : in == IN_FLOAT ? ty_scalar(SK_F64) : ty_scalar((ScalarKind)sk);
+		Const *zero = new_const(c, PJ_V_INT, ty_scalar(SK_I64));
+		return set(e, r, const_of_type(c, zero, r));
+	}
+	if (in == IN_COMPLEX) {
+		arity(sc, e, in, 1, 2);
+		int all32 = 1;
+		for (int i = 0; i < n; i++) {
+			Type *t = number_arg(sc, e->call.args[i], in, 1);
+			if (t->sk != SK_F32)
+				all32 = 0;
+		}
+		r = ty_scalar(all32 ? SK_C64 : SK_C128);
+		Const *v = NULL;
+		if (n == 1)
+			v = const_of_type(c, e->call.args[0]->cval, r);
+		else if (e->call.args[0]->cval && e->call.args[1]->cval && !ty_is_complex(e->call.args[0]->ty) &&
+		         !ty_is_complex(e->call.args[1]->ty)) {
+			Const *re = const_of_type(c, e->call.args[0]->cval, ty_scalar(SK_F64));
+			Const *im = const_of_type(c, e->call.args[1]->cval, ty_scalar(SK_F64));
+			if (re && im) {
+				v = new_const(c, PJ_V_COMPLEX, r);
+				v->f = all32 ? (float)re->f : re->f;
+				v->im = all32 ? (float)im->f : im->f;
+			}
+		}
+		return set(e, r, v);
+	}
+	arity(sc, e, in, 1, 1);
+	Expr *a = e->call.args[0];
+	Type *t = a->ty;
+	if (in == IN_BOOL) {
+		if (!ty_is_number(t) && t->kind != TY_NONE)
+			err_at(c, a->span, "bool() takes a number", "bool() of a %s is not supported", tstr(sc, t));
+		int truth;
+		return set(e, ty_scalar(SK_BOOL), const_truth(a->cval, &truth) ? const_of_type(c, a->cval ? a->cval : NULL, ty_scalar(SK_BOOL)) : NULL);
+	}
+	if (!ty_is_number(t))
+		err_at(c, a->span, "convert numbers", "%s() of a %s is not supported", fname(in), tstr(sc, t));
+	if (ty_is_complex(t) && !(sk == SK_C64 || sk == SK_C128))
+		err_at(c, a->span, "take the real part with x.real, or the magnitude with abs(x)",
+		       "%s() cannot convert a complex number", fname(in));
+	if (in == IN_INT)
+		r = ty_is_int(t) ? t : ty_scalar(SK_I64);
+	else if (in == IN_FLOAT)
+		r = ty_is_float(t) ? computed(t) : ty_scalar(SK_F64);
+	else
+		r = ty_scalar((ScalarKind)sk);
+	return set(e, r, const_of_type(c, a->cval, r));
+}
+
+static Type *type_round(Scope *sc, Expr *e)
+{
+	arity(sc, e, IN_ROUND, 1, 2);
+	Expr *a = e->call.args[0];
+	Type *t = number_arg(sc, a, IN_ROUND, 0);
+	if (e->call.nargs == 2) {
+		Expr *nd = e->call.args[1];
+		if (!is_intlike(nd->ty))
+			err_at(sc->c, nd->span, "the number of digits is an integer",
+			       "round() ndigits must be an integer, not %s", tstr(sc, nd->ty));
+		return set(e, ty_is_float(t) ? computed(t) : ty_scalar(SK_F64), NULL);
+	}
+	Type *r = ty_scalar(SK_I64);
+	Const *v = NULL;
+	if (a->cval) {
+		Const *x = const_of_type(sc->c, a->cval, ty_scalar(SK_F64));
+		if (x && ty_is_float(t)) {
+			Const *y = new_const(sc->c, PJ_V_FLOAT, ty_scalar(SK_F64));
+			y->f = nearbyint(x->f);
+			v = const_of_type(sc->c, y, r);
+		} else if (is_intlike(t)) {
+			v = const_of_type(sc->c, a->cval, r);
+		}
+	}
+	return set(e, r, v);
+}
+
+static void check_printable(Scope *sc, Expr *a, Type *t)
+{
+	if (ty_is_number(t) || t->kind == TY_STR || t->kind == TY_NONE)
+		return;
+	if (t->kind == TY_TUPLE) {
+		for (int i = 0; i < t->n; i++)
+			check_printable(sc, a, t->elts[i]);
+		return;
+	}
+	err_at(sc->c, a->span, "print() in kernels prints numbers, strings and tuples of them",
+	       "print() of a %s is not supported in kernels", tstr(sc, t));
+}
+
+static Type *type_print(Scope *sc, Expr *e)
+{
+	if (e->call.nkw)
+		err_at(sc->c, e->call.kwargs[0]->span, "print the values with spaces between them",
+		       "print() keyword arguments (sep, end, file) are not supported in kernels");
+	for (int i = 0; i < e->call.nargs; i++)
+		check_printable(sc, e->call.args[i], e->call.args[i]->ty);
+	return set(e, ty_none(), NULL);
+}
+
+static Type *type_divmod(Scope *sc, Expr *e)
+{
+	arity(sc, e, IN_DIVMOD, 2, 2);
+	Type *a = number_arg(sc, e->call.args[0], IN_DIVMOD, 0);
+	Type *b = number_arg(sc, e->call.args[1], IN_DIVMOD, 0);
+	Type *t;
+	if (is_intlike(a) && is_intlike(b)) {
+		int ua = is_unsigned(a), ub = is_unsigned(b);
+		if (ua && ub)
+			t = ty_scalar(SK_U64);
+		else if ((ua && a->sk == SK_U64) || (ub && b->sk == SK_U64))
+			t = ty_scalar(SK_F64);
+		else
+			t = ty_scalar(SK_I64);
+	} else {
+		t = ty_promote(a, b);
+	}
+	Type *r = ty_unituple(sc->c, t, 2);
+	Expr *x = e->call.args[0], *y = e->call.args[1];
+	Const *q = NULL, *m = NULL, *v = NULL;
+	if (x->cval && y->cval) {
+		Const *cx = const_of_type(sc->c, x->cval, t), *cy = const_of_type(sc->c, y->cval, t);
+		if (cx && cy && ty_is_int(t) && cy->i != 0 && !(cx->i == INT64_MIN && cy->i == -1)) {
+			int64_t qq, mm;
+			if (is_unsigned(t)) {
+				qq = (int64_t)((uint64_t)cx->i / (uint64_t)cy->i);
+				mm = (int64_t)((uint64_t)cx->i % (uint64_t)cy->i);
+			} else {
+				qq = cx->i / cy->i;
+				mm = cx->i % cy->i;
+				if (mm != 0 && ((mm < 0) != (cy->i < 0))) {
+					qq--;
+					mm += cy->i;
+				}
+			}
+			q = new_const(sc->c, PJ_V_INT, t);
+			q->i = qq;
+			m = new_const(sc->c, PJ_V_INT, t);
+			m->i = mm;
+		}
+	}
+	if (q && m) {
+		v = new_const(sc->c, PJ_V_TUPLE, r);
+		v->n = 2;
+		v->elts = arena_alloc(sc->c->arena, 2 * sizeof(Const));
+		v->elts[0] = *q;
+		v->elts[1] = *m;
+	}
+	return set(e, r, v);
+}
+
+static Type *type_pow(Scope *sc, Expr *e)
+{
+	no_keywords(sc, e, IN_POW);
+	if (e->call.nargs == 3)
+		err_at(sc->c, e->span, "compute (a ** b) % m instead", "pow() with a modulus is not supported in kernels");
+	arity(sc, e, IN_POW, 2, 2);
+	Type *a = e->call.args[0]->ty, *b = e->call.args[1]->ty;
+	Type *t = sema_binop_type(sc->c, OP_POW, a, b, NULL);
+	if (!t)
+		err_at(sc->c, e->span, "pow() works on numbers", "unsupported operand types for pow(): %s and %s",
+		       tstr(sc, a), tstr(sc, b));
+	return set(e, t, NULL);
+}
+
+static Type *type_grid(Scope *sc, Expr *e, int in)
+{
+	arity(sc, e, in, 1, 1);
+	Expr *a = e->call.args[0];
+	int64_t n;
+	if (!const_int_value(a, &n) || n < 1 || n > 3) {
+		if (!a->cval && !sc->final)
+			return set(e, NULL, NULL);
+		err_at(sc->c, a->span, "cuda.grid(1) gives an int; cuda.grid(2) and cuda.grid(3) give tuples",
+		       "%s() takes a constant 1, 2 or 3", fname(in));
+	}
+	Type *i64 = ty_scalar(SK_I64);
+	return set(e, n == 1 ? i64 : ty_unituple(sc->c, i64, (int)n), NULL);
+}
+
+/* Moves the keyword arguments of a call into positional places. */
+static void place_keywords(Scope *sc, Expr *e, int in, const char *const *names, int nnames, int required)
+{
+	Expr **args = arena_alloc(sc->c->arena, sizeof(Expr *) * (size_t)nnames);
+	int n = e->call.nargs;
+	if (n > nnames)
+		err_at(sc->c, e->span, NULL, "%s() takes at most %d arguments (%d given)", fname(in), nnames, n);
+	for (int i = 0; i < n; i++)
+		args[i] = e->call.args[i];
+	for (int k = 0; k < e->call.nkw; k++) {
+		int j = -1;
+		for (int i = 0; i < nnames; i++)
+			if (strcmp(names[i], e->call.kwnames[k]) == 0)
+				j = i;
+		if (j < 0)
+			err_at(sc->c, e->call.kwargs[k]->span, NULL, "%s() got an unexpected keyword argument '%s'",
+			       fname(in), e->call.kwnames[k]);
+		if (args[j])
+			err_at(sc->c, e->call.kwargs[k]->span, NULL, "%s() got multiple values for argument '%s'",
+			       fname(in), names[j]);
+		args[j] = e->call.kwargs[k];
+	}
+	int last = 0;
+	for (int i = 0; i < nnames; i++) {
+		if (!args[i] && i < required)
+			err_at(sc->c, e->span, NULL, "%s() missing required argument '%s'", fname(in), names[i]);
+		if (args[i])
+			last = i + 1;
+	}
+	for (int i = 0; i < last; i++)
+		if (!args[i])
+			err_at(sc->c, e->span, NULL, "%s() missing argument '%s'", fname(in), names[i]);
+	e->call.args = args;
+	e->call.nargs = last;
+	e->call.nkw = 0;
+}
+
+static Type *type_static_array(Scope *sc, Expr *e, int in)
+{
+	static const char *const names[] = {"shape", "dtype", "alignment"};
+	Ctx *c = sc->c;
+	int shared = in == IN_SHARED_ARRAY;
+	place_keywords(sc, e, in, names, 3, 2);
+	Expr *shape = e->call.args[0];
+	ScalarKind sk = dtype_of(sc, e->call.args[1]);
+	if (e->call.nargs == 3) {
+		int64_t al;
+		if (!const_int_value(e->call.args[2], &al) || al <= 0 || (al & (al - 1)))
+			err_at(c, e->call.args[2]->span, "give a constant power of two, such as 16",
+			       "the alignment of a %s array must be a constant power of two", shared ? "shared" : "local");
+	}
+	const char *what = shared ? "shared" : "local";
+	const char *shape_hint = "use a literal, a global constant, or a local variable assigned once with a constant; "
+	                         "for a shared array sized at launch use cuda.shared.array(0, dtype) and pass the "
+	                         "size in bytes as the 4th launch argument";
+	Const *cv = shape->cval;
+	int ndim;
+	if (!cv || (cv->kind != PJ_V_INT && cv->kind != PJ_V_TUPLE)) {
+		if (!cv && !sc->final)
+			return set(e, NULL, NULL);
+		err_at(c, shape->span, shape_hint,
+		       "the shape of a %s array must be a constant: an int or a tuple of ints known when the kernel is compiled",
+		       what);
+	}
+	if (cv->kind == PJ_V_INT) {
+		if (!ty_is_int(shape->ty))
+			err_at(c, shape->span, shape_hint, "the shape of a %s array must be an int or a tuple of ints", what);
+		ndim = 1;
+		if (cv->i < 0 || (cv->i == 0 && !shared))
+			err_at(c, shape->span, NULL, "the size of a %s array must be positive, not %lld", what, (long long)cv->i);
+		if (cv->i > (int64_t)1 << 40)
+			err_at(c, shape->span, NULL, "a %s array of %lld elements is too large", what, (long long)cv->i);
+	} else {
+		ndim = cv->n;
+		if (ndim < 1 || ndim > 8)
+			err_at(c, shape->span, NULL, "a %s array has 1 to 8 dimensions, not %d", what, ndim);
+		double total = 1;
+		for (int i = 0; i < ndim; i++) {
+			Const *d = &cv->elts[i];
+			if (d->kind != PJ_V_INT || !ty_is_int(d->ty))
+				err_at(c, shape->span, shape_hint, "the shape of a %s array must be a tuple of ints", what);
+			if (d->i <= 0)
+				err_at(c, shape->span, NULL, "the dimensions of a %s array must be positive, not %lld", what,
+				       (long long)d->i);
+			total *= (double)d->i;
+		}
+		if (total > (double)((int64_t)1 << 40))
+			err_at(c, shape->span, NULL, "a %s array of %.0f elements is too large", what, total);
+	}
+	return set(e, ty_array(c, sk, ndim, LAYOUT_C, shared ? SP_SHARED : SP_LOCAL, 0), NULL);
+}
+
+static Type *type_atomic(Scope *sc, Expr *e, int in)
+{
+	Ctx *c = sc->c;
+	int cas = in == IN_ATOMIC_CAS, cas2 = in == IN_ATOMIC_CAS2;
+	int n = cas ? 4 : 3;
+	arity(sc, e, in, n, n);
+	Expr *ary = e->call.args[0];
+	Type *at = ary->ty;
+	if (at->kind != TY_ARRAY)
+		err_at(c, ary->span, "the first argument of an atomic operation is an array",
+		       "%s() needs an array, not %s", fname(in), tstr(sc, at));
+	if (at->readonly)
+		err_at(c, ary->span, NULL, "%s() cannot change a read-only array", fname(in));
+	ScalarKind k = at->elem->sk;
+	const char *ok;
+	int good;
+	switch (in) {
+	case IN_ATOMIC_ADD: case IN_ATOMIC_SUB: case IN_ATOMIC_MAX: case IN_ATOMIC_MIN:
+	case IN_ATOMIC_NANMAX: case IN_ATOMIC_NANMIN:
+		ok = "int32, uint32, int64, uint64, float32 and float64";
+		good = k == SK_I32 || k == SK_U32 || k == SK_I64 || k == SK_U64 || k == SK_F32 || k == SK_F64;
+		break;
+	case IN_ATOMIC_INC: case IN_ATOMIC_DEC:
+		ok = "uint32 and uint64";
+		good = k == SK_U32 || k == SK_U64;
+		break;
+	default:
+		ok = "int32, uint32, int64 and uint64";
+		good = k == SK_I32 || k == SK_U32 || k == SK_I64 || k == SK_U64;
+		break;
+	}
+	if (!good)
+		err_at(c, ary->span, arena_printf(c->arena, "%s() works on arrays of %s", fname(in), ok),
+		       "%s() does not support arrays of %s", fname(in), scalar_info[k].name);
+	int first_val = 2;
+	if (cas2) {
+		if (at->ndim != 1)
+			err_at(c, ary->span, "pass a 1d array; the operation works on its first element",
+			       "%s() needs a 1d array, not %s", fname(in), tstr(sc, at));
+		first_val = 1;
+	} else {
+		Expr *idx = e->call.args[1];
+		Type *it = idx->ty;
+		if (idx->kind == E_SLICE || it->kind == TY_NONE)
+			err_at(c, idx->span, "index the element with integers", "slicing arrays is not supported yet");
+		index_array(sc, e, at, idx, it);
+	}
+	for (int i = first_val; i < n; i++)
+		storable(sc, at->elem, e->call.args[i], arena_printf(c->arena, "an array of %s", scalar_info[k].name));
+	return set(e, at->elem, NULL);
+}
+
+static Type *type_math1(Scope *sc, Expr *e, int in)
+{
+	arity(sc, e, in, 1, 1);
+	Expr *a = e->call.args[0];
+	Type *t = number_arg(sc, a, in, 0);
+	Type *r = is_intlike(t) ? ty_scalar(SK_F64) : computed(t);
+	Const *v = const_of_type(sc->c, a->cval, r);
+	if (v) {
+		switch (in) {
+		case IN_MATH_SQRT: case IN_NP_SQRT:
+			v->f = r->sk == SK_F32 ? (double)sqrtf((float)v->f) : sqrt(v->f);
+			break;
+		case IN_MATH_FABS: v->f = fabs(v->f); break;
+		case IN_MATH_FLOOR: case IN_NP_FLOOR: v->f = floor(v->f); break;
+		case IN_MATH_CEIL: case IN_NP_CEIL: v->f = ceil(v->f); break;
+		case IN_MATH_TRUNC: v->f = trunc(v->f); break;
+		}
+	}
+	return set(e, r, v);
+}
+
+static Type *type_intrinsic(Scope *sc, Expr *e, int in)
+{
+	Ctx *c = sc->c;
+	e->call.intrin = in;
+	if (!type_args(sc, e))
+		return set(e, NULL, NULL);
+	switch (in) {
+	case IN_RANGE: return type_range(sc, e);
+	case IN_LEN: return type_len(sc, e);
+	case IN_MIN: case IN_MAX: return type_minmax(sc, e, in);
+	case IN_ABS: case IN_NP_ABS: return type_abs(sc, e, in);
+	case IN_INT: case IN_FLOAT: case IN_BOOL: case IN_COMPLEX:
+		return type_conversion(sc, e, in);
+	case IN_ROUND: return type_round(sc, e);
+	case IN_PRINT: return type_print(sc, e);
+	case IN_DIVMOD: return type_divmod(sc, e);
+	case IN_POW: return type_pow(sc, e);
+	case IN_GRID: case IN_GRIDSIZE: return type_grid(sc, e, in);
+	case IN_SYNCTHREADS:
+		arity(sc, e, in, 0, 0);
+		return set(e, ty_none(), NULL);
+	case IN_SHARED_ARRAY: case IN_LOCAL_ARRAY:
+		return type_static_array(sc, e, in);
+	case IN_CONST_ARRAY_LIKE:
+		err_at(c, e->span, "pass the array to the kernel as an argument",
+		       "cuda.const.array_like() is not supported yet");
+	case IN_ATOMIC_ADD: case IN_ATOMIC_SUB: case IN_ATOMIC_MAX: case IN_ATOMIC_MIN:
+	case IN_ATOMIC_AND: case IN_ATOMIC_OR: case IN_ATOMIC_XOR: case IN_ATOMIC_EXCH:
+	case IN_ATOMIC_INC: case IN_ATOMIC_DEC: case IN_ATOMIC_CAS: case IN_ATOMIC_CAS2:
+	case IN_ATOMIC_NANMAX: case IN_ATOMIC_NANMIN:
+		return type_atomic(sc, e, in);
+	case IN_MATH_SQRT: case IN_MATH_FABS: case IN_MATH_FLOOR: case IN_MATH_CEIL: case IN_MATH_TRUNC:
+	case IN_NP_SQRT: case IN_NP_FLOOR: case IN_NP_CEIL:
+		return type_math1(sc, e, in);
+	default:
+		if (intrin_dtype(in) >= 0)
+			return type_conversion(sc, e, in);
+		err_at(c, e->span, NULL, "%s is not callable", fname(in));
+	}
+}
+
+/* ------------------------------------------------------ device functions */
+
+static int passable(const Type *t)
+{
+	switch (t->kind) {
+	case TY_SCALAR: case TY_ARRAY: case TY_NONE: case TY_DTYPE: case TY_FUNC: case TY_INTRIN:
+		return 1;
+	case TY_TUPLE:
+		for (int i = 0; i < t->n; i++)
+			if (!passable(t->elts[i]))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static Expr *default_arg(Scope *sc, Expr *call, const PjFunc *f, Param *p)
+{
+	Const *cv = sema_default(sc, f, p);
+	Expr *d = arena_alloc(sc->c->arena, sizeof *d);
+	d->kind = E_NAME;
+	d->span = call->span;
+	d->name.id = arena_printf(sc->c->arena, "<default %s>", p->name);
+	d->ty = cv->ty;
+	d->cval = cv;
+	return d;
+}
+
+/* Puts the arguments of a call of f in the order of f's parameters. */
+static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
+{
+	Ctx *c = sc->c;
+	int np = def->nparams;
+	const char *name = f->name;
+	if (def->has_varargs)
+		err_at(c, def->span, "give the device function a fixed list of parameters",
+		       "device functions with *args or **kwargs are not supported");
+	if (e->call.nargs == np && e->call.nkw == 0)
+		return;
+	if (e->call.nargs > np)
+		err_at(c, e->span, NULL, "%s() takes %d argument%s but %d were given", name, np, np == 1 ? "" : "s",
+		       e->call.nargs);
+	Expr **args = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(np ? np : 1));
+	for (int i = 0; i < e->call.nargs; i++)
+		args[i] = e->call.args[i];
+	for (int k = 0; k < e->call.nkw; k++) {
+		int j = -1;
+		for (int i = 0; i < np; i++)
+			if (strcmp(def->params[i].name, e->call.kwnames[k]) == 0)
+				j = i;
+		if (j < 0)
+			err_at(c, e->call.kwargs[k]->span, NULL, "%s() got an unexpected keyword argument '%s'", name,
+			       e->call.kwnames[k]);
+		if (args[j])
+			err_at(c, e->call.kwargs[k]->span, NULL, "%s() got multiple values for argument '%s'", name,
+			       e->call.kwnames[k]);
+		args[j] = e->call.kwargs[k];
+	}
+	for (int i = 0; i < np; i++)
+		if (!args[i]) {
+			if (!def->params[i].defval)
+				err_at(c, e->span, NULL, "%s() missing required argument '%s'", name, def->params[i].name);
+			args[i] = default_arg(sc, e, f, &def->params[i]);
+		}
+	e->call.args = args;
+	e->call.nargs = np;
+	e->call.nkw = 0;
+}
+
+static Type *type_device_call(Scope *sc, Expr *e, const PjFunc *f)
+{
+	Ctx *c = sc->c;
+	FuncDef *def = sema_template(sc->S, f);
+	order_args(sc, e, f, def);
+	if (!type_args(sc, e))
+		return set(e, NULL, NULL);
+	int n = e->call.nargs;
+	Type **argtypes = arena_alloc(c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++) {
+		Expr *a = e->call.args[i];
+		if (!passable(a->ty))
+			err_at(c, a->span, "device functions take numbers, arrays, tuples, dtypes and functions",
+			       "a %s cannot be passed to a device function", tstr(sc, a->ty));
+		argtypes[i] = a->ty;
+	}
+	Spec *sp = sema_specialise(sc, f, n, argtypes, e->span);
+	e->call.spec = sp;
+	if (sc->final)
+		VEC_PUSH(c, sc->callees, sc->ncallees, sc->capcallees, sp);
+	return set(e, sp->ret, NULL);
+}
+
+Type *type_call(Scope *sc, Expr *e)
+{
+	Ctx *c = sc->c;
+	e->call.intrin = 0;
+	e->call.spec = NULL;
+	Type *ft = type_expr(sc, e->call.fn);
+	if (!ft) {
+		type_args(sc, e);
+		return set(e, NULL, NULL);
+	}
+	switch (ft->kind) {
+	case TY_INTRIN:
+		return type_intrinsic(sc, e, ft->intrin);
+	case TY_DTYPE:
+		for (int in = IN_NONE + 1; in < NINTRIN; in++)
+			if (intrin_dtype(in) == (int)ft->sk)
+				return type_intrinsic(sc, e, in);
+		ICE(c, "no constructor for dtype %s", scalar_info[ft->sk].name);
+	case TY_FUNC:
+		return type_device_call(sc, e, ft->func);
+	case TY_EXC:
+		if (e->call.nkw)
+			err_at(c, e->call.kwargs[0]->span, NULL, "exceptions take no keyword arguments");
+		if (!type_args(sc, e))
+			return set(e, NULL, NULL);
+		return set(e, ft, NULL);
+	case TY_MODULE:
+		err_at(c, e->call.fn->span, NULL, "a module is not callable");
+	default:
+		err_at(c, e->call.fn->span,
+		       "kernels call builtins such as min and range, functions of math, numpy and cuda, and other "
+		       "@cuda.jit functions",
+		       "a %s value is not callable", tstr(sc, ft));
+	}
+}

@@ -1,0 +1,372 @@
+/*
+ * sema_stmt.c - statements: assignments give variables their types,
+ * conditions and loops are checked, and what kernels cannot do is
+ * refused with a message that says what they can do instead.
+ *
+ * What lowering can rely on:
+ *   - An if/while whose condition has a cval has only its taken branch
+ *     typed; the other branch is dead and must not be lowered.  An
+ *     ifexp likewise (see sema_expr.c).
+ *   - Statements after one that always leaves (return, break, continue,
+ *     raise, an if whose live branches all leave, `while True` without
+ *     break) are unreachable and left untyped.
+ *   - An assignment's targets have ty set: a name target has name.var
+ *     and the variable's (unified) type, a subscript target the array's
+ *     element type; the value converts to that type.  A tuple target
+ *     receives the elements of a tuple value one by one.
+ *   - An augmented assignment `t op= v` computes sema_binop_type(op,
+ *     t->ty, v->ty) and converts the result to t->ty.
+ *   - for loops iterate over range(...) only; the target is a name whose
+ *     variable holds the range's element type (int64, or uint64).
+ *   - Assignments of compile-time-only values (modules, functions,
+ *     dtypes, cuda.threadIdx, ...; see ty_is_static) have no run-time
+ *     effect.
+ *   - raise and assert are typed but only matter under debug.
+ */
+#include <string.h>
+
+#include "sema.h"
+
+static const char *tstr(Scope *sc, const Type *t)
+{
+	return ty_str_of(sc->c, t);
+}
+
+static int convertible_to_var(const Type *t)
+{
+	return t->kind != TY_RANGE && t->kind != TY_UNKNOWN;
+}
+
+static void assign_target(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value);
+
+static void assign_name(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value)
+{
+	Var *v = scope_find_var(sc, target->name.id);
+	if (!v)
+		ICE(sc->c, "assigned name '%s' was not collected", target->name.id);
+	target->name.var = v;
+	if (sc->final)
+		sc->seen[v->index] = 1;
+	if (!vt) {
+		target->ty = v->ty;
+		return;
+	}
+	if (!convertible_to_var(vt))
+		err_at(sc->c, value ? value->span : target->span, "use range() directly in a for loop: for i in range(n)",
+		       "a %s cannot be stored in a variable", tstr(sc, vt));
+	scope_assign_var(sc, v, vt, value ? value->span : target->span);
+	if (vc && sc->nassign[v->index] == 1 && !sc->vconst[v->index]) {
+		sc->vconst[v->index] = vc;
+		sc->changed = 1;
+	}
+	target->ty = v->ty;
+	target->cval = NULL;
+}
+
+static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
+{
+	Ctx *c = sc->c;
+	Type *ot = type_expr(sc, target->sub.obj);
+	Expr *index = target->sub.index;
+	target->ty = NULL;
+	target->cval = NULL;
+	if (!ot)
+		return;
+	if (ot->kind == TY_TUPLE)
+		err_at(c, target->span, "use cuda.local.array(n, dtype) for values that change",
+		       "tuples cannot be changed: a tuple element cannot be assigned");
+	if (ot->kind != TY_ARRAY)
+		err_at(c, target->span, "assign to elements of arrays", "a %s does not support item assignment",
+		       tstr(sc, ot));
+	int slice = index->kind == E_SLICE;
+	if (index->kind == E_TUPLE)
+		for (int i = 0; i < index->tuple.n; i++)
+			if (index->tuple.elts[i]->kind == E_SLICE)
+				slice = 1;
+	if (slice)
+		err_at(c, target->span,
+		       "assign to one element at a time, as in a[i, j] = x; slices of arrays come in a later version",
+		       "slicing arrays is not supported yet");
+	Type *it = type_expr(sc, index);
+	if (!it)
+		return;
+	Type *elem = index_array(sc, target, ot, index, it);
+	if (ot->readonly)
+		err_at(c, target->span, NULL, "cannot assign to an element of a read-only array");
+	target->ty = elem;
+	if (vt)
+		storable(sc, elem, value, arena_printf(c->arena, "an element of %s", tstr(sc, ot)));
+}
+
+static void assign_tuple(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value)
+{
+	Ctx *c = sc->c;
+	int n = target->tuple.n;
+	target->cval = NULL;
+	target->ty = vt;
+	if (!vt) {
+		for (int i = 0; i < n; i++)
+			assign_target(sc, target->tuple.elts[i], NULL, NULL, NULL);
+		return;
+	}
+	Span sp = value ? value->span : target->span;
+	if (vt->kind == TY_ARRAY)
+		err_at(c, sp, "index the elements instead: a, b = arr[0], arr[1]",
+		       "unpacking an array is not supported in kernels");
+	if (vt->kind != TY_TUPLE)
+		err_at(c, sp, "unpack tuples, such as the result of cuda.grid(2)", "cannot unpack a %s", tstr(sc, vt));
+	if (vt->n != n)
+		err_at(c, sp, NULL, "cannot unpack a tuple of %d value%s into %d target%s", vt->n, vt->n == 1 ? "" : "s",
+		       n, n == 1 ? "" : "s");
+	for (int i = 0; i < n; i++) {
+		Expr *ev = value && value->kind == E_TUPLE && value->tuple.n == n ? value->tuple.elts[i] : value;
+		assign_target(sc, target->tuple.elts[i], vt->elts[i], vc && vc->kind == PJ_V_TUPLE ? &vc->elts[i] : NULL, ev);
+	}
+}
+
+static void assign_target(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value)
+{
+	switch (target->kind) {
+	case E_NAME:
+		assign_name(sc, target, vt, vc, value);
+		return;
+	case E_SUBSCRIPT:
+		assign_subscript(sc, target, vt, value);
+		return;
+	case E_TUPLE:
+		assign_tuple(sc, target, vt, vc, value);
+		return;
+	case E_ATTR:
+		err_at(sc->c, target->span, "write results into array elements",
+		       "attributes cannot be assigned in kernels");
+	default:
+		err_at(sc->c, target->span, NULL, "cannot assign to this expression");
+	}
+}
+
+static void type_assign(Scope *sc, Stmt *s)
+{
+	Expr *value = s->assign.value;
+	Type *vt = type_expr(sc, value);
+	for (int i = 0; i < s->assign.ntargets; i++)
+		assign_target(sc, s->assign.targets[i], vt, value->cval, value);
+}
+
+static void type_augassign(Scope *sc, Stmt *s)
+{
+	Ctx *c = sc->c;
+	Expr *target = s->aug.target, *value = s->aug.value;
+	AstOp op = s->aug.op;
+	if (target->kind == E_ATTR)
+		err_at(c, target->span, "write results into array elements", "attributes cannot be assigned in kernels");
+	Type *vt = type_expr(sc, value);
+	Type *tt;
+	if (target->kind == E_SUBSCRIPT) {
+		assign_subscript(sc, target, NULL, NULL);
+		tt = target->ty;
+	} else {
+		tt = type_expr(sc, target);
+		target->cval = NULL;
+	}
+	if (!vt || !tt)
+		return;
+	Type *rt = sema_binop_type(c, op, tt, vt, NULL);
+	if (!rt) {
+		if (tt->kind == TY_TUPLE)
+			err_at(c, s->span, "use cuda.local.array for values that change",
+			       "unsupported operand types for %s=: %s and %s", ast_op_name[op], tstr(sc, tt), tstr(sc, vt));
+		err_at(c, s->span, "arithmetic works on numbers (bool, integers, floats, complex)",
+		       "unsupported operand types for %s=: %s and %s", ast_op_name[op], tstr(sc, tt), tstr(sc, vt));
+	}
+	if (target->kind == E_NAME) {
+		Var *v = target->name.var;
+		scope_assign_var(sc, v, rt, s->span);
+		target->ty = v->ty;
+	} else if (ty_is_complex(rt) && !ty_is_complex(tt)) {
+		err_at(c, s->span, "store the real part (x.real) or use a complex array",
+		       "cannot store a %s value into an array of %s", tstr(sc, rt), tstr(sc, tt));
+	}
+}
+
+static void type_for(Scope *sc, Stmt *s)
+{
+	Ctx *c = sc->c;
+	Expr *iter = s->loop.iter, *target = s->loop.target;
+	Type *it = type_expr(sc, iter);
+	if (it && it->kind != TY_RANGE) {
+		if (it->kind == TY_TUPLE)
+			err_at(c, iter->span, "loop over the indices instead: for i in range(len(t)) with t unpacked, or store "
+			                      "the values in cuda.local.array",
+			       "iterating over a tuple is not supported yet");
+		if (it->kind == TY_ARRAY)
+			err_at(c, iter->span, "loop over the indices: for i in range(a.shape[0]): ... a[i]",
+			       "iterating over an array is not supported yet");
+		err_at(c, iter->span, "loop with range(stop), range(start, stop) or range(start, stop, step)",
+		       "for loops in kernels iterate over range(...), not over a %s", tstr(sc, it));
+	}
+	if (target->kind != E_NAME)
+		err_at(c, target->span, "use one loop variable: for i in range(n)",
+		       "a for loop over range() has one variable");
+	assign_name(sc, target, it ? it->elem : NULL, NULL, iter);
+	sc->loop_depth++;
+	type_body(sc, &s->loop.body);
+	sc->loop_depth--;
+	type_body(sc, &s->loop.orelse);
+}
+
+static void type_return(Scope *sc, Stmt *s)
+{
+	Ctx *c = sc->c;
+	Expr *v = s->ret.value;
+	if (sc->spec->is_kernel) {
+		if (v && v->kind != E_NONE)
+			err_at(c, s->span, "write results into an array argument instead", "a kernel cannot return a value");
+		if (v)
+			type_expr(sc, v);
+		return;
+	}
+	Type *t = v ? type_expr(sc, v) : ty_none();
+	if (!t)
+		return;
+	if (ty_is_static(t) || t->kind == TY_RANGE || t->kind == TY_STR)
+		err_at(c, v->span, "device functions return numbers, arrays, tuples or None",
+		       "a device function cannot return a %s", tstr(sc, t));
+	if (sc->declared_ret) {
+		Type *d = sc->declared_ret;
+		int ok = ty_equal(t, d) || (ty_is_number(t) && ty_is_number(d) && (!ty_is_complex(t) || ty_is_complex(d)));
+		if (!ok)
+			err_at(c, v ? v->span : s->span, "return a value of the type in the function's signature",
+			       "the signature declares the return type %s, but this returns %s", tstr(sc, d), tstr(sc, t));
+		return;
+	}
+	Type *u = sc->ret ? ty_unify(c, sc->ret, t) : t;
+	if (!u)
+		err_at(c, v ? v->span : s->span, "return values of one kind from a device function",
+		       "this returns %s, but the function also returns %s, which has no common type with it",
+		       tstr(sc, t), tstr(sc, sc->ret));
+	sc->ret = u;
+	sc->nreturns++;
+}
+
+static const char *unsupported_hint(const char *what)
+{
+	static const struct {
+		const char *what, *hint;
+	} hints[] = {
+		{"with", "kernels run straight-line code, ifs and loops"},
+		{"try", "kernels cannot catch exceptions; test the condition with an if instead"},
+		{"class", "define classes outside the kernel; kernels use numbers, arrays and tuples"},
+		{"global", "kernels cannot change global variables; write results into an array argument"},
+		{"nonlocal", "kernels cannot change outer variables; write results into an array argument"},
+		{"import", "import at module level; kernels can use the modules math, numpy and cuda"},
+		{"from", "import at module level; kernels can use the modules math, numpy and cuda"},
+		{"del", "let the variable go out of use instead"},
+		{"yield", "kernels cannot be generators; write results into an array argument"},
+		{"async", "kernels are not coroutines"},
+		{"match", "use if/elif/else"},
+	};
+	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+		if (what && strcmp(hints[i].what, what) == 0)
+			return hints[i].hint;
+	return "kernels support assignments, if, for over range(), while, break, continue, return, assert and raise";
+}
+
+/* A break in b that leaves the loop whose body b is. */
+static int has_break(StmtList *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		Stmt *s = b->s[i];
+		if (s->kind == S_BREAK)
+			return 1;
+		if (s->kind == S_IF && (has_break(&s->cond.body) || has_break(&s->cond.orelse)))
+			return 1;
+		if ((s->kind == S_WHILE || s->kind == S_FOR) &&
+		    has_break(s->kind == S_WHILE ? &s->cond.orelse : &s->loop.orelse))
+			return 1;
+	}
+	return 0;
+}
+
+/* Types s; returns 1 if control never goes on to the next statement. */
+static int type_stmt(Scope *sc, Stmt *s)
+{
+	Ctx *c = sc->c;
+	int truth;
+	switch (s->kind) {
+	case S_EXPR:
+		type_expr(sc, s->expr);
+		return 0;
+	case S_ASSIGN:
+	case S_ANNASSIGN:
+		type_assign(sc, s);
+		return 0;
+	case S_AUGASSIGN:
+		type_augassign(sc, s);
+		return 0;
+	case S_IF: {
+		if (type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth))
+			return type_body(sc, truth ? &s->cond.body : &s->cond.orelse);
+		int a = type_body(sc, &s->cond.body);
+		int b = type_body(sc, &s->cond.orelse);
+		return a && b;
+	}
+	case S_WHILE:
+		if (type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth)) {
+			if (!truth)
+				return type_body(sc, &s->cond.orelse);
+			sc->loop_depth++;
+			type_body(sc, &s->cond.body);
+			sc->loop_depth--;
+			return !has_break(&s->cond.body);   /* while True without break never ends */
+		}
+		sc->loop_depth++;
+		type_body(sc, &s->cond.body);
+		sc->loop_depth--;
+		type_body(sc, &s->cond.orelse);
+		return 0;
+	case S_FOR:
+		type_for(sc, s);
+		return 0;
+	case S_BREAK:
+	case S_CONTINUE:
+		if (sc->loop_depth == 0)
+			err_at(c, s->span, NULL, "'%s' outside loop", s->kind == S_BREAK ? "break" : "continue");
+		return 1;
+	case S_PASS:
+		return 0;
+	case S_RETURN:
+		type_return(sc, s);
+		return 1;
+	case S_ASSERT:
+		type_truth(sc, s->assert_.cond);
+		if (s->assert_.msg)
+			type_expr(sc, s->assert_.msg);
+		return 0;
+	case S_RAISE: {
+		Expr *v = s->ret.value;
+		if (!v)
+			err_at(c, s->span, "raise an exception class, e.g. raise ValueError(\"...\")",
+			       "a bare 'raise' is not supported in kernels");
+		Type *t = type_expr(sc, v);
+		if (t && t->kind != TY_EXC)
+			err_at(c, v->span, "raise an exception class, e.g. raise ValueError(\"...\")",
+			       "exceptions must be exception classes or instances, not %s", tstr(sc, t));
+		return 1;
+	}
+	case S_DEF:
+		err_at(c, s->span, "define the function at module level with @cuda.jit(device=True) and call it",
+		       "nested functions ('def' inside a kernel) are not supported");
+	case S_UNSUPPORTED:
+	default:
+		err_at(c, s->span, unsupported_hint(s->unsupported.what), "'%s' statements are not supported in kernels",
+		       s->unsupported.what ? s->unsupported.what : "this");
+	}
+}
+
+int type_body(Scope *sc, StmtList *body)
+{
+	for (int i = 0; i < body->n; i++)
+		if (type_stmt(sc, body->s[i]))
+			return 1;
+	return 0;
+}

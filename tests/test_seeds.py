@@ -1,0 +1,118 @@
+"""The seed programs (shared/seeds/) run with only their import changed.
+
+tests/seeds/*.py hold the seeds' code with `from ptxjit import cuda` or
+`import ptxjit as numba`; each example's script body became a function so
+that its output can be checked here against NumPy, on the simulator and
+on the GPU.  The CPU @jit parts wait for the CPU compiler (issue 8), and
+seed 000's @jit(target='gpu') for issue 7.  Seed 004 is prose only: it has
+no kernel.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import ptxjit
+
+from conftest import ON_GPU, SEEDS, load_module
+
+
+_seeds = {}
+
+
+def seed(name):
+    """tests/seeds/NAME.py, imported once per session."""
+    if name not in _seeds:
+        _seeds[name] = load_module(os.path.join(SEEDS, name + ".py"), "ptxjit_seed_" + name)
+    return _seeds[name]
+
+
+def printed(capsys):
+    return capsys.readouterr().out
+
+
+def test_seed000_add_kernel(capsys):
+    out = seed("seed000").main_cuda_jit()
+    x = np.arange(1024, dtype=np.float32)
+    np.testing.assert_array_equal(out, x + x)
+    assert printed(capsys) == "%s\n" % ((x + x)[:5],)
+
+
+def test_seed000_reduce_kernel(capsys):
+    out = seed("seed000").main_reduction_cuda()
+    a = np.arange(1024, dtype=np.float32)
+    np.testing.assert_array_equal(out, a.reshape(32, 32).sum(axis=1))
+    assert printed(capsys) == "%s\n" % (np.sum(out),)
+    assert float(np.sum(out)) == 1023 * 1024 / 2
+
+
+def test_seed000_jit_gpu(capsys):
+    if not hasattr(ptxjit, "jit"):
+        pytest.skip("@jit(target='gpu') is not implemented yet: issue 7")
+    out = seed("seed000_jit_gpu").main_jit_gpu()
+    x = np.arange(1024, dtype=np.float32)
+    np.testing.assert_array_equal(out, x + x)
+    assert printed(capsys) == "%s\n" % ((x + x)[:5],)
+
+
+def test_seed001(capsys):
+    hx, hy, out = seed("seed001").main()
+    np.testing.assert_array_equal(out, hx + hy)
+    assert hx.size == 1000000
+    want = np.arange(10, dtype=np.float32) * 3
+    assert printed(capsys) == "%s\n" % (want,)
+
+
+def test_seed002_matrix_mult():
+    # the seed's 1024 x 1024 on the GPU; the simulator interprets every
+    # thread, so it gets a smaller matrix (not a multiple of 32)
+    n = 1024 if ON_GPU else 72
+    A, B, C = seed("seed002").example_matrix(n)
+    np.testing.assert_allclose(C, A @ B, rtol=1e-12)
+
+
+def test_seed002_grayscale():
+    h, w = (480, 640) if ON_GPU else (45, 70)
+    img, res = seed("seed002").example_grayscale(h, w)
+    r, g, b = (img[..., c].astype(np.float64) for c in range(3))
+    gray = (0.2989 * r + 0.5870 * g + 0.1140 * b).astype(np.int64)
+    want = np.repeat(gray[..., None], 3, axis=2).astype(np.uint8)
+    diff = np.abs(res.astype(np.int64) - want)
+    assert diff.max() <= 1          # an FMA may move a value that lands on an integer
+    assert (diff != 0).mean() < 0.01
+
+
+def test_seed002_cpu_jit():
+    if not hasattr(ptxjit, "jit"):
+        pytest.skip("CPU compiler: issue 8")
+    mod = seed("seed002_cpu")
+    A = np.random.default_rng(1).random((20, 20))
+    np.testing.assert_allclose(mod.cpu_matrix_mult(A, A), A @ A, rtol=1e-12)
+    assert mod.cpu_fibonacci(20) == 6765
+    img = np.random.default_rng(2).integers(0, 256, (8, 9, 3), dtype=np.uint8)
+    gray = (0.2989 * img[..., 0] + 0.5870 * img[..., 1] + 0.1140 * img[..., 2]).astype(np.int64)
+    np.testing.assert_array_equal(mod.cpu_grayscale(img), np.repeat(gray[..., None], 3, axis=2))
+
+
+def test_seed003_example1(capsys):
+    x, y, out = seed("seed003").example1()
+    np.testing.assert_array_equal(out, x + y)
+    assert printed(capsys) == "First 5 elements of output: %s\n" % ((x + y)[:5],)
+
+
+def test_seed003_example2_grid0_is_a_compile_error():
+    mod = seed("seed003")
+    with pytest.raises(Exception) as info:
+        mod.example2(32)
+    msg = str(info.value)
+    assert "cuda.grid" in msg, msg
+    assert "seed003.py:29" in msg, msg          # the line of `row = cuda.grid(0)`
+    assert "internal compiler error" not in msg, msg
+    assert not isinstance(info.value, (MemoryError, SystemError)), msg
+
+
+def test_seed003_example3(capsys):
+    a, out = seed("seed003").example3()
+    assert out[0] == a.sum() == 523776.0
+    assert printed(capsys) == "Sum of array elements: %s\n" % (np.float32(523776.0),)
