@@ -87,7 +87,10 @@ def timeit_us(fn, batch, reps, sync=None):
 def run_python(code, env=None, timeout=300):
     """Runs `code` in a fresh interpreter; returns its stdout (raises on failure)."""
     e = dict(os.environ)
-    e["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + e.get("PYTHONPATH", "")
+    ensure_ptxjit_path()
+    import ptxjit   # the child imports the ptxjit this process uses
+    where = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__)))
+    e["PYTHONPATH"] = where + os.pathsep + e.get("PYTHONPATH", "")
     if env:
         e.update(env)
     p = subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True,

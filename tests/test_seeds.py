@@ -109,7 +109,8 @@ def test_seed003_example2_grid0_is_a_compile_error():
     assert "cuda.grid" in msg, msg
     assert "seed003.py:29" in msg, msg          # the line of `row = cuda.grid(0)`
     assert "internal compiler error" not in msg, msg
-    assert not isinstance(info.value, (MemoryError, SystemError)), msg
+    # Numba raises numba.core.errors.TypingError here; so does ptxjit
+    assert type(info.value).__name__ == "TypingError", repr(info.value)
 
 
 def test_seed003_example3(capsys):

@@ -93,7 +93,7 @@ def test_out_of_bounds_read(tmp_path):
         out = np.zeros(64, dtype=np.float32)
         shift_left[2, 32](x, out)
         """)
-    assert res["raised"] == "IndexError", res
+    assert "IndexError" in res.get("bases", []), res
     msg = res["msg"]
     assert names_line(msg, "oob_read.py", line_of(lines, "out[i] = x[i + 1]")), msg
     assert "shift_left" in msg, msg                  # the kernel
@@ -117,7 +117,7 @@ def test_out_of_bounds_write_2d(tmp_path):
         a = np.zeros((4, 8), dtype=np.float64)
         fill_row_end[1, 32](a)
         """)
-    assert res["raised"] == "IndexError", res
+    assert "IndexError" in res.get("bases", []), res
     msg = res["msg"]
     assert names_line(msg, "oob_write.py", line_of(lines, "a[i, a.shape[1]] = 1.0")), msg
     assert "fill_row_end" in msg, msg
@@ -139,7 +139,7 @@ def test_negative_index_past_the_start(tmp_path):
         out = np.zeros(16, dtype=np.int32)
         too_far_back[1, 16](x, out)
         """)
-    assert res["raised"] == "IndexError", res
+    assert "IndexError" in res.get("bases", []), res
     assert names_line(res["msg"], "oob_negative.py", line_of(lines, "x[i - 2 * x.size]")), res["msg"]
     assert re.search(r"\(16,?\)", res["msg"]), res["msg"]
 

@@ -28,6 +28,10 @@
  * end Ctx.specs holds the kernel and the specialisations reachable from
  * it through the calls of final passes, and Spec.id is their index.
  *
+ * A parameter is a variable like the others: assignments may widen its
+ * type beyond the argument's (n -= 1 on an int32 argument makes n int64);
+ * the argument converts to the variable's type on entry.
+ *
  * Kernel parameters: a kernel given fewer argument types than it has
  * parameters uses the defaults of the rest; spec->nargs is the number of
  * arguments given, spec->argtypes has one type per parameter, and the
@@ -99,10 +103,6 @@ void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
 		       ty_str_of(sc->c, v->ty));
 	}
 	if (!v->ty || !ty_equal(u, v->ty)) {
-		if (v->is_param && v->ty)
-			err_at(sc->c, at, "assign the new value to a new variable",
-			       "cannot assign %s to parameter '%s' of type %s: the parameter's type is fixed by the "
-			       "arguments", ty_str_of(sc->c, t), v->name, ty_str_of(sc->c, v->ty));
 		v->ty = u;
 		sc->changed = 1;
 	}
@@ -307,12 +307,22 @@ static void infer(Scope *sc)
 	c->src = saved;
 }
 
+/* parse_function with the parser's nesting budget, not what typing has used */
+static FuncDef *parse_fresh(Ctx *c, const PjFunc *f)
+{
+	int depth = c->depth;
+	c->depth = 0;
+	FuncDef *def = parse_function(c, src_of(c, f), f->name);
+	c->depth = depth;
+	return def;
+}
+
 FuncDef *sema_template(Sema *S, const PjFunc *f)
 {
 	for (int i = 0; i < S->ntmpl; i++)
 		if (same_pjfunc(S->tmpl[i].func, f))
 			return S->tmpl[i].def;
-	Template t = {f, parse_function(S->c, src_of(S->c, f), f->name)};
+	Template t = {f, parse_fresh(S->c, f)};
 	VEC_PUSH(S->c, S->tmpl, S->ntmpl, S->captmpl, t);
 	return t.def;
 }
@@ -371,9 +381,12 @@ Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes
 		if (k == nargs)
 			return sp;
 	}
-	if (++c->depth > 200)
-		err_at(c, at, "call fewer levels of device functions", "device functions nested too deeply");
-	FuncDef *def = parse_function(c, src_of(c, f), f->name);
+	int nest = 0;
+	for (Scope *s = caller; s; s = s->caller)
+		nest++;
+	if (nest > 32)
+		err_at(c, at, "call fewer levels of device functions", "device function calls nested too deeply");
+	FuncDef *def = parse_fresh(c, f);
 	if (def->has_varargs)
 		err_at(c, def->span, "give the device function a fixed list of parameters",
 		       "device functions with *args or **kwargs are not supported");
@@ -386,7 +399,6 @@ Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes
 	sc->declared_ret = ret;
 	bind_vars(sc, argtypes);
 	infer(sc);
-	c->depth--;
 	return sp;
 }
 
@@ -419,7 +431,7 @@ Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
 	Src *src = src_of(c, kernel);
 	c->src = src;
 	FuncDef *def = parse_function(c, src, kernel->name);
-	if (c->dump & DUMP_AST)
+	if ((c->dump & DUMP_AST) && c->dumpf)
 		ast_dump(c->dumpf, def);
 	if (def->has_varargs)
 		err_at(c, def->span, "give the kernel a fixed list of parameters",

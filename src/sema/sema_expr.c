@@ -397,6 +397,18 @@ static Const *fold_binary(Ctx *c, AstOp op, Type *ot, Type *res, const Const *a,
 		r = fold_int(c, op, ot, x, y);
 	} else if (ty_is_float(ot)) {
 		r = fold_float(c, op, ot, x->f, y->f);
+	} else if (ty_is_complex(ot) && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+		double re, im;
+		if (op == OP_MUL) {
+			re = x->f * y->f - x->im * y->im;
+			im = x->f * y->im + x->im * y->f;
+		} else {
+			re = op == OP_ADD ? x->f + y->f : x->f - y->f;
+			im = op == OP_ADD ? x->im + y->im : x->im - y->im;
+		}
+		r = new_const(c, PJ_V_COMPLEX, ot);
+		r->f = re;
+		r->im = im;
 	}
 	return r ? const_of_type(c, r, res) : NULL;
 }
@@ -592,6 +604,14 @@ static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
 		       "the '%s' operator is not supported in kernels", ast_op_name[op]);
 	if ((an || bn) && (op == OP_EQ || op == OP_NE))
 		return bool_const(c, (an && bn) == (op == OP_EQ));
+	if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && (op == OP_EQ || op == OP_NE)) {
+		if (a->n != b->n)
+			return bool_const(c, op == OP_NE);
+		for (int i = 0; i < a->n; i++)
+			if (!ty_is_number(a->elts[i]) || !ty_is_number(b->elts[i]))
+				err_at(c, e->span, "compare tuples of numbers", "cannot compare %s with %s", tstr(sc, a), tstr(sc, b));
+		return NULL;
+	}
 	Type *ot;
 	Type *t = sema_binop_type(c, op, a, b, &ot);
 	if (!t) {

@@ -120,7 +120,8 @@ static void assign_tuple(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *val
 		       n, n == 1 ? "" : "s");
 	for (int i = 0; i < n; i++) {
 		Expr *ev = value && value->kind == E_TUPLE && value->tuple.n == n ? value->tuple.elts[i] : value;
-		assign_target(sc, target->tuple.elts[i], vt->elts[i], vc && vc->kind == PJ_V_TUPLE ? &vc->elts[i] : NULL, ev);
+		Const *ec = vc && vc->kind == PJ_V_TUPLE ? &vc->elts[i] : ev != value ? ev->cval : NULL;
+		assign_target(sc, target->tuple.elts[i], vt->elts[i], ec, ev);
 	}
 }
 

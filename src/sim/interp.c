@@ -527,6 +527,7 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(SEXT) D.i = A.sw; NEXT;
 		OP(ZEXT) D.u = A.w; NEXT;
 		OP(TRUNCW) D.u = (uint32_t)A.u; NEXT;
+		OP(SATW) D.u = A.u > UINT32_MAX ? UINT32_MAX : A.u; NEXT;
 		OP(CVT) D = cvt(A, ip->aux); NEXT;
 
 		OP(LDI8) { int8_t v; memcpy(&v, PTR(A), 1); D.u = (uint32_t)(int32_t)v; NEXT; }

@@ -496,8 +496,14 @@ static void ins_one(Prep *s, Ins *i)
 		break;
 	case O_DIV: ins_intfloat(s, i, d, a, b, loc, div_i, div_f); break;
 	case O_REM: ins_intfloat(s, i, d, a, b, loc, rem_i, rem_f); break;
-	case O_SHL: ins_intfloat(s, i, d, a, b, loc, shl_i, sh_f); break;
-	case O_SHR: ins_intfloat(s, i, d, a, b, loc, shr_i, sh_f); break;
+	case O_SHL: case O_SHR:
+		if (i->cls == KW && ir_cls_of(f, i->arg[1]) == KL) {
+			/* a 64-bit count of a 32-bit shift saturates to 32 bits */
+			emit(s, S_SATW, s->tmp, b, s->zero, s->zero, 0, loc);
+			b = s->tmp;
+		}
+		ins_intfloat(s, i, d, a, b, loc, i->op == O_SHL ? shl_i : shr_i, sh_f);
+		break;
 	case O_MIN: ins_intfloat(s, i, d, a, b, loc, min_i, min_f); break;
 	case O_MAX: ins_intfloat(s, i, d, a, b, loc, max_i, max_f); break;
 	case O_AND: case O_OR: case O_XOR: case O_NOT:

@@ -704,6 +704,47 @@ TEST(errors_types)
 	CHECK_STR_CONTAINS(e, "have types int64 and array(float32, 1d, A)");
 }
 
+
+TEST(params_loops_and_tuples)
+{
+	Spec *sp = kernel("def k(a, n, m=3, dt=np.float32):\n"
+	                  "    n -= 1\n"
+	                  "    for i in range(4):\n"
+	                  "        if i > 0:\n"
+	                  "            a[i] = prev\n"
+	                  "        prev = a[i]\n"
+	                  "    t = (1, 2)\n"
+	                  "    e = t == (1, 2)\n"
+	                  "    x, y = cuda.grid(2)\n"
+	                  "    w = cuda.local.array((2, 3), dt)\n"
+	                  "    cuda.atomic.max(w, (x, 1), y)\n"
+	                  "    z = cuda.laneid + m\n",
+	                  "k", "float32[:], int32");
+	VAR(sp, "n", "int64");
+	VAR(sp, "prev", "float32");
+	VAR(sp, "e", "bool");
+	VAR(sp, "w", "array(float32, 2d, C)");
+	VAR(sp, "z", "int64");
+	VAR(sp, "m", "int64");
+	if (!sp)
+		return;
+	CHECK_EQ_INT(sp->nargs, 2);
+	CHECK_STR_CONTAINS(str(sp->argtypes[2]), "int64");
+	CHECK_EQ_INT(sp->def->params[2].defval->cval->i, 3);
+	CHECK_EQ_INT(sp->argtypes[3]->kind, TY_INTRIN);
+	CHECK(sp->vars[1]->is_param && sp->def->params[1].var == sp->vars[1]);
+	Expr *lane = value_of(sp, 7)->bin.a;
+	CHECK(lane->cval && lane->cval->kind == PJ_V_INTRIN && strcmp(lane->cval->s, "cuda.laneid") == 0);
+	CHECK_EQ_INT(intrin_lookup(lane->cval->s), IN_LANEID);
+	Type *ot;
+	CHECK_STR_CONTAINS(str(sema_binop_type(&ctx, OP_LT, S(SK_I64), S(SK_U64), &ot)), "bool");
+	CHECK_STR_CONTAINS(str(ot), "float64");
+	CHECK_STR_CONTAINS(str(sema_binop_type(&ctx, OP_POW, S(SK_F32), S(SK_I64), &ot)), "float32");
+	CHECK(sema_binop_type(&ctx, OP_BITAND, S(SK_F32), S(SK_I64), &ot) == NULL);
+	CHECK_STR_CONTAINS(str(sema_binop_type(&ctx, OP_DIV, S(SK_I32), S(SK_I32), &ot)), "float64");
+	CHECK_STR_CONTAINS(str(sema_binop_type(&ctx, OP_RSHIFT, S(SK_U8), S(SK_I64), &ot)), "uint64");
+}
+
 TEST(types_dump)
 {
 	Spec *sp = kernel("def k(a):\n    i = cuda.grid(1)\n    a[i] = 1\n", "k", "float32[::1]");
@@ -738,6 +779,7 @@ int main(void)
 	RUN(recursion_refused);
 	RUN(errors_names_and_statements);
 	RUN(errors_types);
+	RUN(params_loops_and_tuples);
 	RUN(types_dump);
 	if (ctx.arena)
 		arena_free(ctx.arena);

@@ -757,6 +757,16 @@ TEST(integer_semantics)
 	CHECK_EQ_INT(ibin("shr", "i64", -1, 100), -1);
 	CHECK_EQ_INT(ibin("shr", "u64", -1, 63), 1);
 	CHECK_EQ_INT(ibin("shr", "i64", INT64_MIN, 62), -2);
+	{
+		/* a 64-bit count of a 32-bit shift saturates: 2^32 + 1 is not 1 */
+		uint64_t out, a = 1, z = 0;
+		CHECK_EQ_INT(op1("%c =l add i64 4294967296, 1\n  %r =w shl i32 %a, %c", "i32", "i32", &a, &z, &out),
+		             PJ_SIM_OK);
+		CHECK_EQ_INT((uint32_t)out, 0);
+		CHECK_EQ_INT(op1("%c =l add i64 0, 3\n  %r =w shl i32 %a, %c", "i32", "i32", &a, &z, &out),
+		             PJ_SIM_OK);
+		CHECK_EQ_INT((uint32_t)out, 8);
+	}
 	/* narrow kinds are re-extended from their width */
 	CHECK_EQ_INT(ibin("add", "i8", 127, 1), -128);
 	CHECK_EQ_INT(ibin("mul", "u8", 200, 2), 144);

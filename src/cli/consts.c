@@ -1,0 +1,406 @@
+/*
+ * consts.c - the values of module-level names, for ptxjitc.
+ *
+ * Without Python there is nobody to run the module, so ptxjitc evaluates
+ * the module-level assignments it can: literals, tuples, names bound
+ * earlier in the file, the members of imported modules, and arithmetic
+ * on them with Python's rules (int / int is a float, // and % floor,
+ * ** of a negative int exponent is a float, ints that leave 64 bits are
+ * not constants).  Anything else (calls to NumPy, lists, comprehensions)
+ * is "not a compile-time constant": the name is defined, but a kernel
+ * cannot use it.
+ *
+ * Imports become the values the glue would report for the same objects:
+ * modules by their qualified name, dtypes of numba by name, every other
+ * member as a qualified name that sema looks up among its intrinsics.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int is_num(const PjValue *v)
+{
+	return v->kind == PJ_V_INT || v->kind == PJ_V_BOOL || v->kind == PJ_V_FLOAT;
+}
+
+static int is_int(const PjValue *v)
+{
+	return v->kind == PJ_V_INT || v->kind == PJ_V_BOOL;
+}
+
+static double as_float(const PjValue *v)
+{
+	return v->kind == PJ_V_FLOAT ? v->f : (double)v->i;
+}
+
+static PjValue int_value(int64_t i)
+{
+	PjValue v = {.kind = PJ_V_INT, .i = i};
+	return v;
+}
+
+static PjValue float_value(double f)
+{
+	PjValue v = {.kind = PJ_V_FLOAT, .f = f};
+	return v;
+}
+
+/* The named float constants of math and numpy. */
+static int named_float(const char *module, const char *attr, double *f)
+{
+	if (strcmp(module, "math") && strcmp(module, "numpy") && strcmp(module, "np"))
+		return 0;
+	if (!strcmp(attr, "pi"))
+		*f = 3.141592653589793;
+	else if (!strcmp(attr, "e"))
+		*f = 2.718281828459045;
+	else if (!strcmp(attr, "inf"))
+		*f = INFINITY;
+	else if (!strcmp(attr, "nan"))
+		*f = NAN;
+	else if (!strcmp(attr, "tau") && !strcmp(module, "math"))
+		*f = 6.283185307179586;
+	else
+		return 0;
+	return 1;
+}
+
+/* module.attr, as the glue would report the object. */
+static PjValue member_value(Module *m, const char *module, const char *attr)
+{
+	PjValue v = {0};
+	double f;
+	const char *q = arena_printf(m->arena, "%s.%s", module, attr);
+	if (named_float(module, attr, &f))
+		return float_value(f);
+	if (!strcmp(q, "numba.cuda") || !strcmp(q, "ptxjit.cuda")) {
+		v.kind = PJ_V_MODULE;
+		v.s = "cuda";
+		return v;
+	}
+	int is_numba = !strcmp(module, "numba") || !strcmp(module, "ptxjit") ||
+	               !strcmp(module, "numba.types") || !strcmp(module, "numba.core.types");
+	if (is_numba && (int)ty_sk_from_name(attr) >= 0) {
+		v.kind = PJ_V_DTYPE;
+		v.s = arena_strdup(m->arena, attr);
+		return v;
+	}
+	v.kind = PJ_V_INTRIN;
+	v.s = q;
+	return v;
+}
+
+PjValue cli_import_value(Module *m, const ModuleItem *it)
+{
+	if (!it->attr) {
+		PjValue v = {.kind = PJ_V_MODULE, .s = it->module};
+		return v;
+	}
+	return member_value(m, it->module, it->attr);
+}
+
+static int lookup(Module *m, int upto, const char *name, PjValue *out)
+{
+	for (int j = upto - 1; j >= 0; j--)
+		if (m->items[j].name && !strcmp(m->items[j].name, name)) {
+			if (!m->ok[j])
+				return 0;
+			*out = m->vals[j];
+			return 1;
+		}
+	return 0;
+}
+
+/* Python's divmod for floats (CPython's float_divmod). */
+static void float_divmod(double a, double b, double *div, double *mod)
+{
+	double md = fmod(a, b);
+	double dv = (a - md) / b;
+	if (md != 0) {
+		if ((b < 0) != (md < 0)) {
+			md += b;
+			dv -= 1.0;
+		}
+	} else {
+		md = copysign(0.0, b);
+	}
+	double fl;
+	if (dv != 0) {
+		fl = floor(dv);
+		if (dv - fl > 0.5)
+			fl += 1.0;
+	} else {
+		fl = copysign(0.0, a / b);
+	}
+	*div = fl;
+	*mod = md;
+}
+
+static int int_pow(int64_t a, int64_t b, int64_t *r)
+{
+	int64_t acc = 1;
+	while (b > 0) {
+		if (b & 1 && __builtin_mul_overflow(acc, a, &acc))
+			return 0;
+		b >>= 1;
+		if (b && __builtin_mul_overflow(a, a, &a))
+			return 0;
+	}
+	*r = acc;
+	return 1;
+}
+
+static int binary(Module *m, AstOp op, const PjValue *a, const PjValue *b, PjValue *out)
+{
+	if (a->kind == PJ_V_TUPLE && b->kind == PJ_V_TUPLE && op == OP_ADD) {
+		int n = a->n + b->n;
+		PjValue *elts = arena_alloc(m->arena, sizeof *elts * (size_t)(n ? n : 1));
+		memcpy(elts, a->elts, sizeof *elts * (size_t)a->n);
+		memcpy(elts + a->n, b->elts, sizeof *elts * (size_t)b->n);
+		*out = (PjValue){.kind = PJ_V_TUPLE, .n = n, .elts = elts};
+		return 1;
+	}
+	if (a->kind == PJ_V_TUPLE && is_int(b) && op == OP_MUL) {
+		if (b->i < 0 || (int64_t)a->n * b->i > 1024)
+			return 0;
+		int n = a->n * (int)b->i;
+		PjValue *elts = arena_alloc(m->arena, sizeof *elts * (size_t)(n ? n : 1));
+		for (int i = 0; i < n; i++)
+			elts[i] = a->elts[i % a->n];
+		*out = (PjValue){.kind = PJ_V_TUPLE, .n = n, .elts = elts};
+		return 1;
+	}
+	if (!is_num(a) || !is_num(b))
+		return 0;
+	if (is_int(a) && is_int(b)) {
+		int64_t x = a->i, y = b->i, r;
+		switch (op) {
+		case OP_ADD: if (__builtin_add_overflow(x, y, &r)) return 0; break;
+		case OP_SUB: if (__builtin_sub_overflow(x, y, &r)) return 0; break;
+		case OP_MUL: if (__builtin_mul_overflow(x, y, &r)) return 0; break;
+		case OP_DIV:
+			if (y == 0)
+				return 0;
+			*out = float_value((double)x / (double)y);
+			return 1;
+		case OP_FLOORDIV:
+		case OP_MOD:
+			if (y == 0 || (x == INT64_MIN && y == -1))
+				return 0;
+			r = x / y;
+			if ((x % y != 0) && ((x < 0) != (y < 0)))
+				r--;
+			if (op == OP_MOD)
+				r = x - r * y;
+			break;
+		case OP_POW:
+			if (y < 0) {
+				if (x == 0)
+					return 0;
+				*out = float_value(pow((double)x, (double)y));
+				return 1;
+			}
+			if (!int_pow(x, y, &r))
+				return 0;
+			break;
+		case OP_LSHIFT:
+			if (y < 0 || y > 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))))
+				return 0;
+			r = (int64_t)((uint64_t)x << y);
+			break;
+		case OP_RSHIFT:
+			if (y < 0)
+				return 0;
+			r = y > 63 ? (x < 0 ? -1 : 0) : x >> y;
+			break;
+		case OP_BITAND: r = x & y; break;
+		case OP_BITOR: r = x | y; break;
+		case OP_BITXOR: r = x ^ y; break;
+		default: return 0;
+		}
+		*out = int_value(r);
+		return 1;
+	}
+	double x = as_float(a), y = as_float(b), d, md;
+	switch (op) {
+	case OP_ADD: *out = float_value(x + y); return 1;
+	case OP_SUB: *out = float_value(x - y); return 1;
+	case OP_MUL: *out = float_value(x * y); return 1;
+	case OP_DIV:
+		if (y == 0)
+			return 0;
+		*out = float_value(x / y);
+		return 1;
+	case OP_FLOORDIV:
+	case OP_MOD:
+		if (y == 0)
+			return 0;
+		float_divmod(x, y, &d, &md);
+		*out = float_value(op == OP_MOD ? md : d);
+		return 1;
+	case OP_POW:
+		if (x == 0 && y < 0)
+			return 0;
+		if (x < 0 && y != floor(y))
+			return 0;   /* a complex result */
+		*out = float_value(pow(x, y));
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int call(Module *m, int upto, const Expr *e, PjValue *out)
+{
+	const Expr *fn = e->call.fn;
+	PjValue bound;
+	if (fn->kind != E_NAME || e->call.nkw || lookup(m, upto, fn->name.id, &bound))
+		return 0;
+	const char *name = fn->name.id;
+	int n = e->call.nargs;
+	PjValue args[8];
+	if (n < 1 || n > 8)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!cli_eval(m, upto, e->call.args[i], &args[i]))
+			return 0;
+	if (n == 1 && !strcmp(name, "len") && args[0].kind == PJ_V_TUPLE) {
+		*out = int_value(args[0].n);
+		return 1;
+	}
+	if (n == 1 && args[0].kind == PJ_V_TUPLE && (!strcmp(name, "min") || !strcmp(name, "max"))) {
+		if (args[0].n < 1 || args[0].n > 8)
+			return 0;
+		n = args[0].n;
+		memcpy(args, args[0].elts, sizeof args[0] * (size_t)n);
+	}
+	for (int i = 0; i < n; i++)
+		if (!is_num(&args[i]))
+			return 0;
+	if (n == 1 && !strcmp(name, "int")) {
+		if (is_int(&args[0])) {
+			*out = int_value(args[0].i);
+			return 1;
+		}
+		double t = trunc(args[0].f);
+		if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0))
+			return 0;
+		*out = int_value((int64_t)t);
+		return 1;
+	}
+	if (n == 1 && !strcmp(name, "float")) {
+		*out = float_value(as_float(&args[0]));
+		return 1;
+	}
+	if (n == 1 && !strcmp(name, "abs")) {
+		if (is_int(&args[0])) {
+			if (args[0].i == INT64_MIN)
+				return 0;
+			*out = int_value(args[0].i < 0 ? -args[0].i : args[0].i);
+		} else {
+			*out = float_value(fabs(args[0].f));
+		}
+		return 1;
+	}
+	if (!strcmp(name, "min") || !strcmp(name, "max")) {
+		int best = 0, want_max = name[1] == 'a';
+		for (int i = 1; i < n; i++) {
+			double x = as_float(&args[i]), y = as_float(&args[best]);
+			if (want_max ? x > y : x < y)
+				best = i;
+		}
+		*out = args[best];
+		if (out->kind == PJ_V_BOOL)
+			out->kind = PJ_V_INT;
+		return 1;
+	}
+	return 0;
+}
+
+int cli_eval(Module *m, int upto, const Expr *e, PjValue *out)
+{
+	memset(out, 0, sizeof *out);
+	PjValue a, b;
+	switch (e->kind) {
+	case E_INT:
+		if (e->big)
+			return 0;
+		*out = int_value(e->ival);
+		return 1;
+	case E_FLOAT:
+		*out = float_value(e->fval);
+		return 1;
+	case E_IMAG:
+		*out = (PjValue){.kind = PJ_V_COMPLEX, .im = e->fval};
+		return 1;
+	case E_BOOL:
+		*out = (PjValue){.kind = PJ_V_BOOL, .i = e->ival};
+		return 1;
+	case E_NONE:
+		out->kind = PJ_V_NONE;
+		return 1;
+	case E_STR:
+		out->kind = PJ_V_STR;
+		out->s = arena_strndup(m->arena, e->str.s, (size_t)e->str.len);
+		return 1;
+	case E_NAME:
+		return lookup(m, upto, e->name.id, out);
+	case E_ATTR:
+		if (!cli_eval(m, upto, e->attr.obj, &a) || a.kind != PJ_V_MODULE)
+			return 0;
+		*out = member_value(m, a.s, e->attr.name);
+		return 1;
+	case E_UNARY:
+		if (!cli_eval(m, upto, e->bin.a, &a))
+			return 0;
+		if (e->bin.op == OP_NOT) {
+			if (!is_num(&a))
+				return 0;
+			*out = (PjValue){.kind = PJ_V_BOOL, .i = as_float(&a) == 0};
+			return 1;
+		}
+		if (a.kind == PJ_V_COMPLEX && e->bin.op != OP_INVERT) {
+			*out = a;
+			if (e->bin.op == OP_NEG)
+				out->f = -a.f, out->im = -a.im;
+			return 1;
+		}
+		if (!is_num(&a))
+			return 0;
+		if (is_int(&a)) {
+			if (e->bin.op == OP_NEG && a.i == INT64_MIN)
+				return 0;
+			*out = int_value(e->bin.op == OP_NEG ? -a.i : e->bin.op == OP_INVERT ? ~a.i : a.i);
+			return 1;
+		}
+		if (e->bin.op == OP_INVERT)
+			return 0;
+		*out = float_value(e->bin.op == OP_NEG ? -a.f : a.f);
+		return 1;
+	case E_BINARY:
+		if (!cli_eval(m, upto, e->bin.a, &a) || !cli_eval(m, upto, e->bin.b, &b))
+			return 0;
+		return binary(m, e->bin.op, &a, &b, out);
+	case E_TUPLE: {
+		PjValue *elts = arena_alloc(m->arena, sizeof *elts * (size_t)(e->tuple.n ? e->tuple.n : 1));
+		for (int i = 0; i < e->tuple.n; i++)
+			if (!cli_eval(m, upto, e->tuple.elts[i], &elts[i]))
+				return 0;
+		*out = (PjValue){.kind = PJ_V_TUPLE, .n = e->tuple.n, .elts = elts};
+		return 1;
+	}
+	case E_SUBSCRIPT:
+		if (!cli_eval(m, upto, e->sub.obj, &a) || a.kind != PJ_V_TUPLE ||
+		    !cli_eval(m, upto, e->sub.index, &b) || !is_int(&b))
+			return 0;
+		if (b.i < -(int64_t)a.n || b.i >= a.n)
+			return 0;
+		*out = a.elts[b.i < 0 ? b.i + a.n : b.i];
+		return 1;
+	case E_CALL:
+		return call(m, upto, e, out);
+	default:
+		return 0;
+	}
+}

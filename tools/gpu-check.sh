@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# gpu-check.sh - build ptxjit on a GPU machine and run everything there.
+#
+#   bash tools/gpu-check.sh            (logs under $OUT, or /tmp/out)
+#
+# For a machine without internet that already has Python 3, NumPy, pytest,
+# CuPy and numba-cuda: builds the Python extension in place, builds the C
+# library and the ptxjitc command, runs `make test` (C tests and golden
+# files), the whole pytest suite on the GPU (PTXJIT_TEST_GPU=1) and again
+# on the simulator, the examples, and the benchmarks.  Each step's output
+# goes to $OUT/NN-step.log; a summary table comes last.  A failing build
+# stops the script; a failing test step is recorded and the rest still run.
+# The exit status is 1 when any step failed.
+set -e
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+PY=${PYTHON:-python3}
+JOBS=$(nproc 2>/dev/null || echo 4)
+
+steps=()
+results=()
+lastlines=()
+failed=0
+
+# run NAME COMMAND...: runs a step, keeps its log, records ok/FAIL and the
+# step's last meaningful line.
+run() {
+	local name=$1
+	shift
+	local log="$OUT/$(printf '%02d' $((${#steps[@]} + 1)))-$name.log"
+	local start=$SECONDS
+	echo "== $name: $*"
+	local status=ok
+	if ! "$@" >"$log" 2>&1; then
+		status=FAIL
+		failed=1
+	fi
+	local last
+	last=$(grep -E '(passed|failed|error|skipped|golden:|matches NumPy)' "$log" | tail -n 1 || true)
+	[ -n "$last" ] || last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 || true)
+	steps+=("$name")
+	results+=("$status ($((SECONDS - start))s)")
+	lastlines+=("$last")
+	echo "   $status in $((SECONDS - start))s; log: $log"
+	echo "   $last"
+	if [ "$status" = FAIL ]; then
+		tail -n 15 "$log" | sed 's/^/   | /'
+	fi
+}
+
+# 0. what this machine is
+{
+	date -u
+	uname -a
+	nvidia-smi || echo "nvidia-smi: not found"
+	$PY --version
+	$PY -c 'import numpy; print("numpy", numpy.__version__)'
+	$PY -c 'import cupy; print("cupy", cupy.__version__)' || true
+	$PY -c 'import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack); import numba; print("numba", numba.__version__)' || true
+	command -v ptxas && ptxas --version || echo "ptxas: not installed (golden PTX validation is skipped)"
+	git log -1 --oneline 2>/dev/null || true
+} >"$OUT/00-machine.log" 2>&1
+echo "== machine: $OUT/00-machine.log"
+grep -E 'NVIDIA H|Driver Version|^Python|^numpy|^cupy|^numba' "$OUT/00-machine.log" | sed 's/^/   /' || true
+
+# 1. build: these must work, or nothing below means anything
+echo "== build"
+make -j"$JOBS" all >"$OUT/01-make.log" 2>&1 || { tail -n 40 "$OUT/01-make.log"; echo "make failed"; exit 1; }
+if $PY -m pip install --no-build-isolation --no-deps -e . >"$OUT/01-pip.log" 2>&1 &&
+	(cd /tmp && $PY -c 'from ptxjit import cuda') >>"$OUT/01-pip.log" 2>&1; then
+	echo "   installed with pip install -e ."
+else
+	echo "   pip install -e . did not give an importable ptxjit (log: $OUT/01-pip.log); building in place"
+	$PY setup.py build_ext --inplace >>"$OUT/01-pip.log" 2>&1 || { tail -n 40 "$OUT/01-pip.log"; echo "build failed"; exit 1; }
+	export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+fi
+# from here on, a failure is recorded, not fatal
+set +e
+$PY -c 'import ptxjit; print("ptxjit", getattr(ptxjit, "__version__", "?"), ptxjit.__file__)' | tee -a "$OUT/01-pip.log"
+
+# 2. tests
+run make-test make test
+run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
+run pytest-sim env -u PTXJIT_TEST_GPU PTXJIT_SIM=1 $PY -m pytest tests -q -rs -p no:cacheprovider
+run example-vector-add $PY examples/vector_add.py
+run example-reduction $PY examples/reduction.py
+run example-matmul $PY examples/matmul.py
+
+# 3. benchmarks
+run bench $PY bench/run_all.py --ptxjitc build/ptxjitc
+
+# 4. summary
+echo
+echo "== summary (logs in $OUT)"
+for i in "${!steps[@]}"; do
+	printf '%-20s %-14s %s\n' "${steps[$i]}" "${results[$i]}" "${lastlines[$i]}"
+done | tee "$OUT/summary.txt"
+bench_log=$(ls "$OUT"/*-bench.log 2>/dev/null | tail -n 1)
+if [ -n "$bench_log" ]; then
+	echo
+	# the benchmark tables: everything after the blank line that precedes them
+	awk 'f; /^$/ {f=1}' "$bench_log" | tee -a "$OUT/summary.txt"
+fi
+exit $failed
