@@ -3,7 +3,7 @@
     python3 bench/bench_compile.py [--ptxjitc build/ptxjitc] [--reps 200]
 
 For ptxjit, `ptxjitc FILE --kernel K --sig S --time N` compiles the kernel N
-times in one process and reports the median time of one compile (lexing
+times in one process and prints the median time of one compile ("median_us T") (lexing
 to PTX text, nothing of process start-up).  For comparison, Numba's
 numba.cuda.compile_ptx on the same function and signature (median of 5,
 each on a fresh copy of the function so nothing is cached) when Numba is
@@ -44,12 +44,16 @@ US = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(us|µs|usec)\b")
 
 def ptxjit_us(ptxjitc, path, kernel, sig, reps):
     """Median microseconds of one compile, as `ptxjitc --time` reports it."""
+    once = [ptxjitc, path, "--kernel", kernel, "--sig", sig, "-o", os.devnull]
+    p = subprocess.run(once, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:   # a kernel that does not compile has no compile time
+        raise RuntimeError("%s: %s" % (" ".join(once), (p.stderr or p.stdout).strip()[-500:]))
     cmd = [ptxjitc, path, "--kernel", kernel, "--sig", sig, "--time", str(reps), "-o", os.devnull]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     text = p.stdout + p.stderr
     if p.returncode != 0:
         raise RuntimeError("%s: %s" % (" ".join(cmd), text.strip()[-500:]))
-    m = re.search(r"median[^0-9]*" + US.pattern, text) or US.search(text)
+    m = re.search(r"median_us\s+([0-9]+(?:\.[0-9]+)?)", text) or US.search(text)
     if not m:
         raise RuntimeError("no time in the output of %s: %r" % (" ".join(cmd), text[-300:]))
     return float(m.group(1))

@@ -468,8 +468,8 @@ struct Var {
 struct Spec {
 	FuncDef *def;
 	const PjFunc *func;  /* where it came from: source, resolver, options */
-	int nargs;
-	Type **argtypes;
+	int nargs;           /* arguments given; a kernel's parameters past them take their defaults */
+	Type **argtypes;     /* one per parameter (defaults' types after nargs); a parameter's Var may be wider */
 	Type *ret;           /* TY_NONE for kernels and for functions without return value */
 	Var **vars;
 	int nvars;

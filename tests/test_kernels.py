@@ -726,6 +726,16 @@ def test_layout_a_1d(load):
     equal(dout.copy_to_host(), a * 3 - a[-1])
 
 
+def test_slice_views(load, rng):
+    k = load("slice_views").slices
+    m = rng.standard_normal((30, 7)).astype(f32)
+    x = rng.standard_normal(9).astype(f32)
+    out = np.zeros(30, dtype=f32)
+    k[1, 32](m, x, out)
+    want = (m[:, 0].astype(f64) + m[:, -1] + f64(x[1]) * 10 + 200 + f64(x[2]) * 1000).astype(f32)
+    close(out, want, rtol=1e-6, atol=1e-5)
+
+
 def test_rgb_to_gray(load, rng):
     k = load("rgb_to_gray").rgb_to_gray
     img = rng.integers(0, 256, (33, 47, 3), dtype=u8)

@@ -31,5 +31,11 @@ typedef struct Module {
 int cli_eval(Module *m, int upto, const Expr *e, PjValue *out);
 /* The value of an import item (module, dtype or member). */
 PjValue cli_import_value(Module *m, const ModuleItem *it);
+/* Fills vals/ok/why/funcs for every item of m, in file order. */
+void cli_bind(Module *m);
+/* The PjFunc resolver of the module's functions (data is the Module):
+ * the last binding of the name in the file, or the members of a
+ * `from math import *`.  Names the file does not bind give 0. */
+int cli_resolve(void *data, const char *name, PjValue *out, PjArena *arena);
 
 #endif

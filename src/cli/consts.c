@@ -404,3 +404,85 @@ int cli_eval(Module *m, int upto, const Expr *e, PjValue *out)
 		return 0;
 	}
 }
+
+/* ---------------------------------------------------------- binding */
+
+static int find_item(const Module *m, const char *name)
+{
+	for (int j = m->nitems - 1; j >= 0; j--)
+		if (m->items[j].name && !strcmp(m->items[j].name, name))
+			return j;
+	return -1;
+}
+
+/* Answers a global name of a function of the module: see the top. */
+int cli_resolve(void *data, const char *name, PjValue *out, PjArena *arena)
+{
+	Module *m = data;
+	int j = find_item(m, name);
+	if (j < 0) {
+		if (m->star_from) {
+			const char *q = arena_printf(m->arena, "%s.%s", m->star_from, name);
+			if (intrin_lookup(q) != IN_NONE) {
+				*out = (PjValue){.kind = PJ_V_INTRIN, .s = q};
+				return 1;
+			}
+		}
+		return 0;
+	}
+	if (m->ok[j]) {
+		*out = m->vals[j];
+		return 1;
+	}
+	*out = (PjValue){.kind = PJ_V_UNKNOWN, .s = m->why[j] ? m->why[j] : "non-constant"};
+	return 1;
+}
+
+/* Evaluates what each item binds, in file order, and makes a PjFunc for
+ * each def. */
+void cli_bind(Module *m)
+{
+	int n = m->nitems;
+	m->vals = arena_alloc(m->arena, sizeof *m->vals * (size_t)(n ? n : 1));
+	m->ok = arena_alloc(m->arena, sizeof *m->ok * (size_t)(n ? n : 1));
+	m->why = arena_alloc(m->arena, sizeof *m->why * (size_t)(n ? n : 1));
+	m->funcs = arena_alloc(m->arena, sizeof *m->funcs * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++) {
+		ModuleItem *it = &m->items[i];
+		switch (it->kind) {
+		case MI_IMPORT:
+			if (it->attr && !strcmp(it->attr, "*")) {
+				if (!strcmp(it->module, "math") || !strcmp(it->module, "numpy") ||
+				    !strcmp(it->module, "numba.cuda") || !strcmp(it->module, "ptxjit.cuda"))
+					m->star_from = it->module;
+				it->name = NULL;
+				break;
+			}
+			m->vals[i] = cli_import_value(m, it);
+			m->ok[i] = 1;
+			break;
+		case MI_DEF: {
+			PjFunc *f = &m->funcs[i];
+			f->name = it->name;
+			f->source = m->text;
+			f->file = m->file;
+			f->first_line = 1;
+			f->col_shift = 0;
+			f->resolve = cli_resolve;
+			f->data = m;
+			f->is_device = it->is_device;
+			m->vals[i] = (PjValue){.kind = PJ_V_FUNC, .func = f};
+			m->ok[i] = 1;
+			break;
+		}
+		case MI_ASSIGN:
+			m->ok[i] = cli_eval(m, i, it->value, &m->vals[i]);
+			if (!m->ok[i])
+				m->why[i] = it->value->kind == E_UNSUPPORTED && strstr(it->value->str.s, "list") ? "list"
+				          : it->value->kind == E_UNSUPPORTED && strstr(it->value->str.s, "dict") ? "dict"
+				          : it->value->kind == E_UNSUPPORTED && strstr(it->value->str.s, "set") ? "set"
+				          : it->value->kind == E_CALL ? "call result" : "non-constant";
+			break;
+		}
+	}
+}

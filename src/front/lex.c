@@ -36,9 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core.h"
-
-enum { STR_BYTES = 1, STR_FSTRING = 2, STR_RAW = 4, STR_NAMED = 8 };
+#include "parse.h"
 
 #define MAX_INDENT 100   /* CPython's limit on nested blocks */
 #define MAX_PAREN 200    /* CPython's limit on nested brackets */
@@ -60,23 +58,37 @@ typedef struct Lexer {
 } Lexer;
 
 /* Longest first, so the first match is the token. */
-static const char *const ops[] = {
-	"**=", "//=", ">>=", "<<=", "...",
-	"!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=",
-	"<<", "<=", "==", ">=", ">>", "@=", "^=", "|=",
-	"%", "&", "(", ")", "*", "+", ",", "-", ".", "/", ":", ";",
-	"<", "=", ">", "@", "[", "]", "^", "{", "|", "}", "~",
-	NULL
+static const struct { const char *s; int len; } ops[] = {
+	{"**=", 3}, {"//=", 3}, {">>=", 3}, {"<<=", 3}, {"...", 3},
+	{"!=", 2}, {"%=", 2}, {"&=", 2}, {"**", 2}, {"*=", 2}, {"+=", 2}, {"-=", 2}, {"->", 2},
+	{"//", 2}, {"/=", 2}, {":=", 2}, {"<<", 2}, {"<=", 2}, {"==", 2}, {">=", 2}, {">>", 2},
+	{"@=", 2}, {"^=", 2}, {"|=", 2},
+	{"%", 1}, {"&", 1}, {"(", 1}, {")", 1}, {"*", 1}, {"+", 1}, {",", 1}, {"-", 1}, {".", 1},
+	{"/", 1}, {":", 1}, {";", 1}, {"<", 1}, {"=", 1}, {">", 1}, {"@", 1}, {"[", 1}, {"]", 1},
+	{"^", 1}, {"{", 1}, {"|", 1}, {"}", 1}, {"~", 1},
+	{NULL, 0}
 };
 
-static const char *const keywords[] = {
-	"False", "None", "True", "and", "as", "assert", "async", "await",
-	"break", "class", "continue", "def", "del", "elif", "else", "except",
-	"finally", "for", "from", "global", "if", "import", "in", "is",
-	"lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-	"while", "with", "yield",
-	NULL
+static const struct { const char *s; int len; } keywords[] = {
+	{"False", 5}, {"None", 4}, {"True", 4}, {"and", 3}, {"as", 2}, {"assert", 6}, {"async", 5},
+	{"await", 5}, {"break", 5}, {"class", 5}, {"continue", 8}, {"def", 3}, {"del", 3},
+	{"elif", 4}, {"else", 4}, {"except", 6}, {"finally", 7}, {"for", 3}, {"from", 4},
+	{"global", 6}, {"if", 2}, {"import", 6}, {"in", 2}, {"is", 2}, {"lambda", 6},
+	{"nonlocal", 8}, {"not", 3}, {"or", 2}, {"pass", 4}, {"raise", 5}, {"return", 6},
+	{"try", 3}, {"while", 5}, {"with", 4}, {"yield", 5},
+	{NULL, 0}
 };
+
+/* The keyword spelled by s[0..len), or NULL. */
+static const char *keyword(const unsigned char *s, int len)
+{
+	if (len < 2 || len > 8)
+		return NULL;
+	for (int i = 0; keywords[i].s; i++)
+		if (keywords[i].len == len && keywords[i].s[0] == s[0] && !memcmp(keywords[i].s, s, (size_t)len))
+			return keywords[i].s;
+	return NULL;
+}
 
 static Span span(Lexer *L, int off, int len)
 {
@@ -257,10 +269,7 @@ static int is_keyword_at(Lexer *L, int p)
 	int q = p;
 	while (q < L->n && is_ident_char(L->s[q]))
 		q++;
-	for (int i = 0; keywords[i]; i++)
-		if ((int)strlen(keywords[i]) == q - p && !memcmp(keywords[i], L->s + p, q - p))
-			return 1;
-	return 0;
+	return keyword(L->s + p, q - p) != NULL;
 }
 
 /* A number may not run into a name ("1abc"), but may be followed by a
@@ -441,13 +450,13 @@ static int decode_escapes(Lexer *L, int b, int e, int bytes, char *out, int *nam
 				out[k++] = (char)ch;
 				break;
 			}
-			int v = 0;
+			uint32_t v = 0;
 			for (int d = 0; d < nd; d++) {
 				int h = i < e ? hexval(s[i]) : -1;
 				if (h < 0)
 					err_at(L->c, span(L, esc, i - esc + 1), "write \\xhh, \\uhhhh or \\Uhhhhhhhh with hex digits",
 					       "truncated \\%c escape in string literal", ch);
-				v = v * 16 + h;
+				v = v * 16 + (uint32_t)h;
 				i++;
 			}
 			if (bytes)
@@ -456,7 +465,7 @@ static int decode_escapes(Lexer *L, int b, int e, int bytes, char *out, int *nam
 				err_at(L->c, span(L, esc, i - esc), "Unicode ends at \\U0010ffff",
 				       "illegal Unicode character in string literal");
 			else
-				k += utf8_encode(out + k, v);
+				k += utf8_encode(out + k, (int)v);
 			break;
 		}
 		case 'N':
@@ -597,14 +606,14 @@ static void lex_name(Lexer *L)
 			return;
 		}
 	}
-	for (int i = 0; keywords[i]; i++)
-		if ((int)strlen(keywords[i]) == len && !memcmp(keywords[i], L->s + start, (size_t)len)) {
-			Token *t = new_token(L, T_KEYWORD, start, len);
-			t->op = t->s = keywords[i];
-			t->slen = len;
-			L->pos = p;
-			return;
-		}
+	const char *kw = keyword(L->s + start, len);
+	if (kw) {
+		Token *t = new_token(L, T_KEYWORD, start, len);
+		t->op = t->s = kw;
+		t->slen = len;
+		L->pos = p;
+		return;
+	}
 	Token *t = new_token(L, T_NAME, start, len);
 	t->s = arena_strndup(L->c->arena, (const char *)L->s + start, (size_t)len);
 	t->slen = len;
@@ -616,16 +625,16 @@ static int lex_op(Lexer *L)
 {
 	int start = L->pos;
 	const char *op = NULL;
-	for (int i = 0; ops[i]; i++) {
-		size_t len = strlen(ops[i]);
-		if (start + (int)len <= L->n && !memcmp(ops[i], L->s + start, len)) {
-			op = ops[i];
+	int len = 0;
+	for (int i = 0; ops[i].s; i++)
+		if (ops[i].s[0] == L->s[start] && start + ops[i].len <= L->n &&
+		    !memcmp(ops[i].s, L->s + start, (size_t)ops[i].len)) {
+			op = ops[i].s;
+			len = ops[i].len;
 			break;
 		}
-	}
 	if (!op)
 		bad_char(L, start);
-	int len = (int)strlen(op);
 	int ch = op[0];
 	if (len == 1 && (ch == '(' || ch == '[' || ch == '{')) {
 		if (L->nparen == MAX_PAREN)

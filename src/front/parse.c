@@ -22,27 +22,14 @@
  * left-associative chains, so that neither this parser nor the passes
  * that walk the tree can run out of stack on hostile input.
  *
- * parse_module reads a whole file for the command-line tool: it keeps
- * top-level defs, `NAME = expr` assignments and imports, and skips
- * everything else (and any statement it cannot parse) without failing.
- * A def that does not parse is kept with def == NULL, so that its name
- * is still known; compiling it reports the error.
+ * Whole files (parse_module, for the command-line tool) are read by
+ * module.c with the rules exported through parse.h.
  */
 #include <string.h>
 
-#include "../core.h"
+#include "parse.h"
 
 #define MAX_DEPTH 200
-
-enum { STR_BYTES = 1, STR_FSTRING = 2, STR_RAW = 4, STR_NAMED = 8 };   /* Token.ival of T_STRING (lex.c) */
-
-typedef struct Parser {
-	Ctx *c;
-	const Src *src;
-	Token *tok;         /* the current token; never past T_EOF */
-	Token *toks;
-	int ntok;
-} Parser;
 
 static Expr *expression(Parser *p);
 static Expr *named_expression(Parser *p);
@@ -56,39 +43,6 @@ static StmtList block(Parser *p, Token *hdr, const char *what);
 static FuncDef *function_def(Parser *p);
 
 /* ------------------------------------------------------------ helpers */
-
-static int is_op(const Token *t, const char *s)
-{
-	return t->kind == T_OP && t->op[0] == s[0] && !strcmp(t->op, s);
-}
-
-static int is_kw(const Token *t, const char *s)
-{
-	return t->kind == T_KEYWORD && t->op[0] == s[0] && !strcmp(t->op, s);
-}
-
-/* The current token is the operator or keyword s. */
-static int equal(Parser *p, const char *s)
-{
-	return (p->tok->kind == T_OP || p->tok->kind == T_KEYWORD) && p->tok->op[0] == s[0] &&
-	       !strcmp(p->tok->op, s);
-}
-
-static Token *advance(Parser *p)
-{
-	Token *t = p->tok;
-	if (t->kind != T_EOF)
-		p->tok++;
-	return t;
-}
-
-static int consume(Parser *p, const char *s)
-{
-	if (!equal(p, s))
-		return 0;
-	advance(p);
-	return 1;
-}
 
 static const char *describe(Parser *p, const Token *t)
 {
@@ -144,14 +98,6 @@ static Span span_from(Parser *p, Span start)
 	Span s = start;
 	int end = prev_end(p);
 	s.len = end > s.off ? end - s.off : 0;
-	return s;
-}
-
-static Span span_join(Span a, Span b)
-{
-	Span s = a;
-	int end = b.off + b.len;
-	s.len = end > a.off ? end - a.off : a.len;
 	return s;
 }
 
@@ -701,7 +647,7 @@ static Expr *binary_level(Parser *p, Expr *(*operand)(Parser *), const char *con
 	for (;;) {
 		int i;
 		for (i = 0; ops[i]; i++)
-			if (p->tok->kind == T_OP && !strcmp(p->tok->op, ops[i]))
+			if (p->tok->kind == T_OP && p->tok->op[0] == ops[i][0] && !strcmp(p->tok->op, ops[i]))
 				break;
 		if (!ops[i])
 			break;
@@ -771,7 +717,7 @@ static AstOp compare_op(Parser *p)
 	Token *t = p->tok;
 	if (t->kind == T_OP) {
 		for (int i = 0; ops[i]; i++)
-			if (!strcmp(t->op, ops[i])) {
+			if (t->op[0] == ops[i][0] && !strcmp(t->op, ops[i])) {
 				advance(p);
 				return aops[i];
 			}
@@ -1433,7 +1379,7 @@ static FuncDef *function_def(Parser *p)
 
 /* ------------------------------------------------------- entry points */
 
-static void init_parser(Parser *p, Ctx *c, const Src *src, Token *toks, int ntok)
+void parse_init(Parser *p, Ctx *c, const Src *src, Token *toks, int ntok)
 {
 	p->c = c;
 	p->src = src;
@@ -1447,7 +1393,7 @@ FuncDef *parse_function(Ctx *c, const Src *src, const char *name)
 	int ntok;
 	Token *toks = lex_source(c, src, &ntok);
 	Parser P, *p = &P;
-	init_parser(p, c, src, toks, ntok);
+	parse_init(p, c, src, toks, ntok);
 	Token *found = NULL;
 	int depth = 0;
 	for (Token *t = toks; t->kind != T_EOF; t++) {
@@ -1473,7 +1419,8 @@ FuncDef *parse_function(Ctx *c, const Src *src, const char *name)
 	if (found > toks && is_kw(found - 1, "async"))
 		err_at(c, found[-1].span, "write a plain 'def'", "async functions cannot be compiled");
 	p->tok = found;
-	int depth0 = c->depth;
+	int depth0 = c->depth;   /* the parser's budget does not depend on the caller's depth */
+	c->depth = 0;
 	FuncDef *fn = function_def(p);
 	c->depth = depth0;
 	return fn;
@@ -1484,14 +1431,17 @@ FuncDef *parse_lambda(Ctx *c, const Src *src, int off, const char *name)
 	int ntok;
 	Token *toks = lex_expr(c, src, off, &ntok);
 	Parser P, *p = &P;
-	init_parser(p, c, src, toks, ntok);
+	parse_init(p, c, src, toks, ntok);
 	if (!equal(p, "lambda"))
 		err_at(c, p->tok->span, "the text must start with 'lambda'", "expected a lambda expression");
 	Token *t = p->tok;
 	FuncDef *fn = arena_alloc(c->arena, sizeof *fn);
 	fn->name = name ? name : "<lambda>";
 	fn->src = src;
+	int depth0 = c->depth;
+	c->depth = 0;
 	Expr *body = lambda_body(p, fn);
+	c->depth = depth0;
 	fn->span = span_join(t->span, body->span);
 	Stmt *ret = new_stmt(p, S_RETURN, body->span);
 	ret->ret.value = body;
@@ -1501,217 +1451,11 @@ FuncDef *parse_lambda(Ctx *c, const Src *src, int off, const char *name)
 	return fn;
 }
 
-/* ------------------------------------------------------------ modules */
-
-typedef struct ModParser {
-	Parser *p;
-	ModuleItem *items;
-	int n, cap;
-	int device;         /* the decorators read so far mark a device function */
-} ModParser;
-
-/* Runs fn(mp) and returns 1, or returns 0 with the tokens and items
- * rewound when it fails with a user error. */
-static int attempt(ModParser *mp, void (*fn)(ModParser *))
-{
-	Ctx *c = mp->p->c;
-	jmp_buf jb;
-	jmp_buf *saved = c->jmp;
-	int depth = c->depth;
-	int n = mp->n;
-	Token *start = mp->p->tok;
-	c->jmp = &jb;
-	if (setjmp(jb)) {
-		c->jmp = saved;
-		c->depth = depth;
-		mp->p->tok = start;
-		mp->n = n;
-		return 0;
-	}
-	fn(mp);
-	c->jmp = saved;
-	return 1;
-}
-
-static void add_item(ModParser *mp, ModuleItem it)
-{
-	VEC_PUSH(mp->p->c, mp->items, mp->n, mp->cap, it);
-}
-
-/* dotted_name = NAME ("." NAME)* */
-static const char *dotted_name(Parser *p)
-{
-	Token *t = p->tok;
-	if (t->kind != T_NAME)
-		unexpected(p, "a module name");
-	const char *s = advance(p)->s;
-	while (equal(p, ".") && p->tok[1].kind == T_NAME) {
-		advance(p);
-		s = arena_printf(p->c->arena, "%s.%s", s, advance(p)->s);
-	}
-	return s;
-}
-
-/* import_name = "import" dotted_name ("as" NAME)? ("," dotted_name ("as" NAME)?)*
- * import_from = "from" "."* dotted_name? "import" ("*" | "(" names ")" | names)
- * names = NAME ("as" NAME)? ("," NAME ("as" NAME)?)* ","? */
-static void import_stmt(ModParser *mp)
-{
-	Parser *p = mp->p;
-	Token *t = advance(p);
-	if (is_kw(t, "import")) {
-		do {
-			Token *s = p->tok;
-			const char *mod = dotted_name(p);
-			ModuleItem it = {.kind = MI_IMPORT, .module = mod, .span = s->span};
-			if (consume(p, "as")) {
-				if (p->tok->kind != T_NAME)
-					unexpected(p, NULL);
-				it.name = advance(p)->s;
-			} else {
-				const char *dot = strchr(mod, '.');
-				it.name = dot ? arena_strndup(p->c->arena, mod, (size_t)(dot - mod)) : mod;
-				it.module = it.name;
-			}
-			add_item(mp, it);
-		} while (consume(p, ","));
-	} else {
-		const char *dots = "";
-		while (equal(p, ".") || equal(p, "..."))
-			dots = arena_printf(p->c->arena, "%s%s", dots, advance(p)->op);
-		const char *mod = p->tok->kind == T_NAME ? dotted_name(p) : "";
-		mod = arena_printf(p->c->arena, "%s%s", dots, mod);
-		skip(p, "import", NULL);
-		if (equal(p, "*")) {
-			Token *s = advance(p);
-			add_item(mp, (ModuleItem){.kind = MI_IMPORT, .name = "*", .module = mod, .attr = "*", .span = s->span});
-		} else {
-			int paren = consume(p, "(");
-			do {
-				if (paren && equal(p, ")"))
-					break;
-				Token *s = p->tok;
-				if (s->kind != T_NAME)
-					unexpected(p, NULL);
-				advance(p);
-				ModuleItem it = {.kind = MI_IMPORT, .name = s->s, .module = mod, .attr = s->s, .span = s->span};
-				if (consume(p, "as")) {
-					if (p->tok->kind != T_NAME)
-						unexpected(p, NULL);
-					it.name = advance(p)->s;
-				}
-				add_item(mp, it);
-			} while (consume(p, ","));
-			if (paren)
-				skip(p, ")", NULL);
-		}
-	}
-	if (p->tok->kind != T_NEWLINE && !equal(p, ";"))
-		unexpected(p, NULL);
-}
-
-/* module_assign = NAME (":" expression)? "=" expression
- *               | NAME ("," NAME)+ ","? "=" expression ("," expression)+ */
-static void module_assign(ModParser *mp)
-{
-	Parser *p = mp->p;
-	Token *names[16];
-	int n = 0;
-	do {
-		if (p->tok->kind != T_NAME || n == 16)
-			unexpected(p, NULL);
-		names[n++] = advance(p);
-	} while (consume(p, ",") && p->tok->kind == T_NAME);
-	if (n == 1 && consume(p, ":"))
-		expression(p);
-	skip(p, "=", NULL);
-	Expr *v = star_expressions(p);
-	if (p->tok->kind != T_NEWLINE && !equal(p, ";"))
-		unexpected(p, NULL);
-	if (n == 1) {
-		add_item(mp, (ModuleItem){.kind = MI_ASSIGN, .name = names[0]->s, .value = v, .span = names[0]->span});
-		return;
-	}
-	if (v->kind != E_TUPLE || v->tuple.n != n)
-		return;
-	for (int i = 0; i < n; i++)
-		add_item(mp, (ModuleItem){.kind = MI_ASSIGN, .name = names[i]->s, .value = v->tuple.elts[i],
-		                          .span = names[i]->span});
-}
-
-static void module_def(ModParser *mp)
-{
-	FuncDef *fn = function_def(mp->p);
-	mp->items[mp->n - 1].def = fn;
-}
-
-/* The device flag of a decorator: cuda.jit(device=True),
- * numba.cuda.jit(device=True) or jit(device=True). */
-static int is_device_decorator(const Expr *d)
-{
-	if (d->kind != E_CALL)
-		return 0;
-	const Expr *f = d->call.fn;
-	int ok = (f->kind == E_NAME && !strcmp(f->name.id, "jit")) ||
-	         (f->kind == E_ATTR && !strcmp(f->attr.name, "jit") &&
-	          ((f->attr.obj->kind == E_NAME && !strcmp(f->attr.obj->name.id, "cuda")) ||
-	           (f->attr.obj->kind == E_ATTR && !strcmp(f->attr.obj->attr.name, "cuda") &&
-	            f->attr.obj->attr.obj->kind == E_NAME && !strcmp(f->attr.obj->attr.obj->name.id, "numba"))));
-	if (!ok)
-		return 0;
-	for (int i = 0; i < d->call.nkw; i++)
-		if (!strcmp(d->call.kwnames[i], "device") && d->call.kwargs[i]->kind == E_BOOL)
-			return d->call.kwargs[i]->ival != 0;
-	return 0;
-}
-
-/* decorator = "@" named_expression NEWLINE */
-static void decorator(ModParser *mp)
-{
-	Parser *p = mp->p;
-	skip(p, "@", NULL);
-	Expr *d = named_expression(p);
-	if (p->tok->kind != T_NEWLINE)
-		unexpected(p, NULL);
-	advance(p);
-	mp->device |= is_device_decorator(d);
-}
-
-/* module = (decorator* function_def | import_stmt | module_assign | other)* */
-ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
-{
-	int ntok;
-	Token *toks = lex_source(c, src, &ntok);
-	Parser P, *p = &P;
-	init_parser(p, c, src, toks, ntok);
-	ModParser M = {p, NULL, 0, 0, 0}, *mp = &M;
-	while (p->tok->kind != T_EOF) {
-		Token *t = p->tok;
-		if (t->kind == T_NEWLINE || t->kind == T_DEDENT) {
-			advance(p);
-			continue;
-		}
-		mp->device = 0;
-		while (equal(p, "@"))
-			if (!attempt(mp, decorator))
-				skip_line_and_block(p);
-		t = p->tok;
-		if (is_kw(t, "def") && t[1].kind == T_NAME) {
-			add_item(mp, (ModuleItem){.kind = MI_DEF, .name = t[1].s, .is_device = mp->device,
-			                          .span = span_join(t->span, t[1].span)});
-			if (!attempt(mp, module_def))
-				skip_line_and_block(p);   /* the item stays, with def == NULL */
-			continue;
-		}
-		int ok = 0;
-		if (is_kw(t, "import") || is_kw(t, "from"))
-			ok = attempt(mp, import_stmt);
-		else if (t->kind == T_NAME && (is_op(t + 1, "=") || is_op(t + 1, ":") || is_op(t + 1, ",")))
-			ok = attempt(mp, module_assign);
-		if (ok && consume(p, ";") && p->tok->kind != T_NEWLINE)
-			continue;
-		skip_line_and_block(p);
-	}
-	*nitems = mp->n;
-	return mp->items;
-}
+/* For module.c: the rules it shares. */
+Expr *parse_expression(Parser *p) { return expression(p); }
+Expr *parse_named_expression(Parser *p) { return named_expression(p); }
+Expr *parse_star_expressions(Parser *p) { return star_expressions(p); }
+FuncDef *parse_function_def(Parser *p) { return function_def(p); }
+void parse_skip_statement(Parser *p) { skip_line_and_block(p); }
+Token *parse_skip(Parser *p, const char *s, const char *hint) { return skip(p, s, hint); }
+void parse_unexpected(Parser *p, const char *hint) { unexpected(p, hint); }

@@ -578,7 +578,6 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	L->debug = checked && c->opt && c->opt->debug;
 	L->f = ir_new_fn(c, entry_name(L, kernel));
 	L->f->checked = checked;
-	L->stmt_loc = -1;
 
 	Frame fr;
 	memset(&fr, 0, sizeof fr);

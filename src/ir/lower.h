@@ -21,7 +21,7 @@
  * counter) are slots too, so one mechanism makes every phi.  Phis live in
  * a side table (LPhi) while the function is built; trivial ones are
  * replaced (Lower.repl) and the rest are written into the blocks at the
- * end (lower_finish).
+ * end (finish in lower.c).
  *
  * Edges are added with lower_jump/lower_branch only, which keep Blk.pred
  * in the order phi arguments follow.  A block is sealed when all of its
@@ -93,7 +93,6 @@ typedef struct Lower {
 	Frame *fr;
 	int depth;            /* inlining depth */
 	int debug;            /* asserts and raise become traps */
-	int stmt_loc;         /* location of the statement being lowered */
 	/* slots */
 	LSlot *slot;
 	int nslot, capslot;
@@ -122,6 +121,7 @@ int lower_var_slot(Lower *L, Var *v);
 void lower_write_var(Lower *L, Var *v, Value val);
 Value lower_read_var(Lower *L, Var *v);
 Ref lower_resolve(Lower *L, Ref r);
+Value lower_param_value(Lower *L, Type *t, int arg);   /* a kernel argument's parameters */
 
 /* lower_val.c: values, constants, conversions, emission */
 Ref lower_emit(Lower *L, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2, int32_t aux);
@@ -152,8 +152,7 @@ _Noreturn void lower_unsupported(Lower *L, Span sp, const char *what);
 Value lower_expr(Lower *L, Expr *e);
 void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f);
 Type *lower_arith_type(AstOp op, Type *a, Type *b);
-/* a op b in type ty (operands are converted); mul_e: the AST of b when
- * it is a multiply that may contract into a fused multiply-add. */
+/* a op b in type ty (the operands are converted to ty first) */
 Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp);
 /* z + x*y (sub: z - x*y) as one fma when `mul` is a contractible
  * multiply of type ty; returns 0 (and emits nothing) otherwise. */
@@ -167,7 +166,6 @@ Value lower_attr(Lower *L, Expr *e);
 Value lower_sreg(Lower *L, SReg r);
 
 /* lower_array.c */
-Value lower_param_value(Lower *L, Type *t, int arg);
 Value lower_subscript(Lower *L, Expr *e);
 void lower_store_subscript(Lower *L, Expr *target, Value v);
 void lower_aug_subscript(Lower *L, Expr *target, AstOp op, Expr *value);

@@ -136,8 +136,10 @@ static Value absval(Lower *L, Expr *e, Value a)
 	if (a.ty->kind == TY_SCALAR && scalar_info[a.ty->sk].is_complex) {
 		ScalarKind p = lower_part_sk(a.ty->sk);
 		Cls k = lower_cls(p);
+		/* sqrt(re*re + im*im): overflows where hypot would not */
 		Ref rr = lower_emit(L, O_MUL, k, p, a.r, a.r, REF_NONE, 0);
-		Ref s = lower_emit(L, O_FMA, k, p, a.im, a.im, rr, 0);
+		Ref ii = lower_emit(L, O_MUL, k, p, a.im, a.im, REF_NONE, 0);
+		Ref s = lower_emit(L, O_ADD, k, p, rr, ii, REF_NONE, 0);
 		Ref r = lower_emit(L, O_SQRT, k, p, s, REF_NONE, REF_NONE, 0);
 		return lower_convert(L, lower_scalar(ty_scalar(p), r), ty, e->span);
 	}

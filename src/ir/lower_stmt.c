@@ -475,7 +475,6 @@ static void lower_stmt(Lower *L, Stmt *s)
 {
 	Fn *f = L->f;
 	f->cur_loc = ir_add_loc(f, s->span);
-	L->stmt_loc = f->cur_loc;
 	switch (s->kind) {
 	case S_EXPR:
 		lower_expr(L, s->expr);

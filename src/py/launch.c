@@ -433,8 +433,16 @@ done:
 
 static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 {
-	if (PyObject_GetBuffer(o, &a->view, PyBUF_RECORDS_RO) < 0)
+	if (PyObject_GetBuffer(o, &a->view, PyBUF_RECORDS_RO) < 0) {
+		/* NumPy exports no buffer for datetime and some other dtypes */
+		PyObject *dt = PyObject_GetAttrString(o, "dtype");
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
+		             "which kernels do not take (numbers and bools only)", d->name, i + 1,
+		             argname(d, i), dt ? dt : Py_None);
+		Py_XDECREF(dt);
 		return -1;
+	}
 	a->has_view = 1;
 	Py_buffer *v = &a->view;
 	a->kind = kind_of_format(v->format, v->itemsize);

@@ -259,6 +259,26 @@ static PyObject *py_synchronize(PyObject *m, PyObject *unused)
 	Py_RETURN_NONE;
 }
 
+/* stream_synchronize(handle): waits for a stream given as an int (a
+ * stream of another library, from __cuda_array_interface__). */
+static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg)
+{
+	ModState *st = mstate(m);
+	unsigned long long h = PyLong_AsUnsignedLongLong(arg);
+	RtErr e;
+	int rc;
+	if (h == (unsigned long long)-1 && PyErr_Occurred())
+		return NULL;
+	if (enter_rt(st))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_stream_sync(st->rt, (CUstream)(uintptr_t)h, &e);
+	Py_END_ALLOW_THREADS
+	if (rc)
+		return raise_rt(st, &e);
+	Py_RETURN_NONE;
+}
+
 static PyObject *py_close(PyObject *m, PyObject *unused)
 {
 	ModState *st = mstate(m);
@@ -358,6 +378,7 @@ static PyMethodDef module_methods[] = {
 	{"device_info", py_device_info, METH_NOARGS, "a dict describing the current device"},
 	{"device_attribute", py_device_attribute, METH_O, "the value of a CUdevice_attribute"},
 	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
+	{"stream_synchronize", py_stream_synchronize, METH_O, "waits for a stream given by its handle"},
 	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context"},
 	{"mem_info", py_mem_info, METH_NOARGS, "(free, total) bytes of device memory"},
 	{"mem_stats", py_mem_stats, METH_NOARGS, "the caching allocator's counters"},

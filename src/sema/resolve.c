@@ -36,6 +36,17 @@ static const char *const builtin_exceptions[] = {
 	"KeyError", "NotImplementedError", "LookupError",
 };
 
+/* Builtins of Python that kernels cannot use (yet): named so that the
+ * message says so instead of "not defined". */
+static const char *const unsupported_builtins[] = {
+	"sum", "zip", "enumerate", "list", "dict", "set", "frozenset", "tuple", "str", "bytes",
+	"bytearray", "map", "filter", "sorted", "reversed", "any", "all", "isinstance", "issubclass",
+	"type", "iter", "next", "hash", "id", "repr", "input", "open", "getattr", "setattr",
+	"hasattr", "delattr", "ord", "chr", "hex", "oct", "bin", "slice", "object", "super", "vars",
+	"dir", "format", "callable", "memoryview", "property", "classmethod", "staticmethod", "exec",
+	"eval", "compile", "globals", "locals", "exit", "quit", "help", "breakpoint", "ascii",
+};
+
 static const int builtin_functions[] = {
 	IN_RANGE, IN_LEN, IN_MIN, IN_MAX, IN_ABS, IN_INT, IN_FLOAT, IN_BOOL,
 	IN_COMPLEX, IN_ROUND, IN_PRINT, IN_DIVMOD, IN_POW,
@@ -68,6 +79,12 @@ Const *resolve_builtin(Ctx *c, const char *name)
 		if (strcmp(builtin_exceptions[i], name) == 0) {
 			Const *v = mk(c, PJ_V_EXC, ty_exc(c, name));
 			v->s = builtin_exceptions[i];
+			return v;
+		}
+	for (size_t i = 0; i < sizeof unsupported_builtins / sizeof unsupported_builtins[0]; i++)
+		if (strcmp(unsupported_builtins[i], name) == 0) {
+			Const *v = mk(c, PJ_V_INTRIN, NULL);
+			v->s = arena_printf(c->arena, "the builtin %s()", name);
 			return v;
 		}
 	if (strcmp(name, "True") == 0 || strcmp(name, "False") == 0) {
@@ -296,7 +313,11 @@ const char *unusable_message(Ctx *c, const char *name, const Const *v, const cha
 	        "math, numpy, cuda, and other @cuda.jit functions";
 	switch (v->kind) {
 	case PJ_V_INTRIN:
-		*hint = "see the documentation for the functions of math, numpy and cuda that kernels can use";
+		*hint = strncmp(v->s, "the builtin ", 12) == 0
+		      ? (strcmp(name, "sum") == 0 ? "add the values up in a loop: s = 0; for i in range(n): s += a[i]"
+		                                  : "kernels can use the builtins range, len, min, max, abs, int, float, "
+		                                    "bool, complex, round, print, divmod and pow")
+		      : "see the documentation for the functions of math, numpy and cuda that kernels can use";
 		return arena_printf(c->arena, "name '%s' refers to %s, which kernels cannot use yet", name, v->s);
 	case PJ_V_DTYPE:
 		*hint = "the dtypes kernels can use are bool, int8..int64, uint8..uint64, float16, "

@@ -241,7 +241,8 @@ static void bind_vars(Scope *sc, Type **ptypes)
 		Param *p = &def->params[i];
 		for (int k = 0; k < i; k++)
 			if (strcmp(def->params[k].name, p->name) == 0)
-				err_at(c, p->span, NULL, "duplicate argument '%s' in function definition", p->name);
+				err_at(c, p->span, "give each parameter its own name", "duplicate argument '%s' in function definition",
+				       p->name);
 		Var *v = add_var(c, &l, p->name, p->span);
 		v->is_param = 1;
 		v->ty = ptypes[i];
@@ -265,7 +266,7 @@ static void infer(Scope *sc)
 	c->src = sp->def->src;
 	sp->state = ST_TYPING;
 	for (int pass = 0;; pass++) {
-		if (pass > 200)
+		if (pass > 100 + 20 * sp->nvars)
 			ICE(c, "type inference of '%s' does not converge", sp->def->name);
 		sc->changed = 0;
 		sc->ret = NULL;
@@ -362,7 +363,8 @@ Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes
 		Type **decl;
 		ret = ty_parse_sig(c, f->sig, &n, &decl);
 		if (n != nargs)
-			err_at(c, at, NULL, "%s() takes %d argument%s (signature \"%s\") but %d were given", f->name, n,
+			err_at(c, at, arena_printf(c->arena, "the signature of %s is \"%s\"", f->name, f->sig),
+			       "%s() takes %d argument%s (signature \"%s\") but %d were given", f->name, n,
 			       n == 1 ? "" : "s", f->sig, nargs);
 		for (int i = 0; i < n; i++)
 			if (!convertible(argtypes[i], decl[i]))

@@ -82,7 +82,7 @@ Const *const_of_type(Ctx *c, const Const *v, Type *to);
 int const_truth(const Const *v, int *truth);
 int const_int_value(const Expr *e, int64_t *out);
 Type *storable(Scope *sc, Type *elem, Expr *value, const char *what);
-Type *index_array(Scope *sc, Expr *at, Type *arr, Expr *index, Type *ity);
+Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *elem_for);
 
 /* sema_call.c */
 Type *type_call(Scope *sc, Expr *e);

@@ -159,6 +159,37 @@ static const char *fname(int in)
 	return intrin_name[in];
 }
 
+/* How a call of intrinsic `in` is written, for hints. */
+static const char *usage(Ctx *c, int in)
+{
+	switch (in) {
+	case IN_RANGE: return "range(stop), range(start, stop) or range(start, stop, step)";
+	case IN_LEN: return "len(array) or len(tuple)";
+	case IN_MIN: return "min(a, b, ...) or min(tuple)";
+	case IN_MAX: return "max(a, b, ...) or max(tuple)";
+	case IN_COMPLEX: return "complex(real) or complex(real, imag)";
+	case IN_ROUND: return "round(x) or round(x, ndigits)";
+	case IN_DIVMOD: return "divmod(a, b)";
+	case IN_POW: return "pow(base, exponent)";
+	case IN_GRID: return "cuda.grid(1), cuda.grid(2) or cuda.grid(3)";
+	case IN_GRIDSIZE: return "cuda.gridsize(1), cuda.gridsize(2) or cuda.gridsize(3)";
+	case IN_SYNCTHREADS: return "cuda.syncthreads()";
+	case IN_SHARED_ARRAY: return "cuda.shared.array(shape, dtype)";
+	case IN_LOCAL_ARRAY: return "cuda.local.array(shape, dtype)";
+	case IN_ATOMIC_CAS: return "cuda.atomic.cas(array, index, old, value)";
+	case IN_ATOMIC_CAS2: return "cuda.atomic.compare_and_swap(array, old, value)";
+	case IN_PRINT: return "print(a, b, ...)";
+	}
+	if (in >= IN_ATOMIC_ADD && in <= IN_ATOMIC_NANMIN)
+		return arena_printf(c->arena, "%s(array, index, value)", intrin_name[in]);
+	return arena_printf(c->arena, "%s(x)", intrin_name[in]);
+}
+
+static const char *call_hint(Scope *sc, int in)
+{
+	return arena_printf(sc->c->arena, "call it as %s", usage(sc->c, in));
+}
+
 static void no_keywords(Scope *sc, Expr *e, int in)
 {
 	if (e->call.nkw)
@@ -173,8 +204,9 @@ static void arity(Scope *sc, Expr *e, int in, int lo, int hi)
 	if (n >= lo && n <= hi)
 		return;
 	if (lo == hi)
-		err_at(sc->c, e->span, NULL, "%s() takes %d argument%s (%d given)", fname(in), lo, lo == 1 ? "" : "s", n);
-	err_at(sc->c, e->span, NULL, "%s() takes %d to %d arguments (%d given)", fname(in), lo, hi, n);
+		err_at(sc->c, e->span, call_hint(sc, in), "%s() takes %d argument%s (%d given)", fname(in), lo,
+		       lo == 1 ? "" : "s", n);
+	err_at(sc->c, e->span, call_hint(sc, in), "%s() takes %d to %d arguments (%d given)", fname(in), lo, hi, n);
 }
 
 static Type *number_arg(Scope *sc, Expr *a, int in, int complex_ok)
@@ -271,7 +303,7 @@ static Type *type_minmax(Scope *sc, Expr *e, int in)
 	no_keywords(sc, e, in);
 	int n = e->call.nargs;
 	if (n == 0)
-		err_at(sc->c, e->span, NULL, "%s() takes at least 1 argument (0 given)", fname(in));
+		err_at(sc->c, e->span, call_hint(sc, in), "%s() takes at least 1 argument (0 given)", fname(in));
 	Type *t = NULL;
 	Const *best = NULL;
 	int folding = 1;
@@ -281,7 +313,7 @@ static Type *type_minmax(Scope *sc, Expr *e, int in)
 			err_at(sc->c, a->span, "pass two or more numbers, or one tuple of numbers",
 			       "%s() of one %s is not supported", fname(in), tstr(sc, a->ty));
 		if (a->ty->n == 0)
-			err_at(sc->c, a->span, NULL, "%s() arg is an empty tuple", fname(in));
+			err_at(sc->c, a->span, call_hint(sc, in), "%s() arg is an empty tuple", fname(in));
 		for (int i = 0; i < a->ty->n; i++) {
 			Type *x = a->ty->elts[i];
 			if (!ty_is_number(x) || ty_is_complex(x))
@@ -382,7 +414,12 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 		if (!ty_is_number(t) && t->kind != TY_NONE)
 			err_at(c, a->span, "bool() takes a number", "bool() of a %s is not supported", tstr(sc, t));
 		int truth;
-		return set(e, ty_scalar(SK_BOOL), const_truth(a->cval, &truth) ? const_of_type(c, a->cval ? a->cval : NULL, ty_scalar(SK_BOOL)) : NULL);
+		Const *v = NULL;
+		if (const_truth(a->cval, &truth)) {
+			v = new_const(c, PJ_V_BOOL, ty_scalar(SK_BOOL));
+			v->i = truth;
+		}
+		return set(e, ty_scalar(SK_BOOL), v);
 	}
 	if (!ty_is_number(t))
 		err_at(c, a->span, "convert numbers", "%s() of a %s is not supported", fname(in), tstr(sc, t));
@@ -528,13 +565,21 @@ static Type *type_grid(Scope *sc, Expr *e, int in)
 	return set(e, n == 1 ? i64 : ty_unituple(sc->c, i64, (int)n), NULL);
 }
 
+static const char *keywords_hint(Scope *sc, int in, const char *const *names, int n)
+{
+	const char *s = "";
+	for (int i = 0; i < n; i++)
+		s = arena_printf(sc->c->arena, "%s%s%s", s, i ? ", " : "", names[i]);
+	return arena_printf(sc->c->arena, "the keyword arguments of %s() are %s", fname(in), s);
+}
+
 /* Moves the keyword arguments of a call into positional places. */
 static void place_keywords(Scope *sc, Expr *e, int in, const char *const *names, int nnames, int required)
 {
 	Expr **args = arena_alloc(sc->c->arena, sizeof(Expr *) * (size_t)nnames);
 	int n = e->call.nargs;
 	if (n > nnames)
-		err_at(sc->c, e->span, NULL, "%s() takes at most %d arguments (%d given)", fname(in), nnames, n);
+		err_at(sc->c, e->span, call_hint(sc, in), "%s() takes at most %d arguments (%d given)", fname(in), nnames, n);
 	for (int i = 0; i < n; i++)
 		args[i] = e->call.args[i];
 	for (int k = 0; k < e->call.nkw; k++) {
@@ -543,23 +588,23 @@ static void place_keywords(Scope *sc, Expr *e, int in, const char *const *names,
 			if (strcmp(names[i], e->call.kwnames[k]) == 0)
 				j = i;
 		if (j < 0)
-			err_at(sc->c, e->call.kwargs[k]->span, NULL, "%s() got an unexpected keyword argument '%s'",
-			       fname(in), e->call.kwnames[k]);
+			err_at(sc->c, e->call.kwargs[k]->span, keywords_hint(sc, in, names, nnames),
+			       "%s() got an unexpected keyword argument '%s'", fname(in), e->call.kwnames[k]);
 		if (args[j])
-			err_at(sc->c, e->call.kwargs[k]->span, NULL, "%s() got multiple values for argument '%s'",
-			       fname(in), names[j]);
+			err_at(sc->c, e->call.kwargs[k]->span, call_hint(sc, in),
+			       "%s() got multiple values for argument '%s'", fname(in), names[j]);
 		args[j] = e->call.kwargs[k];
 	}
 	int last = 0;
 	for (int i = 0; i < nnames; i++) {
 		if (!args[i] && i < required)
-			err_at(sc->c, e->span, NULL, "%s() missing required argument '%s'", fname(in), names[i]);
+			err_at(sc->c, e->span, call_hint(sc, in), "%s() missing required argument '%s'", fname(in), names[i]);
 		if (args[i])
 			last = i + 1;
 	}
 	for (int i = 0; i < last; i++)
 		if (!args[i])
-			err_at(sc->c, e->span, NULL, "%s() missing argument '%s'", fname(in), names[i]);
+			err_at(sc->c, e->span, call_hint(sc, in), "%s() missing argument '%s'", fname(in), names[i]);
 	e->call.args = args;
 	e->call.nargs = last;
 	e->call.nkw = 0;
@@ -597,25 +642,28 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 			err_at(c, shape->span, shape_hint, "the shape of a %s array must be an int or a tuple of ints", what);
 		ndim = 1;
 		if (cv->i < 0 || (cv->i == 0 && !shared))
-			err_at(c, shape->span, NULL, "the size of a %s array must be positive, not %lld", what, (long long)cv->i);
+			err_at(c, shape->span, "shared and local arrays have a constant shape: an int such as 128, or a tuple such as (16, 16)", "the size of a %s array must be positive, not %lld", what,
+			       (long long)cv->i);
 		if (cv->i > (int64_t)1 << 40)
-			err_at(c, shape->span, NULL, "a %s array of %lld elements is too large", what, (long long)cv->i);
+			err_at(c, shape->span, "use an array argument for large data", "a %s array of %lld elements is too large",
+			       what, (long long)cv->i);
 	} else {
 		ndim = cv->n;
 		if (ndim < 1 || ndim > 8)
-			err_at(c, shape->span, NULL, "a %s array has 1 to 8 dimensions, not %d", what, ndim);
+			err_at(c, shape->span, "shared and local arrays have a constant shape: an int such as 128, or a tuple such as (16, 16)", "a %s array has 1 to 8 dimensions, not %d", what, ndim);
 		double total = 1;
 		for (int i = 0; i < ndim; i++) {
 			Const *d = &cv->elts[i];
 			if (d->kind != PJ_V_INT || !ty_is_int(d->ty))
 				err_at(c, shape->span, shape_hint, "the shape of a %s array must be a tuple of ints", what);
 			if (d->i <= 0)
-				err_at(c, shape->span, NULL, "the dimensions of a %s array must be positive, not %lld", what,
+				err_at(c, shape->span, "shared and local arrays have a constant shape: an int such as 128, or a tuple such as (16, 16)", "the dimensions of a %s array must be positive, not %lld", what,
 				       (long long)d->i);
 			total *= (double)d->i;
 		}
 		if (total > (double)((int64_t)1 << 40))
-			err_at(c, shape->span, NULL, "a %s array of %.0f elements is too large", what, total);
+			err_at(c, shape->span, "use an array argument for large data", "a %s array of %.0f elements is too large",
+			       what, total);
 	}
 	return set(e, ty_array(c, sk, ndim, LAYOUT_C, shared ? SP_SHARED : SP_LOCAL, 0), NULL);
 }
@@ -632,7 +680,8 @@ static Type *type_atomic(Scope *sc, Expr *e, int in)
 		err_at(c, ary->span, "the first argument of an atomic operation is an array",
 		       "%s() needs an array, not %s", fname(in), tstr(sc, at));
 	if (at->readonly)
-		err_at(c, ary->span, NULL, "%s() cannot change a read-only array", fname(in));
+		err_at(c, ary->span, "atomic operations need a writable array", "%s() cannot change a read-only array",
+		       fname(in));
 	ScalarKind k = at->elem->sk;
 	const char *ok;
 	int good;
@@ -661,11 +710,7 @@ static Type *type_atomic(Scope *sc, Expr *e, int in)
 			       "%s() needs a 1d array, not %s", fname(in), tstr(sc, at));
 		first_val = 1;
 	} else {
-		Expr *idx = e->call.args[1];
-		Type *it = idx->ty;
-		if (idx->kind == E_SLICE || it->kind == TY_NONE)
-			err_at(c, idx->span, "index the element with integers", "slicing arrays is not supported yet");
-		index_array(sc, e, at, idx, it);
+		subscript_array(sc, e, at, e->call.args[1], arena_printf(c->arena, "%s()", fname(in)));
 	}
 	for (int i = first_val; i < n; i++)
 		storable(sc, at->elem, e->call.args[i], arena_printf(c->arena, "an array of %s", scalar_info[k].name));
@@ -730,7 +775,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	default:
 		if (intrin_dtype(in) >= 0)
 			return type_conversion(sc, e, in);
-		err_at(c, e->span, NULL, "%s is not callable", fname(in));
+		err_at(c, e->span, "kernels call builtins such as min and range, functions of math, numpy and cuda, "
+		                   "and other @cuda.jit functions", "%s is not callable", fname(in));
 	}
 }
 
@@ -763,6 +809,16 @@ static Expr *default_arg(Scope *sc, Expr *call, const PjFunc *f, Param *p)
 	return d;
 }
 
+/* "the function is defined as blend(a, b, t=...)" */
+static const char *def_hint(Scope *sc, const PjFunc *f, FuncDef *def)
+{
+	const char *s = "";
+	for (int i = 0; i < def->nparams; i++)
+		s = arena_printf(sc->c->arena, "%s%s%s%s", s, i ? ", " : "", def->params[i].name,
+		                 def->params[i].defval ? "=..." : "");
+	return arena_printf(sc->c->arena, "the function is defined as %s(%s)", f->name, s);
+}
+
 /* Puts the arguments of a call of f in the order of f's parameters. */
 static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 {
@@ -774,8 +830,9 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 		       "device functions with *args or **kwargs are not supported");
 	if (e->call.nargs == np && e->call.nkw == 0)
 		return;
+	const char *hint = def_hint(sc, f, def);
 	if (e->call.nargs > np)
-		err_at(c, e->span, NULL, "%s() takes %d argument%s but %d were given", name, np, np == 1 ? "" : "s",
+		err_at(c, e->span, hint, "%s() takes %d argument%s but %d were given", name, np, np == 1 ? "" : "s",
 		       e->call.nargs);
 	Expr **args = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(np ? np : 1));
 	for (int i = 0; i < e->call.nargs; i++)
@@ -786,17 +843,17 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 			if (strcmp(def->params[i].name, e->call.kwnames[k]) == 0)
 				j = i;
 		if (j < 0)
-			err_at(c, e->call.kwargs[k]->span, NULL, "%s() got an unexpected keyword argument '%s'", name,
+			err_at(c, e->call.kwargs[k]->span, hint, "%s() got an unexpected keyword argument '%s'", name,
 			       e->call.kwnames[k]);
 		if (args[j])
-			err_at(c, e->call.kwargs[k]->span, NULL, "%s() got multiple values for argument '%s'", name,
+			err_at(c, e->call.kwargs[k]->span, hint, "%s() got multiple values for argument '%s'", name,
 			       e->call.kwnames[k]);
 		args[j] = e->call.kwargs[k];
 	}
 	for (int i = 0; i < np; i++)
 		if (!args[i]) {
 			if (!def->params[i].defval)
-				err_at(c, e->span, NULL, "%s() missing required argument '%s'", name, def->params[i].name);
+				err_at(c, e->span, hint, "%s() missing required argument '%s'", name, def->params[i].name);
 			args[i] = default_arg(sc, e, f, &def->params[i]);
 		}
 	e->call.args = args;
@@ -833,6 +890,9 @@ Type *type_call(Scope *sc, Expr *e)
 	e->call.intrin = 0;
 	e->call.spec = NULL;
 	Type *ft = type_expr(sc, e->call.fn);
+	for (int i = 0; i < e->call.nargs; i++)
+		if (e->call.args[i]->kind == E_UNSUPPORTED)
+			type_expr(sc, e->call.args[i]);   /* *args: refused with its own message */
 	if (!ft) {
 		type_args(sc, e);
 		return set(e, NULL, NULL);
@@ -849,12 +909,13 @@ Type *type_call(Scope *sc, Expr *e)
 		return type_device_call(sc, e, ft->func);
 	case TY_EXC:
 		if (e->call.nkw)
-			err_at(c, e->call.kwargs[0]->span, NULL, "exceptions take no keyword arguments");
+			err_at(c, e->call.kwargs[0]->span, "pass the message by position: raise ValueError(\"...\")",
+			       "exceptions take no keyword arguments");
 		if (!type_args(sc, e))
 			return set(e, NULL, NULL);
 		return set(e, ft, NULL);
 	case TY_MODULE:
-		err_at(c, e->call.fn->span, NULL, "a module is not callable");
+		err_at(c, e->call.fn->span, "call a function of the module, such as math.sqrt(x)", "a module is not callable");
 	default:
 		err_at(c, e->call.fn->span,
 		       "kernels call builtins such as min and range, functions of math, numpy and cuda, and other "

@@ -18,7 +18,7 @@
  * Lowering contract: an expression whose cval is a value (const_is_value:
  * a number, None, str or tuple) is that constant; lowering emits it and
  * does not lower its subexpressions, which may be untyped when they were
- * cut short ("y is None and y > 0" with y None stops after the first
+ * cut short ("y is not None and y > 0" with y None stops after the first
  * operand, as Python does).  A name or module attribute that stands for
  * something else (a module, intrinsic, dtype, function, exception class)
  * has a cval of that kind (PJ_V_MODULE, PJ_V_INTRIN with the qualified
@@ -397,18 +397,11 @@ static Const *fold_binary(Ctx *c, AstOp op, Type *ot, Type *res, const Const *a,
 		r = fold_int(c, op, ot, x, y);
 	} else if (ty_is_float(ot)) {
 		r = fold_float(c, op, ot, x->f, y->f);
-	} else if (ty_is_complex(ot) && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
-		double re, im;
-		if (op == OP_MUL) {
-			re = x->f * y->f - x->im * y->im;
-			im = x->f * y->im + x->im * y->f;
-		} else {
-			re = op == OP_ADD ? x->f + y->f : x->f - y->f;
-			im = op == OP_ADD ? x->im + y->im : x->im - y->im;
-		}
+	} else if (ty_is_complex(ot) && (op == OP_ADD || op == OP_SUB)) {
+		/* exactly what the run time computes: one rounding per part */
 		r = new_const(c, PJ_V_COMPLEX, ot);
-		r->f = re;
-		r->im = im;
+		r->f = op == OP_ADD ? x->f + y->f : x->f - y->f;
+		r->im = op == OP_ADD ? x->im + y->im : x->im - y->im;
 	}
 	return r ? const_of_type(c, r, res) : NULL;
 }
@@ -759,91 +752,209 @@ static Type *type_tuple(Scope *sc, Expr *e)
 
 /* ------------------------------------------------------------ subscripts */
 
-static const char *slice_hint =
-	"index every dimension with an integer, as in a[i, j]; slices of arrays come in a later version";
+enum { IX_INT, IX_SLICE, IX_STEP };   /* an integer, a slice, a slice with a step */
 
-Type *index_array(Scope *sc, Expr *at, Type *arr, Expr *index, Type *ity)
+/* lo:hi:step inside [ ]: bounds are integers or None, the step a nonzero
+ * constant.  Returns IX_SLICE or IX_STEP, or -1 while a bound is unknown.
+ * The E_SLICE node itself is typed none: it is no value. */
+static int type_slice(Scope *sc, Expr *sl)
 {
 	Ctx *c = sc->c;
-	int n;
-	if (ity->kind == TY_TUPLE) {
-		n = ity->n;
-		for (int i = 0; i < n; i++) {
-			Type *t = ity->elts[i];
-			Expr *x = index && index->kind == E_TUPLE ? index->tuple.elts[i] : index;
-			Span sp = x ? x->span : at->span;
-			if (!ty_is_int(t))
-				err_at(c, sp, ty_is_float(t) ? "convert it with int(...), or use // for integer division"
-				                             : "index arrays with integers, one per dimension",
-				       "array index must be an integer, not %s", tstr(sc, t));
+	Expr *part[3] = {sl->slice.lo, sl->slice.hi, sl->slice.step};
+	int known = 1;
+	for (int i = 0; i < 3; i++) {
+		Expr *x = part[i];
+		if (!x)
+			continue;
+		Type *t = type_expr(sc, x);
+		if (!t) {
+			known = 0;
+			continue;
 		}
-	} else {
-		n = 1;
-		if (!ty_is_int(ity))
-			err_at(c, index ? index->span : at->span,
-			       ty_is_float(ity) ? "convert it with int(...), or use // for integer division"
-			                        : "index arrays with integers, one per dimension",
-			       "array index must be an integer, not %s", tstr(sc, ity));
+		if (t->kind != TY_NONE && !ty_is_int(t))
+			err_at(c, x->span, ty_is_float(t) ? "convert it with int(...)" : "slice with integers, as in a[1:n]",
+			       "slice %s must be an integer or None, not %s", i == 2 ? "steps" : "bounds", tstr(sc, t));
 	}
-	if (n < arr->ndim)
-		err_at(c, at->span, slice_hint,
-		       "slicing arrays is not supported yet: %d of the %d dimensions of %s are indexed",
-		       n, arr->ndim, tstr(sc, arr));
+	set(sl, ty_none(), NULL);
+	if (!known)
+		return -1;
+	Expr *st = sl->slice.step;
+	if (!st || st->ty->kind == TY_NONE)
+		return IX_SLICE;
+	int64_t k;
+	if (!const_int_value(st, &k))
+		err_at(c, st->span, "use a constant step such as a[::2]", "the step of a slice must be a constant");
+	if (k == 0)
+		err_at(c, st->span, "use a positive or negative step", "slice step cannot be zero");
+	return IX_STEP;
+}
+
+static void int_index_check(Scope *sc, Type *t, Span sp)
+{
+	if (!ty_is_int(t))
+		err_at(sc->c, sp, ty_is_float(t) ? "convert it with int(...), or use // for integer division"
+		                                 : "index arrays with integers (or slices), one per dimension",
+		       "array index must be an integer, not %s", tstr(sc, t));
+}
+
+/* Numba's layout of a view: integers on the left keep C contiguity, and
+ * so does a last given index that is a slice without step; F mirrors it
+ * from the right when every axis is indexed. */
+static char view_layout(Type *arr, int *kind, int n)
+{
+	int keeps = 1;
+	if (arr->layout == LAYOUT_C) {
+		for (int i = 0; i < n; i++)
+			if (!(kind[i] == IX_INT || (i == n - 1 && kind[i] == IX_SLICE)))
+				keeps = 0;
+		return keeps ? LAYOUT_C : LAYOUT_A;
+	}
+	if (arr->layout == LAYOUT_F && n == arr->ndim) {
+		for (int i = n - 1; i >= 0; i--)
+			if (!(kind[i] == IX_INT || (i == 0 && kind[i] == IX_SLICE)))
+				keeps = 0;
+		return keeps ? LAYOUT_F : LAYOUT_A;
+	}
+	return LAYOUT_A;
+}
+
+/* arr[index]: the element type when every axis has an integer, else the
+ * type of the view (an array of the axes sliced or not indexed).  Types
+ * the index.  `elem_for` (not NULL) names an operation that needs one
+ * element: then a view is an error.  NULL while something is unknown. */
+Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *elem_for)
+{
+	Ctx *c = sc->c;
+	int kind[64], n = 0, known = 1;
+	Type *itys[64];
+	if (index->kind == E_TUPLE || index->kind == E_SLICE) {
+		int m = index->kind == E_TUPLE ? index->tuple.n : 1;
+		if (m > 64)
+			err_at(c, index->span, "index each dimension once", "too many indices");
+		for (int i = 0; i < m; i++) {
+			Expr *x = index->kind == E_TUPLE ? index->tuple.elts[i] : index;
+			if (x->kind == E_SLICE) {
+				kind[n] = type_slice(sc, x);
+				if (kind[n] < 0)
+					known = 0;
+				itys[n++] = ty_none();
+				continue;
+			}
+			Type *t = type_expr(sc, x);
+			if (!t) {
+				known = 0;
+				itys[n++] = NULL;
+				continue;
+			}
+			int_index_check(sc, t, x->span);
+			kind[n] = IX_INT;
+			itys[n++] = t;
+		}
+		if (index->kind == E_TUPLE)
+			set(index, known ? ty_tuple(c, n, itys) : NULL, NULL);
+	} else {
+		Type *t = type_expr(sc, index);
+		if (!t)
+			return NULL;
+		if (t->kind == TY_TUPLE) {
+			if (t->n > 64)
+				err_at(c, index->span, "index each dimension once", "too many indices");
+			for (int i = 0; i < t->n; i++) {
+				int_index_check(sc, t->elts[i], index->span);
+				kind[n++] = IX_INT;
+			}
+		} else {
+			int_index_check(sc, t, index->span);
+			kind[n++] = IX_INT;
+		}
+	}
+	if (!known)
+		return NULL;
 	if (n > arr->ndim)
 		err_at(c, at->span, "index each dimension once",
 		       "too many indices for %s: %d given, it has %d dimension%s", tstr(sc, arr), n, arr->ndim,
 		       arr->ndim == 1 ? "" : "s");
-	return arr->elem;
+	int nint = 0;
+	for (int i = 0; i < n; i++)
+		nint += kind[i] == IX_INT;
+	if (nint == arr->ndim)
+		return arr->elem;
+	if (elem_for)
+		err_at(c, index->span, "index every dimension of the array with an integer",
+		       "%s needs one element: %d of the %d dimensions of %s are indexed with integers", elem_for, nint,
+		       arr->ndim, tstr(sc, arr));
+	return ty_array(c, arr->elem->sk, arr->ndim - nint, view_layout(arr, kind, n), arr->space, arr->readonly);
 }
 
-static int has_slice(Expr *index)
+static Type *tuple_subscript(Scope *sc, Expr *e, Type *ot, Expr *index)
 {
-	if (index->kind == E_SLICE)
-		return 1;
+	Ctx *c = sc->c;
+	if (index->kind == E_SLICE) {
+		int k = type_slice(sc, index);
+		if (k < 0)
+			return set(e, NULL, NULL);
+		int64_t lo = 0, hi = ot->n;
+		Expr *l = index->slice.lo, *h = index->slice.hi;
+		const char *hint = "slice tuples with constant bounds, as in t[1:]";
+		if (k == IX_STEP)
+			err_at(c, index->span, hint, "slicing a tuple with a step is not supported");
+		if ((l && l->ty->kind != TY_NONE && !const_int_value(l, &lo)) ||
+		    (h && h->ty->kind != TY_NONE && !const_int_value(h, &hi)))
+			err_at(c, index->span, hint, "the bounds of a tuple slice must be constants");
+		int64_t n = ot->n;
+		lo = lo < 0 ? lo + n : lo;
+		hi = hi < 0 ? hi + n : hi;
+		lo = lo < 0 ? 0 : lo > n ? n : lo;
+		hi = hi < lo ? lo : hi > n ? n : hi;
+		Type *t = ty_tuple(c, (int)(hi - lo), ot->elts + lo);
+		Const *cv = NULL, *ov = e->sub.obj->cval;
+		if (ov && ov->kind == PJ_V_TUPLE) {
+			cv = new_const(c, PJ_V_TUPLE, t);
+			cv->n = t->n;
+			cv->elts = ov->elts + lo;
+		}
+		return set(e, t, cv);
+	}
 	if (index->kind == E_TUPLE)
-		for (int i = 0; i < index->tuple.n; i++)
-			if (index->tuple.elts[i]->kind == E_SLICE)
-				return 1;
-	return 0;
+		err_at(c, index->span, "index a tuple with one integer", "a tuple takes one index");
+	Type *it = type_expr(sc, index);
+	if (!it)
+		return set(e, NULL, NULL);
+	int64_t k;
+	if (!ty_is_int(it))
+		err_at(c, index->span, "index tuples with integers, as in t[0]",
+		       "tuple index must be an integer, not %s", tstr(sc, it));
+	if (!const_int_value(index, &k)) {
+		/* a run-time index: a tuple of equal numbers only, as Numba */
+		int uni = ot->n > 0 && ty_is_number(ot->elts[0]);
+		for (int i = 1; uni && i < ot->n; i++)
+			uni = ty_equal(ot->elts[i], ot->elts[0]);
+		if (!uni)
+			err_at(c, index->span,
+			       "index tuples of mixed types with constants, as in t[0]; unpack them (a, b = t) or "
+			       "use an array (cuda.local.array) to index by a variable",
+			       "a %s can only be indexed with a constant", tstr(sc, ot));
+		return set(e, ot->elts[0], NULL);
+	}
+	int64_t j = k < 0 ? k + ot->n : k;
+	if (j < 0 || j >= ot->n)
+		err_at(c, index->span, "index a tuple of n elements with 0..n-1 or -n..-1",
+		       "tuple index %lld is out of range for %s", (long long)k, tstr(sc, ot));
+	Const *cv = e->sub.obj->cval && e->sub.obj->cval->kind == PJ_V_TUPLE ? &e->sub.obj->cval->elts[j] : NULL;
+	return set(e, ot->elts[j], cv);
 }
 
 static Type *type_subscript(Scope *sc, Expr *e)
 {
-	Ctx *c = sc->c;
 	Type *ot = type_expr(sc, e->sub.obj);
 	Expr *index = e->sub.index;
-	if (ot && has_slice(index)) {
-		if (ot->kind == TY_ARRAY)
-			err_at(c, e->span, slice_hint, "slicing arrays is not supported yet");
-		if (ot->kind == TY_TUPLE)
-			err_at(c, e->span, "index tuples with constant integers, as in t[0]",
-			       "slicing tuples is not supported yet");
-	}
-	if (has_slice(index))
-		return set(e, NULL, NULL);
-	Type *it = type_expr(sc, index);
-	if (!ot || !it)
+	if (!ot)
 		return set(e, NULL, NULL);
 	if (ot->kind == TY_ARRAY)
-		return set(e, index_array(sc, e, ot, index, it), NULL);
-	if (ot->kind == TY_TUPLE) {
-		int64_t k;
-		if (!ty_is_int(it))
-			err_at(c, index->span, "index tuples with constant integers, as in t[0]",
-			       "tuple index must be an integer, not %s", tstr(sc, it));
-		if (!const_int_value(index, &k))
-			err_at(c, index->span,
-			       "index tuples with constant integers, as in t[0]; unpack them (a, b = t) or use an array "
-			       "(cuda.local.array) to index by a variable",
-			       "tuple index must be a constant");
-		int64_t j = k < 0 ? k + ot->n : k;
-		if (j < 0 || j >= ot->n)
-			err_at(c, index->span, "index a tuple of n elements with 0..n-1 or -n..-1",
-			       "tuple index %lld is out of range for %s", (long long)k, tstr(sc, ot));
-		Const *cv = e->sub.obj->cval && e->sub.obj->cval->kind == PJ_V_TUPLE ? &e->sub.obj->cval->elts[j] : NULL;
-		return set(e, ot->elts[j], cv);
-	}
-	err_at(c, e->span, "index arrays and tuples", "a %s cannot be indexed", tstr(sc, ot));
+		return set(e, subscript_array(sc, e, ot, index, NULL), NULL);
+	if (ot->kind == TY_TUPLE)
+		return tuple_subscript(sc, e, ot, index);
+	err_at(sc->c, e->span, "index arrays and tuples", "a %s cannot be indexed", tstr(sc, ot));
 }
 
 /* ------------------------------------------------------------- literals */

@@ -12,8 +12,10 @@
  *     break) are unreachable and left untyped.
  *   - An assignment's targets have ty set: a name target has name.var
  *     and the variable's (unified) type, a subscript target the array's
- *     element type; the value converts to that type.  A tuple target
- *     receives the elements of a tuple value one by one.
+ *     element type (the value converts to it) or the type of a 1d view
+ *     (a[i, j] = (r, g, b): each element of a tuple, 1d array or a
+ *     scalar converts to the element type).  A tuple target receives the
+ *     elements of a tuple, or of a 1d array, one by one.
  *   - An augmented assignment `t op= v` computes sema_binop_type(op,
  *     t->ty, v->ty) and converts the result to t->ty.
  *   - for loops iterate over range(...) only; the target is a name whose
@@ -78,24 +80,40 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 	if (ot->kind != TY_ARRAY)
 		err_at(c, target->span, "assign to elements of arrays", "a %s does not support item assignment",
 		       tstr(sc, ot));
-	int slice = index->kind == E_SLICE;
-	if (index->kind == E_TUPLE)
-		for (int i = 0; i < index->tuple.n; i++)
-			if (index->tuple.elts[i]->kind == E_SLICE)
-				slice = 1;
-	if (slice)
-		err_at(c, target->span,
-		       "assign to one element at a time, as in a[i, j] = x; slices of arrays come in a later version",
-		       "slicing arrays is not supported yet");
-	Type *it = type_expr(sc, index);
-	if (!it)
+	Type *t = subscript_array(sc, target, ot, index, value ? NULL : "an augmented assignment");
+	if (!t)
 		return;
-	Type *elem = index_array(sc, target, ot, index, it);
 	if (ot->readonly)
-		err_at(c, target->span, NULL, "cannot assign to an element of a read-only array");
-	target->ty = elem;
-	if (vt)
-		storable(sc, elem, value, arena_printf(c->arena, "an element of %s", tstr(sc, ot)));
+		err_at(c, target->span, "write into an array argument that is not read-only",
+		       "cannot assign to an element of a read-only array");
+	target->ty = t;
+	if (!vt)
+		return;
+	if (t->kind == TY_SCALAR) {
+		storable(sc, t, value, arena_printf(c->arena, "an element of %s", tstr(sc, ot)));
+		return;
+	}
+	/* a view: a[i, j] = (r, g, b), a[i, :] = x, a[i] = b[j] */
+	const char *what = arena_printf(c->arena, "the elements of %s", tstr(sc, t));
+	if (t->ndim != 1)
+		err_at(c, target->span, "assign to a 1d part of the array, one row at a time",
+		       "assigning to a %dd part of an array is not supported yet", t->ndim);
+	if (vt->kind == TY_TUPLE) {
+		for (int i = 0; i < vt->n; i++) {
+			Type *e = vt->elts[i];
+			if (!ty_is_number(e) || (ty_is_complex(e) && !ty_is_complex(t->elem)))
+				err_at(c, value->span, "assign a tuple of numbers", "cannot store a %s value into %s",
+				       tstr(sc, e), what);
+		}
+		return;
+	}
+	if (vt->kind == TY_ARRAY) {
+		if (vt->ndim != 1 || (ty_is_complex(vt->elem) && !ty_is_complex(t->elem)))
+			err_at(c, value->span, "assign a 1d array of numbers", "cannot store %s into %s", tstr(sc, vt),
+			       what);
+		return;
+	}
+	storable(sc, t->elem, value, what);
 }
 
 static void assign_tuple(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value)
@@ -110,13 +128,20 @@ static void assign_tuple(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *val
 		return;
 	}
 	Span sp = value ? value->span : target->span;
-	if (vt->kind == TY_ARRAY)
-		err_at(c, sp, "index the elements instead: a, b = arr[0], arr[1]",
-		       "unpacking an array is not supported in kernels");
+	if (vt->kind == TY_ARRAY) {
+		if (vt->ndim != 1)
+			err_at(c, sp, "index the elements instead: a, b = arr[0], arr[1]",
+			       "only 1d arrays can be unpacked, not %s", tstr(sc, vt));
+		/* each target takes one element; the length is checked at run time */
+		for (int i = 0; i < n; i++)
+			assign_target(sc, target->tuple.elts[i], vt->elem, NULL, NULL);
+		return;
+	}
 	if (vt->kind != TY_TUPLE)
 		err_at(c, sp, "unpack tuples, such as the result of cuda.grid(2)", "cannot unpack a %s", tstr(sc, vt));
 	if (vt->n != n)
-		err_at(c, sp, NULL, "cannot unpack a tuple of %d value%s into %d target%s", vt->n, vt->n == 1 ? "" : "s",
+		err_at(c, sp, "give one target per element of the tuple",
+		       "cannot unpack a tuple of %d value%s into %d target%s", vt->n, vt->n == 1 ? "" : "s",
 		       n, n == 1 ? "" : "s");
 	for (int i = 0; i < n; i++) {
 		Expr *ev = value && value->kind == E_TUPLE && value->tuple.n == n ? value->tuple.elts[i] : value;
@@ -141,7 +166,8 @@ static void assign_target(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *va
 		err_at(sc->c, target->span, "write results into array elements",
 		       "attributes cannot be assigned in kernels");
 	default:
-		err_at(sc->c, target->span, NULL, "cannot assign to this expression");
+		err_at(sc->c, target->span, "assign to variables, array elements and tuples of them",
+		       "cannot assign to this expression");
 	}
 }
 
@@ -331,7 +357,8 @@ static int type_stmt(Scope *sc, Stmt *s)
 	case S_BREAK:
 	case S_CONTINUE:
 		if (sc->loop_depth == 0)
-			err_at(c, s->span, NULL, "'%s' outside loop", s->kind == S_BREAK ? "break" : "continue");
+			err_at(c, s->span, "use break and continue inside for and while loops", "'%s' outside loop",
+			       s->kind == S_BREAK ? "break" : "continue");
 		return 1;
 	case S_PASS:
 		return 0;

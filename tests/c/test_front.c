@@ -1,21 +1,15 @@
 /*
- * test_front.c - unit tests of the lexer, the parser, the AST printer and
- * ast_clone.
+ * test_front.c - unit tests of the lexer, the parser, the AST printer,
+ * ast_clone, and ptxjitc's reading of module-level names (src/cli/consts.c,
+ * compiled into this test).
  *
- * Only base/ and front/ are exercised, so the test links with those
- * objects alone when the rest of the library is not ready:
- *
- *   cc -std=c11 -D_GNU_SOURCE -Isrc tests/c/test_front.c src/base/arena.c \
- *      src/base/err.c src/front/lex.c src/front/parse.c src/front/astdump.c \
- *      -lm -o build/test_front
- *
- * and otherwise with `make build/test_front`.
+ *   make build/test_front && build/test_front
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "core.h"
+#include "../../src/cli/consts.c"
 
 /* One compile request's worth of context, with errors caught here. */
 typedef struct T {
@@ -291,6 +285,7 @@ TEST(lex_strings)
 	CHECK_STR_CONTAINS(string_of("'abc\n'", NULL), "k.py:1:1: error: unterminated string literal");
 	CHECK_STR_CONTAINS(string_of("'''abc\n", NULL), "unterminated triple-quoted string literal");
 	CHECK_STR_CONTAINS(string_of("'\\x4'", NULL), "truncated \\x escape");
+	CHECK_STR_CONTAINS(string_of("'\\Uffffffff'", NULL), "illegal Unicode character");
 	CHECK_STR_CONTAINS(string_of("b'\xc3\xa9'", NULL), "bytes can only contain ASCII");
 }
 
@@ -795,6 +790,118 @@ TEST(parse_lambda_fn)
 	t_free(t);
 }
 
+/* ---------------------------------------------------- ptxjitc's names */
+
+static void value_str(char *out, size_t n, const PjValue *v)
+{
+	switch (v->kind) {
+	case PJ_V_INT: snprintf(out, n, "int %lld", (long long)v->i); break;
+	case PJ_V_FLOAT: snprintf(out, n, "float %g", v->f); break;
+	case PJ_V_BOOL: snprintf(out, n, "bool %lld", (long long)v->i); break;
+	case PJ_V_STR: snprintf(out, n, "str %s", v->s); break;
+	case PJ_V_NONE: snprintf(out, n, "none"); break;
+	case PJ_V_MODULE: snprintf(out, n, "module %s", v->s); break;
+	case PJ_V_INTRIN: snprintf(out, n, "intrin %s", v->s); break;
+	case PJ_V_DTYPE: snprintf(out, n, "dtype %s", v->s); break;
+	case PJ_V_UNKNOWN: snprintf(out, n, "unknown %s", v->s); break;
+	case PJ_V_FUNC: snprintf(out, n, "func %s%s", v->func->name, v->func->is_device ? " device" : ""); break;
+	case PJ_V_TUPLE: {
+		size_t k = (size_t)snprintf(out, n, "(");
+		for (int i = 0; i < v->n && k < n; i++) {
+			value_str(out + k, n - k, &v->elts[i]);
+			k += strlen(out + k);
+			if (k < n - 2)
+				k += (size_t)snprintf(out + k, n - k, i + 1 < v->n ? ", " : "");
+		}
+		if (k < n - 2)
+			snprintf(out + k, n - k, ")");
+		break;
+	}
+	default: snprintf(out, n, "kind %d", v->kind); break;
+	}
+}
+
+TEST(cli_names)
+{
+	const char *src =
+		"import numpy as np\n"
+		"import math, numba\n"
+		"from numba import cuda, float32, jit\n"
+		"from math import sqrt, pi as PI\n"
+		"from math import *\n"
+		"TPB = 32\n"
+		"N = TPB * 4\n"
+		"SHAPE = (16, TPB // 2)\n"
+		"X = -1.5\n"
+		"F = np.float32\n"
+		"HALF = 1 / 2\n"
+		"FD = 7 // -2, -7 % 3, -7.5 // 2, 7.5 % -2, 2 ** -1, 2 ** 10, 1 << 4, ~5\n"
+		"BIG = 2 ** 63\n"
+		"TWO_PI = 2 * math.pi\n"
+		"T = SHAPE + (1,)\n"
+		"E = SHAPE[1], len(SHAPE), max(1, 2.5), int(-2.7), abs(-3), float(TPB)\n"
+		"L = [1, 2]\n"
+		"Z = np.zeros(3)\n"
+		"S, B = 'text', True\n"
+		"REBOUND = 1\n"
+		"REBOUND = 2\n"
+		"@cuda.jit(device=True)\n"
+		"def helper(a):\n"
+		"    return a\n"
+		"@cuda.jit\n"
+		"def kern(a):\n"
+		"    a[0] = helper(TPB)\n";
+	static const struct { const char *name, *want; } cases[] = {
+		{"np", "module numpy"}, {"math", "module math"}, {"numba", "module numba"},
+		{"cuda", "module cuda"}, {"float32", "dtype float32"}, {"jit", "intrin numba.jit"},
+		{"sqrt", "intrin math.sqrt"}, {"PI", "float 3.14159"}, {"floor", "intrin math.floor"},
+		{"TPB", "int 32"}, {"N", "int 128"}, {"SHAPE", "(int 16, int 16)"}, {"X", "float -1.5"},
+		{"F", "intrin numpy.float32"}, {"HALF", "float 0.5"},
+		{"FD", "(int -4, int 2, float -4, float -0.5, float 0.5, int 1024, int 16, int -6)"},
+		{"BIG", "unknown non-constant"}, {"TWO_PI", "float 6.28319"},
+		{"T", "(int 16, int 16, int 1)"},
+		{"E", "(int 16, int 2, float 2.5, int -2, int 3, float 32)"},
+		{"L", "unknown list"}, {"Z", "unknown call result"}, {"S", "str text"}, {"B", "bool 1"},
+		{"REBOUND", "int 2"}, {"helper", "func helper device"}, {"kern", "func kern"},
+		{"range", NULL}, {"undefined", NULL},
+	};
+	Module M = {.file = "m.py", .text = src, .arena = arena_new()}, *m = &M;
+	Src s = {"m.py", src, (int)strlen(src), 1, 0};
+	jmp_buf jb;
+	Ctx c = {.arena = m->arena, .jmp = &jb};
+	if (setjmp(jb)) {
+		printf("error %s\n", c.diag.msg);
+		check_failed_now = 1;
+		arena_free(m->arena);
+		return;
+	}
+	m->items = parse_module(&c, &s, &m->nitems);
+	cli_bind(m);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		PjValue v;
+		memset(&v, 0, sizeof v);
+		int found = cli_resolve(m, cases[i].name, &v, (PjArena *)m->arena);
+		if (!cases[i].want) {
+			CHECK_EQ_INT(found, 0);
+			continue;
+		}
+		char got[256];
+		value_str(got, sizeof got, &v);
+		if (!found || strcmp(got, cases[i].want)) {
+			printf("%s:%d: %s resolves to %s, expected %s\n", __FILE__, __LINE__, cases[i].name,
+			       found ? got : "nothing", cases[i].want);
+			check_failed_now = 1;
+		}
+	}
+	/* the functions of the file share its text, so positions are the file's */
+	PjValue v;
+	cli_resolve(m, "kern", &v, (PjArena *)m->arena);
+	CHECK(v.func->source == src);
+	CHECK_EQ_INT(v.func->first_line, 1);
+	CHECK(v.func->resolve == cli_resolve);
+	arena_free(m->arena);
+}
+
 int main(void)
 {
 	RUN(lex_numbers);
@@ -815,5 +922,6 @@ int main(void)
 	RUN(parse_clone);
 	RUN(parse_module_items);
 	RUN(parse_lambda_fn);
+	RUN(cli_names);
 	return check_summary("front");
 }

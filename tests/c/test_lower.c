@@ -823,15 +823,7 @@ TEST(grayscale)
 {
 	char *ir = NULL;
 	PjError e;
-	cur_src = gray_src;
-	PjKernel *k = compile_opt(gray_src, "gpu_grayscale", "void(uint8[:, :, ::1], uint8[:, :, ::1])", 1, 0, &e);
-	if (!k && strstr(e.msg, "slicing arrays is not supported yet")) {
-		/* partial indexing (a 1-D view of a pixel) is lowered; sema does not type it yet */
-		printf("grayscale: skipped until sema types array views\n");
-		return;
-	}
-	pj_kernel_free(k);
-	k = compile(gray_src, "gpu_grayscale", "void(uint8[:, :, ::1], uint8[:, :, ::1])", &ir);
+	PjKernel *k = compile(gray_src, "gpu_grayscale", "void(uint8[:, :, ::1], uint8[:, :, ::1])", &ir);
 	CHECK(k != NULL);
 	if (!k)
 		return;
@@ -1128,6 +1120,242 @@ TEST(tuples)
 	free(ir);
 }
 
+
+static const char *scalars_src =
+	"@cuda.jit\n"
+	"def sc_k(out, a, f, b, u, d, s):\n"
+	"    if b:\n"
+	"        out[0] = a + f\n"
+	"        out[1] = u + d\n"
+	"        out[2] = s * 3\n"
+	"    else:\n"
+	"        print(a, f)\n"
+	"        raise ValueError(\"b is false\")\n"
+	"    out[3] = 7\n";
+
+TEST(scalar_params_and_raise)
+{
+	char *ir = NULL;
+	PjKernel *k = compile(scalars_src, "sc_k", "void(float64[::1], int32, float32, boolean, uint64, float64, int16)", &ir);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	/* each parameter aligned to its size, the buffer to 8 */
+	CHECK_EQ_INT(k->nparams, 8);
+	CHECK_EQ_INT(k->params[2].off, 16);
+	CHECK_EQ_INT(k->params[3].off, 20);
+	CHECK_EQ_INT(k->params[4].off, 24);
+	CHECK_EQ_INT(k->params[4].ty, SK_BOOL);
+	CHECK_EQ_INT(k->params[5].off, 32);
+	CHECK_EQ_INT(k->params[7].off, 48);
+	CHECK_EQ_INT(k->param_bytes, 56);
+	CHECK_STR_CONTAINS(ir, "param 24 bool");
+	CHECK_STR_CONTAINS(ir, "ValueError: b is false");
+	double out[4] = {0, 0, 0, 0};
+	Arg args[] = {arr1(out, 4), {.i = -5}, {.f = 0.25}, {.i = 1}, {.i = 40}, {.f = 1.5}, {.i = -300}};
+	PjError e;
+	CHECK_EQ_INT(launch(k, 1, 1, 1, 1, args, &e), PJ_SIM_OK);
+	CHECK(out[0] == -4.75);
+	CHECK(out[1] == 41.5);
+	CHECK(out[2] == -900);
+	CHECK(out[3] == 7);
+	/* without debug, raise ends the thread: out[3] stays */
+	out[3] = 0;
+	args[3].i = 0;
+	CHECK_EQ_INT(launch(k, 1, 1, 1, 1, args, &e), PJ_SIM_OK);
+	CHECK(out[3] == 0);
+	pj_kernel_free(k);
+	free(ir);
+}
+
+static const char *grid3_src =
+	"@cuda.jit\n"
+	"def g3(out):\n"
+	"    x, y, z = cuda.grid(3)\n"
+	"    sx, sy, sz = cuda.gridsize(3)\n"
+	"    if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:\n"
+	"        out[x, y, z] = x * 10000 + y * 100 + z + (sx + sy + sz) * 1000000 + cuda.blockIdx.z * 0\n";
+
+TEST(grid_3d)
+{
+	char *ir = NULL;
+	PjKernel *k = compile(grid3_src, "g3", "void(int64[:, :, ::1])", &ir);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	CHECK_STR_CONTAINS(ir, "sreg tid.z");
+	CHECK_STR_CONTAINS(ir, "sreg nctaid.z");
+	enum { X = 5, Y = 3, Z = 2 };
+	int64_t out[X][Y][Z];
+	memset(out, 0, sizeof out);
+	Arg args[] = {{.data = out, .shape = {X, Y, Z}}};
+	PjError e;
+	fill_params(k, args);
+	unsigned g[3] = {2, 2, 1}, b[3] = {4, 2, 2};
+	CHECK_EQ_INT(pj_sim_launch(k, g, b, 0, params, 0, &e), PJ_SIM_OK);
+	int bad = 0;
+	for (int x = 0; x < X; x++)
+		for (int y = 0; y < Y; y++)
+			for (int z = 0; z < Z; z++)
+				bad += out[x][y][z] != x * 10000 + y * 100 + z + (8 + 4 + 2) * 1000000;
+	CHECK_EQ_INT(bad, 0);
+	pj_kernel_free(k);
+	free(ir);
+}
+
+static const char *elif_src =
+	"@cuda.jit\n"
+	"def classify(a, out):\n"
+	"    i = cuda.grid(1)\n"
+	"    if i >= a.size:\n"
+	"        return\n"
+	"    x = a[i]\n"
+	"    if x < 0:\n"
+	"        r = -1\n"
+	"    elif x == 0:\n"
+	"        r = 0\n"
+	"    elif x < 10:\n"
+	"        r = 1\n"
+	"    else:\n"
+	"        r = 2\n"
+	"    n = 0\n"
+	"    while x > 1:\n"
+	"        if x % 2:\n"
+	"            x = 3 * x + 1\n"
+	"        else:\n"
+	"            x //= 2\n"
+	"        n += 1\n"
+	"        if n > 100:\n"
+	"            break\n"
+	"    else:\n"
+	"        n = -n\n"
+	"    out[i] = r * 1000 + n\n";
+
+TEST(elif_while_else)
+{
+	char *ir = NULL;
+	PjKernel *k = compile(elif_src, "classify", "void(int64[::1], int64[::1])", &ir);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	enum { N = 7 };
+	int64_t a[N] = {-4, 0, 1, 6, 27, 97, 12}, out[N];
+	Arg args[] = {arr1(a, N), arr1(out, N)};
+	PjError e;
+	CHECK_EQ_INT(launch(k, 1, 1, 32, 1, args, &e), PJ_SIM_OK);
+	for (int i = 0; i < N; i++) {
+		int64_t x = a[i], r = x < 0 ? -1 : x == 0 ? 0 : x < 10 ? 1 : 2, n = 0;
+		int brk = 0;
+		while (x > 1) {
+			x = x % 2 ? 3 * x + 1 : x / 2;
+			if (++n > 100) {
+				brk = 1;
+				break;
+			}
+		}
+		if (!brk)
+			n = -n;
+		CHECK_EQ_INT(out[i], r * 1000 + n);
+	}
+	pj_kernel_free(k);
+	free(ir);
+}
+
+
+static const char *slice_src =
+	"@cuda.jit\n"
+	"def slices(m, x, out):\n"
+	"    i = cuda.grid(1)\n"
+	"    if i < m.shape[0]:\n"
+	"        row = m[i]\n"
+	"        head = x[1:3]\n"
+	"        evens = x[::2]\n"
+	"        rev = x[::-1]\n"
+	"        tail = x[-3:]\n"
+	"        odd = x[7:1:-2]\n"
+	"        col = m[:, 1]\n"
+	"        out[i, 0] = row[0] + row[-1]\n"
+	"        out[i, 1] = head[0] * 10 + head.shape[0] * 100\n"
+	"        out[i, 2] = evens[1] + evens.shape[0] * 1000\n"
+	"        out[i, 3] = rev[0] + rev[i] * 100\n"
+	"        out[i, 4] = tail[0] + tail.size * 1000\n"
+	"        out[i, 5] = odd[0] + odd[1] * 100 + odd.shape[0] * 10000\n"
+	"        out[i, 6] = col[i] + col.shape[0] * 1000\n"
+	"        sub = x[i:i + 2]\n"
+	"        out[i, 7] = sub[1] + x[100:].size * 1000 + x[-100:2].size * 10000\n";
+
+TEST(slices)
+{
+	char *ir = NULL;
+	PjError e;
+	PjKernel *k = compile(slice_src, "slices", "void(float64[:, ::1], float64[::1], float64[:, ::1])", &ir);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	enum { R = 4, C = 3, N = 10 };
+	double m[R][C], x[N], out[R][8];
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			m[r][c] = r * 10 + c;
+	for (int j = 0; j < N; j++)
+		x[j] = j + 0.5;
+	Arg args[] = {arr2(m, R, C), arr1(x, N), arr2(out, R, 8)};
+	CHECK_EQ_INT(launch(k, 1, 1, 8, 1, args, &e), PJ_SIM_OK);
+	for (int i = 0; i < R; i++) {
+		CHECK(out[i][0] == m[i][0] + m[i][C - 1]);
+		CHECK(out[i][1] == x[1] * 10 + 200);
+		CHECK(out[i][2] == x[2] + 5000);
+		CHECK(out[i][3] == x[N - 1] + x[N - 1 - i] * 100);
+		CHECK(out[i][4] == x[N - 3] + 3000);
+		CHECK(out[i][5] == x[7] + x[5] * 100 + 30000);
+		CHECK(out[i][6] == m[i][1] + R * 1000);
+		CHECK(out[i][7] == x[i + 1] + 0 + 20000);
+	}
+	pj_kernel_free(k);
+	free(ir);
+}
+
+
+static const char *viewstore_src =
+	"@cuda.jit\n"
+	"def vstore(a, out):\n"
+	"    i = cuda.threadIdx.x\n"
+	"    if i == 0:\n"
+	"        m = a[1:]\n"
+	"        m[0] = 3\n"
+	"        a[4:6] = 7\n"
+	"        a[6:8] = (1.5, 2.5)\n"
+	"        out[2:5] = a[0:3]\n"
+	"    t = (10, 20, 30)\n"
+	"    out[5 + i] = t[i] + t[-1 - i] * 100\n";
+
+TEST(view_stores)
+{
+	char *ir = NULL;
+	PjKernel *k = compile(viewstore_src, "vstore", "void(float64[::1], float64[::1])", &ir);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	double a[10], out[8];
+	for (int j = 0; j < 10; j++)
+		a[j] = j;
+	for (int j = 0; j < 8; j++)
+		out[j] = -1;
+	Arg args[] = {arr1(a, 10), arr1(out, 8)};
+	PjError e;
+	CHECK_EQ_INT(launch(k, 1, 1, 3, 1, args, &e), PJ_SIM_OK);
+	double wa[10] = {0, 3, 2, 3, 7, 7, 1.5, 2.5, 8, 9};
+	for (int j = 0; j < 10; j++)
+		CHECK(a[j] == wa[j]);
+	CHECK(out[0] == -1 && out[1] == -1);
+	CHECK(out[2] == 0 && out[3] == 3 && out[4] == 2);
+	CHECK(out[5] == 10 + 3000);
+	CHECK(out[6] == 20 + 2000);
+	CHECK(out[7] == 30 + 1000);
+	pj_kernel_free(k);
+	free(ir);
+}
+
 int main(void)
 {
 	RUN(vector_add);
@@ -1149,5 +1377,10 @@ int main(void)
 	RUN(fma_contraction);
 	RUN(static_arrays);
 	RUN(tuples);
+	RUN(scalar_params_and_raise);
+	RUN(grid_3d);
+	RUN(elif_while_else);
+	RUN(slices);
+	RUN(view_stores);
 	return check_summary("lower");
 }

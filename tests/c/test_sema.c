@@ -564,6 +564,10 @@ TEST(device_functions)
 	                   "    return a + b\n", NULL);
 	add_device("typed", "def typed(a, b):\n    return a + b\n", "float32(float32, float32)");
 	add_device("nothing", "def nothing(a):\n    a[0] = 1\n", NULL);
+	add_device("opt", "def opt(a, b=None):\n"
+	                  "    if b is not None and b > 0:\n"
+	                  "        return a + b\n"
+	                  "    return a\n", NULL);
 	Spec *sp = kernel("def k(out, f, i):\n"
 	                  "    r1 = mul(f, i)\n"
 	                  "    r2 = mul(f, f)\n"
@@ -573,7 +577,9 @@ TEST(device_functions)
 	                  "    r6 = pick(i, b=f)\n"
 	                  "    r7 = typed(i, 2)\n"
 	                  "    r8 = nothing(out)\n"
-	                  "    r9 = mul(f, f)\n",
+	                  "    r9 = mul(f, f)\n"
+	                  "    s1 = opt(f)\n"
+	                  "    s2 = opt(f, 2)\n",
 	                  "k", "float32[:], float32, int32");
 	clear_devices();
 	VAR(sp, "r1", "float64");
@@ -584,10 +590,12 @@ TEST(device_functions)
 	VAR(sp, "r6", "float64");
 	VAR(sp, "r7", "float32");
 	VAR(sp, "r8", "none");
+	VAR(sp, "s1", "float32");
+	VAR(sp, "s2", "float64");
 	if (!sp)
 		return;
 	/* mul x3 (f4*i4, f4*f4, f4*f8 == f4*i4? no: int32 vs float64 differ), mul(i,i), pick x2, typed, nothing */
-	CHECK_EQ_INT(ctx.nspec, 1 + 4 + 2 + 1 + 1);
+	CHECK_EQ_INT(ctx.nspec, 1 + 4 + 2 + 1 + 1 + 2);
 	for (int i = 0; i < ctx.nspec; i++)
 		CHECK_EQ_INT(ctx.specs[i]->id, i);
 	Expr *c2 = value_of(sp, 1), *c9 = value_of(sp, 8);
@@ -641,6 +649,11 @@ TEST(errors_names_and_statements)
 	CHECK_STR_CONTAINS(e, "local variable 'y' is used before a value is assigned to it");
 	e = err_of("def k(a):\n    break\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "'break' outside loop");
+	e = err_of("def k(a):\n    a[0] = sum(a[j] for j in range(4))\n", "k", "float32[:]");
+	CHECK_STR_CONTAINS(e, "k.py:11:16: error: name 'sum' refers to the builtin sum(), which kernels cannot use yet");
+	CHECK_STR_CONTAINS(e, "hint: add the values up in a loop");
+	e = err_of("def k(a):\n    a[0] = max(*a)\n", "k", "float32[:]");
+	CHECK_STR_CONTAINS(e, "*args argument unpacking is not supported in kernels");
 	e = err_of("def k(a):\n    raise\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "a bare 'raise' is not supported");
 	CHECK_STR_CONTAINS(err_of("def k(a, n=3):\n    a[0] = n\n", "k", "float32[:]"), "(no error)");
@@ -655,10 +668,18 @@ TEST(errors_types)
 	e = err_of("def k(a, n):\n    a[n / 2] = 0\n", "k", "float32[::1], int64");
 	CHECK_STR_CONTAINS(e, "k.py:11:11: error: array index must be an integer, not float64");
 	CHECK_STR_CONTAINS(e, "hint: convert it with int(...)");
-	e = err_of("def k(a):\n    x = a[1:]\n", "k", "float32[::1]");
-	CHECK_STR_CONTAINS(e, "slicing arrays is not supported yet");
-	e = err_of("def k(a):\n    x = a[0]\n", "k", "float32[:, :]");
-	CHECK_STR_CONTAINS(e, "slicing arrays is not supported yet: 1 of the 2 dimensions");
+	e = err_of("def k(a):\n    x = a[1:2.5]\n", "k", "float32[::1]");
+	CHECK_STR_CONTAINS(e, "slice bounds must be an integer or None, not float64");
+	e = err_of("def k(a, n):\n    x = a[::n]\n", "k", "float32[::1], int64");
+	CHECK_STR_CONTAINS(e, "the step of a slice must be a constant");
+	e = err_of("def k(a):\n    a[0] = 1.0\n", "k", "float32[:, :, :]");
+	CHECK_STR_CONTAINS(e, "assigning to a 2d part of an array is not supported yet");
+	e = err_of("def k(a):\n    cuda.atomic.add(a, 0, 1.0)\n", "k", "float32[:, :]");
+	CHECK_STR_CONTAINS(e, "cuda.atomic.add() needs one element: 1 of the 2 dimensions");
+	e = err_of("def k(a):\n    a[0] += 1.0\n", "k", "float32[:, :]");
+	CHECK_STR_CONTAINS(e, "an augmented assignment needs one element");
+	e = err_of("def k(a):\n    x, y = a\n", "k", "float32[:, :]");
+	CHECK_STR_CONTAINS(e, "only 1d arrays can be unpacked");
 	e = err_of("def k(a):\n    x = a[0, 1]\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "too many indices for array(float32, 1d, A): 2 given");
 	e = err_of("def k(a, n):\n    x = cuda.grid(n)\n", "k", "float32[:], int64");
@@ -682,8 +703,6 @@ TEST(errors_types)
 	CHECK_STR_CONTAINS(e, "range() arg 3 must not be zero");
 	e = err_of("def k(a):\n    for x in (1, 2):\n        pass\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "iterating over a tuple is not supported yet");
-	e = err_of("def k(a, i):\n    t = (1, 2)\n    a[0] = t[i]\n", "k", "float32[:], int64");
-	CHECK_STR_CONTAINS(e, "tuple index must be a constant");
 	e = err_of("def k(a):\n    x = a.foo\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "arrays have no attribute 'foo'");
 	e = err_of("def k(a):\n    x = a(1)\n", "k", "float32[:]");
@@ -692,12 +711,8 @@ TEST(errors_types)
 	CHECK_STR_CONTAINS(e, "min() takes at least 1 argument");
 	e = err_of("def k(a):\n    x = math.sqrt(1, 2)\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "math.sqrt() takes 1 argument (2 given)");
-	e = err_of("def k(image_data, result):\n"
-	           "    i, j = cuda.grid(2)\n"
-	           "    if i < image_data.shape[0] and j < image_data.shape[1]:\n"
-	           "        r, g, b = image_data[i, j]\n",
-	           "k", "uint8[:, :, ::1], uint8[:, :, ::1]");
-	CHECK_STR_CONTAINS(e, "k.py:13:23: error: slicing arrays is not supported yet");
+	e = err_of("def k(a, i):\n    t = (1, 2.0)\n    a[0] = t[i]\n", "k", "float32[:], int64");
+	CHECK_STR_CONTAINS(e, "can only be indexed with a constant");
 	e = err_of("def k(a):\n    if a:\n        pass\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "the truth value of an array is ambiguous");
 	e = err_of("def k(a):\n    x = 1 if a[0] > 0 else a\n", "k", "float32[:]");
@@ -745,6 +760,53 @@ TEST(params_loops_and_tuples)
 	CHECK_STR_CONTAINS(str(sema_binop_type(&ctx, OP_RSHIFT, S(SK_U8), S(SK_I64), &ot)), "uint64");
 }
 
+TEST(views_and_tuple_slices)
+{
+	Spec *sp = kernel("def gpu_grayscale(image_data, result):\n"
+	                  "    i, j = cuda.grid(2)\n"
+	                  "    if i < image_data.shape[0] and j < image_data.shape[1]:\n"
+	                  "        r, g, b = image_data[i, j]\n"
+	                  "        gray = int(0.2989 * r + 0.5870 * g + 0.1140 * b)\n"
+	                  "        result[i, j] = (gray, gray, gray)\n",
+	                  "gpu_grayscale", "uint8[:, :, ::1], uint8[:, :, ::1]");
+	VAR(sp, "r", "uint8");
+	VAR(sp, "gray", "int64");
+	if (sp) {
+		Stmt *st = sp->def->body.s[1]->cond.body.s[0];
+		CHECK_STR_CONTAINS(str(st->assign.value->ty), "array(uint8, 1d, C)");
+		st = sp->def->body.s[1]->cond.body.s[2];
+		CHECK_STR_CONTAINS(str(st->assign.targets[0]->ty), "array(uint8, 1d, C)");
+	}
+	sp = kernel("def k(a, f, v, k):\n"
+	            "    r0 = a[1]\n"
+	            "    r1 = a[1, 2:]\n"
+	            "    r2 = a[:, 0]\n"
+	            "    r3 = a[1:3]\n"
+	            "    r4 = v[::2]\n"
+	            "    r5 = v[1:]\n"
+	            "    r6 = f[:, 1]\n"
+	            "    r7 = f[1]\n"
+	            "    t = (1, 2.5, 3)\n"
+	            "    r8 = t[1:]\n"
+	            "    r9 = a.shape[k]\n"
+	            "    a[0] = v\n"
+	            "    a[1] = 0\n"
+	            "    v[:] = 1\n",
+	            "k", "float32[:, ::1], float64[::1, :], int32[::1], int64");
+	VAR(sp, "r0", "array(float32, 1d, C)");
+	VAR(sp, "r1", "array(float32, 1d, C)");
+	VAR(sp, "r2", "array(float32, 1d, A)");
+	VAR(sp, "r3", "array(float32, 2d, C)");
+	VAR(sp, "r4", "array(int32, 1d, A)");
+	VAR(sp, "r5", "array(int32, 1d, C)");
+	VAR(sp, "r6", "array(float64, 1d, F)");
+	VAR(sp, "r7", "array(float64, 1d, A)");
+	VAR(sp, "r8", "Tuple(float64, int64)");
+	VAR(sp, "r9", "int64");
+	if (sp)
+		CHECK(value_of(sp, 9)->cval && value_of(sp, 9)->cval->n == 2);
+}
+
 TEST(types_dump)
 {
 	Spec *sp = kernel("def k(a):\n    i = cuda.grid(1)\n    a[i] = 1\n", "k", "float32[::1]");
@@ -780,6 +842,7 @@ int main(void)
 	RUN(errors_names_and_statements);
 	RUN(errors_types);
 	RUN(params_loops_and_tuples);
+	RUN(views_and_tuple_slices);
 	RUN(types_dump);
 	if (ctx.arena)
 		arena_free(ctx.arena);

@@ -1,4 +1,4 @@
-# A generator expression passed to sum().
+# A generator expression.
 # sig: void(float32[::1])
 # error: generator
 # line: 13
@@ -10,4 +10,5 @@ from ptxjit import cuda
 @cuda.jit
 def k(x):
     i = cuda.grid(1)
-    x[i] = sum(x[j] for j in range(4))
+    g = (x[j] for j in range(4))
+    x[i] = 0

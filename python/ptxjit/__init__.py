@@ -1,0 +1,100 @@
+"""ptxjit: Python kernels in Numba's CUDA dialect, compiled to PTX by a compiler in C.
+
+    from ptxjit import cuda            # instead of: from numba import cuda
+    import ptxjit as numba             # numba.cuda.jit, numba.float32, ...
+
+`import ptxjit` is cheap: it loads neither NumPy nor the compiler nor the CUDA
+driver.  `ptxjit.cuda` is imported on first use; the driver is opened at the
+first operation that needs the GPU.  With PTXJIT_SIM=1 in the environment (read
+when ptxjit.cuda is imported) kernels run on the CPU simulator instead.
+"""
+
+__version__ = "0.1.0"
+
+from .types import (  # noqa: F401  (Numba's type names, for signatures)
+    Type, NumberType, ArrayType, Signature,
+    void, none, boolean, bool_, b1,
+    int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    i1, i2, i4, i8, u1, u2, u4, u8,
+    intp, uintp, intc, uintc, int_, uint,
+    float16, float32, float64, f2, f4, f8, float_, double, half, single,
+    complex64, complex128, c8, c16, cfloat, cdouble,
+)
+
+_LAZY = {"cuda", "errors", "types"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'ptxjit' has no attribute %r" % (name,))
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY)
+
+
+class _CpuPlaceholder:
+    """What @jit/@njit give until ptxjit has a CPU compiler: the function
+    stays importable, and calling it says what is missing."""
+
+    def __init__(self, func, decorator, options):
+        self.py_func = func
+        self._decorator = decorator
+        self._options = options
+        self.__name__ = getattr(func, "__name__", "function")
+        self.__qualname__ = getattr(func, "__qualname__", self.__name__)
+        self.__doc__ = getattr(func, "__doc__", None)
+        self.__module__ = getattr(func, "__module__", None)
+        self.__wrapped__ = func
+
+    def __call__(self, *args, **kwargs):
+        target = self._options.get("target")
+        if target in ("gpu", "cuda"):
+            raise NotImplementedError(
+                "@%s(target=%r) on %r is not implemented yet in ptxjit; write a kernel with "
+                "@cuda.jit (from ptxjit import cuda) or call the Python function as "
+                "%s.py_func(...)" % (self._decorator, target, self.__name__, self.__name__))
+        raise NotImplementedError(
+            "@%s on %r: ptxjit compiles for the GPU only so far (there is no CPU compiler yet); "
+            "call the plain Python function as %s.py_func(...), or write a kernel with @cuda.jit"
+            % (self._decorator, self.__name__, self.__name__))
+
+    def __repr__(self):
+        return "<ptxjit %s placeholder for %s>" % (self._decorator, self.__qualname__)
+
+
+def _placeholder(decorator, args, kwargs):
+    if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], (str, Type, Signature)):
+        return _CpuPlaceholder(args[0], decorator, {})
+    if kwargs.get("target") == "cuda" and decorator == "jit":
+        from . import cuda
+        options = dict(kwargs)
+        options.pop("target")
+        return cuda.jit(*args, **options)
+
+    def wrap(func):
+        return _CpuPlaceholder(func, decorator, kwargs)
+    return wrap
+
+
+def jit(*args, **kwargs):
+    """Numba's @jit: not available yet for the CPU (calls raise
+    NotImplementedError); @jit(target='cuda') is @cuda.jit."""
+    return _placeholder("jit", args, kwargs)
+
+
+def njit(*args, **kwargs):
+    """Numba's @njit: not available yet (calls raise NotImplementedError)."""
+    return _placeholder("njit", args, kwargs)
+
+
+def vectorize(*args, **kwargs):
+    """Numba's @vectorize: not available yet (calls raise NotImplementedError)."""
+    return _placeholder("vectorize", args, kwargs)
+
+
+def guvectorize(*args, **kwargs):
+    """Numba's @guvectorize: not available yet (calls raise NotImplementedError)."""
+    return _placeholder("guvectorize", args, kwargs)

@@ -1,0 +1,405 @@
+"""The host-side API of `cuda`, with Numba's spellings: devices, memory,
+streams and events.
+
+Everything here is a thin layer over ptxjit._core; the driver is opened at the
+first call that needs the device (cuda.is_available() included), never at
+import.  On the simulator (PTXJIT_SIM=1) the same calls work on host memory.
+"""
+
+import collections
+import contextlib
+
+import numpy as np
+
+from .. import _core
+from .devicearray import DeviceNDArray, check_dtype, f_strides, shape_tuple
+
+MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
+
+
+def simulator_active():
+    """True when kernels run on the CPU simulator (PTXJIT_SIM=1 at import)."""
+    return _core.is_simulator()
+
+
+# ------------------------------------------------------------ devices
+
+# CUdevice_attribute values, by Numba's attribute names.
+DEVICE_ATTRIBUTES = {
+    "MAX_THREADS_PER_BLOCK": 1, "MAX_BLOCK_DIM_X": 2, "MAX_BLOCK_DIM_Y": 3, "MAX_BLOCK_DIM_Z": 4,
+    "MAX_GRID_DIM_X": 5, "MAX_GRID_DIM_Y": 6, "MAX_GRID_DIM_Z": 7,
+    "MAX_SHARED_MEMORY_PER_BLOCK": 8, "TOTAL_CONSTANT_MEMORY": 9, "WARP_SIZE": 10,
+    "MAX_PITCH": 11, "MAX_REGISTERS_PER_BLOCK": 12, "CLOCK_RATE": 13, "TEXTURE_ALIGNMENT": 14,
+    "GPU_OVERLAP": 15, "MULTIPROCESSOR_COUNT": 16, "KERNEL_EXEC_TIMEOUT": 17, "INTEGRATED": 18,
+    "CAN_MAP_HOST_MEMORY": 19, "COMPUTE_MODE": 20, "CONCURRENT_KERNELS": 31, "ECC_ENABLED": 32,
+    "PCI_BUS_ID": 33, "PCI_DEVICE_ID": 34, "MEMORY_CLOCK_RATE": 36, "GLOBAL_MEMORY_BUS_WIDTH": 37,
+    "L2_CACHE_SIZE": 38, "MAX_THREADS_PER_MULTI_PROCESSOR": 39, "MAX_THREADS_PER_MULTIPROCESSOR": 39,
+    "ASYNC_ENGINE_COUNT": 40, "UNIFIED_ADDRESSING": 41, "PCI_DOMAIN_ID": 50,
+    "COMPUTE_CAPABILITY_MAJOR": 75, "COMPUTE_CAPABILITY_MINOR": 76,
+    "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR": 81, "MAX_REGISTERS_PER_MULTIPROCESSOR": 82,
+    "MANAGED_MEMORY": 83, "MULTI_GPU_BOARD": 84, "COOPERATIVE_LAUNCH": 95,
+    "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": 97,
+}
+
+
+class Device:
+    """The GPU (device 0), or the simulator.  Driver attributes are read
+    by name: dev.MULTIPROCESSOR_COUNT, dev.MAX_THREADS_PER_BLOCK, ..."""
+
+    id = 0
+
+    def __init__(self):
+        self._info = _core.device_info()
+        self._attrs = {}
+
+    @property
+    def name(self):
+        return self._info["name"]
+
+    @property
+    def compute_capability(self):
+        return self._info["compute_capability"]
+
+    @property
+    def uuid(self):
+        return None
+
+    @property
+    def supports_float16(self):
+        return self.compute_capability >= (5, 3)
+
+    def __getattr__(self, name):
+        code = DEVICE_ATTRIBUTES.get(name)
+        if code is None:
+            raise AttributeError("%r: no device attribute %r (known: %s)"
+                                 % (self, name, ", ".join(sorted(DEVICE_ATTRIBUTES))))
+        if name not in self._attrs:
+            self._attrs[name] = _core.device_attribute(code)
+        return self._attrs[name]
+
+    def reset(self):
+        close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<CUDA device %d '%s'>" % (self.id, self.name)
+
+
+_device = None
+
+
+def get_current_device():
+    """The device in use: .name, .compute_capability, .MULTIPROCESSOR_COUNT, ..."""
+    global _device
+    if _device is None:
+        _device = Device()
+    return _device
+
+
+def select_device(device_id):
+    if device_id != 0:
+        raise ValueError("ptxjit uses device 0 only (set CUDA_VISIBLE_DEVICES to choose the GPU)")
+    return get_current_device()
+
+
+def list_devices():
+    return [get_current_device()] if is_available() else []
+
+
+class _GPUList:
+    """cuda.gpus: the devices, as in Numba (ptxjit uses device 0)."""
+
+    def __getitem__(self, i):
+        if i != 0:
+            raise IndexError("ptxjit uses device 0 only")
+        return get_current_device()
+
+    def __len__(self):
+        return 1 if is_available() else 0
+
+    def __iter__(self):
+        return iter(list_devices())
+
+    @property
+    def current(self):
+        return get_current_device()
+
+
+gpus = _GPUList()
+
+
+def is_available():
+    """True if kernels can run: a CUDA driver and a GPU, or the simulator.
+    Opens the driver on the first call."""
+    return _core.is_simulator() or _core.available()
+
+
+def detect():
+    """Prints the devices found and returns True if one can be used."""
+    if not is_available():
+        try:
+            _core.device_info()
+        except Exception as e:  # the reason the driver cannot be used
+            print("CUDA is not available: %s" % e)
+        return False
+    info = _core.device_info()
+    print("Found 1 CUDA devices")
+    print("id %d    %40s                              [SUPPORTED]" % (0, info["name"]))
+    print("%40s: %d.%d" % ("Compute Capability", *info["compute_capability"]))
+    print("%40s: %d" % ("Multiprocessors", info["multiprocessor_count"]))
+    if info["simulator"]:
+        print("%40s: %s" % ("Backend", "ptxjit simulator (PTXJIT_SIM=1)"))
+    else:
+        v = info["driver_version"]
+        print("%40s: %d.%d" % ("Driver version", v // 1000, v % 1000 // 10))
+    print("Summary:\n\t1/1 devices are supported")
+    return True
+
+
+def synchronize():
+    """Waits until all work on the device is done."""
+    _core.synchronize()
+
+
+def close():
+    """Frees cached device memory and releases the CUDA context (Numba's
+    cuda.close()).  Kernels are loaded again at their next launch; device
+    arrays made before cannot be used any more.  After a kernel fault this
+    is how to get a usable context back."""
+    global _device
+    _core.close()
+    _device = None
+
+
+class Context:
+    """cuda.current_context(): memory information of the device."""
+
+    def get_memory_info(self):
+        return MemoryInfo(*_core.mem_info())
+
+    def reset(self):
+        close()
+
+    def synchronize(self):
+        synchronize()
+
+    def memory_stats(self):
+        """The caching allocator's counters: cached_bytes, live_bytes,
+        driver_allocs, cache_hits."""
+        return _core.mem_stats()
+
+    @property
+    def device(self):
+        return get_current_device()
+
+
+def current_context():
+    return Context()
+
+
+def require_context(fn):
+    return fn
+
+
+# ------------------------------------------------------------- memory
+
+def _to_host_array(obj):
+    if isinstance(obj, np.ndarray):
+        return obj
+    return np.asarray(obj)
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """Copies a NumPy array (or anything np.asarray takes) to a new device
+    array, or into `to`.  A device array is returned as it is."""
+    if to is not None:
+        to.copy_to_device(obj, stream=stream)
+        return to
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    a = _to_host_array(obj)
+    check_dtype(a.dtype)
+    if a.flags.c_contiguous:
+        d = DeviceNDArray(a.shape, None, a.dtype)
+    elif a.flags.f_contiguous:
+        d = DeviceNDArray(a.shape, a.strides, a.dtype)
+    else:
+        a = np.ascontiguousarray(a)
+        d = DeviceNDArray(a.shape, None, a.dtype)
+    if copy and d.nbytes:
+        d._htod(a, 0, None if isinstance(stream, int) and stream == 0 else stream)
+    return d
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    """A new, uninitialised device array."""
+    return DeviceNDArray._empty(shape, dtype, strides, order)
+
+
+def device_array_like(ary, stream=0):
+    """A new device array of ary's shape, dtype and order."""
+    order = "F" if ary.ndim > 1 and _is_f(ary) and not _is_c(ary) else "C"
+    return DeviceNDArray._empty(ary.shape, ary.dtype, None, order)
+
+
+def _is_c(a):
+    return a.is_c_contiguous() if isinstance(a, DeviceNDArray) else a.flags.c_contiguous
+
+
+def _is_f(a):
+    return a.is_f_contiguous() if isinstance(a, DeviceNDArray) else a.flags.f_contiguous
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    """A NumPy array in pinned (page-locked) host memory: copies between it
+    and the device are faster, and asynchronous with a stream."""
+    shape = shape_tuple(shape)
+    dtype = check_dtype(dtype)
+    if strides is None and order == "F":
+        strides = f_strides(shape, dtype.itemsize)
+    nbytes = dtype.itemsize
+    for n in shape:
+        nbytes *= n
+    if _core.is_simulator():
+        return np.ndarray(shape, dtype, strides=strides, order=order)
+    buf = _core.HostBuffer(nbytes)
+    return np.ndarray(shape, dtype, buffer=buf, strides=strides, order=order)
+
+
+def pinned_array_like(ary):
+    order = "F" if ary.ndim > 1 and ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    return pinned_array(ary.shape, ary.dtype, order=order)
+
+
+@contextlib.contextmanager
+def pinned(*arrays):
+    """with cuda.pinned(a, b): the arrays' memory is pinned inside the block."""
+    done = []
+    try:
+        for a in arrays:
+            _core.register_host(a)
+            done.append(a)
+        yield
+    finally:
+        for a in done:
+            _core.unregister_host(a)
+
+
+def mapped_array(*args, **kwargs):
+    raise NotImplementedError("mapped (zero-copy) host memory is not supported by ptxjit yet; "
+                              "use cuda.pinned_array and cuda.to_device")
+
+
+def managed_array(*args, **kwargs):
+    raise NotImplementedError("managed (unified) memory is not supported by ptxjit yet; "
+                              "use cuda.device_array")
+
+
+def is_cuda_array(obj):
+    """True if obj exports __cuda_array_interface__."""
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A DeviceNDArray on the memory a __cuda_array_interface__ dict describes
+    (no copy); `owner` is kept alive with it."""
+    if desc.get("mask") is not None:
+        raise NotImplementedError("masked arrays are not supported")
+    if _core.is_simulator():
+        raise TypeError("the simulator (PTXJIT_SIM=1) cannot use GPU memory of another library; "
+                        "copy the data to a NumPy array")
+    shape = tuple(desc["shape"])
+    dtype = np.dtype(desc["typestr"])
+    strides = desc.get("strides")
+    ptr = desc["data"][0] or 0
+    stream = desc.get("stream")
+    if sync and stream:
+        _core.stream_synchronize(stream)
+    return DeviceNDArray._view(owner if owner is not None else desc, ptr, shape,
+                               tuple(strides) if strides is not None else None, dtype)
+
+
+def as_cuda_array(obj, sync=True):
+    """A DeviceNDArray sharing obj's memory, for any object exporting
+    __cuda_array_interface__ (CuPy, PyTorch, ...)."""
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    if not is_cuda_array(obj):
+        raise TypeError("%s does not export __cuda_array_interface__" % type(obj).__name__)
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
+
+
+# --------------------------------------------------- streams, events
+
+class Stream(_core.Stream):
+    """A CUDA stream (cuda.stream()); work issued on it runs in order."""
+
+    __slots__ = ("__weakref__",)
+
+    @contextlib.contextmanager
+    def auto_synchronize(self):
+        """with stream.auto_synchronize(): synchronises when the block ends."""
+        yield self
+        self.synchronize()
+
+    def __int__(self):
+        return self.handle
+
+
+class Event(_core.Event):
+    """A CUDA event (cuda.event()): record(stream), synchronize(),
+    elapsed_time(other) in milliseconds."""
+
+    __slots__ = ("__weakref__",)
+
+
+def stream():
+    """A new stream."""
+    return Stream()
+
+
+_default_stream = None
+
+
+def default_stream():
+    """The default (legacy) stream, handle 0."""
+    global _default_stream
+    if _default_stream is None:
+        _default_stream = Stream(default=True)
+    return _default_stream
+
+
+legacy_default_stream = default_stream
+
+
+def event(timing=True):
+    """A new event; timing=True lets elapsed_time() measure between two."""
+    return Event(timing=timing)
+
+
+def event_elapsed_time(evtstart, evtend):
+    """Milliseconds between two recorded events."""
+    return evtstart.elapsed_time(evtend)
+
+
+def profile_start():
+    pass
+
+
+def profile_stop():
+    pass
+
+
+@contextlib.contextmanager
+def profiling():
+    yield
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    yield

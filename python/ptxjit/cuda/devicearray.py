@@ -1,0 +1,331 @@
+"""DeviceNDArray: an array in GPU memory (host memory on the simulator).
+
+The address, shape, strides and dtype live in the C base class
+ptxjit._core.DeviceArray, where the launch path reads them; this class adds
+what NumPy users expect: copies to and from the host, basic slicing to views,
+`__cuda_array_interface__` (version 3), reshape, transpose.  Memory comes
+from the runtime's caching allocator and goes back to it when the array (and
+every view of it) is collected.
+"""
+
+import operator
+
+import numpy as np
+
+from .. import _core
+
+
+def _sim():
+    return _core.is_simulator()
+
+
+def shape_tuple(shape):
+    """An int or a sequence of ints as a tuple of ints (NumPy's rules)."""
+    if isinstance(shape, (tuple, list)):
+        return tuple(operator.index(s) for s in shape)
+    return (operator.index(shape),)
+
+
+def f_strides(shape, itemsize):
+    strides, s = [], itemsize
+    for n in shape:
+        strides.append(s)
+        s *= max(n, 1)
+    return tuple(strides)
+
+
+def check_dtype(dtype):
+    dtype = np.dtype(dtype)
+    if dtype.hasobject:
+        raise TypeError("device arrays cannot hold Python objects (dtype %s)" % dtype)
+    return dtype
+
+
+class DeviceNDArray(_core.DeviceArray):
+    """An array on the device.  Make one with cuda.to_device(ndarray),
+    cuda.device_array(shape, dtype) or cuda.device_array_like(ndarray)."""
+
+    __cuda_memory__ = True
+    __slots__ = ("__weakref__",)
+
+    # ---- construction
+
+    @classmethod
+    def _empty(cls, shape, dtype=np.float64, strides=None, order="C"):
+        shape = shape_tuple(shape)
+        dtype = check_dtype(dtype)
+        if strides is not None:
+            strides = tuple(operator.index(s) for s in strides)
+        elif order == "F":
+            strides = f_strides(shape, dtype.itemsize)
+        elif order != "C":
+            raise ValueError("order must be 'C' or 'F', not %r" % (order,))
+        return cls(shape, strides, dtype)
+
+    # ---- the array interface
+
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "strides": None if self._layout == "C" else self.strides,
+            "data": (self._ptr, False),
+            "typestr": self.dtype.str,
+            "version": 3,
+            "stream": None if _sim() else 1,
+        }
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self._ptr or None)
+
+    @property
+    def alloc_size(self):
+        return self._alloc_size
+
+    @property
+    def stream(self):
+        return 0
+
+    def is_c_contiguous(self):
+        return self._layout == "C"
+
+    def is_f_contiguous(self):
+        return self._layout == "F" or (self._layout == "C" and self.ndim <= 1)
+
+    def _contiguous(self):
+        return self._layout in "CF"
+
+    def __repr__(self):
+        return "<ptxjit.cuda.DeviceNDArray shape=%s dtype=%s%s>" % (
+            self.shape, self.dtype, " (simulator)" if _sim() else "")
+
+    # ---- copies
+
+    def copy_to_host(self, ary=None, stream=0):
+        """Copies the array to the host; into `ary` when given (same shape and
+        dtype), else into a new NumPy array.  With a stream the copy is
+        asynchronous: synchronise the stream before reading the result."""
+        if ary is not None:
+            if not isinstance(ary, np.ndarray):
+                raise TypeError("copy_to_host(ary): ary must be a NumPy array, not %s" % type(ary).__name__)
+            if ary.shape != self.shape or ary.dtype != self.dtype:
+                raise ValueError("copy_to_host(ary): ary has shape %s and dtype %s; the device array has "
+                                 "shape %s and dtype %s" % (ary.shape, ary.dtype, self.shape, self.dtype))
+            if not ary.flags.writeable:
+                raise ValueError("copy_to_host(ary): ary is read-only")
+        same_layout = ary is not None and (
+            (self._layout == "C" and ary.flags.c_contiguous) or
+            (self._layout == "F" and ary.flags.f_contiguous))
+        if self._contiguous():
+            if ary is None:
+                ary = np.empty(self.shape, self.dtype, order="F" if self._layout == "F" else "C")
+                same_layout = True
+            if same_layout:
+                if ary.size:
+                    self._dtoh(ary, 0, _stream(stream))
+                return ary
+            tmp = np.empty(self.shape, self.dtype, order="F" if self._layout == "F" else "C")
+            if tmp.size:
+                self._dtoh(tmp, 0, _stream(stream))
+                _sync(stream)
+            ary[...] = tmp
+            return ary
+        # a strided view: copy the bytes it spans, then pick its elements
+        lo, hi = self._span()
+        buf = np.empty(hi - lo, np.uint8)
+        if hi > lo:
+            self._dtoh(buf, lo, _stream(stream))
+            _sync(stream)
+        view = np.ndarray(self.shape, self.dtype, buffer=buf, offset=-lo, strides=self.strides)
+        if ary is None:
+            return view.copy()
+        ary[...] = view
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a NumPy array (or anything np.asarray accepts, or another
+        device array) of the same shape and dtype into this array."""
+        if isinstance(ary, _core.DeviceArray):
+            if ary.shape != self.shape or ary.dtype != self.dtype:
+                raise ValueError("copy_to_device: the source has shape %s and dtype %s; this array has "
+                                 "shape %s and dtype %s" % (ary.shape, ary.dtype, self.shape, self.dtype))
+            if self._contiguous() and ary._contiguous() and (self._layout == ary._layout or self.ndim <= 1):
+                if self.nbytes:
+                    self._dtod(ary, self.nbytes, 0, 0, _stream(stream))
+                return
+            ary = ary.copy_to_host(stream=stream)
+            _sync(stream)
+        if isinstance(ary, np.ndarray):
+            if ary.dtype != self.dtype:
+                raise TypeError("copy_to_device: the source has dtype %s; this array has dtype %s"
+                                % (ary.dtype, self.dtype))
+            host = ary
+        else:
+            host = np.asarray(ary, dtype=self.dtype)
+        if host.shape != self.shape:
+            try:
+                host = np.broadcast_to(host, self.shape)
+            except ValueError:
+                raise ValueError("copy_to_device: the source has shape %s; this array has shape %s"
+                                 % (host.shape, self.shape)) from None
+        if self._contiguous():
+            host = np.require(host, requirements=["F" if self._layout == "F" else "C"])
+            if self.nbytes:
+                self._htod(host, 0, _stream(stream))
+            return
+        # a strided view: read the bytes it spans, write its elements, write back
+        lo, hi = self._span()
+        if hi <= lo:
+            return
+        buf = np.empty(hi - lo, np.uint8)
+        self._dtoh(buf, lo, _stream(stream))
+        _sync(stream)
+        view = np.ndarray(self.shape, self.dtype, buffer=buf, offset=-lo, strides=self.strides)
+        view[...] = host
+        self._htod(buf, lo, _stream(stream))
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.copy_to_host()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    # ---- views
+
+    def _index(self, key):
+        """(byte offset, shape, strides, all-integer) of a basic index."""
+        if not isinstance(key, tuple):
+            key = (key,)
+        nell = sum(1 for k in key if k is Ellipsis)
+        if nell > 1:
+            raise IndexError("an index can only have a single ellipsis ('...')")
+        nidx = len(key) - nell
+        if nidx > self.ndim:
+            raise IndexError("too many indices for a device array: it is %d-dimensional, but %d were "
+                             "indexed" % (self.ndim, nidx))
+        if nell:
+            at = key.index(Ellipsis)
+            key = key[:at] + (slice(None),) * (self.ndim - nidx) + key[at + 1:]
+        else:
+            key = key + (slice(None),) * (self.ndim - nidx)
+        off, shape, strides, ints = 0, [], [], True
+        for axis, (k, n, s) in enumerate(zip(key, self.shape, self.strides)):
+            if isinstance(k, slice):
+                ints = False
+                start, stop, step = k.indices(n)
+                cnt = len(range(start, stop, step))
+                if cnt:
+                    off += start * s
+                shape.append(cnt)
+                strides.append(s * step)
+                continue
+            if k is None or isinstance(k, (bool, np.bool_)) or not hasattr(k, "__index__"):
+                raise TypeError("device arrays take ints, slices and ... as indices, not %s"
+                                % type(k).__name__)
+            i = operator.index(k)
+            if i < 0:
+                i += n
+            if not 0 <= i < n:
+                raise IndexError("index %d is out of bounds for axis %d with size %d" % (k, axis, n))
+            off += i * s
+        return off, tuple(shape), tuple(strides), ints
+
+    def _view_at(self, off, shape, strides, dtype=None):
+        return type(self)._view(self, self._ptr + off, shape, strides, dtype or self.dtype)
+
+    def __getitem__(self, key):
+        off, shape, strides, ints = self._index(key)
+        if ints:
+            one = np.empty(1, self.dtype)
+            self._dtoh(one, off)
+            return one[0]
+        return self._view_at(off, shape, strides)
+
+    def __setitem__(self, key, value):
+        off, shape, strides, _ = self._index(key)
+        self._view_at(off, shape, strides).copy_to_device(np.asarray(value, dtype=self.dtype))
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    # ---- reshaping
+
+    def reshape(self, *newshape, order="C"):
+        if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
+            newshape = newshape[0]
+        newshape = list(shape_tuple(newshape))
+        if newshape.count(-1) > 1:
+            raise ValueError("can only specify one unknown dimension")
+        if -1 in newshape:
+            known = 1
+            for n in newshape:
+                if n != -1:
+                    known *= n
+            if known == 0 or self.size % known:
+                raise ValueError("cannot reshape array of size %d into shape %s" % (self.size, tuple(newshape)))
+            newshape[newshape.index(-1)] = self.size // known
+        newshape = tuple(newshape)
+        size = 1
+        for n in newshape:
+            size *= n
+        if size != self.size:
+            raise ValueError("cannot reshape array of size %d into shape %s" % (self.size, newshape))
+        if order not in ("C", "F", "A"):
+            raise ValueError("order must be 'C', 'F' or 'A'")
+        if order == "A":
+            order = "F" if self._layout == "F" else "C"
+        if self.ndim > 1 and not (order == "C" and self._layout == "C" or order == "F" and self._layout == "F") \
+                or self.ndim <= 1 and self._layout not in "CF":
+            raise NotImplementedError("reshape of a device array needs a %s-contiguous array; copy it "
+                                      "first (cuda.to_device(a.copy_to_host()))" % order)
+        strides = None if order == "C" else f_strides(newshape, self.itemsize)
+        if strides is None:
+            strides, s = [], self.itemsize
+            for n in reversed(newshape):
+                strides.append(s)
+                s *= max(n, 1)
+            strides = tuple(reversed(strides))
+        return self._view_at(0, newshape, strides)
+
+    def ravel(self, order="C"):
+        return self.reshape(self.size, order=order)
+
+    def transpose(self, axes=None):
+        if axes is None:
+            axes = tuple(reversed(range(self.ndim)))
+        axes = tuple(operator.index(a) for a in axes)
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError("axes don't match array")
+        return self._view_at(0, tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes))
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def view(self, dtype):
+        dtype = check_dtype(dtype)
+        if dtype.itemsize == self.itemsize:
+            return self._view_at(0, self.shape, self.strides, dtype)
+        if self._layout != "C" or self.ndim == 0 or (self.shape[-1] * self.itemsize) % dtype.itemsize:
+            raise ValueError("view(%s): the item size differs, which needs a C-contiguous array whose "
+                             "last dimension fits whole items" % dtype)
+        last = self.shape[-1] * self.itemsize // dtype.itemsize
+        shape = self.shape[:-1] + (last,)
+        strides = self.strides[:-1] + (dtype.itemsize,)
+        return self._view_at(0, shape, strides, dtype)
+
+    def split(self, section):
+        if self.ndim != 1 or self._layout != "C":
+            raise ValueError("split() needs a 1-d contiguous array")
+        return [self[i:i + section] for i in range(0, self.shape[0], section)]
+
+
+def _stream(stream):
+    return None if stream is None or (isinstance(stream, int) and stream == 0) else stream
+
+
+def _sync(stream):
+    s = _stream(stream)
+    if s is not None:
+        s.synchronize()

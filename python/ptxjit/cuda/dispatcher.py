@@ -1,0 +1,459 @@
+"""@cuda.jit: the dispatcher that compiles a Python function to a kernel.
+
+A CUDADispatcher holds the Python function and its compiled signatures.  The
+launch path (`kernel[grid, block](args)`) is C, in its base class
+ptxjit._core.Dispatcher: it classifies the arguments, looks the signature up
+in its own table and calls back here, through _compile_for(argtypes), only
+for a signature it has not seen.  Then this file compiles: the function's
+source (inspect.getsource, dedented), its file and first line, and its
+globals and closure (read by the compiler's resolver, in C, at compile time;
+the values found are frozen in the dispatcher, as Numba freezes globals).
+
+With explicit signatures (`@cuda.jit("void(float32[:], float32)")`) the
+kernel is compiled at once and never again: a launch picks the compiled
+signature its arguments convert to, as in Numba.
+"""
+
+import sys
+
+from .. import _core
+from .. import types as _types
+from ..errors import SourceNotFoundError
+from . import stubs
+
+_OPTIONS = {
+    "device", "fastmath", "debug", "lineinfo", "max_registers", "cache", "inline", "opt",
+    "forceinline", "launch_bounds", "link", "boundscheck", "lto", "extensions",
+}
+
+# Numba's names for dtypes in signatures, and the canonical spelling the
+# launch path uses (the names of ptxjit.types).
+_CANON = {}
+for _t in _types.number_types():
+    _CANON[_t.name] = _t.name
+for _n in dir(_types):
+    _v = getattr(_types, _n)
+    if isinstance(_v, _types.NumberType):
+        _CANON[_n] = _v.name
+_CANON["bool"] = "boolean"
+del _t, _n, _v
+
+
+def _split_top(s, sep=","):
+    parts, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _canon_type(s):
+    """'f4[:,::1]' -> 'float32[:, ::1]' (unknown spellings are kept)."""
+    s = s.strip()
+    name, dims = s, None
+    if s.endswith("]") and "[" in s:
+        name, dims = s[:s.index("[")].strip(), s[s.index("[") + 1:-1]
+    name = _CANON.get(name, name)
+    if dims is None:
+        return name
+    ds = []
+    for d in _split_top(dims):
+        d = d.replace(" ", "")
+        ds.append("::1" if d == "::1" else ":" if d == ":" else d)
+    return "%s[%s]" % (name, ", ".join(ds))
+
+
+def _sig_text(sig):
+    if isinstance(sig, str):
+        return sig
+    if isinstance(sig, _types.Signature):
+        return str(sig)
+    if isinstance(sig, tuple):
+        return "(%s)" % ", ".join(str(t) for t in sig)
+    raise TypeError("a signature is a string like \"void(float32[::1], int64)\", a tuple of types or "
+                    "void(float32[::1], int64); not %r" % (sig,))
+
+
+def _argtypes_of(sigtext):
+    """('float32[:]', 'float32') from 'void(float32[:], float32)'."""
+    s = sigtext.strip()
+    if "(" in s and s.endswith(")"):
+        s = s[s.index("(") + 1:-1]
+    return tuple(_canon_type(a) for a in _split_top(s))
+
+
+def _parse_argtype(s):
+    """(dtype, ndim, layout) of a canonical type string; ndim 0 for scalars."""
+    if s.endswith("]") and "[" in s:
+        dims = _split_top(s[s.index("[") + 1:-1])
+        layout = "A"
+        if dims and dims[-1] == "::1":
+            layout = "C"
+        elif dims and dims[0] == "::1":
+            layout = "F"
+        return s[:s.index("[")], len(dims), layout
+    return s, 0, ""
+
+
+def _match_score(params, args):
+    """How well argument types fit a compiled signature (None: they do not)."""
+    if len(params) != len(args):
+        return None
+    score = 0
+    for p, a in zip(params, args):
+        pd, pn, pl = _parse_argtype(p)
+        ad, an, al = _parse_argtype(a)
+        if pn or an:
+            if pd != ad or pn != an:
+                return None
+            if pl == al or (pn == 1 and pl in "CF" and al in "CF"):
+                score += 2
+            elif pl == "A":
+                score += 1
+            else:
+                return None
+        else:
+            if pd not in _CANON.values() or ad not in _CANON.values():
+                return None
+            if ad.startswith("complex") and not pd.startswith("complex"):
+                return None
+            score += 2 if pd == ad else 1
+    return score
+
+
+def _dedent(lines):
+    """(text, columns removed) of source lines."""
+    indents = [len(l) - len(l.lstrip(" \t")) for l in lines if l.strip()]
+    n = min(indents) if indents else 0
+    if n == 0:
+        return "".join(lines), 0
+    first = next(l for l in lines if l.strip())
+    prefix = first[:n]
+    out = []
+    for l in lines:
+        if l.startswith(prefix):
+            out.append(l[n:])
+        else:
+            k = len(l) - len(l.lstrip(" \t"))
+            out.append(l[min(k, n):])
+    return "".join(out), n
+
+
+def source_of(func):
+    """(dedented source, file, first line, columns removed) of a function."""
+    import inspect
+    code = func.__code__
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError) as e:
+        raise SourceNotFoundError(
+            "cannot find the source code of function %r (file %s, line %d): ptxjit compiles a "
+            "kernel from its source text, so the function must be defined in a file Python can "
+            "read; functions typed at the interactive prompt or made with exec() have no source "
+            "(%s)" % (func.__name__, code.co_filename, code.co_firstlineno, e)) from None
+    text, shift = _dedent(lines)
+    return text, code.co_filename, max(first, 1), shift
+
+
+_table_ready = False
+
+
+def _build_resolve_table():
+    """id(obj) -> (obj, kind, qualified name, module) for the modules,
+    functions and types kernels may name by a global or closure variable."""
+    global _table_ready
+    import cmath
+    import math
+
+    import numpy as np
+
+    import ptxjit
+    from .. import cuda as cuda_mod
+
+    table = {}
+
+    def add(obj, kind, qual, module=None):
+        table.setdefault(id(obj), (obj, kind, qual, module))
+
+    for m in (math, cmath, np, ptxjit, cuda_mod):
+        add(m, "module", m.__name__)
+    for name in ("numba", "numba.cuda"):
+        m = sys.modules.get(name)
+        if m is not None:
+            add(m, "module", name if m not in (ptxjit, cuda_mod) else m.__name__)
+    for group in (stubs.DIM3, stubs.VALUES):
+        for name, obj in group.items():
+            add(obj, "intrin", "cuda." + name, cuda_mod)
+    for name in stubs.FUNCTIONS:
+        add(getattr(stubs, name), "intrin", "cuda." + name, cuda_mod)
+    for ns_name, ns in stubs.NAMESPACES.items():
+        add(ns, "module", "cuda." + ns_name)
+        for member, obj in vars(ns).items():
+            if isinstance(obj, stubs.Stub):
+                add(obj, "intrin", "cuda.%s.%s" % (ns_name, member), ns)
+    for t in _types.number_types():
+        attr = "bool_" if t.np_name == "bool" else t.np_name
+        add(getattr(np, attr), "intrin", "numpy." + attr, np)
+        add(np.dtype(t.np_name), "dtype", t.np_name)
+        add(t, "dtype", t.name)
+    for m in (math, cmath):
+        for name, v in vars(m).items():
+            if callable(v) and not name.startswith("_"):
+                add(v, "intrin", "%s.%s" % (m.__name__, name), m)
+    for name, v in sorted(vars(np).items()):
+        if name.startswith("_") or not callable(v):
+            continue
+        if isinstance(v, np.ufunc) and getattr(np, v.__name__, None) is v:
+            name = v.__name__
+        add(v, "intrin", "numpy." + name, np)
+    _core.set_resolve_table(table)
+    _table_ready = True
+
+
+def _is_sig(x):
+    return isinstance(x, (str, _types.Signature, tuple))
+
+
+class CUDADispatcher(_core.Dispatcher):
+    """A @cuda.jit function: launch it as f[grid, block](args), or call it
+    from another kernel when device=True."""
+
+    def __init__(self, py_func, sigs=None, device=False, options=None):
+        code = getattr(py_func, "__code__", None)
+        if code is None:
+            raise TypeError("cuda.jit needs a Python function, not %s" % type(py_func).__name__)
+        if code.co_flags & 0x0C or code.co_kwonlyargcount:
+            raise TypeError("kernel %r: *args, **kwargs and keyword-only parameters are not supported; "
+                            "kernels take a fixed list of positional parameters" % py_func.__name__)
+        options = dict(options or {})
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = getattr(py_func, "__qualname__", py_func.__name__)
+        self.__doc__ = py_func.__doc__
+        self.__module__ = py_func.__module__
+        self.__wrapped__ = py_func
+        self.targetoptions = options
+        self.overloads = {}
+        self._device = bool(device)
+        self._frozen = {}
+        self._source = None
+        self._device_sig = None
+        self._can_compile = True
+        inline = options.get("inline", "never")
+        self._inline = inline is True or inline == "always" or bool(options.get("forceinline"))
+        self._setup(py_func.__name__, tuple(code.co_varnames[:code.co_argcount]),
+                    bool(options.get("debug")), self._device)
+        if sigs:
+            if self._device:
+                self._device_sig = _sig_text(sigs[0])
+            else:
+                for s in sigs:
+                    self.compile(s)
+                self._can_compile = False
+
+    # ---- what the compiler reads
+
+    def _pj_info(self):
+        if self._source is None:
+            self._source = source_of(self.py_func)
+        text, file, first, shift = self._source
+        closure = {}
+        cells = self.py_func.__closure__
+        if cells:
+            for name, cell in zip(self.py_func.__code__.co_freevars, cells):
+                try:
+                    closure[name] = cell.cell_contents
+                except ValueError:   # an empty cell: not assigned yet
+                    pass
+        return (self.py_func.__name__, text, file, first, shift, self.py_func.__globals__, closure,
+                self._frozen, self._device, self._device_sig, self._inline)
+
+    def _options(self):
+        o = self.targetoptions
+        return {
+            "fastmath": bool(o.get("fastmath", False)),
+            "debug": bool(o.get("debug", False)),
+            "lineinfo": bool(o.get("lineinfo", False)),
+            "opt": True if o.get("opt") is None else bool(o.get("opt")),
+            "max_registers": o.get("max_registers") or 0,
+        }
+
+    # ---- compiling
+
+    def compile(self, sig):
+        """Compiles the kernel for a signature ("void(float32[::1], int64)",
+        a tuple of types, or void(...)); returns the compiled Kernel."""
+        if self._device:
+            raise TypeError("%r is a device function: it is compiled with the kernels that call it"
+                            % self.__name__)
+        text = _sig_text(sig)
+        argtypes = _argtypes_of(text)
+        k = self.overloads.get(argtypes)
+        if k is None:
+            k = self._compile(text, argtypes)
+        return k
+
+    def _compile(self, sigtext, argtypes):
+        if not _table_ready:
+            _build_resolve_table()
+        k = _core.compile(self._pj_info(), sigtext, self._options())
+        k.signature = argtypes
+        self.overloads[argtypes] = k
+        return k
+
+    def _compile_for(self, argtypes):
+        """Called by the launch path for argument types it has not seen."""
+        k = self.overloads.get(argtypes)
+        if k is not None:
+            return k
+        if not self._can_compile:
+            best, score = None, -1
+            for params, cand in self.overloads.items():
+                s = _match_score(params, argtypes)
+                if s is not None and s > score:
+                    best, score = cand, s
+            if best is None:
+                raise TypeError(
+                    "kernel %r was compiled for %s; the arguments (%s) match none of them"
+                    % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
+                       ", ".join(argtypes)))
+            return best
+        return self._compile(", ".join(argtypes), argtypes)
+
+    def _kernel(self, signature):
+        if signature is None:
+            if len(self.overloads) != 1:
+                raise TypeError("kernel %r has %d compiled signatures; name one"
+                                % (self.__name__, len(self.overloads)))
+            return next(iter(self.overloads.values()))
+        key = signature if isinstance(signature, tuple) and all(isinstance(s, str) for s in signature) \
+            else _argtypes_of(_sig_text(signature))
+        key = tuple(_canon_type(s) for s in key)
+        if key not in self.overloads:
+            raise KeyError("kernel %r has no compiled signature %s; it has %s"
+                           % (self.__name__, key, list(self.overloads)))
+        return self.overloads[key]
+
+    # ---- launching
+
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0):
+        return self[griddim, blockdim, stream, sharedmem]
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A 1-d launch with at least ntasks threads."""
+        if ntasks < 0:
+            raise ValueError("forall: ntasks must be 0 or more, not %d" % ntasks)
+        if ntasks == 0:
+            return lambda *args: None
+        tpb = tpb or 256
+        return self[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem]
+
+    # ---- introspection
+
+    @property
+    def signatures(self):
+        """The argument types of every compiled signature."""
+        return list(self.overloads)
+
+    @property
+    def specialized(self):
+        return not self._can_compile
+
+    def inspect_asm(self, signature=None):
+        """The PTX: a dict by signature, or the text for one signature."""
+        if signature is not None:
+            return self._kernel(signature).ptx
+        return {sig: k.ptx for sig, k in self.overloads.items()}
+
+    def inspect_ir(self, signature=None):
+        """The optimised IR: a dict by signature, or the text for one."""
+        if signature is not None:
+            return self._kernel(signature).ir
+        return {sig: k.ir for sig, k in self.overloads.items()}
+
+    def typed_source(self, signature=None):
+        """The source with the type of every variable: a dict by signature,
+        or the text for one."""
+        if signature is not None:
+            return self._kernel(signature).types
+        return {sig: k.types for sig, k in self.overloads.items()}
+
+    def inspect_types(self, file=None, signature=None):
+        """Prints the source of every compiled signature with the type of
+        each variable (Numba prints its typed IR)."""
+        out = file if file is not None else sys.stdout
+        kernels = [(signature, self._kernel(signature))] if signature is not None \
+            else list(self.overloads.items())
+        for sig, k in kernels:
+            print("%s (%s)" % (self.__name__, ", ".join(k.signature)), file=out)
+            print("-" * 80, file=out)
+            print(k.types or "", file=out)
+            print("=" * 80, file=out)
+
+    def _kernel_attr(self, attr, signature):
+        if signature is not None:
+            return self._kernel(signature)._attr(attr)
+        return {sig: k._attr(attr) for sig, k in self.overloads.items()}
+
+    def get_regs_per_thread(self, signature=None):
+        return self._kernel_attr(4, signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._kernel_attr(1, signature)
+
+    def get_const_mem_size(self, signature=None):
+        return self._kernel_attr(2, signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._kernel_attr(3, signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._kernel_attr(0, signature)
+
+    def __repr__(self):
+        return "<ptxjit.cuda %s %s>" % ("device function" if self._device else "kernel", self.__qualname__)
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """Compiles a Python function into a CUDA kernel (or, with device=True, a
+    device function that kernels call).
+
+        @cuda.jit                                   compiled per argument types at launch
+        @cuda.jit("void(float32[::1], float32)")    compiled now, for this signature
+        @cuda.jit(["void(f4[:])", "void(f8[:])"])   several signatures
+        @cuda.jit(device=True)                      a device function
+
+    Options: fastmath, debug, lineinfo, max_registers, opt, inline ("always"),
+    cache (accepted; nothing is cached on disk yet).
+    """
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise TypeError("cuda.jit() got unexpected keyword argument%s %s; it takes %s"
+                        % ("s" if len(unknown) > 1 else "", ", ".join(sorted(unknown)),
+                           ", ".join(sorted(_OPTIONS))))
+    if options.get("boundscheck"):
+        raise NotImplementedError("boundscheck=True is not supported on the GPU; run the kernel on the "
+                                  "simulator (PTXJIT_SIM=1), which checks every access")
+    if options.get("link"):
+        raise NotImplementedError("link= (linking CUDA C, PTX or cubin files) is not supported by ptxjit")
+    options["device"] = device
+    if func_or_sig is None:
+        return lambda f: jit(f, **options)
+    if _is_sig(func_or_sig) or isinstance(func_or_sig, list):
+        sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
+        for s in sigs:
+            _sig_text(s)
+        return lambda f: CUDADispatcher(getattr(f, "py_func", f), sigs, device, options)
+    if isinstance(func_or_sig, CUDADispatcher):
+        func_or_sig = func_or_sig.py_func
+    if not callable(func_or_sig):
+        raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
+    return CUDADispatcher(func_or_sig, None, device, options)

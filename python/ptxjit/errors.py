@@ -1,0 +1,56 @@
+"""The exceptions ptxjit raises.
+
+Compiling:
+    TypingError            the kernel uses Python that ptxjit does not support; the
+                           message names file:line:col, shows the line with a caret
+                           and says what is supported (Numba raises TypingError too).
+                           CompileError is the same class.
+    SourceNotFoundError    the function's source text cannot be found (a TypingError)
+    InternalCompilerError  a bug in ptxjit's compiler
+
+Running on the GPU:
+    CudaSupportError       no CUDA driver or no GPU (a RuntimeError)
+    CudaDriverError        the driver refused an operation (a RuntimeError);
+    CudaAPIError           its subclass for a failed driver call: .code is the
+                           CUresult, .name its name (CUDA_ERROR_ILLEGAL_ADDRESS)
+
+Running on the simulator (PTXJIT_SIM=1):
+    SimulatorError         base class (a RuntimeError)
+    SimIndexError          an out-of-bounds array access; also an IndexError
+    DeadlockError          not every thread of a block reached a barrier
+    TrapError              the kernel stopped itself (a failed assert, a raise)
+    UninitializedReadError shared memory read before it was written (PTXJIT_SIM_CHECK=uninit)
+    RaceError              two threads wrote one shared address between barriers
+                           (PTXJIT_SIM_CHECK=race)
+
+Launch arguments and configurations that are wrong raise TypeError or ValueError
+before anything reaches the device.
+"""
+
+from ._core import (  # noqa: F401
+    TypingError,
+    InternalCompilerError,
+    CudaSupportError,
+    CudaDriverError,
+    CudaAPIError,
+    SimulatorError,
+    SimIndexError,
+    DeadlockError,
+    TrapError,
+    UninitializedReadError,
+    RaceError,
+)
+
+CompileError = TypingError
+
+
+class SourceNotFoundError(TypingError):
+    """The source text of a function to compile cannot be found."""
+
+
+__all__ = [
+    "TypingError", "CompileError", "SourceNotFoundError", "InternalCompilerError",
+    "CudaSupportError", "CudaDriverError", "CudaAPIError",
+    "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
+    "UninitializedReadError", "RaceError",
+]

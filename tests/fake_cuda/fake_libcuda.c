@@ -1,0 +1,387 @@
+/*
+ * fake_libcuda.c - a stand-in for libcuda.so.1, for testing ptxjit's GPU
+ * path on machines without a GPU.
+ *
+ * It implements the driver entry points the runtime resolves (src/rt/rt.h)
+ * over host memory: "device" pointers are host addresses, copies are
+ * memcpy, streams and events are small structs, a module keeps its PTX.
+ * A launch runs nothing; it records its configuration and parameter
+ * buffer, which the tests read back through fake_* functions (ctypes), and
+ * can write a marker through its first parameter so that copies back to
+ * the host can be observed.
+ *
+ * Faults are injected with fake_set():
+ *   "mem_limit"      bytes cuMemAlloc may hand out in all (0: no limit)
+ *   "reject_ptx"     cuModuleLoadDataEx fails with CUDA_ERROR_INVALID_PTX
+ *   "fault_on_sync"  the next synchronisation reports CUDA_ERROR_ILLEGAL_ADDRESS,
+ *                    and every call after it too, until the primary context is reset
+ *   "launch_write"   a launch stores this int32 at its first parameter's address
+ *   "no_device"      cuInit fails with CUDA_ERROR_NO_DEVICE
+ * and counters are read with fake_get(): "allocs", "frees", "launches",
+ * "module_loads", "live_bytes", "max_registers", "ctx_resets", "htod",
+ * "dtoh", "syncs".
+ *
+ * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+	OK = 0, E_INVALID_VALUE = 1, E_OOM = 2, E_NOT_INITIALIZED = 3, E_NO_DEVICE = 100,
+	E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_NOT_FOUND = 500, E_NOT_READY = 600,
+	E_ILLEGAL_ADDRESS = 700,
+};
+
+static struct {
+	int inited, sticky, ctx_retained;
+	long mem_limit, reject_ptx, fault_on_sync, launch_write, no_device;
+	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
+	long htod, dtoh, syncs;
+	unsigned grid[3], block[3], smem;
+	void *stream;
+	unsigned char params[4096];
+	size_t nparams;
+	char entry[256];
+} F;
+
+static int ctx_token;
+static __thread void *current;
+
+struct alloc { void *p; size_t n; struct alloc *next; };
+static struct alloc *allocs;
+
+struct module { char *ptx; };
+struct function { char name[256]; };
+struct event { double t; int recorded; };
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+#define GUARD() do { if (!F.inited) return E_NOT_INITIALIZED; if (F.sticky) return E_ILLEGAL_ADDRESS; } while (0)
+
+/* ------------------------------------------------------- test control */
+
+void fake_set(const char *key, long v)
+{
+	if (!strcmp(key, "mem_limit")) F.mem_limit = v;
+	else if (!strcmp(key, "reject_ptx")) F.reject_ptx = v;
+	else if (!strcmp(key, "fault_on_sync")) F.fault_on_sync = v;
+	else if (!strcmp(key, "launch_write")) F.launch_write = v;
+	else if (!strcmp(key, "no_device")) F.no_device = v;
+}
+
+long fake_get(const char *key)
+{
+	if (!strcmp(key, "allocs")) return F.allocs;
+	if (!strcmp(key, "frees")) return F.frees;
+	if (!strcmp(key, "launches")) return F.launches;
+	if (!strcmp(key, "module_loads")) return F.module_loads;
+	if (!strcmp(key, "live_bytes")) return F.live_bytes;
+	if (!strcmp(key, "max_registers")) return F.max_registers;
+	if (!strcmp(key, "ctx_resets")) return F.ctx_resets;
+	if (!strcmp(key, "htod")) return F.htod;
+	if (!strcmp(key, "dtoh")) return F.dtoh;
+	if (!strcmp(key, "syncs")) return F.syncs;
+	if (!strcmp(key, "smem")) return F.smem;
+	return -1;
+}
+
+/* The last launch: grid, block, and its parameter bytes. */
+size_t fake_last_launch(unsigned *grid, unsigned *block, unsigned char *params, size_t cap, char *entry)
+{
+	memcpy(grid, F.grid, sizeof F.grid);
+	memcpy(block, F.block, sizeof F.block);
+	size_t n = F.nparams < cap ? F.nparams : cap;
+	memcpy(params, F.params, n);
+	strcpy(entry, F.entry);
+	return F.nparams;
+}
+
+void *fake_last_stream(void) { return F.stream; }
+
+/* --------------------------------------------------- the driver API */
+
+CUresult cuInit(unsigned flags)
+{
+	if (F.no_device)
+		return E_NO_DEVICE;
+	F.inited = 1;
+	return OK;
+}
+
+CUresult cuDriverGetVersion(int *v) { *v = 12080; return OK; }
+
+static const char *err_name(CUresult r)
+{
+	switch (r) {
+	case OK: return "CUDA_SUCCESS";
+	case E_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+	case E_OOM: return "CUDA_ERROR_OUT_OF_MEMORY";
+	case E_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
+	case E_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
+	case E_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
+	case E_INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
+	case E_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+	case E_NOT_READY: return "CUDA_ERROR_NOT_READY";
+	case E_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+	}
+	return NULL;
+}
+
+CUresult cuGetErrorName(CUresult r, const char **s)
+{
+	*s = err_name(r);
+	return *s ? OK : E_INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **s)
+{
+	switch (r) {
+	case E_ILLEGAL_ADDRESS: *s = "an illegal memory access was encountered"; return OK;
+	case E_OOM: *s = "out of memory"; return OK;
+	case E_INVALID_PTX: *s = "a PTX JIT compilation failed"; return OK;
+	}
+	*s = err_name(r);
+	return *s ? OK : E_INVALID_VALUE;
+}
+
+CUresult cuDeviceGetCount(int *n) { if (!F.inited) return E_NOT_INITIALIZED; *n = 1; return OK; }
+CUresult cuDeviceGet(int *d, int ordinal) { if (!F.inited) return E_NOT_INITIALIZED; *d = ordinal; return ordinal == 0 ? OK : E_INVALID_VALUE; }
+
+CUresult cuDeviceGetName(char *name, int len, int dev)
+{
+	strncpy(name, "Fake GPU (tests/fake_cuda)", (size_t)len);
+	name[len - 1] = 0;
+	return OK;
+}
+
+CUresult cuDeviceGetAttribute(int *v, int attr, int dev)
+{
+	switch (attr) {
+	case 1: *v = 1024; break;
+	case 2: case 3: *v = 1024; break;
+	case 4: *v = 64; break;
+	case 5: *v = 0x7fffffff; break;
+	case 6: case 7: *v = 65535; break;
+	case 8: *v = 48 * 1024; break;
+	case 10: *v = 32; break;
+	case 16: *v = 132; break;
+	case 75: *v = 9; break;
+	case 76: *v = 0; break;
+	case 97: *v = 227 * 1024; break;
+	default: *v = 0; break;
+	}
+	return OK;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *b, int dev) { *b = (size_t)80 << 30; return OK; }
+
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev)
+{
+	if (!F.inited) return E_NOT_INITIALIZED;
+	F.ctx_retained++;
+	*ctx = &ctx_token;
+	return OK;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(int dev) { F.ctx_retained--; return OK; }
+
+CUresult cuDevicePrimaryCtxReset_v2(int dev)
+{
+	F.ctx_resets++;
+	F.sticky = 0;
+	F.ctx_retained = 0;
+	return OK;
+}
+
+CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
+CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
+
+static CUresult sync_point(void)
+{
+	GUARD();
+	F.syncs++;
+	if (F.fault_on_sync) {
+		F.fault_on_sync = 0;
+		F.sticky = 1;
+		return E_ILLEGAL_ADDRESS;
+	}
+	return OK;
+}
+
+CUresult cuCtxSynchronize(void) { return sync_point(); }
+
+CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
+{
+	GUARD();
+	*t = (size_t)80 << 30;
+	*f = *t - (size_t)F.live_bytes;
+	return OK;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+{
+	GUARD();
+	if (current != &ctx_token) return E_INVALID_CONTEXT;
+	if (F.mem_limit && F.live_bytes + (long)n > F.mem_limit)
+		return E_OOM;
+	struct alloc *a = malloc(sizeof *a);
+	a->p = malloc(n);
+	a->n = n;
+	a->next = allocs;
+	allocs = a;
+	F.allocs++;
+	F.live_bytes += (long)n;
+	*p = (CUdeviceptr)(uintptr_t)a->p;
+	return OK;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr p)
+{
+	if (!F.inited) return E_NOT_INITIALIZED;
+	for (struct alloc **a = &allocs; *a; a = &(*a)->next)
+		if ((*a)->p == (void *)(uintptr_t)p) {
+			struct alloc *x = *a;
+			*a = x->next;
+			F.live_bytes -= (long)x->n;
+			F.frees++;
+			free(x->p);
+			free(x);
+			return OK;
+		}
+	return E_INVALID_VALUE;
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { GUARD(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
+CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { GUARD(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st) { return cuMemcpyHtoD_v2(d, s, n); }
+CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st) { GUARD(); F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); memset((void *)(uintptr_t)d, c, n); return OK; }
+
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) { GUARD(); *p = malloc(n ? n : 1); return OK; }
+CUresult cuMemFreeHost(void *p) { free(p); return OK; }
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { GUARD(); return OK; }
+CUresult cuMemHostUnregister(void *p) { return OK; }
+CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { return E_INVALID_VALUE; }
+
+enum { JIT_MAX_REGISTERS = 0, JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };
+
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts, void **vals)
+{
+	GUARD();
+	char *log = NULL;
+	size_t logsize = 0;
+	F.max_registers = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (opts[i] == JIT_ERROR_LOG_BUFFER) log = vals[i];
+		if (opts[i] == JIT_ERROR_LOG_BUFFER_SIZE) logsize = (size_t)(uintptr_t)vals[i];
+		if (opts[i] == JIT_MAX_REGISTERS) F.max_registers = (long)(uintptr_t)vals[i];
+	}
+	if (F.reject_ptx || !strstr(image, ".entry")) {
+		if (log && logsize)
+			strncpy(log, "ptxas fatal   : fake driver rejected this PTX (tests/fake_cuda)", logsize - 1);
+		return E_INVALID_PTX;
+	}
+	struct module *m = malloc(sizeof *m);
+	m->ptx = strdup(image);
+	*mod = m;
+	F.module_loads++;
+	return OK;
+}
+
+CUresult cuModuleUnload(void *mod)
+{
+	struct module *m = mod;
+	if (m) {
+		free(m->ptx);
+		free(m);
+	}
+	return OK;
+}
+
+CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
+{
+	GUARD();
+	struct module *m = mod;
+	char pat[300];
+	snprintf(pat, sizeof pat, ".entry %s(", name);
+	if (!strstr(m->ptx, pat))
+		return E_NOT_FOUND;
+	struct function *f = malloc(sizeof *f);
+	snprintf(f->name, sizeof f->name, "%s", name);
+	*fn = f;
+	return OK;
+}
+
+CUresult cuFuncSetAttribute(void *fn, int attr, int v) { GUARD(); return OK; }
+CUresult cuFuncGetAttribute(int *v, int attr, void *fn) { GUARD(); *v = attr == 4 ? 32 : 0; return OK; }
+
+CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned smem, void *stream, void **params, void **extra)
+{
+	GUARD();
+	if (current != &ctx_token) return E_INVALID_CONTEXT;
+	F.launches++;
+	F.grid[0] = gx; F.grid[1] = gy; F.grid[2] = gz;
+	F.block[0] = bx; F.block[1] = by; F.block[2] = bz;
+	F.smem = smem;
+	F.stream = stream;
+	snprintf(F.entry, sizeof F.entry, "%s", ((struct function *)fn)->name);
+	F.nparams = 0;
+	if (extra) {
+		void *buf = NULL;
+		size_t size = 0;
+		for (int i = 0; extra[i] != (void *)0; i += 2) {
+			if (extra[i] == (void *)1) buf = extra[i + 1];
+			else if (extra[i] == (void *)2) size = *(size_t *)extra[i + 1];
+			else return E_INVALID_VALUE;
+		}
+		if (!buf || size > sizeof F.params)
+			return E_INVALID_VALUE;
+		memcpy(F.params, buf, size);
+		F.nparams = size;
+		if (F.launch_write && size >= 8) {
+			CUdeviceptr p;
+			memcpy(&p, buf, 8);
+			int32_t v = (int32_t)F.launch_write;
+			if (p)
+				memcpy((void *)(uintptr_t)p, &v, 4);
+		}
+	}
+	return OK;
+}
+
+CUresult cuStreamCreate(void **s, unsigned flags) { GUARD(); *s = malloc(16); return OK; }
+CUresult cuStreamSynchronize(void *s) { return sync_point(); }
+CUresult cuStreamQuery(void *s) { GUARD(); return OK; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { GUARD(); return OK; }
+CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
+
+CUresult cuEventCreate(void **e, unsigned flags) { GUARD(); *e = calloc(1, sizeof(struct event)); return OK; }
+CUresult cuEventRecord(void *e, void *s) { GUARD(); ((struct event *)e)->t = now_ms(); ((struct event *)e)->recorded = 1; return OK; }
+CUresult cuEventSynchronize(void *e) { return sync_point(); }
+CUresult cuEventQuery(void *e) { GUARD(); return ((struct event *)e)->recorded ? OK : E_NOT_READY; }
+
+CUresult cuEventElapsedTime(float *ms, void *a, void *b)
+{
+	GUARD();
+	struct event *x = a, *y = b;
+	if (!x->recorded || !y->recorded)
+		return E_INVALID_VALUE;
+	*ms = (float)(y->t - x->t);
+	return OK;
+}
+
+CUresult cuEventDestroy_v2(void *e) { free(e); return OK; }
