@@ -16,15 +16,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import cupy, ensure_ptxjit_path, median, missing, numba_cuda, ratio, table  # noqa: E402
+from common import QUICK, cupy, ensure_ptxjit_path, median, missing, numba_cuda, ratio, table  # noqa: E402
 
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-WARMUP, REPS = 5, 50
-N_BIG = 1 << 26
-N_HOST = 1 << 20
+WARMUP, REPS = (1, 3) if QUICK else (5, 50)
+N_BIG = 1 << (16 if QUICK else 26)
+N_HOST = 1 << (12 if QUICK else 20)
 
 CUDA_C = r"""
 extern "C" __global__ void vadd(const float *x, const float *y, float *out, long long n)
@@ -90,7 +90,7 @@ def host_vector_add_ms(cuda, x, y):
     cuda.synchronize()
     assert (out == x + y).all()
     times = []
-    for _ in range(30):
+    for _ in range(REPS if QUICK else 30):
         t0 = time.perf_counter()
         k[blocks, 256](x, y, out)
         times.append((time.perf_counter() - t0) * 1e3)

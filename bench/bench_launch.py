@@ -18,10 +18,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (NUMBA_PRELUDE, ensure_ptxjit_path, last_line, median, missing,  # noqa: E402
+from common import (NUMBA_PRELUDE, QUICK, ensure_ptxjit_path, last_line, median, missing,  # noqa: E402
                     numba_cuda, ratio, run_python, table, timeit_us)
 
-BATCH, REPS = 500, 21
+BATCH, REPS = (20, 3) if QUICK else (500, 21)
+RUNS = 1 if QUICK else 5
 
 
 def launch_overhead(cuda):
@@ -62,7 +63,7 @@ print((t2 - t1) * 1e3)
 """
 
 
-def import_ms(stmt, prelude="", runs=5):
+def import_ms(stmt, prelude="", runs=RUNS):
     code = IMPORT_CODE % stmt
     if prelude:
         code = code.replace("import numpy\n", "import numpy\n" + prelude, 1)
@@ -74,7 +75,7 @@ import time, json
 %(prelude)s
 import numpy as np
 %(imp)s
-n = 1000000
+n = %(n)d
 hx = np.arange(n, dtype=np.float32)
 x = cuda.to_device(hx)
 y = cuda.to_device(hx * 2)
@@ -100,9 +101,9 @@ print(json.dumps([(t1 - t0) * 1e3, (t2 - t1) * 1e6]))
 """
 
 
-def first_call(imp, prelude="", runs=5):
+def first_call(imp, prelude="", runs=RUNS):
     """(cold ms, warm ms, second call us), medians over `runs` processes."""
-    code = FIRST_CALL_CODE % {"imp": imp, "prelude": prelude}
+    code = FIRST_CALL_CODE % {"imp": imp, "prelude": prelude, "n": 4096 if QUICK else 1000000}
     cold = [json.loads(last_line(run_python(code, env={"CUDA_CACHE_DISABLE": "1"}))) for _ in range(runs)]
     run_python(code)                     # fills the driver's cache
     warm = [json.loads(last_line(run_python(code))) for _ in range(runs)]

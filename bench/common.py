@@ -9,12 +9,17 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 _missing = {}
+
+# PTXJIT_BENCH_QUICK=1: tiny sizes and few repetitions, to check that the
+# scripts run (on the simulator, say); the figures mean nothing then.
+QUICK = os.environ.get("PTXJIT_BENCH_QUICK") == "1"
 
 
 def ensure_ptxjit_path():
@@ -93,8 +98,13 @@ def run_python(code, env=None, timeout=300):
     e["PYTHONPATH"] = where + os.pathsep + e.get("PYTHONPATH", "")
     if env:
         e.update(env)
-    p = subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True,
-                       timeout=timeout)
+    # a file, not -c: kernels are compiled from their source text
+    with tempfile.TemporaryDirectory(prefix="ptxjit-bench-") as d:
+        path = os.path.join(d, "child.py")
+        with open(path, "w") as f:
+            f.write(code)
+        p = subprocess.run([sys.executable, path], env=e, capture_output=True, text=True,
+                           timeout=timeout)
     if p.returncode != 0:
         raise RuntimeError("child failed (%d): %s" % (p.returncode, (p.stderr or p.stdout).strip()[-800:]))
     return p.stdout

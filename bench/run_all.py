@@ -41,6 +41,16 @@ def main():
             traceback.print_exc()
             tables.append("== %s: FAILED (traceback above)" % title)
     print()
+    try:
+        from ptxjit import cuda
+        if os.environ.get("PTXJIT_SIM", "0") not in ("", "0"):
+            where = "the ptxjit simulator (PTXJIT_SIM=1): the GPU figures mean nothing"
+        else:
+            dev = cuda.get_current_device()
+            where = "%s (compute capability %s)" % (dev.name, dev.compute_capability)
+    except Exception as e:
+        where = "unknown (%s)" % e
+    print("== device: %s" % where)
     print("\n\n".join(tables))
     for v in missing().values():
         print("note: %s" % v)

@@ -84,6 +84,21 @@ static int line_of(Span sp)
 	return span_loc(sp).line;
 }
 
+/* Reads the closing bracket of `open`.  When the next token is on a later
+ * line than the last one read, the bracket was most likely left open. */
+static void close_bracket(Parser *p, Token *open, const char *close, const char *hint)
+{
+	if (equal(p, close)) {
+		advance(p);
+		return;
+	}
+	Token *t = p->tok;
+	if (t->kind == T_EOF || (t > p->toks && line_of(t->span) > line_of(t[-1].span)))
+		err_at(p->c, open->span, "close the bracket on this line, or continue the expression inside it",
+		       "'%s' was never closed", open->op);
+	err_at(p->c, t->span, hint, "invalid syntax: expected '%s', found %s", close, describe(p, t));
+}
+
 /* The end offset of the last token read. */
 static int prev_end(Parser *p)
 {
@@ -293,17 +308,17 @@ static Expr *group_or_tuple(Parser *p)
 	}
 	if (equal(p, "yield")) {
 		Expr *e = yield_expr(p);
-		skip(p, ")", "close the parenthesis");
+		close_bracket(p, open, ")", "close the parenthesis");
 		return e;
 	}
 	Expr *first = star_named_expression(p);
 	if (equal(p, "for") || equal(p, "async")) {
 		for_if_clauses(p);
-		skip(p, ")", "close the parenthesis");
+		close_bracket(p, open, ")", "close the parenthesis");
 		return new_unsupported(p, span_from(p, open->span), "generator expression");
 	}
 	if (!equal(p, ",")) {
-		skip(p, ")", "close the parenthesis, or separate tuple elements with ','");
+		close_bracket(p, open, ")", "close the parenthesis, or separate tuple elements with ','");
 		return first;
 	}
 	Expr **elts = NULL;
@@ -314,7 +329,7 @@ static Expr *group_or_tuple(Parser *p)
 			break;
 		VEC_PUSH(p->c, elts, n, cap, star_named_expression(p));
 	}
-	skip(p, ")", "close the parenthesis, or separate tuple elements with ','");
+	close_bracket(p, open, ")", "close the parenthesis, or separate tuple elements with ','");
 	Expr *e = new_expr(p, E_TUPLE, span_from(p, open->span));
 	e->tuple.n = n;
 	e->tuple.elts = elts;
@@ -336,7 +351,7 @@ static Expr *list_display(Parser *p)
 				star_named_expression(p);
 		}
 	}
-	skip(p, "]", "close the bracket, or separate list elements with ','");
+	close_bracket(p, open, "]", "close the bracket, or separate list elements with ','");
 	return new_unsupported(p, span_from(p, open->span), what);
 }
 
@@ -377,7 +392,7 @@ static Expr *dict_or_set(Parser *p)
 			}
 		}
 	}
-	skip(p, "}", "close the brace, or separate elements with ','");
+	close_bracket(p, open, "}", "close the brace, or separate elements with ','");
 	return new_unsupported(p, span_from(p, open->span), what);
 }
 
@@ -436,6 +451,13 @@ static Expr *atom(Parser *p)
 	default:
 		break;
 	}
+	if (t > p->toks + 1 && (is_op(&t[-1], "+") || is_op(&t[-1], "-")) && is_op(&t[-2], t[-1].op) &&
+	    !starts_expression(t))
+		err_at(p->c, span_join(t[-2].span, t[-1].span), "Python has no ++ or --: write x += 1",
+		       "invalid syntax: '%s%s' is not an operator", t[-2].op, t[-1].op);
+	if (t > p->toks && (is_op(t, "&") || is_op(t, "|")) && is_op(&t[-1], t->op))
+		err_at(p->c, span_join(t[-1].span, t->span), "use 'and', 'or' and 'not'",
+		       "invalid syntax: '%s%s' is not a Python operator", t->op, t->op);
 	if (t->kind == T_NEWLINE || t->kind == T_EOF)
 		err_at(p->c, t->span, "complete the expression on this line, or continue it inside ( )",
 		       "invalid syntax: expected an expression, found %s", describe(p, t));
@@ -541,13 +563,9 @@ static void arguments(Parser *p, Expr *call)
 		if (!consume(p, ","))
 			break;
 	}
-	if (!equal(p, ")")) {
-		if (p->tok->kind == T_NEWLINE || p->tok->kind == T_EOF)
-			err_at(p->c, open->span, "close the call's parenthesis", "'(' was never closed");
-		err_at(p->c, p->tok->span, "separate the arguments of a call with ','",
-		       "invalid syntax: expected ',' or ')' in call, found %s", describe(p, p->tok));
-	}
-	advance(p);
+	if (!equal(p, ")") && !equal(p, ","))
+		close_bracket(p, open, ")", "separate the arguments of a call with ','");
+	close_bracket(p, open, ")", "separate the arguments of a call with ','");
 	call->call.nargs = n;
 	call->call.args = args;
 	call->call.nkw = nkw;
@@ -582,12 +600,12 @@ static Expr *primary(Parser *p)
 			call->span = span_from(p, e->span);
 			e = call;
 		} else if (equal(p, "[")) {
-			advance(p);
+			Token *open = advance(p);
 			enter(p), chain++;
 			Expr *s = new_expr(p, E_SUBSCRIPT, e->span);
 			s->sub.obj = e;
 			s->sub.index = slices(p);
-			skip(p, "]", "close the subscript with ']'; separate indices with ','");
+			close_bracket(p, open, "]", "close the subscript with ']'; separate indices with ','");
 			s->span = span_from(p, e->span);
 			e = s;
 		} else {
@@ -1185,6 +1203,11 @@ static void simple_stmts(Parser *p, StmtList *out, int *cap)
 	}
 	if (p->tok->kind != T_NEWLINE) {
 		Token *t = p->tok;
+		Stmt *last = out->s[out->n - 1];
+		if (last->kind == S_EXPR && last->expr->kind == E_NAME && !strcmp(last->expr->name.id, "print") &&
+		    starts_expression(t))
+			err_at(p->c, last->span, "print is a function in Python 3: print(x, y)",
+			       "missing parentheses in call to 'print'");
 		if (is_op(t, "="))
 			err_at(p->c, t->span, "to compare, use '=='; to assign, the left side must be a name, attribute or subscript",
 			       "invalid syntax: unexpected '='");
@@ -1201,6 +1224,9 @@ static StmtList block(Parser *p, Token *hdr, const char *what)
 	int cap = 0;
 	if (!equal(p, ":")) {
 		Token *t = p->tok;
+		if (is_op(t, "="))
+			err_at(p->c, t->span, "to compare, use '=='",
+			       "invalid syntax: '=' in the condition of %s", what);
 		err_at(p->c, t->span,
 		       arena_printf(p->c->arena, "end the %s's first line with ':'", what),
 		       "expected ':', found %s", describe(p, t));
@@ -1236,6 +1262,9 @@ static Stmt *if_stmt(Parser *p)
 		s->cond.orelse.s[0] = e;
 	} else if (equal(p, "else")) {
 		Token *e = advance(p);
+		if (equal(p, "if"))
+			err_at(p->c, span_join(e->span, p->tok->span), "write 'elif cond:'",
+			       "invalid syntax: 'else if' is written 'elif' in Python");
 		s->cond.orelse = block(p, e, "'else' statement");
 	}
 	s->span = span_from(p, t->span);

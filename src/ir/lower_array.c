@@ -236,7 +236,7 @@ static int access(Lower *L, Value arr, Idx *ix, int n, const char *name, Type *v
 	Ref data = arr.data;
 	Ref *shape = arena_alloc(a, sizeof(Ref) * (size_t)(nd + 1));
 	Ref *stride = arena_alloc(a, sizeof(Ref) * (size_t)(nd + 1));
-	int m = 0;
+	int m = 0, strided = 0;
 	for (int k = 0; k < nd; k++) {
 		Ref s = lower_byte_stride(L, arr, k);
 		if (k < n && ix[k].kind == IX_INT) {
@@ -251,11 +251,14 @@ static int access(Lower *L, Value arr, Idx *ix, int n, const char *name, Type *v
 		data = add64(L, data, mul64(L, start, s));
 		shape[m] = len;
 		stride[m] = step == 1 ? s : mul64(L, s, con64(L, step));
+		strided |= step != 1;
 		m++;
 	}
 	Type *vt = vty;
 	if (!vt || vt->kind != TY_ARRAY || vt->ndim != m || vt->elem->sk != t->elem->sk)
 		vt = ty_array(L->c, t->elem->sk, m, LAYOUT_A, t->space, t->readonly);
+	if (vt->layout != LAYOUT_A && (strided || t->layout == LAYOUT_A))
+		ICE(L->c, "a strided view of %s typed %s", ty_str_of(L->c, t), ty_str_of(L->c, vt));
 	*view = (Value){.ty = vt, .data = data, .shape = shape,
 	                .stride = vt->layout == LAYOUT_A ? stride : NULL};
 	return 0;

@@ -65,6 +65,7 @@ typedef struct DispatcherObject {
 	ModState *st;
 	char name[128];
 	int nparams;              /* -1 until _setup */
+	int nrequired;            /* parameters without a default value */
 	PyObject *argnames;       /* tuple of str */
 	int sync_after;           /* debug=True: wait for each launch */
 	int is_device;
@@ -866,14 +867,18 @@ static PyObject *Launcher_vectorcall(LauncherObject *L, PyObject *const *args, s
 	Py_ssize_t n = PyVectorcall_NARGS(nargsf);
 	if (kwnames && PyTuple_GET_SIZE(kwnames))
 		return PyErr_Format(PyExc_TypeError, "kernel '%s' takes positional arguments only", d->name);
-	if (n != d->nparams) {
+	if (n > d->nparams || n < d->nrequired) {
 		PyObject *sep = PyUnicode_FromString(", ");
 		PyObject *names = sep && d->argnames ? PyUnicode_Join(sep, d->argnames) : NULL;
+		char count[64];
 		Py_XDECREF(sep);
 		PyErr_Clear();
-		PyErr_Format(PyExc_TypeError, "kernel '%s' takes %d argument%s (%S) but %zd %s given",
-		             d->name, d->nparams, d->nparams == 1 ? "" : "s", names ? names : Py_None, n,
-		             n == 1 ? "was" : "were");
+		if (d->nrequired == d->nparams)
+			snprintf(count, sizeof count, "%d argument%s", d->nparams, d->nparams == 1 ? "" : "s");
+		else
+			snprintf(count, sizeof count, "%d to %d arguments", d->nrequired, d->nparams);
+		PyErr_Format(PyExc_TypeError, "kernel '%s' takes %s (%S) but %zd %s given", d->name, count,
+		             names ? names : Py_None, n, n == 1 ? "was" : "were");
 		Py_XDECREF(names);
 		return NULL;
 	}
@@ -904,10 +909,12 @@ static PyObject *Launcher_vectorcall(LauncherObject *L, PyObject *const *args, s
 		if (rc)
 			goto done;
 	}
+	Py_INCREF(k);
 	if (launch(L, k, a, (int)n) == 0) {
 		Py_INCREF(Py_None);
 		result = Py_None;
 	}
+	Py_DECREF(k);
 done:
 	release_args(st, a, i);
 	if (a != local)
@@ -1041,13 +1048,14 @@ static void Dispatcher_dealloc(DispatcherObject *d)
 	Py_DECREF(tp);
 }
 
-/* _setup(name, argnames, sync_after, is_device) */
+/* _setup(name, argnames, nrequired, sync_after, is_device) */
 static PyObject *Dispatcher_setup(DispatcherObject *d, PyObject *args)
 {
 	const char *name;
 	PyObject *argnames;
-	int sync_after, is_device;
-	if (!PyArg_ParseTuple(args, "sO!pp", &name, &PyTuple_Type, &argnames, &sync_after, &is_device))
+	int nrequired, sync_after, is_device;
+	if (!PyArg_ParseTuple(args, "sO!ipp", &name, &PyTuple_Type, &argnames, &nrequired, &sync_after,
+	                      &is_device))
 		return NULL;
 	if (PyTuple_GET_SIZE(argnames) > PJ_MAXARGS)
 		return PyErr_Format(PyExc_TypeError, "kernel '%s' has %zd parameters; at most %d are supported",
@@ -1056,6 +1064,7 @@ static PyObject *Dispatcher_setup(DispatcherObject *d, PyObject *args)
 	Py_INCREF(argnames);
 	Py_XSETREF(d->argnames, argnames);
 	d->nparams = (int)PyTuple_GET_SIZE(argnames);
+	d->nrequired = nrequired < 0 ? 0 : nrequired > d->nparams ? d->nparams : nrequired;
 	d->sync_after = sync_after;
 	d->is_device = is_device;
 	Py_RETURN_NONE;
@@ -1216,7 +1225,8 @@ static PyObject *Dispatcher_call(DispatcherObject *d, PyObject *args, PyObject *
 }
 
 static PyMethodDef Dispatcher_methods[] = {
-	{"_setup", (PyCFunction)Dispatcher_setup, METH_VARARGS, "_setup(name, argnames, sync_after, is_device)"},
+	{"_setup", (PyCFunction)Dispatcher_setup, METH_VARARGS,
+	 "_setup(name, argnames, nrequired, sync_after, is_device)"},
 	{"_cache_clear", (PyCFunction)Dispatcher_cache_clear, METH_NOARGS, "forgets the launch path's signatures"},
 	{"_cache_size", (PyCFunction)Dispatcher_cache_size, METH_NOARGS, "signatures the launch path knows"},
 	{NULL, NULL, 0, NULL},

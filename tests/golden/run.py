@@ -9,7 +9,8 @@ Three kinds of golden test live beside this file:
                         # sig: void(float32[::1], float32[::1])
                         # golden: ast, opt     (optional: compare --dump ast / --dump opt)
                     Several "# kernel:"/"# sig:" pairs make several entries.
-                    Each entry is compiled for sm_90 and sm_75, and the PTX
+                    Each entry is compiled for sm_90 (with --sim, so that the
+                    simulator's program is built too) and sm_75, and the PTX
                     is given to `ptxas` for both architectures (ptxjitc gets
                     --driver with ptxas's CUDA release, so that the PTX
                     .version is one this ptxas accepts).
@@ -202,6 +203,8 @@ class Runner:
             cmd = self.compile_cmd(e, "--arch", arch, "-o", out)
             if self.driver:
                 cmd[-2:-2] = ["--driver", str(self.driver)]
+            if arch == ARCHS[0]:
+                cmd[-2:-2] = ["--sim"]      # the simulator's lowering too
             rc, so, se = run(cmd)
             if rc != 0:
                 problems.append("ptxjitc %s (%s):\n    $ %s\n%s" % (

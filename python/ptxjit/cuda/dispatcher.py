@@ -249,7 +249,8 @@ class CUDADispatcher(_core.Dispatcher):
         self._can_compile = True
         inline = options.get("inline", "never")
         self._inline = inline is True or inline == "always" or bool(options.get("forceinline"))
-        self._setup(py_func.__name__, tuple(code.co_varnames[:code.co_argcount]),
+        argnames = tuple(code.co_varnames[:code.co_argcount])
+        self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()),
                     bool(options.get("debug")), self._device)
         if sigs:
             if self._device:
