@@ -732,6 +732,11 @@ static int lex_indent(Lexer *L)
 	return 1;
 }
 
+static int line_of(Lexer *L, int off)
+{
+	return span_loc(span(L, off, 0)).line;
+}
+
 static int line_has_tokens(Lexer *L)
 {
 	if (L->ntok == 0)
@@ -804,7 +809,10 @@ static void lex_run(Lexer *L)
 	}
 	if (!L->expr_mode) {
 		if (L->nparen > 0) {
+			/* the innermost when all are on one line, else the first */
 			int off = L->paren[L->nparen - 1];
+			if (line_of(L, L->paren[0]) != line_of(L, off))
+				off = L->paren[0];
 			err_at(L->c, span(L, off, 1), "close every bracket that you open",
 			       "'%c' was never closed", s[off]);
 		}

@@ -595,14 +595,18 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	L->f->cur_loc = ir_add_loc(L->f, kernel->def->span);
 
 	FuncDef *def = kernel->def;
-	if (def->nparams != kernel->nargs)
-		ICE(c, "kernel %s: %d parameters, %d argument types", def->name, def->nparams,
-		    kernel->nargs);
-	for (int i = 0; i < kernel->nargs; i++) {
-		Value v = lower_param_value(L, kernel->argtypes[i], i);
-		Var *var = def->params[i].var;
-		if (var)
-			lower_write_var(L, var, v);
+	for (int i = 0; i < def->nparams; i++) {
+		Param *p = &def->params[i];
+		Value v;
+		if (i < kernel->nargs)
+			v = lower_param_value(L, kernel->argtypes[i], i);
+		else if (p->defval && p->defval->cval && p->var)
+			v = lower_const(L, p->defval->cval, p->var->ty, p->span);
+		else
+			ICE(c, "kernel %s: parameter %s has no argument type and no constant default",
+			    def->name, p->name);
+		if (p->var)
+			lower_write_var(L, p->var, v);
 	}
 	L->f->param_bytes = (L->f->param_bytes + 7) / 8 * 8;
 

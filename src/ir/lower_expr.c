@@ -486,7 +486,10 @@ Ref lower_compare(Lower *L, AstOp op, Value a, Value b, Span sp)
 	if (a.ty->kind != TY_SCALAR || b.ty->kind != TY_SCALAR)
 		err_at(L->c, sp, "compare numbers", "cannot compare %s with %s", ty_str_of(L->c, a.ty),
 		       ty_str_of(L->c, b.ty));
-	Type *t = ty_promote(a.ty, b.ty);
+	Type *t = NULL;
+	sema_binop_type(L->c, op, a.ty, b.ty, &t);
+	if (!t || t->kind != TY_SCALAR)
+		t = ty_promote(a.ty, b.ty);
 	if (!t)
 		ICE(L->c, "no common type of %s and %s", ty_str_of(L->c, a.ty), ty_str_of(L->c, b.ty));
 	if (t->sk == SK_BOOL)

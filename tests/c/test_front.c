@@ -610,6 +610,26 @@ TEST(parse_errors)
 	CHECK_STR_CONTAINS(e, "expected an attribute name after '.'");
 	e = error_of("async def f(a):\n    pass\n");
 	CHECK_STR_CONTAINS(e, "async functions cannot be compiled");
+	/* common mistakes get their own words */
+	e = error_of("def f(x):\n    print x\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:5: error: missing parentheses in call to 'print'");
+	e = error_of("def f(x):\n    if x = 1:\n        pass\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:10: error: invalid syntax: '=' in the condition of 'if' statement");
+	CHECK_STR_CONTAINS(e, "hint: to compare, use '=='");
+	e = error_of("def f(x):\n    if x:\n        pass\n    else if y:\n        pass\n");
+	CHECK_STR_CONTAINS(e, "k.py:4:5: error: invalid syntax: 'else if' is written 'elif' in Python");
+	e = error_of("def f(x):\n    x++\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:6: error: invalid syntax: '++' is not an operator");
+	e = error_of("def f(x):\n    if x && y:\n        pass\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:10: error: invalid syntax: '&&' is not a Python operator");
+	e = error_of("def f(x):\n    y = g(x\n    z = [1\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:10: error: '(' was never closed");
+	e = error_of("def f(x):\n    y = g(x, (1\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:14: error: '(' was never closed");
+	e = error_of("def f(x):\n    y = g(x\n    z = 1\n    return (z)\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:10: error: '(' was never closed");
+	e = error_of("def f(x):\n    y = f(1 2)\n");
+	CHECK_STR_CONTAINS(e, "k.py:2:13: error: invalid syntax: expected ')', found number");
 }
 
 TEST(parse_depth_limit)

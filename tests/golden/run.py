@@ -293,6 +293,14 @@ class Runner:
             if shift is not None and cpos - shift + 1 != col:
                 problems.append("caret is under column %d, the message says column %d:\n%s" % (
                     cpos - shift + 1, col, indent(msg)))
+            elif shift is not None:
+                # as a terminal shows it: tabs in the source line must not
+                # move the character away from the caret
+                seen = len(lines[1][:shift + col - 1].expandtabs())
+                if len(lines[caret[0]][:cpos].expandtabs()) != seen:
+                    problems.append("the caret is not under column %d when tabs are expanded "
+                                    "(the source line has tabs, the caret line has not):\n%s" % (
+                                        col, indent(msg.expandtabs())))
         if not any(l.startswith("hint: ") for l in lines):
             problems.append("message gives no 'hint:' line saying what is supported:\n%s" % indent(msg))
         return problems

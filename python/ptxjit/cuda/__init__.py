@@ -30,7 +30,7 @@ from .api import (  # noqa: F401
     synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401
-from .dispatcher import CUDADispatcher, jit  # noqa: F401
+from .dispatcher import CUDADispatcher, compile, compile_ptx, compile_ptx_for_current_device, jit  # noqa: F401
 from .stubs import (  # noqa: F401
     threadIdx, blockIdx, blockDim, gridDim, laneid, warpsize,
     grid, gridsize, syncthreads, syncthreads_count, syncthreads_and, syncthreads_or, syncwarp,

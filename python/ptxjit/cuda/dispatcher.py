@@ -458,3 +458,38 @@ def jit(func_or_sig=None, device=False, **options):
     if not callable(func_or_sig):
         raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
     return CUDADispatcher(func_or_sig, None, device, options)
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+                opt=True, abi="numba", abi_info=None, max_registers=None):
+    """Compiles a kernel to PTX without launching it (no GPU needed):
+    returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
+    the target compute capability, (9, 0) by default."""
+    if device:
+        raise NotImplementedError("compile_ptx(device=True): ptxjit compiles a device function into the "
+                                  "kernels that call it; compile a kernel that calls it instead")
+    func = getattr(pyfunc, "py_func", pyfunc)
+    d = CUDADispatcher(func, None, False, dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+                                                max_registers=max_registers))
+    opts = d._options()
+    if cc is not None:
+        opts["arch"] = int(cc[0]) * 10 + int(cc[1])
+    if not _table_ready:
+        _build_resolve_table()
+    k = _core.compile(d._pj_info(), _sig_text(sig), opts)
+    return k.ptx, _types.void
+
+
+def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
+    """compile_ptx for the compute capability of the current device."""
+    from .api import get_current_device
+    return compile_ptx(pyfunc, sig, cc=get_current_device().compute_capability, **kwargs)
+
+
+def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
+            abi="c", abi_info=None, output="ptx", **kwargs):
+    """Numba's cuda.compile(..., output='ptx'): (ptx, return type)."""
+    if output != "ptx":
+        raise NotImplementedError("ptxjit produces PTX only (output=%r)" % (output,))
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+                       cc=cc, opt=opt)

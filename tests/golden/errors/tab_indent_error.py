@@ -1,0 +1,13 @@
+# An unknown name in a kernel indented with tabs: the column counts a tab as one.
+# sig: void(float32[::1])
+# error: undefined_thing
+# line: 13
+# xfail: src/base/err.c writes spaces, not the source line's tabs, before the caret
+from ptxjit import cuda
+
+
+@cuda.jit
+def k(x):
+	i = cuda.grid(1)
+	if i < x.size:
+		x[i] = undefined_thing
