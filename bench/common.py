@@ -25,7 +25,7 @@ QUICK = os.environ.get("PTXJIT_BENCH_QUICK") == "1"
 def ensure_ptxjit_path():
     """Makes the checkout's in-place build importable when ptxjit is not installed."""
     try:
-        import ptxjit  # noqa: F401
+        __import__("ptxjit")
     except ImportError:
         sys.path.insert(0, os.path.join(ROOT, "python"))
 

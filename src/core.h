@@ -279,12 +279,14 @@ Token *lex_expr(Ctx *c, const Src *src, int off, int *ntok);
 /* Parses the source and returns the first top-level `def` whose name is
  * `name` (NULL: the first def).  Decorators are skipped. */
 FuncDef *parse_function(Ctx *c, const Src *src, const char *name);
-/* Parses a whole module file (for the CLI): its defs and its module-level
- * simple assignments `NAME = expr` and imports. */
+/* module.c: parses a whole module file (for the CLI): its defs and its
+ * module-level simple assignments `NAME = expr` and imports; other
+ * statements, and any that do not parse, are skipped. */
 typedef struct ModuleItem {
 	int kind;             /* MI_DEF, MI_ASSIGN, MI_IMPORT */
-	FuncDef *def;
+	FuncDef *def;         /* NULL for a def that does not parse (name is kept) */
 	int is_device;        /* def decorated with @cuda.jit(device=True) */
+	const char *sig;      /* def: the signature string of its @cuda.jit("..."), or NULL */
 	const char *name;     /* assigned name, or bound import name */
 	Expr *value;          /* assigned expression */
 	const char *module;   /* import: the qualified module ("numpy", "numba.cuda") */

@@ -28,7 +28,7 @@ failed=0
 run() {
 	local name=$1
 	shift
-	local log="$OUT/$(printf '%02d' $((${#steps[@]} + 1)))-$name.log"
+	local log="$OUT/$(printf "%02d" $((${#steps[@]} + 2)))-$name.log"
 	local start=$SECONDS
 	echo "== $name: $*"
 	local status=ok
@@ -80,6 +80,10 @@ set +e
 $PY -c 'import ptxjit; print("ptxjit", getattr(ptxjit, "__version__", "?"), ptxjit.__file__)' | tee -a "$OUT/01-pip.log"
 
 # 2. tests
+run gpu-present $PY -c 'from ptxjit import cuda
+assert cuda.is_available(), "ptxjit sees no GPU"
+d = cuda.get_current_device()
+print("GPU:", d.name, "compute capability", d.compute_capability)'
 run make-test make test
 run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
 run pytest-sim env -u PTXJIT_TEST_GPU PTXJIT_SIM=1 $PY -m pytest tests -q -rs -p no:cacheprovider

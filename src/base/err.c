@@ -51,6 +51,15 @@ static _Noreturn void unwind(Ctx *c)
 	longjmp(*c->jmp, 1);
 }
 
+/* Appends one character to the message, keeping it terminated. */
+static void put(Diag *d, int *n, char ch)
+{
+	if (*n < 0 || *n >= (int)sizeof d->msg - 1)
+		return;
+	d->msg[(*n)++] = ch;
+	d->msg[*n] = 0;
+}
+
 void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 {
 	Diag *d = &c->diag;
@@ -75,14 +84,15 @@ void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 		int under = sp.len > 1 ? sp.len - 1 : 0;
 		if (col - shift + 1 + under > len)
 			under = len - (col - shift) - 1 > 0 ? len - (col - shift) - 1 : 0;
+		/* the caret line repeats the source line's tabs so that it lines up */
 		if (n < (int)sizeof d->msg)
-			n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s^", col, "");
-		for (int i = 0; i < under && n < (int)sizeof d->msg - 2; i++)
-			d->msg[n++] = '~';
-		if (n < (int)sizeof d->msg - 1) {
-			d->msg[n++] = '\n';
-			d->msg[n] = 0;
-		}
+			n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s", shift, "");
+		for (int i = 0; i < col - shift; i++)
+			put(d, &n, i < len && line[i] == '\t' ? '\t' : ' ');
+		put(d, &n, '^');
+		for (int i = 0; i < under; i++)
+			put(d, &n, '~');
+		put(d, &n, '\n');
 	}
 	if (hint && n < (int)sizeof d->msg)
 		snprintf(d->msg + n, sizeof d->msg - n, "hint: %s\n", hint);

@@ -471,6 +471,7 @@ void cli_bind(Module *m)
 			f->resolve = cli_resolve;
 			f->data = m;
 			f->is_device = it->is_device;
+			f->sig = it->is_device ? it->sig : NULL;
 			m->vals[i] = (PjValue){.kind = PJ_V_FUNC, .func = f};
 			m->ok[i] = 1;
 			break;

@@ -37,6 +37,7 @@ static const char usage[] =
 	"options:\n"
 	"  -k, --kernel NAME   the function to compile (default: the only def of the file)\n"
 	"  -s, --sig SIG       the argument types, \"void(...)\" or a bare list \"float32[:], int64\"\n"
+	"                      (default: the signature string of the kernel's @cuda.jit(\"...\"))\n"
 	"  --arch sm_XY        target compute capability (default sm_90): sm_75, 80, 86, 89, 90, 100, 120\n"
 	"  --driver N          CUDA driver version as cuDriverGetVersion() reports it (12080 for\n"
 	"                      12.8); chooses the PTX .version (default: the newest known)\n"
@@ -255,6 +256,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptxjitc: %s has no top-level function named '%s'\n", path, kernel);
 		return EXIT_USAGE;
 	}
+	if (!sig)
+		sig = m->items[k].sig;   /* @cuda.jit("void(...)") */
 	if (!sig)
 		die_usage("%s", "no signature: give the argument types with --sig \"void(float32[::1], int64)\"");
 	PjFunc *fn = &m->funcs[k];

@@ -32,7 +32,6 @@
  * Errors (unterminated strings, bad characters, inconsistent dedents,
  * unbalanced brackets) are user errors at the offending span.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,7 +714,7 @@ static int lex_indent(Lexer *L)
 		L->indent[L->nindent] = col;
 		L->altindent[L->nindent] = alt;
 		L->nindent++;
-		new_token(L, T_INDENT, bol, p - bol);
+		new_token(L, T_INDENT, p, 0);
 	} else {
 		while (L->nindent > 1 && col < L->indent[L->nindent - 1]) {
 			L->nindent--;

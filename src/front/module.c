@@ -18,6 +18,7 @@ typedef struct ModParser {
 	ModuleItem *items;
 	int n, cap;
 	int device;         /* the decorators read so far mark a device function */
+	const char *sig;    /* and give this signature, or NULL */
 } ModParser;
 
 /* Runs fn(mp) and returns 1, or returns 0 with the tokens and items
@@ -155,27 +156,25 @@ static void module_def(ModParser *mp)
 	mp->items[mp->n - 1].def = fn;
 }
 
-/* The device flag of a decorator: cuda.jit(device=True),
- * numba.cuda.jit(device=True) or jit(device=True). */
-static int is_device_decorator(const Expr *d)
+/* A call of jit, cuda.jit, numba.cuda.jit or ptxjit.cuda.jit. */
+static int is_jit_call(const Expr *d)
 {
 	if (d->kind != E_CALL)
 		return 0;
 	const Expr *f = d->call.fn;
-	int ok = (f->kind == E_NAME && !strcmp(f->name.id, "jit")) ||
-	         (f->kind == E_ATTR && !strcmp(f->attr.name, "jit") &&
-	          ((f->attr.obj->kind == E_NAME && !strcmp(f->attr.obj->name.id, "cuda")) ||
-	           (f->attr.obj->kind == E_ATTR && !strcmp(f->attr.obj->attr.name, "cuda") &&
-	            f->attr.obj->attr.obj->kind == E_NAME && !strcmp(f->attr.obj->attr.obj->name.id, "numba"))));
-	if (!ok)
+	if (f->kind == E_NAME)
+		return !strcmp(f->name.id, "jit");
+	if (f->kind != E_ATTR || strcmp(f->attr.name, "jit"))
 		return 0;
-	for (int i = 0; i < d->call.nkw; i++)
-		if (!strcmp(d->call.kwnames[i], "device") && d->call.kwargs[i]->kind == E_BOOL)
-			return d->call.kwargs[i]->ival != 0;
-	return 0;
+	const Expr *o = f->attr.obj;
+	if (o->kind == E_NAME)
+		return !strcmp(o->name.id, "cuda");
+	return o->kind == E_ATTR && !strcmp(o->attr.name, "cuda") && o->attr.obj->kind == E_NAME &&
+	       (!strcmp(o->attr.obj->name.id, "numba") || !strcmp(o->attr.obj->name.id, "ptxjit"));
 }
 
-/* decorator = "@" named_expression NEWLINE */
+/* decorator = "@" named_expression NEWLINE
+ * Notes device=True and a signature string of a jit decorator. */
 static void decorator(ModParser *mp)
 {
 	Parser *p = mp->p;
@@ -184,7 +183,13 @@ static void decorator(ModParser *mp)
 	if (p->tok->kind != T_NEWLINE)
 		parse_unexpected(p, NULL);
 	advance(p);
-	mp->device |= is_device_decorator(d);
+	if (!is_jit_call(d))
+		return;
+	for (int i = 0; i < d->call.nkw; i++)
+		if (!strcmp(d->call.kwnames[i], "device") && d->call.kwargs[i]->kind == E_BOOL)
+			mp->device |= d->call.kwargs[i]->ival != 0;
+	if (d->call.nargs >= 1 && d->call.args[0]->kind == E_STR)
+		mp->sig = d->call.args[0]->str.s;
 }
 
 /* module = (decorator* function_def | import_stmt | module_assign | other)* */
@@ -194,7 +199,7 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 	Token *toks = lex_source(c, src, &ntok);
 	Parser P, *p = &P;
 	parse_init(p, c, src, toks, ntok);
-	ModParser M = {p, NULL, 0, 0, 0}, *mp = &M;
+	ModParser M = {p, NULL, 0, 0, 0, NULL}, *mp = &M;
 	int depth0 = c->depth;
 	c->depth = 0;
 	while (p->tok->kind != T_EOF) {
@@ -204,13 +209,14 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 			continue;
 		}
 		mp->device = 0;
+		mp->sig = NULL;
 		while (equal(p, "@"))
 			if (!attempt(mp, decorator))
 				parse_skip_statement(p);
 		t = p->tok;
 		if (is_kw(t, "def") && t[1].kind == T_NAME) {
 			add_item(mp, (ModuleItem){.kind = MI_DEF, .name = t[1].s, .is_device = mp->device,
-			                          .span = span_join(t->span, t[1].span)});
+			                          .sig = mp->sig, .span = span_join(t->span, t[1].span)});
 			if (!attempt(mp, module_def))
 				parse_skip_statement(p);   /* the item stays, with def == NULL */
 			continue;

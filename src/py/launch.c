@@ -320,7 +320,7 @@ static int from_int(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 	if (v == -1 && PyErr_Occurred())
 		return -1;
 	if (overflow) {
-		PyErr_Format(PyExc_OverflowError,
+		PyErr_Format(PyExc_ValueError,
 		             "kernel '%s': argument %d ('%s') is an int too large for int64; "
 		             "pass numpy.uint64(x) for values up to 2**64-1", d->name, i + 1, argname(d, i));
 		return -1;
@@ -816,7 +816,7 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
 			continue;
 		}
 		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e) ||
-		    rt_htod(rt, a[i].tmp, a[i].view.buf, a[i].nbytes, L->stream, 1, &e)) {
+		    rt_htod(rt, a[i].tmp, a[i].view.buf, a[i].nbytes, L->stream, 2, &e)) {
 			raise_rt(st, &e);
 			return -1;
 		}

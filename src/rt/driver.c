@@ -327,6 +327,7 @@ int rt_close(Rt *rt, RtErr *e)
 		rt->sticky = 1;
 	rt_trim(rt);
 	pthread_mutex_lock(&rt->lock);
+	rt_free_stages(rt);
 	rt->npinned = 0;  /* registrations end with the context; the memory stays */
 	pthread_mutex_unlock(&rt->lock);
 	CUresult r;

@@ -22,6 +22,13 @@
  * Pinned host memory is ordinary aligned host memory registered with the
  * driver (cuMemHostRegister): when the context goes away the memory stays
  * valid, merely unpinned, so NumPy arrays built on it never dangle.
+ *
+ * An asynchronous copy from pageable host memory (to_device(a, stream=s))
+ * goes through a pinned staging buffer: the data is copied there, the DMA
+ * is queued on the stream, an event marks when the buffer is free again,
+ * and the call returns.  (The driver would otherwise copy synchronously.)
+ * Copies to pageable memory stay synchronous: the data can only be moved
+ * out of a staging buffer once it has arrived.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +190,62 @@ void rt_mem_stats(Rt *rt, RtMemStats *s)
 
 #define CHECK(call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return rt_fail(rt, e, r_, __VA_ARGS__); } while (0)
 
+#define RT_STAGE_MIN ((size_t)64 << 10)
+#define RT_STAGE_MAX ((size_t)64 << 20)
+
+/* A staging buffer of at least n bytes that no queued copy reads, or NULL
+ * (then the copy goes without one). */
+static RtStage *free_stage(Rt *rt, size_t n)
+{
+	RtStage *best = NULL, *spare = NULL;
+	for (int i = 0; i < rt->nstage; i++) {
+		RtStage *st = &rt->stage[i];
+		if (rt->d.cuEventQuery(st->done) != CUDA_SUCCESS)
+			continue;
+		if (st->cap >= n && (!best || st->cap < best->cap))
+			best = st;
+		else if (st->cap < n)
+			spare = st;
+	}
+	if (best)
+		return best;
+	RtStage *st = NULL;
+	if (rt->nstage < RT_NSTAGE) {
+		st = &rt->stage[rt->nstage];
+		memset(st, 0, sizeof *st);
+		if (rt->d.cuEventCreate(&st->done, 2 /* CU_EVENT_DISABLE_TIMING */) != CUDA_SUCCESS)
+			return NULL;
+		rt->nstage++;
+	} else if (spare) {
+		st = spare;
+		if (st->p)
+			rt->d.cuMemFreeHost(st->p);
+		st->p = NULL;
+		st->cap = 0;
+	} else {
+		return NULL;
+	}
+	size_t cap = (n + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+	if (rt->d.cuMemHostAlloc(&st->p, cap, 1 /* CU_MEMHOSTALLOC_PORTABLE */) != CUDA_SUCCESS) {
+		st->p = NULL;
+		return NULL;
+	}
+	st->cap = cap;
+	return st;
+}
+
+void rt_free_stages(Rt *rt)
+{
+	for (int i = 0; i < rt->nstage; i++) {
+		RtStage *st = &rt->stage[i];
+		if (st->done)
+			rt->d.cuEventDestroy_v2(st->done);
+		if (st->p)
+			rt->d.cuMemFreeHost(st->p);
+	}
+	rt->nstage = 0;
+}
+
 int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int async, RtErr *e)
 {
 	if (n == 0)
@@ -193,6 +256,24 @@ int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int 
 	}
 	if (rt_enter(rt, e))
 		return -1;
+	if (async == 1 && n >= RT_STAGE_MIN && n <= RT_STAGE_MAX && !rt_is_pinned(rt, src, n)) {
+		pthread_mutex_lock(&rt->lock);
+		RtStage *st = free_stage(rt, n);
+		CUresult r = CUDA_SUCCESS;
+		if (st) {
+			memcpy(st->p, src, n);
+			r = rt->d.cuMemcpyHtoDAsync_v2(dst, st->p, n, s);
+			if (r == CUDA_SUCCESS)
+				r = rt->d.cuEventRecord(st->done, s);
+			rt->staged_copies++;
+		}
+		pthread_mutex_unlock(&rt->lock);
+		if (st) {
+			if (r != CUDA_SUCCESS)
+				return rt_fail(rt, e, r, "cuMemcpyHtoDAsync(%zu bytes, staged)", n);
+			return 0;
+		}
+	}
 	if (async)
 		CHECK(rt->d.cuMemcpyHtoDAsync_v2(dst, src, n, s), "cuMemcpyHtoDAsync(%zu bytes)", n);
 	else

@@ -176,6 +176,15 @@ typedef struct RtPinned {
 	size_t n;
 } RtPinned;
 
+/* A pinned staging buffer for asynchronous copies from pageable memory. */
+typedef struct RtStage {
+	void *p;
+	size_t cap;
+	CUevent done;              /* recorded after the copy that reads p */
+} RtStage;
+
+#define RT_NSTAGE 8
+
 enum { RT_UNINIT, RT_READY, RT_FAILED };
 
 typedef struct Rt {
@@ -201,6 +210,9 @@ typedef struct Rt {
 	RtPinned *pinned;
 	int npinned, cappinned;
 	uintptr_t next_token;      /* SIM: stream handles */
+	RtStage stage[RT_NSTAGE];
+	int nstage;
+	size_t staged_copies;      /* copies that went through a staging buffer */
 } Rt;
 
 typedef struct RtMemStats {
@@ -235,7 +247,12 @@ int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e);
  * the generation the block came from (stale blocks are dropped). */
 void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen);
 void rt_trim(Rt *rt);         /* frees every cached block */
+void rt_free_stages(Rt *rt);  /* frees the staging buffers (the context is about to go) */
 void rt_mem_stats(Rt *rt, RtMemStats *s);
+/* Copies: async 0 waits for the copy; 1 queues it on stream s (from
+ * pageable memory through a staging buffer, so the call returns at once);
+ * 2 queues it on s without staging (the call may wait, the source may be
+ * reused when it returns). */
 int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int async, RtErr *e);
 int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
 int rt_dtod(Rt *rt, CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);

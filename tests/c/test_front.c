@@ -576,7 +576,7 @@ TEST(parse_errors)
 	e = error_of("def f(a):\n    if a:\n    pass\n");
 	CHECK_STR_CONTAINS(e, "k.py:3:5: error: expected an indented block after 'if' statement on line 2");
 	e = error_of("def f(a):\n    x = 1\n        y = 2\n");
-	CHECK_STR_CONTAINS(e, "k.py:3:1: error: unexpected indent");
+	CHECK_STR_CONTAINS(e, "k.py:3:9: error: unexpected indent");
 	e = error_of("def f(a):\n    f(a) = 1\n");
 	CHECK_STR_CONTAINS(e, "k.py:2:5: error: cannot assign to function call");
 	CHECK_STR_CONTAINS(e, "^~~~");
@@ -752,6 +752,8 @@ TEST(parse_module_items)
 		"    a[0] = dev(1)\n"
 		"@numba.cuda.jit(device=True, inline=True)\n"
 		"def dev2(a): return a\n"
+		"@ptxjit.cuda.jit('float32(float32)', device=True)\n"
+		"def dev3(a): return a\n"
 		"def broken(a):\n"
 		"    x = = 1\n"
 		"print(kern)\n";
@@ -767,9 +769,10 @@ TEST(parse_module_items)
 	static char out[4096];
 	int k = 0;
 	for (int i = 0; i < n; i++)
-		k += snprintf(out + k, sizeof out - k, "%d %s %s %s %d %s\n", it[i].kind, it[i].name ? it[i].name : "-",
+		k += snprintf(out + k, sizeof out - k, "%d %s %s %s %d %s%s%s\n", it[i].kind, it[i].name ? it[i].name : "-",
 		              it[i].module ? it[i].module : "-", it[i].attr ? it[i].attr : "-", it[i].is_device,
-		              it[i].kind == MI_DEF ? (it[i].def ? "def" : "nodef") : it[i].value ? "value" : "-");
+		              it[i].kind == MI_DEF ? (it[i].def ? "def" : "nodef") : it[i].value ? "value" : "-",
+		              it[i].sig ? " " : "", it[i].sig ? it[i].sig : "");
 	CHECK_STR_EQ(out,
 		"2 np numpy - 0 -\n"
 		"2 math math - 0 -\n"
@@ -785,6 +788,7 @@ TEST(parse_module_items)
 		"0 dev - - 1 def\n"
 		"0 kern - - 0 def\n"
 		"0 dev2 - - 1 def\n"
+		"0 dev3 - - 1 def float32(float32)\n"
 		"0 broken - - 0 nodef\n");
 	CHECK_EQ_INT(t->c.depth, 0);
 	t_free(t);

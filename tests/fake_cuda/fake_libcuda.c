@@ -19,7 +19,7 @@
  *   "no_device"      cuInit fails with CUDA_ERROR_NO_DEVICE
  * and counters are read with fake_get(): "allocs", "frees", "launches",
  * "module_loads", "live_bytes", "max_registers", "ctx_resets", "htod",
- * "dtoh", "syncs".
+ * "dtoh", "syncs", "host_allocs" (cuMemHostAlloc calls).
  *
  * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
  */
@@ -42,7 +42,7 @@ static struct {
 	int inited, sticky, ctx_retained;
 	long mem_limit, reject_ptx, fault_on_sync, launch_write, no_device;
 	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
-	long htod, dtoh, syncs;
+	long htod, dtoh, syncs, host_allocs;
 	unsigned grid[3], block[3], smem;
 	void *stream;
 	unsigned char params[4096];
@@ -93,6 +93,7 @@ long fake_get(const char *key)
 	if (!strcmp(key, "dtoh")) return F.dtoh;
 	if (!strcmp(key, "syncs")) return F.syncs;
 	if (!strcmp(key, "smem")) return F.smem;
+	if (!strcmp(key, "host_allocs")) return F.host_allocs;
 	return -1;
 }
 
@@ -270,7 +271,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st) { GUAR
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); memset((void *)(uintptr_t)d, c, n); return OK; }
 
-CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) { GUARD(); *p = malloc(n ? n : 1); return OK; }
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) { GUARD(); F.host_allocs++; *p = malloc(n ? n : 1); return OK; }
 CUresult cuMemFreeHost(void *p) { free(p); return OK; }
 CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { GUARD(); return OK; }
 CUresult cuMemHostUnregister(void *p) { return OK; }
@@ -372,7 +373,7 @@ CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
 CUresult cuEventCreate(void **e, unsigned flags) { GUARD(); *e = calloc(1, sizeof(struct event)); return OK; }
 CUresult cuEventRecord(void *e, void *s) { GUARD(); ((struct event *)e)->t = now_ms(); ((struct event *)e)->recorded = 1; return OK; }
 CUresult cuEventSynchronize(void *e) { return sync_point(); }
-CUresult cuEventQuery(void *e) { GUARD(); return ((struct event *)e)->recorded ? OK : E_NOT_READY; }
+CUresult cuEventQuery(void *e) { GUARD(); return OK; }   /* work is done at once; an unrecorded event is "done" too */
 
 CUresult cuEventElapsedTime(float *ms, void *a, void *b)
 {

@@ -1,8 +1,7 @@
 # An unknown name in a kernel indented with tabs: the column counts a tab as one.
 # sig: void(float32[::1])
 # error: undefined_thing
-# line: 13
-# xfail: src/base/err.c writes spaces, not the source line's tabs, before the caret
+# line: 12
 from ptxjit import cuda
 
 
