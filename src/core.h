@@ -277,7 +277,8 @@ Token *lex_expr(Ctx *c, const Src *src, int off, int *ntok);
 
 /* parse.c */
 /* Parses the source and returns the first top-level `def` whose name is
- * `name` (NULL: the first def).  Decorators are skipped. */
+ * `name` (NULL: the first def).  Decorators are skipped.  When the source
+ * has no def and name is NULL or "<lambda>", its first lambda is read. */
 FuncDef *parse_function(Ctx *c, const Src *src, const char *name);
 /* module.c: parses a whole module file (for the CLI): its defs and its
  * module-level simple assignments `NAME = expr` and imports; other

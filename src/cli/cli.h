@@ -20,7 +20,7 @@ typedef struct Module {
 	PjValue *vals;
 	int *ok;
 	const char **why;
-	PjFunc *funcs;         /* per item: the PjFunc of an MI_DEF */
+	PjFunc *funcs;         /* per item: the PjFunc of a def, or of NAME = cuda.jit(...)(lambda ...) */
 	const char *star_from; /* "from math import *": the module, or NULL */
 } Module;
 

@@ -13,6 +13,9 @@
  * Imports become the values the glue would report for the same objects:
  * modules by their qualified name, dtypes of numba by name, every other
  * member as a qualified name that sema looks up among its intrinsics.
+ * Defs, and `NAME = cuda.jit(device=True)(lambda ...)`, become functions
+ * whose source is the file's text (from the lambda's line for a lambda),
+ * so that messages show the file's own lines and columns.
  */
 #include <math.h>
 #include <string.h>
@@ -254,7 +257,14 @@ static int binary(Module *m, AstOp op, const PjValue *a, const PjValue *b, PjVal
 static int call(Module *m, int upto, const Expr *e, PjValue *out)
 {
 	const Expr *fn = e->call.fn;
-	PjValue bound;
+	PjValue bound, arg;
+	/* np.float64(x) is a float to Python too (the glue sees a float) */
+	if (e->call.nargs == 1 && !e->call.nkw && cli_eval(m, upto, fn, &bound) && bound.kind == PJ_V_INTRIN &&
+	    (!strcmp(bound.s, "numpy.float64") || !strcmp(bound.s, "np.float64")) &&
+	    cli_eval(m, upto, e->call.args[0], &arg) && is_num(&arg)) {
+		*out = float_value(as_float(&arg));
+		return 1;
+	}
 	if (fn->kind != E_NAME || e->call.nkw || lookup(m, upto, fn->name.id, &bound))
 		return 0;
 	const char *name = fn->name.id;
@@ -438,6 +448,35 @@ int cli_resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 	return 1;
 }
 
+/* NAME = cuda.jit(device=True)(lambda a, b: ...): a function whose source
+ * starts at the lambda's line, which parse_function reads as a lambda. */
+static int jitted_lambda(Module *m, const ModuleItem *it, PjFunc *f)
+{
+	const Expr *v = it->value;
+	if (v->kind != E_CALL || v->call.nargs != 1 || v->call.args[0]->kind != E_LAMBDA ||
+	    v->call.fn->kind != E_CALL)
+		return 0;
+	const Expr *jit = v->call.fn, *fn = jit->call.fn;
+	if (!((fn->kind == E_ATTR && !strcmp(fn->attr.name, "jit")) || (fn->kind == E_NAME && !strcmp(fn->name.id, "jit"))))
+		return 0;
+	int bol = v->call.args[0]->span.off;
+	while (bol > 0 && m->text[bol - 1] != '\n')
+		bol--;
+	f->name = "<lambda>";
+	f->source = m->text + bol;
+	f->file = m->file;
+	f->first_line = span_loc((Span){v->span.src, bol, 0}).line;
+	f->resolve = cli_resolve;
+	f->data = m;
+	for (int k = 0; k < jit->call.nkw; k++)
+		if (!strcmp(jit->call.kwnames[k], "device") && jit->call.kwargs[k]->kind == E_BOOL)
+			f->is_device = jit->call.kwargs[k]->ival != 0;
+	for (int k = 0; k < jit->call.nargs; k++)
+		if (jit->call.args[k]->kind == E_STR)
+			f->sig = jit->call.args[k]->str.s;
+	return 1;
+}
+
 /* Evaluates what each item binds, in file order, and makes a PjFunc for
  * each def. */
 void cli_bind(Module *m)
@@ -477,6 +516,11 @@ void cli_bind(Module *m)
 			break;
 		}
 		case MI_ASSIGN:
+			if (jitted_lambda(m, it, &m->funcs[i])) {
+				m->vals[i] = (PjValue){.kind = PJ_V_FUNC, .func = &m->funcs[i]};
+				m->ok[i] = 1;
+				break;
+			}
 			m->ok[i] = cli_eval(m, i, it->value, &m->vals[i]);
 			if (!m->ok[i])
 				m->why[i] = it->value->kind == E_UNSUPPORTED && strstr(it->value->str.s, "list") ? "list"

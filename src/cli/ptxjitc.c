@@ -49,6 +49,8 @@ static const char usage[] =
 	"  --lineinfo          emit line information for profilers\n"
 	"  -O0                 run no IR optimisation passes\n"
 	"  -o FILE             write the PTX to FILE instead of stdout\n"
+	"  --parse-only        only parse: print the AST of the kernel (or, without\n"
+	"                      --kernel, of every top-level def) and stop\n"
 	"  --time N            compile N times and print the median microseconds per\n"
 	"                      compile (\"median_us 123.4\"); the PTX is written only with -o\n"
 	"  -h, --help          this text\n"
@@ -119,6 +121,46 @@ static int load_module(Module *m, int len)
 	return 0;
 }
 
+/* Parses the def `name` of the module alone and prints its AST, or its
+ * error; returns the exit status. */
+static int dump_def(Module *m, const char *name, int len)
+{
+	Src src = {m->file, m->text, len, 1, 0};
+	jmp_buf jb;
+	Ctx ctx = {.arena = m->arena, .jmp = &jb};
+	if (setjmp(jb)) {
+		fflush(stdout);
+		fputs(ctx.diag.msg, stderr);
+		return ctx.diag.kind == PJ_ERR_USER ? EXIT_USER : EXIT_INTERNAL;
+	}
+	ast_dump(stdout, parse_function(&ctx, &src, name));
+	return 0;
+}
+
+/* --parse-only: the AST of each def (or of `only`). */
+static int dump_defs(Module *m, const char *only, int len)
+{
+	int found = 0;
+	for (int i = 0; i < m->nitems; i++) {
+		ModuleItem *it = &m->items[i];
+		if (it->kind != MI_DEF || (only && strcmp(it->name, only)))
+			continue;
+		found = 1;
+		if (it->def) {
+			ast_dump(stdout, it->def);
+			continue;
+		}
+		int status = dump_def(m, it->name, len);   /* a def that did not parse: its error */
+		if (status)
+			return status;
+	}
+	if (only && !found) {
+		fprintf(stderr, "ptxjitc: %s has no top-level function named '%s'\n", m->file, only);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* --------------------------------------------------------------- main */
 
 static int parse_arch(const char *s)
@@ -149,7 +191,7 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL, *kernel = NULL, *sig = NULL, *outpath = NULL;
 	PjOptions opt = {.arch = 90, .opt_level = 1};
-	int times = 0;
+	int times = 0, parse_only = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = NULL;
@@ -199,6 +241,8 @@ int main(int argc, char **argv)
 			if (*end || v < 1 || v > 10000000)
 				die_usage("bad --time '%s' (expected a count of compiles)", val);
 			times = (int)v;
+		} else if (!strcmp(a, "--parse-only")) {
+			parse_only = 1;
 		} else if (!strcmp(a, "--sim")) {
 			opt.sim = 1;
 		} else if (!strcmp(a, "--debug")) {
@@ -232,6 +276,13 @@ int main(int argc, char **argv)
 	Module M = {.file = path, .text = text, .arena = arena_new()}, *m = &M;
 	int status = load_module(m, len);
 	if (status) {
+		arena_free(m->arena);
+		free(text);
+		return status;
+	}
+
+	if (parse_only) {
+		status = dump_defs(m, kernel, len);
 		arena_free(m->arena);
 		free(text);
 		return status;

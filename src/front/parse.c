@@ -14,16 +14,22 @@
  * async and match statements (S_UNSUPPORTED, the suite skipped), nested
  * defs (S_DEF), and list/dict/set displays, comprehensions, generator
  * expressions, starred expressions, f-strings, bytes, `...`, `:=`,
- * `await` and `yield` expressions (E_UNSUPPORTED with a description in
- * str.s).  Lambdas are E_LAMBDA.
+ * `await` and `yield` expressions, integers wider than 64 bits
+ * (E_UNSUPPORTED with a description in str.s).  Lambdas are E_LAMBDA.
+ * An annotation without a value (`x: int`) declares nothing a kernel
+ * needs and becomes S_PASS.
  *
  * Syntax errors are user errors at the offending token, with a hint.
  * Recursion is bounded by Ctx.depth, which also counts the length of
  * left-associative chains, so that neither this parser nor the passes
  * that walk the tree can run out of stack on hostile input.
  *
- * Whole files (parse_module, for the command-line tool) are read by
- * module.c with the rules exported through parse.h.
+ * parse_function finds the def it is asked for in a source (a whole file
+ * or one function's text) and reads only that def; a source without a
+ * def, asked for "<lambda>", gives its first lambda (parse_lambda) as a
+ * function returning the lambda's expression.  Whole files (parse_module,
+ * for the command-line tool) are read by module.c with the rules
+ * exported through parse.h.
  */
 #include <string.h>
 
@@ -1439,6 +1445,10 @@ FuncDef *parse_function(Ctx *c, const Src *src, const char *name)
 				found = t;
 		}
 	}
+	if (!found && (!name || !strcmp(name, "<lambda>")))
+		for (Token *t = toks; t->kind != T_EOF; t++)
+			if (is_kw(t, "lambda"))
+				return parse_lambda(c, src, t->span.off, "<lambda>");
 	if (!found) {
 		Span sp = {src, 0, 0};
 		if (name)

@@ -608,7 +608,7 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 		if (p->var)
 			lower_write_var(L, p->var, v);
 	}
-	L->f->param_bytes = (L->f->param_bytes + 7) / 8 * 8;
+	/* the driver wants the exact size: the end of the last parameter */
 
 	lower_block(L, &def->body);
 	if (L->cur && !fr.ret) {

@@ -331,13 +331,19 @@ int rt_close(Rt *rt, RtErr *e)
 	rt->npinned = 0;  /* registrations end with the context; the memory stays */
 	pthread_mutex_unlock(&rt->lock);
 	CUresult r;
-	if (rt->sticky)
-		r = rt->d.cuDevicePrimaryCtxReset_v2(rt->dev);
-	else
-		r = rt->d.cuDevicePrimaryCtxRelease_v2(rt->dev);
-	if (r != CUDA_SUCCESS)
-		rc = rt_fail(rt, e, r, rt->sticky ? "cuDevicePrimaryCtxReset" : "cuDevicePrimaryCtxRelease");
 	rt->d.cuCtxSetCurrent(NULL);
+	if (rt->sticky) {
+		/* a faulted context: destroy it; release our reference whatever
+		 * the reset said, so that the next use retains a fresh one */
+		rt->d.cuDevicePrimaryCtxReset_v2(rt->dev);
+		r = rt->d.cuDevicePrimaryCtxRelease_v2(rt->dev);
+		if (r == CUDA_ERROR_INVALID_CONTEXT || r == CUDA_ERROR_ILLEGAL_ADDRESS)
+			r = CUDA_SUCCESS;
+	} else {
+		r = rt->d.cuDevicePrimaryCtxRelease_v2(rt->dev);
+	}
+	if (r != CUDA_SUCCESS)
+		rc = rt_fail(rt, e, r, "cuDevicePrimaryCtxRelease");
 	rt->ctx = NULL;
 	rt->sticky = 0;
 	rt->gen++;

@@ -812,6 +812,10 @@ TEST(parse_lambda_fn)
 	CHECK_STR_EQ(a, "(def add (a b=(int 1))\n  (return (binop + (name a) (binop * (name b) (int 2)))))\n");
 	CHECK_EQ_INT(span_loc(fn->span).col, 29);
 	t_free(t);
+	/* a source without a def: parse_function reads its lambda */
+	CHECK_STR_EQ(dump_of(src, "<lambda>"),
+		"(def <lambda> (a b=(int 1))\n  (return (binop + (name a) (binop * (name b) (int 2)))))\n");
+	CHECK_STR_CONTAINS(dump_of(src, "add"), "no function named 'add'");
 }
 
 /* ---------------------------------------------------- ptxjitc's names */
@@ -865,6 +869,8 @@ TEST(cli_names)
 		"T = SHAPE + (1,)\n"
 		"E = SHAPE[1], len(SHAPE), max(1, 2.5), int(-2.7), abs(-3), float(TPB)\n"
 		"L = [1, 2]\n"
+		"SC = np.float64(2.5) * 2\n"
+		"sq = cuda.jit(device=True)(lambda v: v * v)\n"
 		"Z = np.zeros(3)\n"
 		"S, B = 'text', True\n"
 		"REBOUND = 1\n"
@@ -885,7 +891,7 @@ TEST(cli_names)
 		{"BIG", "unknown non-constant"}, {"TWO_PI", "float 6.28319"},
 		{"T", "(int 16, int 16, int 1)"},
 		{"E", "(int 16, int 2, float 2.5, int -2, int 3, float 32)"},
-		{"L", "unknown list"}, {"Z", "unknown call result"}, {"S", "str text"}, {"B", "bool 1"},
+		{"L", "unknown list"}, {"SC", "float 5"}, {"sq", "func <lambda> device"}, {"Z", "unknown call result"}, {"S", "str text"}, {"B", "bool 1"},
 		{"REBOUND", "int 2"}, {"helper", "func helper device"}, {"kern", "func kern"},
 		{"range", NULL}, {"undefined", NULL},
 	};
