@@ -7,7 +7,7 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-parameter
 LDLIBS  += -lm -ldl
 BUILD   ?= build
 
-STAGES  := base front sema ir opt ptx sim rt
+STAGES  := base front sema ir opt ptx sim rt cgen math
 LIBSRC  := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
 LIBOBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIBSRC))
 HEADERS := $(wildcard src/*.h src/*/*.h)
@@ -56,8 +56,9 @@ fuzz:
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -Isrc tests/fuzz/fuzz_front.c $(LIBSRC) -lm -ldl -o build-fuzz/fuzz_front
+	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	  -dict=tests/fuzz/python.dict tests/fuzz/corpus
+	  -dict=tests/fuzz/python.dict build-fuzz/corpus tests/fuzz/corpus
 
 clean:
 	rm -rf build build-asan build-fuzz

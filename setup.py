@@ -17,7 +17,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STAGES = ["base", "front", "sema", "ir", "opt", "ptx", "sim", "rt", "py"]
+STAGES = ["base", "front", "sema", "ir", "opt", "ptx", "sim", "rt", "cgen", "math", "py"]
 
 
 def sources():

@@ -4,7 +4,9 @@
 
 * launch overhead from Python: `k[grid, block](...)` of an empty kernel and
   of a kernel with three device arrays, host wall time per launch, median
-  of 21 batches of 500 launches (a synchronize closes each batch);
+  of 21 batches of 500 launches (a synchronize closes each batch); the same
+  with three CuPy arrays (read through __cuda_array_interface__ at every
+  launch) when CuPy is there;
 * import time added to `import numpy` (fresh interpreters, median of 5);
 * first call of seed 001's vector add in a fresh process, compile, module
   load and launch included: with the driver's JIT cache off
@@ -18,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (NUMBA_PRELUDE, QUICK, ensure_ptxjit_path, last_line, median, missing,  # noqa: E402
+from common import (NUMBA_PRELUDE, QUICK, cupy, ensure_ptxjit_path, last_line, median, missing,  # noqa: E402
                     numba_cuda, ratio, run_python, table, timeit_us)
 
 BATCH, REPS = (20, 3) if QUICK else (500, 21)
@@ -50,6 +52,24 @@ def launch_overhead(cuda):
     t_empty = timeit_us(lambda: empty[1, 1](), BATCH, REPS, cuda.synchronize)
     t_add3 = timeit_us(lambda: add3[4, 256](a, b, c), BATCH, REPS, cuda.synchronize)
     return t_empty, t_add3
+
+
+def launch_overhead_cupy(cuda, cp):
+    """Launch overhead of the three-array kernel given CuPy arrays."""
+    @cuda.jit
+    def add3(a, b, c):
+        i = cuda.grid(1)
+        if i < c.size:
+            c[i] = a[i] + b[i]
+
+    a = cp.ones(1024, dtype=cp.float32)
+    b = cp.ones(1024, dtype=cp.float32)
+    c = cp.zeros(1024, dtype=cp.float32)
+    for _ in range(10):
+        add3[4, 256](a, b, c)
+    cuda.synchronize()
+    assert bool((c == 2).all())
+    return timeit_us(lambda: add3[4, 256](a, b, c), BATCH, REPS, cuda.synchronize)
 
 
 IMPORT_CODE = """
@@ -119,6 +139,12 @@ def measure():
     n_empty = n_add3 = None
     if nb:
         n_empty, n_add3 = launch_overhead(nb)
+    cp = cupy()
+    p_cp = n_cp = None
+    if cp:
+        p_cp = launch_overhead_cupy(cuda, cp)
+        if nb:
+            n_cp = launch_overhead_cupy(nb, cp)
     p_imp = import_ms("import ptxjit\nfrom ptxjit import cuda")
     n_imp = None
     if nb:
@@ -136,6 +162,7 @@ def measure():
     return [
         ["launch, empty kernel (us)", p_empty, n_empty, ratio(p_empty, n_empty), "<= 5"],
         ["launch, 3 device arrays (us)", p_add3, n_add3, ratio(p_add3, n_add3), "<= 5"],
+        ["launch, 3 CuPy arrays (us)", p_cp, n_cp, ratio(p_cp, n_cp), ""],
         ["import, added to numpy (ms)", p_imp, n_imp, ratio(p_imp, n_imp), "< 50"],
         ["first call, CUDA_CACHE_DISABLE=1 (ms)", p_cold, n_cold, ratio(p_cold, n_cold), "< 30"],
         ["first call, driver cache warm (ms)", p_warm, n_warm, ratio(p_warm, n_warm), "< 5"],

@@ -164,6 +164,7 @@ typedef struct Const {
 	struct Const *elts;
 	const char *s;     /* STR; for MODULE/INTRINSIC the qualified name */
 	Type *ty;          /* the value's type once known */
+	const void *data;  /* ARRAY: the bytes (C order; the extents are elts[0..n-1]) */
 } Const;
 
 struct Expr {
@@ -335,7 +336,9 @@ typedef enum {
 	TY_RANGE,     /* range(...) iterator, elem is its integer type */
 	TY_FUNC,      /* a Python function (device function), func is its source */
 	TY_EXC,       /* an exception class (raise ValueError("...")): name */
-	TY_UNKNOWN    /* inference placeholder, never survives sema */
+	TY_UNKNOWN,   /* inference placeholder, never survives sema */
+	TY_RECORD     /* a NumPy structured dtype: fields; as a value, a reference to
+	                 one record in memory space `space` (readonly as arrays) */
 } TypeKind;
 
 enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' };
@@ -359,7 +362,18 @@ struct Type {
 	int intrin;
 	/* TY_FUNC */
 	const PjFunc *func;
+	/* TY_RECORD (also TY_DTYPE of a record: elem is the record) */
+	int nfields;
+	struct RecField *fields;
+	int size, align;         /* bytes of one record; alignment of its widest field */
 };
+
+/* A field of a record: its scalar type at a byte offset. */
+typedef struct RecField {
+	const char *name;
+	Type *ty;
+	int off;
+} RecField;
 
 /* types.c */
 Type *ty_scalar(ScalarKind sk);           /* static immutable instances */
@@ -393,6 +407,18 @@ const char *ty_str_of(Ctx *c, const Type *t);
 Type *ty_parse_sig(Ctx *c, const char *sig, int *nargs, Type ***args);
 Type *ty_parse_one(Ctx *c, const char *s);
 ScalarKind ty_sk_from_name(const char *name);   /* "float32", "f4", "int_", ...; -1 if unknown */
+/* record.c: records (structured dtypes) and arrays of any element type */
+Type *ty_record(Ctx *c, int nfields, const RecField *fields, int size);
+Type *ty_record_in(Ctx *c, Type *rec, int space, int readonly);  /* the same record, referenced in space */
+const RecField *ty_field(const Type *rec, const char *name);     /* NULL if it has no such field */
+Type *ty_array_of(Ctx *c, Type *elem, int ndim, char layout, int space, int readonly);
+int ty_elem_size(const Type *elem);       /* bytes of an array element: scalar or record */
+int ty_elem_align(const Type *elem);
+Type *ty_dtype_record(Ctx *c, Type *rec); /* a record dtype used as a value */
+int ty_record_same(const Type *a, const Type *b);   /* same fields, offsets and size (any space) */
+/* Numba's spelling, which ty_parse_one reads back:
+ * "Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)" */
+const char *ty_record_str(Ctx *c, const Type *rec);
 
 /* ---------------------------------------------------------- intrinsics */
 
@@ -438,6 +464,81 @@ ScalarKind ty_sk_from_name(const char *name);   /* "float32", "f4", "int_", ...;
 	X(IN_NP_CEIL, "numpy.ceil") X(IN_NP_PI, "numpy.pi") X(IN_NP_E, "numpy.e") \
 	X(IN_NP_INF, "numpy.inf") X(IN_NP_NAN, "numpy.nan") \
 	/* array attributes/methods are resolved by sema directly (shape, size, ndim) */ \
+	/* array creation: the CPU target only (sema_cpu.c, lower_cpu.c) */ \
+	X(IN_NP_EMPTY, "numpy.empty") X(IN_NP_ZEROS, "numpy.zeros") X(IN_NP_ONES, "numpy.ones") \
+	X(IN_NP_EMPTY_LIKE, "numpy.empty_like") X(IN_NP_ZEROS_LIKE, "numpy.zeros_like") \
+	X(IN_NP_ONES_LIKE, "numpy.ones_like") X(IN_NP_COPY, "numpy.copy") X(IN_NP_ARANGE, "numpy.arange") \
+	X(IN_ARRAY_COPY, "array.copy") \
+	/* cuda: reducing barriers, fences, warp operations, bit and float \
+	 * intrinsics (sema_warp.c, lower_warp.c) */ \
+	X(IN_SYNCTHREADS_COUNT, "cuda.syncthreads_count") X(IN_SYNCTHREADS_AND, "cuda.syncthreads_and") \
+	X(IN_SYNCTHREADS_OR, "cuda.syncthreads_or") X(IN_SYNCWARP, "cuda.syncwarp") \
+	X(IN_THREADFENCE, "cuda.threadfence") X(IN_THREADFENCE_BLOCK, "cuda.threadfence_block") \
+	X(IN_THREADFENCE_SYSTEM, "cuda.threadfence_system") \
+	X(IN_SHFL_SYNC, "cuda.shfl_sync") X(IN_SHFL_UP_SYNC, "cuda.shfl_up_sync") \
+	X(IN_SHFL_DOWN_SYNC, "cuda.shfl_down_sync") X(IN_SHFL_XOR_SYNC, "cuda.shfl_xor_sync") \
+	X(IN_ALL_SYNC, "cuda.all_sync") X(IN_ANY_SYNC, "cuda.any_sync") X(IN_EQ_SYNC, "cuda.eq_sync") \
+	X(IN_BALLOT_SYNC, "cuda.ballot_sync") X(IN_MATCH_ANY_SYNC, "cuda.match_any_sync") \
+	X(IN_MATCH_ALL_SYNC, "cuda.match_all_sync") X(IN_ACTIVEMASK, "cuda.activemask") \
+	X(IN_LANEMASK_LT, "cuda.lanemask_lt") X(IN_POPC, "cuda.popc") X(IN_BREV, "cuda.brev") \
+	X(IN_CLZ, "cuda.clz") X(IN_FFS, "cuda.ffs") X(IN_FMA, "cuda.fma") X(IN_CBRT, "cuda.cbrt") \
+	X(IN_SELP, "cuda.selp") X(IN_NANOSLEEP, "cuda.nanosleep") \
+	/* the math library (sema_math.c, lower_math.c, src/math/): math, cmath \
+	 * and NumPy's ufuncs on scalars */ \
+	X(IN_MATH_ACOS, "math.acos") X(IN_MATH_ASIN, "math.asin") X(IN_MATH_ATAN, "math.atan") \
+	X(IN_MATH_ACOSH, "math.acosh") X(IN_MATH_ASINH, "math.asinh") X(IN_MATH_ATANH, "math.atanh") \
+	X(IN_MATH_SIN, "math.sin") X(IN_MATH_COS, "math.cos") X(IN_MATH_TAN, "math.tan") \
+	X(IN_MATH_SINH, "math.sinh") X(IN_MATH_COSH, "math.cosh") X(IN_MATH_TANH, "math.tanh") \
+	X(IN_MATH_ATAN2, "math.atan2") X(IN_MATH_HYPOT, "math.hypot") X(IN_MATH_EXP, "math.exp") \
+	X(IN_MATH_EXP2, "math.exp2") X(IN_MATH_EXPM1, "math.expm1") X(IN_MATH_LOG, "math.log") \
+	X(IN_MATH_LOG2, "math.log2") X(IN_MATH_LOG10, "math.log10") X(IN_MATH_LOG1P, "math.log1p") \
+	X(IN_MATH_ERF, "math.erf") X(IN_MATH_ERFC, "math.erfc") X(IN_MATH_GAMMA, "math.gamma") \
+	X(IN_MATH_LGAMMA, "math.lgamma") X(IN_MATH_COPYSIGN, "math.copysign") X(IN_MATH_FMOD, "math.fmod") \
+	X(IN_MATH_REMAINDER, "math.remainder") X(IN_MATH_NEXTAFTER, "math.nextafter") \
+	X(IN_MATH_POW, "math.pow") X(IN_MATH_FREXP, "math.frexp") X(IN_MATH_LDEXP, "math.ldexp") \
+	X(IN_MATH_MODF, "math.modf") X(IN_MATH_ISNAN, "math.isnan") X(IN_MATH_ISINF, "math.isinf") \
+	X(IN_MATH_ISFINITE, "math.isfinite") X(IN_MATH_RADIANS, "math.radians") \
+	X(IN_MATH_DEGREES, "math.degrees") X(IN_MATH_CBRT, "math.cbrt") \
+	X(IN_CMATH_ACOS, "cmath.acos") X(IN_CMATH_ACOSH, "cmath.acosh") X(IN_CMATH_ASIN, "cmath.asin") \
+	X(IN_CMATH_ASINH, "cmath.asinh") X(IN_CMATH_ATAN, "cmath.atan") X(IN_CMATH_ATANH, "cmath.atanh") \
+	X(IN_CMATH_COS, "cmath.cos") X(IN_CMATH_COSH, "cmath.cosh") X(IN_CMATH_EXP, "cmath.exp") \
+	X(IN_CMATH_ISFINITE, "cmath.isfinite") X(IN_CMATH_ISINF, "cmath.isinf") \
+	X(IN_CMATH_ISNAN, "cmath.isnan") X(IN_CMATH_LOG, "cmath.log") X(IN_CMATH_LOG10, "cmath.log10") \
+	X(IN_CMATH_PHASE, "cmath.phase") X(IN_CMATH_POLAR, "cmath.polar") X(IN_CMATH_RECT, "cmath.rect") \
+	X(IN_CMATH_SIN, "cmath.sin") X(IN_CMATH_SINH, "cmath.sinh") X(IN_CMATH_SQRT, "cmath.sqrt") \
+	X(IN_CMATH_TAN, "cmath.tan") X(IN_CMATH_TANH, "cmath.tanh") \
+	X(IN_NP_SIN, "numpy.sin") X(IN_NP_COS, "numpy.cos") X(IN_NP_TAN, "numpy.tan") \
+	X(IN_NP_ARCSIN, "numpy.arcsin") X(IN_NP_ARCCOS, "numpy.arccos") X(IN_NP_ARCTAN, "numpy.arctan") \
+	X(IN_NP_ARCTAN2, "numpy.arctan2") X(IN_NP_HYPOT, "numpy.hypot") X(IN_NP_SINH, "numpy.sinh") \
+	X(IN_NP_COSH, "numpy.cosh") X(IN_NP_TANH, "numpy.tanh") X(IN_NP_ARCSINH, "numpy.arcsinh") \
+	X(IN_NP_ARCCOSH, "numpy.arccosh") X(IN_NP_ARCTANH, "numpy.arctanh") \
+	X(IN_NP_DEG2RAD, "numpy.deg2rad") X(IN_NP_RADIANS, "numpy.radians") \
+	X(IN_NP_RAD2DEG, "numpy.rad2deg") X(IN_NP_DEGREES, "numpy.degrees") X(IN_NP_LOG, "numpy.log") \
+	X(IN_NP_LOG2, "numpy.log2") X(IN_NP_LOG10, "numpy.log10") X(IN_NP_EXP, "numpy.exp") \
+	X(IN_NP_EXP2, "numpy.exp2") X(IN_NP_EXPM1, "numpy.expm1") X(IN_NP_LOG1P, "numpy.log1p") \
+	X(IN_NP_CBRT, "numpy.cbrt") X(IN_NP_SQUARE, "numpy.square") X(IN_NP_RECIPROCAL, "numpy.reciprocal") \
+	X(IN_NP_FABS, "numpy.fabs") X(IN_NP_NEGATIVE, "numpy.negative") X(IN_NP_POSITIVE, "numpy.positive") \
+	X(IN_NP_SIGN, "numpy.sign") X(IN_NP_SIGNBIT, "numpy.signbit") X(IN_NP_COPYSIGN, "numpy.copysign") \
+	X(IN_NP_NEXTAFTER, "numpy.nextafter") X(IN_NP_SPACING, "numpy.spacing") \
+	X(IN_NP_LDEXP, "numpy.ldexp") X(IN_NP_FREXP, "numpy.frexp") X(IN_NP_MODF, "numpy.modf") \
+	X(IN_NP_FMOD, "numpy.fmod") X(IN_NP_REMAINDER, "numpy.remainder") X(IN_NP_POWER, "numpy.power") \
+	X(IN_NP_FLOAT_POWER, "numpy.float_power") X(IN_NP_LOGADDEXP, "numpy.logaddexp") \
+	X(IN_NP_LOGADDEXP2, "numpy.logaddexp2") X(IN_NP_TRUNC, "numpy.trunc") X(IN_NP_RINT, "numpy.rint") \
+	X(IN_NP_ISNAN, "numpy.isnan") X(IN_NP_ISINF, "numpy.isinf") X(IN_NP_ISFINITE, "numpy.isfinite") \
+	X(IN_NP_MAXIMUM, "numpy.maximum") X(IN_NP_MINIMUM, "numpy.minimum") X(IN_NP_FMAX, "numpy.fmax") \
+	X(IN_NP_FMIN, "numpy.fmin") X(IN_NP_GREATER, "numpy.greater") \
+	X(IN_NP_GREATER_EQUAL, "numpy.greater_equal") X(IN_NP_LESS, "numpy.less") \
+	X(IN_NP_LESS_EQUAL, "numpy.less_equal") X(IN_NP_NOT_EQUAL, "numpy.not_equal") \
+	X(IN_NP_EQUAL, "numpy.equal") X(IN_NP_LOGICAL_AND, "numpy.logical_and") \
+	X(IN_NP_LOGICAL_OR, "numpy.logical_or") X(IN_NP_LOGICAL_XOR, "numpy.logical_xor") \
+	X(IN_NP_LOGICAL_NOT, "numpy.logical_not") X(IN_NP_BITWISE_AND, "numpy.bitwise_and") \
+	X(IN_NP_BITWISE_OR, "numpy.bitwise_or") X(IN_NP_BITWISE_XOR, "numpy.bitwise_xor") \
+	X(IN_NP_INVERT, "numpy.invert") X(IN_NP_LEFT_SHIFT, "numpy.left_shift") \
+	X(IN_NP_RIGHT_SHIFT, "numpy.right_shift") X(IN_NP_ADD, "numpy.add") \
+	X(IN_NP_SUBTRACT, "numpy.subtract") X(IN_NP_MULTIPLY, "numpy.multiply") \
+	X(IN_NP_DIVIDE, "numpy.divide") X(IN_NP_FLOOR_DIVIDE, "numpy.floor_divide") \
+	X(IN_NP_DIVMOD, "numpy.divmod") X(IN_NP_CONJUGATE, "numpy.conjugate") X(IN_NP_GCD, "numpy.gcd") \
+	X(IN_NP_LCM, "numpy.lcm") \
 	X(IN_LAST, "")
 
 typedef enum {
@@ -498,6 +599,9 @@ void sema_dump(FILE *out, Ctx *c);
  * give bool and compare in NumPy's common type (int64 vs uint64 in
  * float64); an augmented assignment computes in this type too. */
 Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
+/* sema_ret.c: the return type of a device function typed on its own for
+ * argument types (pj_infer_return; the array-function layer). */
+Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);
 
 /* ------------------------------------------------------------------ IR */
 
@@ -531,8 +635,14 @@ typedef enum {
 typedef enum {
 	SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
 	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
-	SR_LANEID, SR_WARPSIZE, NSR
+	SR_LANEID, SR_WARPSIZE,
+	SR_DYNSMEM,       /* %dynamic_smem_size: bytes of dynamic shared memory of the launch */
+	NSR
 } SReg;
+
+/* Hardware approximations of O_APPROX (Ins.aux), float32: sin(x), cos(x),
+ * 2^x, log2(x), 1/sqrt(x), 1/x, tanh(x). */
+typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, NAP } ApproxFn;
 
 /*
  * The opcode table.  Columns: name, number of operands, whether it defines
@@ -585,6 +695,45 @@ typedef enum {
  *                    aux = index in Fn.checks
  *   trap             stop the kernel (failed assert/raise in debug): aux =
  *                    index in Fn.checks for the message
+ *   popc clz brev    integers of class w or l: number of one bits, leading
+ *                    zeros (clz 0 = the width), bits reversed; the result
+ *                    has the operand's class
+ *   shfl             warp shuffle (shfl.sync) of arg0 (w) among the lanes
+ *                    of mask arg2 (w): aux = mode (0 idx, 1 up, 2 down,
+ *                    3 bfly) | c << 8, c being PTX's clamp and segment
+ *                    operand; arg1 (w) is the lane, delta or xor mask
+ *   vote             vote.sync of predicate arg0 (b) over mask arg1 (w):
+ *                    aux 0 all, 1 any, 2 uni (result b), 3 ballot (w)
+ *   match            match.sync of arg0 (class of ty: w or l) over mask
+ *                    arg1 (w): aux 0 any (the lanes holding this lane's
+ *                    value), 1 all (the mask if every lane agrees, else 0)
+ *   barred           bar.red over the block (barrier 0) of predicate arg0
+ *                    (b): aux 0 popc (number of true), 1 and, 2 or (1/0); w
+ *   syncwarp         bar.warp.sync with mask arg0 (w)
+ *   activemask       the lanes of the warp executing it together (w)
+ *   nanosleep        suspend the thread for about arg0 (w) nanoseconds
+ *   shfl, vote, match, barred, syncwarp and activemask are meeting points
+ *   of several threads: they have an effect, so they are never removed,
+ *   moved or merged.
+ *   farg             argument component aux (0, 1, ...) of the device
+ *                    function being defined (Fn.is_func), of kind ty
+ *   carg             arg0 is argument component aux of the callf after it
+ *   callf            call device function aux (index in Fn.mod->funcs);
+ *                    one carg per argument component comes right before it
+ *                    and one cres per result component right after it, in
+ *                    order and in the same block (lower_call.c)
+ *   cres             result component aux of the callf just before, kind ty
+ *   retv             arg0 is result component aux of the function; the
+ *                    retvs come just before its ret
+ *   print            printf of format aux (Fn.fmts) with the arguments in
+ *                    the local-space buffer at arg0 (KL): 8 bytes for each
+ *                    conversion, %lld %llu %f, and %s for a bool stored as
+ *                    0/1 that prints True or False (vprintf on the GPU)
+ *   approx           fastmath only: the GPU's approximation (aux AP_*) of
+ *                    the float32 function of arg0, with subnormals flushed
+ *                    (sin.approx.ftz.f32 ...); the simulator and the CPU
+ *                    target compute the function itself, so they agree
+ *                    with the GPU only to the approximation's error
  */
 #define OPCODES(X) \
 	X(NOP_,   0, 0, 0, 0) \
@@ -602,7 +751,17 @@ typedef enum {
 	X(LOAD,   1, 1, 0, 0) X(STORE, 2, 0, 1, 0) X(ATOM, 3, 1, 1, 0) \
 	X(ADDR,   0, 1, 0, 0) \
 	X(BAR,    0, 0, 1, 0) X(MEMBAR, 0, 0, 1, 0) \
-	X(CHECK,  2, 0, 1, 0) X(TRAP, 0, 0, 1, 0)
+	X(CHECK,  2, 0, 1, 0) X(TRAP, 0, 0, 1, 0) \
+	/* CPU target only (src/cgen): alloc: heap memory of arg0 bytes (KL), \
+	 * owned by the call from Python, aux 1 = zeroed */ \
+	X(ALLOC,  1, 1, 1, 0) \
+	X(POPC,   1, 1, 0, 1) X(CLZ, 1, 1, 0, 1) X(BREV, 1, 1, 0, 1) \
+	X(SHFL,   3, 1, 1, 0) X(VOTE, 2, 1, 1, 0) X(MATCH, 2, 1, 1, 0) \
+	X(BARRED, 1, 1, 1, 0) X(SYNCWARP, 1, 0, 1, 0) X(ACTIVEMASK, 0, 1, 1, 0) \
+	X(NANOSLEEP, 1, 0, 1, 0) \
+	X(FARG,   0, 1, 0, 0) X(CARG, 1, 0, 1, 0) X(CALLF, 0, 0, 1, 0) X(CRES, 0, 1, 1, 0) \
+	X(RETV,   1, 0, 1, 0) X(PRINT, 1, 0, 1, 0) \
+	X(APPROX, 1, 1, 0, 0)
 
 typedef enum {
 #define X(name, nargs, def, eff, fold) O_##name,
@@ -665,7 +824,7 @@ typedef struct Val {
 typedef struct KParam {
 	uint8_t ty;       /* scalar kind (SK_U64 for pointers) */
 	int32_t off;      /* byte offset in the parameter buffer */
-	int arg;          /* which Python argument it comes from */
+	int arg;          /* which argument it comes from (tuples flattened: lower_param_leaves) */
 	int role;         /* KP_DATA, KP_SHAPE, KP_STRIDE, KP_SCALAR, KP_REAL, KP_IMAG */
 	int dim;          /* KP_SHAPE/KP_STRIDE: the axis */
 } KParam;
@@ -710,7 +869,27 @@ struct Fn {
 	int nlocs, caplocs;
 	int cur_loc;         /* builder: loc given to new instructions */
 	int checked;         /* built with bounds checks (simulator / debug) */
+	/* device functions called, not inlined (recursion; lower_call.c): the
+	 * kernel's Fn (every Fn's mod) lists them in funcs; a function's Fn
+	 * has is_func and the classes of its argument and result components */
+	struct Fn *mod;
+	struct Fn **funcs;
+	int nfuncs, capfuncs;
+	int is_func;
+	int nfargs, nfrets;
+	uint8_t *fargcls, *fretcls;
+	const char **fmts;   /* print formats (O_PRINT) */
+	int nfmts, capfmts;
+	/* nc[v] set: the global load defining value v reads memory nothing
+	 * writes while the kernel runs (ld.global.nc; opt/nc.c, the last pass) */
+	uint8_t *nc;
+	int nnc;
 };
+/* Is i a global load through the non-coherent (read-only) cache? */
+static inline int ir_load_nc(const Fn *f, const Ins *i)
+{
+	return i->op == O_LOAD && i->aux == SP_GLOBAL && f->nc && i->to >= 0 && i->to < f->nnc && f->nc[i->to];
+}
 
 /* ir.c: building and querying */
 Fn *ir_new_fn(Ctx *c, const char *name);
@@ -747,6 +926,14 @@ void ir_verify(Fn *f, const char *after_pass);
 
 /* lower.c: typed AST of the kernel (and inlined device functions) to IR */
 Fn *lower_kernel(Ctx *c, Spec *kernel, int checked);
+/* lower_cpu.c: the CPU target (PjOptions.target_cpu).  The function's
+ * parameter buffer ends with the address of its out buffer (a KParam of
+ * role KP_RET), where its return value is stored as PjRet says
+ * (lower_cpu_rets); recursive callees are Fn.funcs, as for kernels. */
+enum { KP_RET = KP_IMAG + 1 };
+Fn *lower_cpu(Ctx *c, Spec *fn, int checked);
+/* The return layout of a CPU function's type (PjKernel.rets). */
+int lower_cpu_rets(Ctx *c, Type *ret, PjRet **out, int *bytes);
 
 /* Passes, one file each in src/opt/.  The pipeline order lives in compile.c. */
 void opt_fold(Fn *f);      /* fold.c: constant folding and algebraic identities */
@@ -754,6 +941,14 @@ void opt_copy(Fn *f);      /* copy.c: copy propagation (copies, trivial phis) */
 void opt_dce(Fn *f);       /* dce.c: dead instructions and phis, unreachable blocks */
 void opt_split_edges(Fn *f); /* edges.c: split critical edges (before phi resolution) */
 void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not loads) */
+void opt_range(Fn *f);     /* range.c: value ranges decide comparisons, drop index wraps */
+void opt_unroll(Fn *f);    /* unroll.c: loops of a constant trip count, unrolled */
+void opt_licm(Fn *f);      /* licm.c: loop-invariant code to the preheader */
+void opt_sr(Fn *f);        /* sr.c: strength reduction of affine index arithmetic */
+void opt_nc(Fn *f);        /* nc.c: loads of arrays the kernel never writes marked ld.global.nc */
+/* ir/argfx.c: bit i set when the kernel may read (write) array argument i
+ * in global memory (atomics do both); arguments from 63 on share bit 63. */
+void ir_arg_effects(Fn *f, uint64_t *read, uint64_t *written);
 
 /* ----------------------------------------------------------- back ends */
 
@@ -761,6 +956,10 @@ void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version);
 /* ptx/version.c: the .version for a driver version and arch */
 int ptx_version_for(int driver_version, int arch);
+/* cgen/emit_c.c: C99 text of a CPU function and the functions it calls
+ * (f->funcs): the exported entry is
+ * `int <f->name>(const unsigned char *params, PjCpuCtx *ctx)`. */
+char *cgen_emit(Ctx *c, Fn *f);
 
 /* sim/: the IR interpreter.  sim_prepare turns an Fn into a compact
  * program that owns its memory (heap, freed by sim_free_program). */

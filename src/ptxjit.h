@@ -75,7 +75,19 @@ typedef struct PjOptions {
 	int lineinfo;
 	int sim;                /* also build the simulator program, with bounds checks */
 	int opt_level;          /* 0: no IR passes; 1 (default) */
+	/* What the launch found out about the arguments (a variant of the
+	 * kernel for them; 0 claims nothing): small_extents, every extent of
+	 * every array argument is below 2^31; noalias, no two array arguments
+	 * share memory (a read-only one may be read through the non-coherent
+	 * cache, ld.global.nc). */
+	int small_extents;
+	int noalias;
 	const char *dump;       /* "ast,types,ir,opt,ptx" or NULL (also PTXJIT_DUMP) */
+	/* The CPU target (@njit, src/cgen): the function may return a value
+	 * and allocate arrays; PjKernel.csrc is its C text.  boundscheck:
+	 * lower with index checks (IndexError at the Python line). */
+	int target_cpu;
+	int boundscheck;
 } PjOptions;
 
 enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
@@ -91,8 +103,10 @@ typedef struct PjError {
 typedef struct PjParam {
 	int ty;                 /* scalar kind (see core.h ScalarKind) */
 	int off;                /* byte offset in the buffer */
-	int arg;                /* index of the Python argument */
-	int role;               /* 0 data pointer, 1 extent, 2 byte stride, 3 scalar, 4 real part, 5 imaginary part */
+	int arg;                /* the argument: Python arguments in order, a tuple counting one per
+	                           number or array it holds (nested ones too), None none */
+	int role;               /* 0 data pointer, 1 extent, 2 byte stride, 3 scalar, 4 real part, 5 imaginary part,
+	                           6 (CPU functions) the address of the out buffer */
 	int dim;                /* the axis for extents and strides */
 } PjParam;
 
@@ -105,11 +119,45 @@ typedef struct PjKernel {
 	int param_bytes;
 	int64_t static_smem;    /* bytes of static shared memory */
 	int dynamic_smem;       /* uses cuda.shared.array(0, ...) */
+	uint64_t read_args;     /* bit i: the kernel may load from array argument i */
+	uint64_t written_args;  /* bit i: it may store or do atomics into it (or a view);
+	                           arguments from 63 on share bit 63 */
 	char *types;            /* the typed source listing (inspect_types) */
 	char *ir;               /* the optimised IR text */
 	SimProgram *sim;        /* simulator program, when PjOptions.sim */
 	double compile_us;      /* time spent in pj_compile */
+	/* CPU target only (PjOptions.target_cpu): */
+	char *csrc;             /* C99 text defining `int <entry>(const unsigned char *params, PjCpuCtx *ctx)` */
+	int nrets;              /* the return value, pre-order (a tuple entry precedes its elements) */
+	struct PjRet *rets;
+	int ret_bytes;          /* size of the out buffer, whose address is the KP_RET parameter */
+	/* debug=True: a failing assert or a raise stores its code (1..ntraps)
+	 * and the thread's threadIdx and blockIdx in the module's __pj_err
+	 * word (8 x u32) and ends the thread; traps[code - 1] says what to raise */
+	int ntraps;
+	struct PjTrap *traps;
 } PjKernel;
+
+/* A trap of a debug kernel.  msg: "ValueError: text", "AssertionError"
+ * (exception class, then its message); NULL for a code that is no trap. */
+typedef struct PjTrap {
+	char *msg;
+	char *file;
+	int line;
+} PjTrap;
+
+/* One node of a CPU function's return type.  kind: PJ_RET_NONE,
+ * PJ_RET_SCALAR (ty at off; complex: real then imaginary part),
+ * PJ_RET_ARRAY (data pointer at off, then ndim extents, then ndim byte
+ * strides, 8 bytes each), PJ_RET_TUPLE (n elements follow). */
+enum { PJ_RET_NONE, PJ_RET_SCALAR, PJ_RET_ARRAY, PJ_RET_TUPLE };
+typedef struct PjRet {
+	int kind;
+	int ty;                 /* scalar kind (element kind of an array) */
+	int ndim;
+	int n;
+	int off;
+} PjRet;
 
 /* Compiles `kernel` for the argument types in `argsig` ("float32[::1],
  * int64" or a full "void(...)" signature).  Returns 0 and *out on success,
@@ -117,6 +165,13 @@ typedef struct PjKernel {
 int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
                PjKernel **out, PjError *err);
 void pj_kernel_free(PjKernel *k);
+
+/* Types the device function `f` for the argument types in `argsig` and
+ * writes its return type into out: a scalar type name ("float32"), a
+ * tuple of them as "(float32, int64)", "none" without a return value, or
+ * another type in the words of inspect_types().  Returns 0, or a PjError
+ * kind with *err filled (an error in f names its line). */
+int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz, PjError *err);
 
 /* The simulator: runs the kernel's program on the CPU.  `params` is the
  * parameter buffer laid out as k->params says, with host pointers for the

@@ -952,3 +952,34 @@ def test_every_catalogue_kernel_has_a_test():
     missing = [n for n in names if "test_" + n not in globals()]
     assert not missing, "catalogue kernels without a test here: %s" % ", ".join(missing)
     assert len(names) >= 45
+
+
+# ----------------------------------------- warp intrinsics and atomics
+# The warp_* and atomic_all_ops catalogue kernels are checked in
+# test_warp.py, test_intrinsics.py and test_atomic_ops.py; these names tie
+# them to the catalogue.
+
+from test_atomic_ops import test_atomic_all_ops_catalogue as test_atomic_all_ops  # noqa: E402
+from test_intrinsics import test_warp_bits_catalogue as test_warp_bits  # noqa: E402
+from test_warp import test_shfl_all_types_and_modes as test_warp_shfl  # noqa: E402
+from test_warp import test_syncthreads_count_and_or as test_warp_sync  # noqa: E402
+from test_warp import test_votes as test_warp_vote  # noqa: E402
+
+# ---------------------------------- Python in kernels, device functions
+# The recursion, print_kernel, py_semantics and tuple_args catalogue
+# kernels are checked in test_python_in_kernels.py and
+# test_device_functions.py.
+
+from test_device_functions import test_recursion  # noqa: E402,F401
+from test_python_in_kernels import test_print_kernel, test_py_semantics, test_tuple_args  # noqa: E402,F401
+
+# ------------------------------------------------ arrays and launch forms
+# The record_fields, record_shared, zero_d_array, dynamic_smem_alias,
+# shared_dtypes, const_arrays, views_to_devfn and grid_beyond_2_31
+# catalogue kernels are checked in test_arrays.py and test_launch_forms.py.
+
+from test_arrays import (  # noqa: E402,F401
+    test_const_arrays, test_dynamic_smem_alias, test_record_fields, test_record_shared, test_shared_dtypes,
+    test_views_to_devfn, test_zero_d_array,
+)
+from test_launch_forms import test_grid_beyond_2_31  # noqa: E402,F401

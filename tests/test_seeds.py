@@ -3,8 +3,8 @@
 tests/seeds/*.py hold the seeds' code with `from ptxjit import cuda` or
 `import ptxjit as numba`; each example's script body became a function so
 that its output can be checked here against NumPy, on the simulator and
-on the GPU.  The CPU @jit parts wait for the CPU compiler (issue 8), and
-seed 000's @jit(target='gpu') for issue 7.  Seed 004 is prose only: it has
+on the GPU.  Seed 002's CPU @jit(nopython=True) functions run on ptxjit's
+CPU compiler; seed 000's @jit(target='gpu') waits for issue 7.  Seed 004 is prose only: it has
 no kernel.
 """
 
@@ -92,14 +92,21 @@ def test_seed002_grayscale():
 
 
 def test_seed002_cpu_jit():
+    # the seed's three @jit(nopython=True) functions, compiled for the CPU
     mod = seed("seed002_cpu")
-    A = np.random.default_rng(1).random((20, 20))
-    C = skip_while_not_implemented(lambda: mod.cpu_matrix_mult(A, A), "CPU compiler: issue 8")
-    np.testing.assert_allclose(C, A @ A, rtol=1e-12)
-    assert mod.cpu_fibonacci(20) == 6765
-    img = np.random.default_rng(2).integers(0, 256, (8, 9, 3), dtype=np.uint8)
-    gray = (0.2989 * img[..., 0] + 0.5870 * img[..., 1] + 0.1140 * img[..., 2]).astype(np.int64)
-    np.testing.assert_array_equal(mod.cpu_grayscale(img), np.repeat(gray[..., None], 3, axis=2))
+    A = np.random.default_rng(1).random((64, 64))
+    B = np.random.default_rng(3).random((64, 64))
+    np.testing.assert_allclose(mod.cpu_matrix_mult(A, B), A @ B, rtol=1e-9)
+    fib = [0, 1]
+    while len(fib) <= 25:
+        fib.append(fib[-1] + fib[-2])
+    assert [mod.cpu_fibonacci(n) for n in range(26)] == fib
+    img = np.random.default_rng(2).integers(0, 256, (48, 64, 3), dtype=np.uint8)
+    f = img.astype(np.float64)
+    gray = (0.2989 * f[..., 0] + 0.5870 * f[..., 1] + 0.1140 * f[..., 2]).astype(np.int64)
+    res = mod.cpu_grayscale(img)
+    assert res.dtype == np.uint8 and res.shape == img.shape
+    assert np.abs(res.astype(np.int64) - gray[..., None]).max() <= 1
 
 
 def test_seed003_example1(capsys):

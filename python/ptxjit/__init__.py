@@ -21,7 +21,7 @@ from .types import (  # noqa: F401  (Numba's type names, for signatures)
     complex64, complex128, c8, c16, cfloat, cdouble,
 )
 
-_LAZY = {"cuda", "errors", "types"}
+_LAZY = {"cuda", "errors", "types", "ufunc", "cpu"}
 
 
 def __getattr__(name):
@@ -66,13 +66,13 @@ class _CpuPlaceholder:
 
 
 def _placeholder(decorator, args, kwargs):
+    if kwargs.get("target") in ("gpu", "cuda"):
+        from . import ufunc
+        if decorator in ("jit", "njit"):
+            return ufunc.jit_target(decorator, args, kwargs)
+        return getattr(ufunc, decorator)(*args, **kwargs)
     if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], (str, Type, Signature)):
         return _CpuPlaceholder(args[0], decorator, {})
-    if kwargs.get("target") == "cuda" and decorator == "jit":
-        from . import cuda
-        options = dict(kwargs)
-        options.pop("target")
-        return cuda.jit(*args, **options)
 
     def wrap(func):
         return _CpuPlaceholder(func, decorator, kwargs)
@@ -80,21 +80,42 @@ def _placeholder(decorator, args, kwargs):
 
 
 def jit(*args, **kwargs):
-    """Numba's @jit: not available yet for the CPU (calls raise
-    NotImplementedError); @jit(target='cuda') is @cuda.jit."""
-    return _placeholder("jit", args, kwargs)
+    """Numba's @jit.  @jit(target='gpu') makes a function over arrays that
+    runs on the GPU (ptxjit.ufunc): its arguments stand for their elements,
+    it broadcasts like NumPy and returns arrays.  @jit(target='cuda') is the
+    same for a function that returns a value, and @cuda.jit for one that
+    does not (a kernel).  Without a GPU target, @jit(nopython=True) compiles
+    the function for the CPU (ptxjit.cpu), as @njit does."""
+    if kwargs.get("target") in ("gpu", "cuda"):
+        return _placeholder("jit", args, kwargs)
+    from . import cpu
+    return cpu.jit(*args, **kwargs)
 
 
 def njit(*args, **kwargs):
-    """Numba's @njit: not available yet (calls raise NotImplementedError)."""
-    return _placeholder("njit", args, kwargs)
+    """Numba's @njit: the function compiled to native code for the CPU
+    (ptxjit.cpu): lazily per argument types, or for the signatures given."""
+    if kwargs.get("target") in ("gpu", "cuda"):
+        return _placeholder("njit", args, kwargs)
+    from . import cpu
+    return cpu.njit(*args, **kwargs)
 
 
 def vectorize(*args, **kwargs):
-    """Numba's @vectorize: not available yet (calls raise NotImplementedError)."""
+    """Numba's @vectorize: with target='cuda', a ufunc-like function on the
+    GPU (ptxjit.ufunc.vectorize); the CPU target is not available yet."""
     return _placeholder("vectorize", args, kwargs)
 
 
 def guvectorize(*args, **kwargs):
-    """Numba's @guvectorize: not available yet (calls raise NotImplementedError)."""
+    """Numba's @guvectorize: with target='cuda', a generalized ufunc on the
+    GPU (ptxjit.ufunc.guvectorize); the CPU target is not available yet."""
     return _placeholder("guvectorize", args, kwargs)
+
+
+def from_dtype(dtype):
+    """Numba's from_dtype: the type of a NumPy dtype's elements in kernels.
+    ptxjit uses the NumPy dtype itself; a structured dtype is a record type
+    (for cuda.shared.array(n, from_dtype(dt)), signatures aside)."""
+    from .cuda.records import from_dtype as _from_dtype
+    return _from_dtype(dtype)

@@ -4,7 +4,10 @@
  *   parse the argument signature
  *   sema      resolve names, infer types of the kernel and device functions
  *   lower     typed AST -> IR (SSA)
- *   passes    fold, copy, dce (to a fixed point), split critical edges
+ *   passes    fold, copy, cse, dce and value ranges, three rounds, with
+ *             loop unrolling after the first and loop-invariant code motion
+ *             and strength reduction after the second; then ld.global.nc
+ *             marks, and critical edges split
  *   ptx       PTX text
  *   sim       the same lowering with bounds checks, for the simulator
  *
@@ -58,7 +61,26 @@ static void optimise(Ctx *c, Fn *f)
 			verify(f, "cse");
 			opt_dce(f);
 			verify(f, "dce");
+			opt_range(f);
+			verify(f, "range");
+			if (round == 0) {
+				opt_unroll(f);
+				verify(f, "unroll");
+			}
+			if (round == 1) {
+				opt_licm(f);
+				verify(f, "licm");
+				opt_sr(f);
+				verify(f, "sr");
+			}
 		}
+		opt_fold(f);
+		verify(f, "fold");
+		opt_copy(f);
+		verify(f, "copy");
+		opt_dce(f);
+		verify(f, "dce");
+		opt_nc(f);
 	}
 	opt_split_edges(f);
 	verify(f, "split_edges");
@@ -75,6 +97,16 @@ static char *heap_strdup(const char *s)
 	return p;
 }
 
+/* The IR of f and of the device functions it calls (Fn.funcs). */
+static void print_module(FILE *out, Fn *f)
+{
+	ir_print(out, f);
+	for (int i = 0; i < f->nfuncs; i++) {
+		fputc('\n', out);
+		ir_print(out, f->funcs[i]);
+	}
+}
+
 static char *ir_text(Fn *f)
 {
 	char *buf = NULL;
@@ -82,9 +114,52 @@ static char *ir_text(Fn *f)
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		return NULL;
-	ir_print(m, f);
+	print_module(m, f);
 	fclose(m);
 	return buf;
+}
+
+/* The passes on a kernel and on each device function it calls. */
+static void optimise_module(Ctx *c, Fn *f)
+{
+	for (int i = -1; i < f->nfuncs; i++) {
+		Fn *g = i < 0 ? f : f->funcs[i];
+		if (i >= 0)
+			verify(g, "lower");
+		optimise(c, g);
+	}
+}
+
+/* The messages of the traps of f and of its functions, by code - 1 (the
+ * order ptx/call.c numbers them in). */
+static void fill_traps(PjKernel *k, Fn *f)
+{
+	int n = 0;
+	for (int i = -1; i < f->nfuncs; i++)
+		n += (i < 0 ? f : f->funcs[i])->nchecks;
+	int any = 0;
+	for (int i = -1; i < f->nfuncs && !any; i++) {
+		Fn *g = i < 0 ? f : f->funcs[i];
+		for (int j = 0; j < g->nchecks; j++)
+			any |= g->checks[j].msg != NULL;
+	}
+	if (!any || !(k->traps = calloc((size_t)n, sizeof *k->traps)))
+		return;
+	k->ntraps = n;
+	n = 0;
+	for (int i = -1; i < f->nfuncs; i++) {
+		Fn *g = i < 0 ? f : f->funcs[i];
+		for (int j = 0; j < g->nchecks; j++, n++) {
+			CheckInfo *ci = &g->checks[j];
+			if (!ci->msg)
+				continue;
+			k->traps[n].msg = heap_strdup(ci->msg);
+			if (ci->loc >= 0 && ci->loc < g->nlocs) {
+				k->traps[n].file = heap_strdup(g->locs[ci->loc].file);
+				k->traps[n].line = g->locs[ci->loc].line;
+			}
+		}
+	}
 }
 
 static void fill_kernel(PjKernel *k, Fn *f)
@@ -97,6 +172,7 @@ static void fill_kernel(PjKernel *k, Fn *f)
 		k->params[i] = (PjParam){p->ty, p->off, p->arg, p->role, p->dim};
 	}
 	k->param_bytes = f->param_bytes;
+	ir_arg_effects(f, &k->read_args, &k->written_args);
 	for (int i = 0; i < f->narrays; i++) {
 		SArray *a = &f->arrays[i];
 		if (a->space != SP_SHARED)
@@ -107,6 +183,8 @@ static void fill_kernel(PjKernel *k, Fn *f)
 			k->static_smem += a->size;
 	}
 }
+
+static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec);
 
 int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
                PjKernel **out, PjError *err)
@@ -147,7 +225,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	int nargs = 0;
 	Type **argtypes = NULL;
 	Type *ret = ty_parse_sig(c, argsig ? argsig : "", &nargs, &argtypes);
-	if (ret && ret->kind != TY_NONE) {
+	if (ret && ret->kind != TY_NONE && !o->target_cpu) {
 		Src *sigsrc = arena_alloc(c->arena, sizeof *sigsrc);
 		*sigsrc = (Src){"<signature>", argsig, (int)strlen(argsig), 1, 0};
 		Span sp = {sigsrc, 0, (int32_t)strcspn(argsig, "(")};
@@ -168,13 +246,17 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 		}
 	}
 
+	if (o->target_cpu) {
+		compile_cpu(c, k, spec);   /* the CPU target: C text instead of PTX (end of file) */
+		goto finished;
+	}
 	Fn *f = lower_kernel(c, spec, o->debug);
 	verify(f, "lower");
 	if (c->dump & DUMP_IR)
-		ir_print(c->dumpf, f);
-	optimise(c, f);
+		print_module(c->dumpf, f);
+	optimise_module(c, f);
 	if (c->dump & DUMP_OPT)
-		ir_print(c->dumpf, f);
+		print_module(c->dumpf, f);
 	char *ptx = ptx_emit(c, f, o->arch ? o->arch : 90,
 	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
 	if (c->dump & DUMP_PTX)
@@ -183,13 +265,16 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	k->ptx_len = strlen(ptx);
 	k->ir = ir_text(f);
 	fill_kernel(k, f);
+	if (o->debug)
+		fill_traps(k, f);
 
 	if (o->sim) {
 		Fn *fs = lower_kernel(c, spec, 1);
 		verify(fs, "lower");
-		optimise(c, fs);
+		optimise_module(c, fs);
 		k->sim = sim_prepare(c, fs);
 	}
+finished:
 	arena_free(arena);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	k->compile_us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
@@ -205,6 +290,105 @@ void pj_kernel_free(PjKernel *k)
 	free(k->params);
 	free(k->types);
 	free(k->ir);
+	for (int i = 0; i < k->ntraps; i++) {
+		free(k->traps[i].msg);
+		free(k->traps[i].file);
+	}
+	free(k->traps);
+	free(k->csrc);
+	free(k->rets);
 	sim_free_program(k->sim);
 	free(k);
+}
+
+/* A type as pj_infer_return spells it: tuples of scalars in parentheses. */
+static const char *ret_text(Ctx *c, const Type *t)
+{
+	if (!t || t->kind != TY_TUPLE)
+		return ty_str_of(c, t);
+	const char *s = "(";
+	for (int i = 0; i < t->n; i++)
+		s = arena_printf(c->arena, "%s%s%s", s, i ? ", " : "", ret_text(c, t->elts[i]));
+	return arena_printf(c->arena, "%s%s)", s, t->n == 1 ? "," : "");
+}
+
+int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz, PjError *err)
+{
+	static const PjOptions defaults = {.arch = 90, .opt_level = 1};
+	memset(err, 0, sizeof *err);
+	if (outsz)
+		out[0] = 0;
+	Arena *arena = arena_new();
+	if (!arena) {
+		err->kind = PJ_ERR_INTERNAL;
+		snprintf(err->msg, sizeof err->msg, "out of host memory");
+		return PJ_ERR_INTERNAL;
+	}
+	jmp_buf jb;
+	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = &defaults, .dumpf = stderr};
+	Ctx *volatile c = &ctx;
+	if (setjmp(jb)) {
+		err->kind = c->diag.kind;
+		snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
+		snprintf(err->file, sizeof err->file, "%s", c->diag.file ? c->diag.file : "");
+		err->line = c->diag.line;
+		err->col = c->diag.col;
+		arena_free(arena);
+		return err->kind;
+	}
+	int nargs = 0;
+	Type **argtypes = NULL;
+	ty_parse_sig(c, argsig ? argsig : "", &nargs, &argtypes);
+	Type *ret = sema_return_type(c, f, nargs, argtypes);
+	snprintf(out, outsz, "%s", ret_text(c, ret));
+	arena_free(arena);
+	return PJ_OK;
+}
+
+/* ------------------------------------------------- the CPU target (@njit)
+ *
+ *   lower     the function as a CPU function (recursive callees: f->funcs)
+ *   passes    the same as for kernels, on each Fn
+ *   C         one C text for the module (src/cgen); the glue builds it
+ *   sim       the IR interpreter's program, the fallback without a C
+ *             compiler (a function that allocates or recurses has none)
+ */
+static int sim_can_run(Fn *f)
+{
+	if (f->nfuncs)
+		return 0;
+	for (int b = 0; b < f->nblk; b++)
+		for (int i = 0; i < f->blk[b]->nins; i++)
+			if (f->blk[b]->ins[i].op == O_ALLOC)
+				return 0;
+	return 1;
+}
+
+static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec)
+{
+	Fn *f = lower_cpu(c, spec, c->opt->boundscheck);
+	for (int i = -1; i < f->nfuncs; i++) {
+		Fn *g = i < 0 ? f : f->funcs[i];
+		verify(g, "lower");
+		if (c->dump & DUMP_IR)
+			ir_print(c->dumpf, g);
+		optimise(c, g);
+		if (c->dump & DUMP_OPT)
+			ir_print(c->dumpf, g);
+	}
+	char *src = cgen_emit(c, f);
+	if (c->dump & DUMP_PTX)
+		fputs(src, c->dumpf);
+	k->csrc = heap_strdup(src);
+	k->ir = ir_text(f);
+	fill_kernel(k, f);
+	PjRet *r;
+	int bytes;
+	k->nrets = lower_cpu_rets(c, spec->ret, &r, &bytes);
+	k->rets = malloc(sizeof *r * (size_t)k->nrets);
+	if (k->rets)
+		memcpy(k->rets, r, sizeof *r * (size_t)k->nrets);
+	k->ret_bytes = bytes;
+	if (c->opt->sim && sim_can_run(f))
+		k->sim = sim_prepare(c, f);
 }

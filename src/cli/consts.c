@@ -6,9 +6,10 @@
  * earlier in the file, the members of imported modules, and arithmetic
  * on them with Python's rules (int / int is a float, // and % floor,
  * ** of a negative int exponent is a float, ints that leave 64 bits are
- * not constants).  Anything else (calls to NumPy, lists, comprehensions)
- * is "not a compile-time constant": the name is defined, but a kernel
- * cannot use it.
+ * not constants), and the NumPy arrays numpy.array(TUPLE, dtype) and
+ * numpy.arange(N, dtype) (constant arrays).  Anything else (other calls
+ * to NumPy, lists, comprehensions) is "not a compile-time constant": the
+ * name is defined, but a kernel cannot use it.
  *
  * Imports become the values the glue would report for the same objects:
  * modules by their qualified name, dtypes of numba by name, every other
@@ -254,10 +255,109 @@ static int binary(Module *m, AstOp op, const PjValue *a, const PjValue *b, PjVal
 	}
 }
 
+/* The scalar kind a dtype argument names (numpy.float32, numba.int32, a
+ * dtype string), or -1. */
+static int dtype_kind(Module *m, int upto, const Expr *e)
+{
+	PjValue v;
+	if (!cli_eval(m, upto, e, &v))
+		return -1;
+	if (v.kind == PJ_V_DTYPE || v.kind == PJ_V_STR)
+		return (int)ty_sk_from_name(v.s);
+	if (v.kind == PJ_V_INTRIN && !strncmp(v.s, "numpy.", 6))
+		return intrin_dtype(intrin_lookup(v.s));
+	return -1;
+}
+
+static void put_elem(unsigned char *p, int sk, const PjValue *v)
+{
+	double f = as_float(v);
+	int64_t i = is_int(v) ? v->i : (int64_t)f;
+	switch (sk) {
+	case SK_BOOL: *p = f != 0; break;
+	case SK_I8: case SK_U8: { uint8_t x = (uint8_t)i; memcpy(p, &x, 1); break; }
+	case SK_I16: case SK_U16: { uint16_t x = (uint16_t)i; memcpy(p, &x, 2); break; }
+	case SK_I32: case SK_U32: { uint32_t x = (uint32_t)i; memcpy(p, &x, 4); break; }
+	case SK_F32: { float x = (float)f; memcpy(p, &x, 4); break; }
+	case SK_F64: memcpy(p, &f, 8); break;
+	default: memcpy(p, &i, 8); break;
+	}
+}
+
+/* numpy.array(TUPLE[, dtype]) of numbers or of equal tuples of numbers,
+ * and numpy.arange(N[, dtype]): a constant array, as the glue reports a
+ * NumPy array bound at module level (dtype also as dtype=). */
+static int np_array(Module *m, int upto, const Expr *e, PjValue *out)
+{
+	PjValue f, v;
+	if (!cli_eval(m, upto, e->call.fn, &f) || f.kind != PJ_V_INTRIN)
+		return 0;
+	int arange = !strcmp(f.s, "numpy.arange");
+	if ((!arange && strcmp(f.s, "numpy.array")) || e->call.nargs < 1 || e->call.nargs > 2)
+		return 0;
+	const Expr *dt = e->call.nargs == 2 ? e->call.args[1] : NULL;
+	for (int k = 0; k < e->call.nkw; k++) {
+		if (strcmp(e->call.kwnames[k], "dtype") || dt)
+			return 0;
+		dt = e->call.kwargs[k];
+	}
+	if (!cli_eval(m, upto, e->call.args[0], &v))
+		return 0;
+	int64_t shape[2] = {0, 1}, n;
+	int ndim = 1, floats = 0;
+	const PjValue *items;
+	PjValue *seq = NULL;
+	if (arange) {
+		if (!is_int(&v) || v.i < 0 || v.i > 1 << 16)
+			return 0;
+		seq = arena_alloc(m->arena, sizeof *seq * (size_t)(v.i + 1));
+		for (int64_t k = 0; k < v.i; k++)
+			seq[k] = int_value(k);
+		items = seq;
+		shape[0] = n = v.i;
+	} else {
+		if (v.kind != PJ_V_TUPLE || v.n < 1)
+			return 0;
+		shape[0] = v.n;
+		if (v.elts[0].kind == PJ_V_TUPLE) {
+			ndim = 2;
+			shape[1] = v.elts[0].n;
+		}
+		n = shape[0] * shape[1];
+		seq = arena_alloc(m->arena, sizeof *seq * (size_t)(n + 1));
+		for (int64_t r = 0; r < shape[0]; r++) {
+			const PjValue *row = ndim == 2 ? &v.elts[r] : NULL;
+			if (row && (row->kind != PJ_V_TUPLE || row->n != shape[1]))
+				return 0;
+			for (int64_t c = 0; c < shape[1]; c++) {
+				const PjValue *x = row ? &row->elts[c] : &v.elts[r];
+				if (!is_num(x))
+					return 0;
+				floats |= x->kind == PJ_V_FLOAT;
+				seq[r * shape[1] + c] = *x;
+			}
+		}
+		items = seq;
+	}
+	int sk = dt ? dtype_kind(m, upto, dt) : floats ? SK_F64 : SK_I64;
+	if (sk < 0 || sk == SK_F16 || scalar_info[sk].is_complex)
+		return 0;
+	int size = scalar_info[sk].size;
+	unsigned char *data = arena_alloc(m->arena, (size_t)(n * size + 1));
+	for (int64_t k = 0; k < n; k++)
+		put_elem(data + k * size, sk, &items[k]);
+	*out = (PjValue){.kind = PJ_V_ARRAY, .s = scalar_info[sk].name, .data = data, .ndim = ndim};
+	out->shape[0] = shape[0];
+	out->shape[1] = shape[1];
+	return 1;
+}
+
 static int call(Module *m, int upto, const Expr *e, PjValue *out)
 {
 	const Expr *fn = e->call.fn;
 	PjValue bound, arg;
+	if (np_array(m, upto, e, out))
+		return 1;
 	/* np.float64(x) is a float to Python too (the glue sees a float) */
 	if (e->call.nargs == 1 && !e->call.nkw && cli_eval(m, upto, fn, &bound) && bound.kind == PJ_V_INTRIN &&
 	    (!strcmp(bound.s, "numpy.float64") || !strcmp(bound.s, "np.float64")) &&

@@ -27,10 +27,12 @@
  * parse_function finds the def it is asked for in a source (a whole file
  * or one function's text) and reads only that def; a source without a
  * def, asked for "<lambda>", gives its first lambda (parse_lambda) as a
- * function returning the lambda's expression.  Whole files (parse_module,
+ * function returning the lambda's expression; asked for "<lambda@N>", the
+ * lambda whose keyword starts at byte N.  Whole files (parse_module,
  * for the command-line tool) are read by module.c with the rules
  * exported through parse.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -1425,6 +1427,12 @@ void parse_init(Parser *p, Ctx *c, const Src *src, Token *toks, int ntok)
 
 FuncDef *parse_function(Ctx *c, const Src *src, const char *name)
 {
+	/* "<lambda@N>": the lambda whose keyword starts at byte N (a line may hold several) */
+	if (name && !strncmp(name, "<lambda@", 8)) {
+		long off = strtol(name + 8, NULL, 10);
+		if (off >= 0 && off < src->len)
+			return parse_lambda(c, src, (int)off, "<lambda>");
+	}
 	int ntok;
 	Token *toks = lex_source(c, src, &ntok);
 	Parser P, *p = &P;

@@ -37,6 +37,7 @@ Fn *ir_new_fn(Ctx *c, const char *name)
 	f->name = name ? arena_strdup(c->arena, name) : "kernel";
 	f->ctx = c;
 	f->cur_loc = -1;
+	f->mod = f;
 	return f;
 }
 
@@ -183,6 +184,14 @@ Cls ir_arg_cls(const Ins *i, int n)
 		return n == 0 ? KL : k;
 	case O_CHECK:
 		return KL;
+	case O_VOTE:
+		return n == 0 ? KB : KW;
+	case O_MATCH:
+		return n == 0 ? ir_cls_of_sk((ScalarKind)i->ty) : KW;
+	case O_BARRED:
+		return KB;
+	case O_SHFL: case O_SYNCWARP: case O_NANOSLEEP:
+		return KW;
 	default:
 		return k;
 	}

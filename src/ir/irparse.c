@@ -422,7 +422,7 @@ static void instruction(P *p, Blk *b)
 	Fn *f = p->f;
 	Ins i = {.to = -1, .loc = -1};
 	const char *name = NULL;
-	int def = 0;
+	int def = 0, nc = 0;
 	Cls k = KX;
 	skip_ws(p);
 	if (p->p < p->eol && *p->p == '%') {
@@ -474,7 +474,8 @@ static void instruction(P *p, Blk *b)
 	}
 	case O_LOAD:
 	case O_STORE:
-		expect_parts(p, m, 2);
+		nc = op == O_LOAD && m.count == 3 && word_is(m.s[2], m.n[2], "nc");
+		expect_parts(p, m, nc ? 3 : 2);
 		i.aux = table_word(p, irt_space, 7, m.s[1], m.n[1]);
 		i.ty = (uint8_t)sk_word(p);
 		if (op == O_STORE)
@@ -498,6 +499,29 @@ static void instruction(P *p, Blk *b)
 		expect_parts(p, m, 2);
 		i.aux = table_word(p, irt_membar, 3, m.s[1], m.n[1]);
 		break;
+	case O_SHFL:
+		expect_parts(p, m, 2);
+		i.aux = table_word(p, irt_shfl, 4, m.s[1], m.n[1]);
+		i.aux |= small_int(p, 0, 0x1fff) << 8;
+		i.ty = (uint8_t)sk_word(p);
+		break;
+	case O_VOTE:
+	case O_MATCH:
+	case O_BARRED:
+		expect_parts(p, m, 2);
+		if (op == O_VOTE)
+			i.aux = table_word(p, irt_vote, 4, m.s[1], m.n[1]);
+		else if (op == O_MATCH)
+			i.aux = table_word(p, irt_match, 2, m.s[1], m.n[1]);
+		else
+			i.aux = table_word(p, irt_barred, 3, m.s[1], m.n[1]);
+		i.ty = (uint8_t)sk_word(p);
+		break;
+	case O_APPROX:
+		expect_parts(p, m, 2);
+		i.aux = table_word(p, irt_approx, NAP, m.s[1], m.n[1]);
+		i.ty = (uint8_t)sk_word(p);
+		break;
 	case O_NOP_:
 	case O_BAR:
 		expect_parts(p, m, 1);
@@ -515,6 +539,18 @@ static void instruction(P *p, Blk *b)
 		f->val[i.to].cls = (uint8_t)k;
 		if (name)
 			f->val[i.to].name = name;
+	}
+	if (nc && i.to >= 0) {
+		/* load.global.nc: Fn.nc, grown to cover the value */
+		if (i.to >= f->nnc) {
+			int n = i.to + 64;
+			uint8_t *t = arena_alloc(p->c->arena, (size_t)n);
+			if (f->nc)
+				memcpy(t, f->nc, (size_t)f->nnc);
+			f->nc = t;
+			f->nnc = n;
+		}
+		f->nc[i.to] = 1;
 	}
 	VEC_PUSH(p->c, b->ins, b->nins, b->capins, i);
 }
@@ -613,7 +649,7 @@ static void header_line(P *p)
 		q.eol = s + n;
 		k.arg = small_int(&q, 0, 1 << 20);
 		n = word(p, &s);
-		k.role = table_word(p, irt_role, 6, s, n);
+		k.role = table_word(p, irt_role, 7, s, n);
 		if (k.role == KP_SHAPE || k.role == KP_STRIDE)
 			k.dim = small_int(p, 0, 64);
 		VEC_PUSH(p->c, f->param, f->nparam, f->capparam, k);

@@ -14,7 +14,12 @@ extern const char *const irt_atom[NAT];    /* "add", "sub", ..., "nanmax" */
 extern const char *const irt_sreg[NSR];    /* "tid.x", ..., "warpsize" */
 extern const char *const irt_space[7];     /* indexed by SP_*: "generic", "global", NULL, "shared", ... */
 extern const char *const irt_membar[3];    /* "cta", "gl", "sys" */
-extern const char *const irt_role[6];      /* indexed by KP_*: "data", "shape", ... */
+extern const char *const irt_shfl[4];      /* shfl modes: "idx", "up", "down", "bfly" */
+extern const char *const irt_vote[4];      /* vote modes: "all", "any", "uni", "ballot" */
+extern const char *const irt_match[2];     /* match modes: "any", "all" */
+extern const char *const irt_barred[3];    /* barred operations: "popc", "and", "or" */
+extern const char *const irt_approx[NAP];   /* "sin" "cos" "ex2" ... (O_APPROX) */
+extern const char *const irt_role[7];      /* indexed by KP_*: "data", "shape", ..., "ret" */
 const char *irt_opname(int op);            /* lower-case opcode name: "add", "nop" */
 
 #endif

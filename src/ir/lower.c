@@ -104,6 +104,8 @@ int lower_ncomp(const Type *t)
 		return scalar_info[t->sk].is_complex ? 2 : 1;
 	case TY_ARRAY:
 		return 1 + t->ndim + (t->layout == LAYOUT_A ? t->ndim : 0);
+	case TY_RECORD:
+		return 1;
 	case TY_TUPLE: {
 		int n = 0;
 		for (int i = 0; i < t->n; i++)
@@ -123,7 +125,7 @@ static void comp_cls(const Type *t, Cls *out, int *n)
 		if (scalar_info[t->sk].is_complex)
 			out[(*n)++] = lower_cls(t->sk);
 		break;
-	case TY_ARRAY:
+	case TY_ARRAY: case TY_RECORD:
 		for (int i = 0; i < lower_ncomp(t); i++)
 			out[(*n)++] = KL;
 		break;
@@ -152,6 +154,9 @@ static void flatten(Lower *L, Value *v, Ref *out, int *n)
 		if (t->layout == LAYOUT_A)
 			for (int i = 0; i < t->ndim; i++)
 				out[(*n)++] = v->stride ? v->stride[i] : REF_NONE;
+		break;
+	case TY_RECORD:
+		out[(*n)++] = v->data;
 		break;
 	case TY_TUPLE:
 		if (v->n != t->n)
@@ -185,6 +190,9 @@ static Value unflatten(Lower *L, Type *t, Ref *in, int *n)
 				v.stride[i] = in[(*n)++];
 		}
 		break;
+	case TY_RECORD:
+		v.data = in[(*n)++];
+		break;
 	case TY_TUPLE:
 		v.n = t->n;
 		v.elts = arena_alloc(a, sizeof(Value) * (size_t)(t->n + 1));
@@ -195,6 +203,20 @@ static Value unflatten(Lower *L, Type *t, Ref *in, int *n)
 		break;
 	}
 	return v;
+}
+
+/* A value's scalar operands in slot order, and back (lower_call.c). */
+int lower_flatten(Lower *L, Value v, Ref *out)
+{
+	int n = 0;
+	flatten(L, &v, out, &n);
+	return n;
+}
+
+Value lower_unflatten(Lower *L, Type *t, Ref *in)
+{
+	int n = 0;
+	return unflatten(L, t, in, &n);
 }
 
 int lower_new_slots(Lower *L, Type *t, const char *name)
@@ -442,6 +464,24 @@ static Ref load_param(Lower *L, ScalarKind sk, int arg, int role, int dim)
 	return lower_emit(L, O_PARAM, ir_cls_of_sk(sk), sk, REF_NONE, REF_NONE, REF_NONE, off);
 }
 
+/* The arguments (KParam.arg) a value of type t takes: a tuple one per
+ * leaf, None none. */
+int lower_param_leaves(const Type *t)
+{
+	switch (t->kind) {
+	case TY_TUPLE: {
+		int n = 0;
+		for (int i = 0; i < t->n; i++)
+			n += lower_param_leaves(t->elts[i]);
+		return n;
+	}
+	case TY_SCALAR: case TY_ARRAY: case TY_RECORD:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 Value lower_param_value(Lower *L, Type *t, int arg)
 {
 	Value v = {.ty = t};
@@ -473,11 +513,17 @@ Value lower_param_value(Lower *L, Type *t, int arg)
 				add_param(L, SK_I64, arg, KP_STRIDE, i);
 		}
 		break;
+	case TY_RECORD:
+		v.data = load_param(L, SK_U64, arg, KP_DATA, 0);
+		break;
 	case TY_TUPLE:
+		/* flattened: each leaf is an argument of its own (the glue's numbering) */
 		v.n = t->n;
 		v.elts = arena_alloc(a, sizeof(Value) * (size_t)(t->n + 1));
-		for (int i = 0; i < t->n; i++)
+		for (int i = 0; i < t->n; i++) {
 			v.elts[i] = lower_param_value(L, t->elts[i], arg);
+			arg += lower_param_leaves(t->elts[i]);
+		}
 		break;
 	default:
 		break;
@@ -565,6 +611,11 @@ static void finish(Lower *L)
 	ir_fill_rpo(f);
 }
 
+void lower_finish(Lower *L)
+{
+	finish(L);
+}
+
 /* -------------------------------------------------------------- the entry */
 
 Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
@@ -595,11 +646,13 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	L->f->cur_loc = ir_add_loc(L->f, kernel->def->span);
 
 	FuncDef *def = kernel->def;
-	for (int i = 0; i < def->nparams; i++) {
+	for (int i = 0, leaf = 0; i < def->nparams; i++) {
 		Param *p = &def->params[i];
 		Value v;
-		if (i < kernel->nargs)
-			v = lower_param_value(L, kernel->argtypes[i], i);
+		if (i < kernel->nargs) {
+			v = lower_param_value(L, kernel->argtypes[i], leaf);
+			leaf += lower_param_leaves(kernel->argtypes[i]);
+		}
 		else if (p->defval && p->defval->cval && p->var)
 			v = lower_const(L, p->defval->cval, p->var->ty, p->span);
 		else
@@ -624,5 +677,6 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 		L->cur = NULL;
 	}
 	finish(L);
+	lower_call_pending(L);   /* the functions it calls for real (lower_call.c) */
 	return L->f;
 }

@@ -3,8 +3,9 @@
  * shared by lower.c (entry, kernel parameters, SSA construction),
  * lower_val.c (values, conversions, constants), lower_expr.c
  * (expressions), lower_intrin.c (builtins, math, cuda.*), lower_array.c
- * (indexing, shared/local arrays, atomics) and lower_stmt.c (statements,
- * loops, inlining of device functions).
+ * (indexing, shared/local arrays, atomics), lower_record.c (record
+ * fields, constant arrays) and lower_stmt.c (statements, loops, inlining
+ * of device functions).
  *
  * A Value is what an expression lowers to: the IR operands of a scalar
  * (two for a complex), of an array (data pointer, extents, byte strides
@@ -36,7 +37,7 @@ typedef struct Value Value;
 struct Value {
 	Type *ty;
 	Ref r, im;            /* scalar; complex: real and imaginary parts */
-	Ref data;             /* array: address of element 0 */
+	Ref data;             /* array: address of element 0; record: its address */
 	Ref *shape;           /* array: ndim extents (KL) */
 	Ref *stride;          /* array of layout A: ndim byte strides (KL); NULL otherwise */
 	int n;                /* tuple */
@@ -93,6 +94,9 @@ typedef struct Lower {
 	Frame *fr;
 	int depth;            /* inlining depth */
 	int debug;            /* asserts and raise become traps */
+	int cpu;              /* the CPU target (lower_cpu.c): no fma contraction */
+	void *callmod;        /* lower_call.c: the module's functions called for real */
+	int printbuf;         /* lower_print.c: Fn.arrays index of the print buffer + 1, 0 if none */
 	/* slots */
 	LSlot *slot;
 	int nslot, capslot;
@@ -122,6 +126,7 @@ void lower_write_var(Lower *L, Var *v, Value val);
 Value lower_read_var(Lower *L, Var *v);
 Ref lower_resolve(Lower *L, Ref r);
 Value lower_param_value(Lower *L, Type *t, int arg);   /* a kernel argument's parameters */
+int lower_param_leaves(const Type *t);   /* arguments it takes: tuples are flattened, None takes none */
 
 /* lower_val.c: values, constants, conversions, emission */
 Ref lower_emit(Lower *L, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2, int32_t aux);
@@ -165,6 +170,13 @@ Value lower_call_intrin(Lower *L, Expr *e);
 Value lower_attr(Lower *L, Expr *e);
 Value lower_sreg(Lower *L, SReg r);
 
+/* lower_warp.c: the cuda intrinsics IN_SYNCTHREADS_COUNT .. IN_NANOSLEEP */
+Value lower_warp_intrin(Lower *L, Expr *e, int in);
+
+/* lower_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
+Value lower_math_intrin(Lower *L, Expr *e, int in);
+Ref lower_math_pow(Lower *L, ScalarKind sk, Ref x, Ref y);   /* x ** y of floats */
+
 /* lower_array.c */
 Value lower_subscript(Lower *L, Expr *e);
 void lower_store_subscript(Lower *L, Expr *target, Value v);
@@ -173,10 +185,43 @@ Value lower_static_array(Lower *L, Expr *e, int space);
 Value lower_atomic(Lower *L, Expr *e, int intrin);
 Value lower_array_item(Lower *L, Value arr, Ref k, const char *name, Span sp);   /* arr[k] of a 1-D array, checked */
 Ref lower_array_size(Lower *L, Value arr);
+/* an element of type elem at addr: a scalar loaded, or a record referenced; stores convert */
+Value lower_load(Lower *L, Type *elem, Ref addr, int space, Span sp);
+void lower_store(Lower *L, Type *elem, Ref addr, int space, Value v, Span sp);
+
+/* lower_record.c: record fields, whole-record copies, constant arrays */
+Value lower_record_attr(Lower *L, Expr *e);          /* r.x */
+Value lower_record_load(Lower *L, Expr *e);          /* r['x'] */
+void lower_record_store(Lower *L, Expr *target, Value v);   /* r.x = v, r['x'] = v */
+void lower_record_aug(Lower *L, Expr *target, AstOp op, Expr *value);
+void lower_record_copy(Lower *L, Type *dst, Ref addr, Value src, Span sp);
+Value lower_const_array(Lower *L, const Const *cv, Span sp);
+
+/* lower_cpu.c: array creation (np.empty, ...) */
+Value lower_cpu_intrin(Lower *L, Expr *e, int in);
+/* lower.c */
+void lower_finish(Lower *L);     /* phis into blocks, operands rewritten, preds and RPO */
 
 /* lower_stmt.c */
 void lower_block(Lower *L, StmtList *b);
 void lower_assign(Lower *L, Expr *target, Value v, Span sp);
 Value lower_inline_call(Lower *L, Expr *e);
+
+/* lower_pymath.c: Python's float and complex arithmetic, exactly */
+Ref lower_fmod(Lower *L, ScalarKind sk, Ref a, Ref b);            /* C's fmod, exact */
+void lower_float_divmod(Lower *L, ScalarKind sk, Ref a, Ref b, Ref *q, Ref *r);  /* // and % (either may be NULL) */
+Value lower_round_ndigits(Lower *L, Value x, Value n, Expr *ne, Type *ty, Span sp);
+Ref lower_hypot(Lower *L, ScalarKind sk, Ref a, Ref b);
+Value lower_complex_div(Lower *L, Value a, Value b, Type *ty);   /* operands of type ty */
+Value lower_complex_powi(Lower *L, Value a, int64_t n, Type *ty);
+
+/* lower_call.c: device functions called for real (recursion) */
+int lower_flatten(Lower *L, Value v, Ref *out);   /* in lower.c; out has lower_ncomp(v.ty) room */
+Value lower_unflatten(Lower *L, Type *t, Ref *in);
+Value lower_call_func(Lower *L, Expr *e);
+void lower_call_pending(Lower *L);   /* lowers the functions the module calls, after its kernel */
+
+/* lower_print.c */
+Value lower_print(Lower *L, Expr *e);
 
 #endif

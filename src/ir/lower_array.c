@@ -21,9 +21,13 @@
  *
  * cuda.shared.array / cuda.local.array: each lowering of a call makes one
  * static array (Fn.arrays) whose address is an O_ADDR; the extents are
- * constants.  A shared array of extent 0 is the dynamic shared array; its
- * real extent comes from the launch and cannot be read in the IR yet, so
- * its extent is taken as INT32_MAX (no bounds check).
+ * constants.  A shared array of extent 0 is the dynamic shared array: all
+ * of them are one static array (they alias, as in Numba), and the extent
+ * is the launch's dynamic shared memory (special register dynsmem)
+ * divided by the itemsize.  An array is aligned to its element (at least
+ * 4 bytes) or to the alignment= given, whichever is larger.  Elements may
+ * be records: an element "load" is then a reference to the record, and
+ * an element store copies a whole record (lower_record.c).
  */
 #include <string.h>
 
@@ -146,7 +150,7 @@ static Ref wrap_index(Lower *L, Value v, Ref ext)
 static Ref elem_addr(Lower *L, Value arr, Ref *idx)
 {
 	Type *t = arr.ty;
-	int n = t->ndim, isz = scalar_info[t->elem->sk].size;
+	int n = t->ndim, isz = ty_elem_size(t->elem);
 	Ref off = con64(L, 0);
 	if (n == 0)
 		return arr.data;
@@ -255,8 +259,8 @@ static int access(Lower *L, Value arr, Idx *ix, int n, const char *name, Type *v
 		m++;
 	}
 	Type *vt = vty;
-	if (!vt || vt->kind != TY_ARRAY || vt->ndim != m || vt->elem->sk != t->elem->sk)
-		vt = ty_array(L->c, t->elem->sk, m, LAYOUT_A, t->space, t->readonly);
+	if (!vt || vt->kind != TY_ARRAY || vt->ndim != m || !ty_equal(vt->elem, t->elem))
+		vt = ty_array_of(L->c, t->elem, m, LAYOUT_A, t->space, t->readonly);
 	if (vt->layout != LAYOUT_A && (strided || t->layout == LAYOUT_A))
 		ICE(L->c, "a strided view of %s typed %s", ty_str_of(L->c, t), ty_str_of(L->c, vt));
 	*view = (Value){.ty = vt, .data = data, .shape = shape,
@@ -269,6 +273,8 @@ static int access(Lower *L, Value arr, Idx *ix, int n, const char *name, Type *v
 static Value load_elem(Lower *L, Type *elem, Ref addr, int space, Span sp)
 {
 	ScalarKind sk = elem->sk;
+	if (elem->kind == TY_RECORD)
+		return (Value){.ty = ty_record_in(L->c, elem, space, 0), .data = addr};
 	if (sk == SK_F16)
 		lower_unsupported(L, sp, "float16 arrays");
 	if (sk == SK_BOOL) {
@@ -289,6 +295,10 @@ static Value load_elem(Lower *L, Type *elem, Ref addr, int space, Span sp)
 static void store_elem(Lower *L, Type *elem, Ref addr, int space, Value v, Span sp)
 {
 	ScalarKind sk = elem->sk;
+	if (elem->kind == TY_RECORD) {
+		lower_record_copy(L, ty_record_in(L->c, elem, space, 0), addr, v, sp);
+		return;
+	}
 	v = lower_convert(L, v, elem, sp);
 	if (sk == SK_F16)
 		lower_unsupported(L, sp, "float16 arrays");
@@ -305,6 +315,16 @@ static void store_elem(Lower *L, Type *elem, Ref addr, int space, Value v, Span 
 		return;
 	}
 	lower_emit(L, O_STORE, lower_cls(sk), sk, addr, v.r, REF_NONE, space);
+}
+
+Value lower_load(Lower *L, Type *elem, Ref addr, int space, Span sp)
+{
+	return load_elem(L, elem, addr, space, sp);
+}
+
+void lower_store(Lower *L, Type *elem, Ref addr, int space, Value v, Span sp)
+{
+	store_elem(L, elem, addr, space, v, sp);
 }
 
 static Ref item_addr(Lower *L, Value arr, Ref k, const char *name)
@@ -442,6 +462,8 @@ Value lower_subscript(Lower *L, Expr *e)
 		ICE(L->c, "subscript of an untyped expression");
 	if (o->ty->kind == TY_TUPLE)
 		return tuple_subscript(L, e);
+	if (o->ty->kind == TY_RECORD)
+		return lower_record_load(L, e);
 	if (o->ty->kind != TY_ARRAY)
 		err_at(L->c, e->span, "index arrays and tuples", "%s cannot be indexed",
 		       ty_str_of(L->c, o->ty));
@@ -459,6 +481,10 @@ void lower_store_subscript(Lower *L, Expr *target, Value v)
 	Expr *o = target->sub.obj;
 	if (o->ty && o->ty->kind == TY_TUPLE)
 		err_at(L->c, target->span, "build a new tuple instead", "tuples cannot be assigned to");
+	if (o->ty && o->ty->kind == TY_RECORD) {
+		lower_record_store(L, target, v);
+		return;
+	}
 	if (!o->ty || o->ty->kind != TY_ARRAY)
 		err_at(L->c, target->span, NULL, "this value cannot be assigned to by index");
 	if (o->ty->readonly)
@@ -476,6 +502,10 @@ void lower_store_subscript(Lower *L, Expr *target, Value v)
 void lower_aug_subscript(Lower *L, Expr *target, AstOp op, Expr *value)
 {
 	Expr *o = target->sub.obj;
+	if (o->ty && o->ty->kind == TY_RECORD) {
+		lower_record_aug(L, target, op, value);
+		return;
+	}
 	if (!o->ty || o->ty->kind != TY_ARRAY)
 		err_at(L->c, target->span, NULL, "this value cannot be updated by index");
 	if (o->ty->readonly)
@@ -541,7 +571,7 @@ Value lower_static_array(Lower *L, Expr *e, int space)
 		err_at(L->c, se->span, "pass an int or a tuple of ints", "%s() needs a constant shape", what);
 	if (nd != t->ndim)
 		ICE(L->c, "%s of %d dimensions typed %s", what, nd, ty_str_of(L->c, t));
-	int isz = scalar_info[t->elem->sk].size;
+	int isz = ty_elem_size(t->elem);
 	int64_t total = 1;
 	for (int i = 0; i < nd; i++) {
 		if (dims[i] < 0 || (dims[i] > 0 && total > ((int64_t)1 << 40) / dims[i]))
@@ -550,22 +580,44 @@ Value lower_static_array(Lower *L, Expr *e, int space)
 		total *= dims[i];
 	}
 	int dynamic = space == SP_SHARED && nd == 1 && total == 0;
-	SArray sa;
-	memset(&sa, 0, sizeof sa);
-	sa.space = space;
-	sa.size = total * isz;
-	sa.align = isz < 4 ? 4 : isz;
-	sa.dynamic = dynamic;
-	sa.name = arena_printf(L->c->arena, "%s%d", space == SP_SHARED ? "smem" : "lmem", f->narrays);
-	VEC_PUSH(L->c, f->arrays, f->narrays, f->caparrays, sa);
+	int align = ty_elem_align(t->elem), idx = -1;
+	int64_t al;
+	while (align & (align - 1))
+		align++;
+	if (align < 4)
+		align = 4;
+	if (e->call.nargs > 2 && lower_const_int(e->call.args[2], &al) && al > align && al <= 4096)
+		align = (int)al;
+	/* every dynamic shared array is the one extern array: they alias */
+	for (int i = 0; dynamic && i < f->narrays; i++)
+		if (f->arrays[i].space == SP_SHARED && f->arrays[i].dynamic)
+			idx = i;
+	if (idx < 0) {
+		SArray sa;
+		memset(&sa, 0, sizeof sa);
+		sa.space = space;
+		sa.size = total * isz;
+		sa.dynamic = dynamic;
+		sa.name = dynamic ? "dynamic"
+		                  : arena_printf(L->c->arena, "%s%d", space == SP_SHARED ? "smem" : "lmem", f->narrays);
+		VEC_PUSH(L->c, f->arrays, f->narrays, f->caparrays, sa);
+		idx = f->narrays - 1;
+	}
+	if (f->arrays[idx].align < align)
+		f->arrays[idx].align = align;
 	Value v = {.ty = t};
-	v.data = lower_emit(L, O_ADDR, KL, SK_U64, REF_NONE, REF_NONE, REF_NONE, f->narrays - 1);
+	v.data = lower_emit(L, O_ADDR, KL, SK_U64, REF_NONE, REF_NONE, REF_NONE, idx);
 	v.shape = arena_alloc(L->c->arena, sizeof(Ref) * (size_t)(nd + 1));
 	for (int i = 0; i < nd; i++)
-		v.shape[i] = con64(L, dynamic ? INT32_MAX : dims[i]);
+		v.shape[i] = con64(L, dims[i]);
+	if (dynamic) {
+		/* the extent the launch gives: %dynamic_smem_size / itemsize */
+		Ref bytes = lower_cvt(L, lower_sreg(L, SR_DYNSMEM).r, SK_U32, SK_I64);
+		v.shape[0] = lower_emit(L, O_DIV, KL, SK_I64, bytes, con64(L, isz), REF_NONE, 0);
+	}
 	if (t->layout == LAYOUT_A) {
 		Value c = v;
-		c.ty = ty_array(L->c, t->elem->sk, nd, LAYOUT_C, t->space, t->readonly);
+		c.ty = ty_array_of(L->c, t->elem, nd, LAYOUT_C, t->space, t->readonly);
 		return lower_convert(L, c, t, e->span);
 	}
 	return v;

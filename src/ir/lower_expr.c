@@ -11,14 +11,14 @@
  * Python semantics kept here:
  *   int // and %: floor division, the remainder has the divisor's sign;
  *     division by zero gives 0 for both (NumPy's error model, as Numba).
- *   float // and %: floor(a / b) and a - floor(a / b) * b.  Python
- *     derives both from fmod, which differs from these in the last bit
- *     for some operands; good enough until the math library has fmod.
+ *   float // and %: CPython's float_divmod on an exact fmod
+ *     (lower_pymath.c); complex division is CPython's too.
  *   `**`: a constant integer exponent is a multiplication chain
  *     (exponentiation by squaring; a negative one divides 1 by it for
  *     floats), x ** 0.5 a square root, an integer exponent known only at
  *     run time a square-and-multiply loop (an int base to a negative power
- *     is 0 unless the base is 1 or -1, as in Numba).
+ *     is 0 unless the base is 1 or -1, as in Numba); any other float
+ *     exponent pow() of the math library (lower_math.c).
  *   comparisons chain and evaluate each operand once; `and`/`or` return
  *     an operand (converted to the expression's type) and evaluate the
  *     right one only when needed.
@@ -148,16 +148,8 @@ static Value complex_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span 
 		r.im = arith(L, O_ADD, p, ad, bc);
 		return r;
 	}
-	case OP_DIV: {
-		/* (a+bi)/(c+di) = ((ac+bd) + (bc-ad)i) / (c^2+d^2); no scaling yet */
-		Ref cc = arith(L, O_MUL, p, b.r, b.r), dd = arith(L, O_MUL, p, b.im, b.im);
-		Ref den = arith(L, O_ADD, p, cc, dd);
-		Ref ac = arith(L, O_MUL, p, a.r, b.r), bd = arith(L, O_MUL, p, a.im, b.im);
-		Ref bc = arith(L, O_MUL, p, a.im, b.r), ad = arith(L, O_MUL, p, a.r, b.im);
-		r.r = arith(L, O_DIV, p, arith(L, O_ADD, p, ac, bd), den);
-		r.im = arith(L, O_DIV, p, arith(L, O_SUB, p, bc, ad), den);
-		return r;
-	}
+	case OP_DIV:
+		return lower_complex_div(L, a, b, ty);   /* CPython's algorithm */
 	default:
 		lower_unsupported(L, sp, "this operator on complex numbers");
 	}
@@ -199,19 +191,15 @@ Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp)
 		r = arith(L, O_DIV, sk, a.r, b.r);
 		break;
 	case OP_FLOORDIV:
-		if (isf) {
-			Ref d = arith(L, O_DIV, sk, a.r, b.r);
-			r = lower_emit(L, O_FLOOR, lower_cls(sk), sk, d, REF_NONE, REF_NONE, 0);
-		} else
+		if (isf)
+			lower_float_divmod(L, sk, a.r, b.r, &r, NULL);
+		else
 			int_divmod(L, sk, a.r, b.r, &r, NULL);
 		return lower_scalar(ty, r);
 	case OP_MOD:
-		if (isf) {
-			/* a - floor(a / b) * b; Python uses fmod (see the top) */
-			Ref d = arith(L, O_DIV, sk, a.r, b.r);
-			Ref fl = lower_emit(L, O_FLOOR, lower_cls(sk), sk, d, REF_NONE, REF_NONE, 0);
-			r = arith(L, O_SUB, sk, a.r, arith(L, O_MUL, sk, fl, b.r));
-		} else
+		if (isf)
+			lower_float_divmod(L, sk, a.r, b.r, NULL, &r);
+		else
 			int_divmod(L, sk, a.r, b.r, NULL, &r);
 		return lower_scalar(ty, r);
 	case OP_LSHIFT:
@@ -290,8 +278,16 @@ static Ref pow_loop(Lower *L, ScalarKind sk, Ref base, Ref e)
 Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 {
 	ScalarKind sk = sk_of(L, ty, sp);
-	if (scalar_info[sk].is_complex)
-		lower_unsupported(L, sp, "a power of a complex number");
+	if (scalar_info[sk].is_complex) {
+		/* CPython's c_powi for an integral constant exponent below 100 */
+		const Const *ec = be ? be->cval : NULL;
+		double ce = ec && (ec->kind == PJ_V_INT || ec->kind == PJ_V_BOOL) ? (double)ec->i
+		          : ec && (ec->kind == PJ_V_FLOAT || (ec->kind == PJ_V_COMPLEX && ec->im == 0)) ? ec->f : NAN;
+		if (!(ce == floor(ce) && fabs(ce) < 100))
+			err_at(L->c, sp, "a complex number can be raised to a constant integer power below 100",
+			       "this power of a complex number is not supported yet");
+		return lower_complex_powi(L, lower_convert(L, a, ty, sp), (int64_t)ce, ty);
+	}
 	if (sk == SK_BOOL)
 		ty = ty_scalar(sk = SK_I64);
 	Value base = lower_convert(L, a, ty, sp);
@@ -327,7 +323,8 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 			Ref e = lower_cvt(L, b.r, b.ty->sk, SK_I64);
 			return lower_scalar(ty, pow_loop(L, sk, base.r, e));
 		}
-		err_at(L->c, sp, hint, "this power is not supported yet");
+		/* any other exponent: pow() of the math library (lower_math.c) */
+		return lower_scalar(ty, lower_math_pow(L, sk, base.r, lower_convert(L, b, ty, sp).r));
 	}
 	if (nconst && n >= 0)
 		return lower_scalar(ty, lower_norm(L, pow_chain(L, sk, base.r, (uint64_t)n), sk));
@@ -359,7 +356,7 @@ static Ref neg(Lower *L, ScalarKind sk, Ref x)
 
 int lower_try_fma_aug(Lower *L, AstOp op, Value z, Expr *mul, Type *ty, Value *out)
 {
-	if ((op != OP_ADD && op != OP_SUB) || !contractible(mul, ty))
+	if ((op != OP_ADD && op != OP_SUB) || !contractible(mul, ty) || L->cpu)
 		return 0;
 	ScalarKind sk = ty->sk;
 	Ref zr = lower_convert(L, z, ty, mul->span).r;
@@ -583,7 +580,7 @@ static int is_value_const(const Const *cv)
 {
 	switch (cv->kind) {
 	case PJ_V_INT: case PJ_V_FLOAT: case PJ_V_BOOL: case PJ_V_COMPLEX:
-	case PJ_V_NONE: case PJ_V_STR: case PJ_V_TUPLE:
+	case PJ_V_NONE: case PJ_V_STR: case PJ_V_TUPLE: case PJ_V_ARRAY:
 		return 1;
 	default:
 		return 0;
@@ -739,7 +736,7 @@ Value lower_expr(Lower *L, Expr *e)
 		return lower_unary(L, e);
 	case E_BINARY: {
 		AstOp op = e->bin.op;
-		if ((op == OP_ADD || op == OP_SUB) &&
+		if ((op == OP_ADD || op == OP_SUB) && !L->cpu &&
 		    (contractible(e->bin.a, e->ty) || contractible(e->bin.b, e->ty)))
 			return lower_fma_binary(L, e);
 		Value a = lower_expr(L, e->bin.a);

@@ -11,11 +11,12 @@
  *   min/max        Python's: min(a, b) is b if b < a else a, so a NaN
  *                  as first argument wins and one as second is dropped;
  *                  integers use O_MIN/O_MAX.
- *   round(x)       round half to even (O_RINT), then to the call's type.
+ *   round(x)       round half to even (O_RINT), then to the call's type;
+ *                  round(x, n) as CPython (lower_pymath.c).
  *   int(x)         truncation toward zero; np.int32(x) etc. are C casts.
  *   cuda.grid(n)   tid + ctaid * ntid per axis, in 64 bits.
  *   cuda.gridsize  ntid * nctaid per axis, in 64 bits.
- *   print()        not lowered yet (a later change adds vprintf).
+ *   print()        lower_print.c.
  */
 #include <math.h>
 #include <string.h>
@@ -135,12 +136,7 @@ static Value absval(Lower *L, Expr *e, Value a)
 	Type *ty = e->ty;
 	if (a.ty->kind == TY_SCALAR && scalar_info[a.ty->sk].is_complex) {
 		ScalarKind p = lower_part_sk(a.ty->sk);
-		Cls k = lower_cls(p);
-		/* sqrt(re*re + im*im): overflows where hypot would not */
-		Ref rr = lower_emit(L, O_MUL, k, p, a.r, a.r, REF_NONE, 0);
-		Ref ii = lower_emit(L, O_MUL, k, p, a.im, a.im, REF_NONE, 0);
-		Ref s = lower_emit(L, O_ADD, k, p, rr, ii, REF_NONE, 0);
-		Ref r = lower_emit(L, O_SQRT, k, p, s, REF_NONE, REF_NONE, 0);
+		Ref r = lower_hypot(L, p, a.r, a.im);
 		return lower_convert(L, lower_scalar(ty_scalar(p), r), ty, e->span);
 	}
 	ScalarKind sk = ty->sk;
@@ -228,6 +224,14 @@ static Value divmodval(Lower *L, Expr *e)
 		ICE(L->c, "divmod typed %s", ty_str_of(L->c, ty));
 	Value r = {.ty = ty, .n = 2};
 	r.elts = arena_alloc(L->c->arena, sizeof(Value) * 2);
+	Type *t = ty->elts[0];
+	if (t->kind == TY_SCALAR && lower_is_floatsk(t->sk) && ty_equal(t, ty->elts[1])) {
+		Ref q, m;   /* one fmod for both */
+		lower_float_divmod(L, t->sk, lower_convert(L, a, t, e->span).r, lower_convert(L, b, t, e->span).r, &q, &m);
+		r.elts[0] = lower_scalar(t, q);
+		r.elts[1] = lower_scalar(t, m);
+		return r;
+	}
 	r.elts[0] = lower_binop(L, OP_FLOORDIV, a, b, ty->elts[0], e->span);
 	r.elts[1] = lower_binop(L, OP_MOD, a, b, ty->elts[1], e->span);
 	return r;
@@ -235,8 +239,12 @@ static Value divmodval(Lower *L, Expr *e)
 
 static Value roundval(Lower *L, Expr *e)
 {
-	if (arg_of(e, 1, "ndigits"))
-		lower_unsupported(L, e->span, "round() with ndigits");
+	Expr *nd = arg_of(e, 1, "ndigits");
+	if (nd) {
+		Expr *x = need_arg(L, e, 0, "number");
+		Value xv = lower_expr(L, x), nv = lower_expr(L, nd);
+		return lower_round_ndigits(L, xv, nv, nd, e->ty, e->span);
+	}
 	return rounding(L, e, O_RINT);
 }
 
@@ -275,6 +283,9 @@ Value lower_call_intrin(Lower *L, Expr *e)
 		return construct(L, e, e->ty);
 	}
 	switch (in) {
+	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE: case IN_NP_ZEROS_LIKE:
+	case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE: case IN_ARRAY_COPY:
+		return lower_cpu_intrin(L, e, in);
 	case IN_RANGE:
 		err_at(L->c, e->span, "use range() as the iterable of a for loop: for i in range(n):",
 		       "range() is only supported in a for loop");
@@ -297,9 +308,7 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	case IN_ROUND:
 		return roundval(L, e);
 	case IN_PRINT:
-		/* TODO: print() is not lowered yet; a later change adds vprintf.
-		 * The arguments are not evaluated either. */
-		return lower_none(e->ty);
+		return lower_print(L, e);
 	case IN_DIVMOD:
 		return divmodval(L, e);
 	case IN_POW: {
@@ -321,7 +330,9 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	case IN_LOCAL_ARRAY:
 		return lower_static_array(L, e, SP_LOCAL);
 	case IN_CONST_ARRAY_LIKE:
-		lower_unsupported(L, e->span, "cuda.const.array_like");
+		if (!e->cval || e->cval->kind != PJ_V_ARRAY)
+			ICE(L->c, "cuda.const.array_like() without a constant array");
+		return lower_const_array(L, e->cval, e->span);
 	case IN_ATOMIC_ADD: case IN_ATOMIC_SUB: case IN_ATOMIC_MAX: case IN_ATOMIC_MIN:
 	case IN_ATOMIC_AND: case IN_ATOMIC_OR: case IN_ATOMIC_XOR: case IN_ATOMIC_EXCH:
 	case IN_ATOMIC_INC: case IN_ATOMIC_DEC: case IN_ATOMIC_CAS: case IN_ATOMIC_CAS2:
@@ -339,6 +350,10 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	case IN_MATH_TRUNC:
 		return rounding(L, e, O_TRUNC);
 	default:
+		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
+			return lower_warp_intrin(L, e, in);
+		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
+			return lower_math_intrin(L, e, in);
 		err_at(L->c, e->span, "see the supported functions in the documentation",
 		       "%s() is not supported in kernels yet", intrin_name[in]);
 	}
@@ -368,7 +383,7 @@ static Value array_attr(Lower *L, Expr *e)
 	const char *name = e->attr.name;
 	Value a = lower_expr(L, e->attr.obj);
 	Type *t = a.ty, *i64 = ty_scalar(SK_I64);
-	int isz = scalar_info[t->elem->sk].size;
+	int isz = ty_elem_size(t->elem);
 	if (strcmp(name, "shape") == 0 || strcmp(name, "strides") == 0) {
 		int strides = name[1] == 't';
 		Value v = {.ty = ty_unituple(L->c, i64, t->ndim), .n = t->ndim};
@@ -401,6 +416,8 @@ Value lower_attr(Lower *L, Expr *e)
 	if (!ot)
 		ICE(L->c, "attribute of an untyped expression");
 	switch (ot->kind) {
+	case TY_RECORD:
+		return lower_record_attr(L, e);
 	case TY_DIM3: {
 		int k = name[0] - 'x';
 		if (name[0] == 0 || name[1] != 0 || k < 0 || k > 2)

@@ -24,9 +24,11 @@
  * assert and raise: in a debug build (Fn.checked and PjOptions.debug) a
  * failing assert and every raise execute O_TRAP with the message
  * ("AssertionError: msg"); otherwise assert is not evaluated at all and
- * raise ends the thread, as Numba's kernels return on an exception.
+ * raise ends the thread, as Numba's kernels return on an exception (in a
+ * function called for real, through a trap without message).
  *
- * Device functions are inlined: the arguments are evaluated in the
+ * Device functions are inlined, except the recursive ones, which are
+ * called (lower_call.c): the arguments are evaluated in the
  * caller, converted to the callee's specialised parameter types and bound
  * to its variables (slots of a new Frame); `return v` writes the return
  * value's slots and jumps to a continuation block, where reading them
@@ -113,6 +115,10 @@ void lower_assign(Lower *L, Expr *target, Value v, Span sp)
 		unpack(L, target, v, sp);
 		return;
 	case E_ATTR:
+		if (target->attr.obj->ty && target->attr.obj->ty->kind == TY_RECORD) {
+			lower_record_store(L, target, v);
+			return;
+		}
 		err_at(L->c, target->span, "assign to variables or array elements",
 		       "attributes cannot be assigned in kernels");
 	default:
@@ -127,6 +133,10 @@ static void lower_augassign(Lower *L, Stmt *s)
 	AstOp op = s->aug.op;
 	if (t->kind == E_SUBSCRIPT) {
 		lower_aug_subscript(L, t, op, value);
+		return;
+	}
+	if (t->kind == E_ATTR && t->attr.obj->ty && t->attr.obj->ty->kind == TY_RECORD) {
+		lower_record_aug(L, t, op, value);
 		return;
 	}
 	if (t->kind != E_NAME || !t->name.var)
@@ -464,6 +474,8 @@ static void lower_raise(Lower *L, Stmt *s)
 		} else if (v && v->ty && v->ty->kind == TY_EXC && v->ty->name)
 			name = v->ty->name;
 		trap(L, m ? arena_printf(L->c->arena, "%s: %s", name, m) : name);
+	} else if (L->f->is_func) {
+		trap(L, NULL);   /* a called function's raise ends the thread too, silently */
 	}
 	ir_ret(L->cur);
 	L->cur = NULL;
@@ -544,6 +556,8 @@ Value lower_inline_call(Lower *L, Expr *e)
 	Spec *sp = e->call.spec;
 	FuncDef *def = sp->def;
 	Fn *f = L->f;
+	if (sp->recursive)
+		return lower_call_func(L, e);   /* a real call (lower_call.c) */
 	if (sp->recursive || L->depth >= 32)
 		err_at(L->c, e->span, "rewrite the recursion as a loop",
 		       "recursive device functions are not supported (%s calls itself)", def->name);

@@ -183,7 +183,9 @@ Value lower_const(Lower *L, const Const *cv, Type *t, Span sp)
 			v.elts[i] = lower_const(L, &cv->elts[i], t->elts[i], sp);
 		return v;
 	case TY_ARRAY:
-		lower_unsupported(L, sp, "a global array used inside a kernel");
+		if (cv->kind != PJ_V_ARRAY)
+			ICE(L->c, "array constant of kind %d", cv->kind);
+		return lower_const_array(L, cv, sp);
 	default:
 		return v;
 	}
@@ -323,7 +325,7 @@ Value lower_convert(Lower *L, Value v, Type *to, Span sp)
 		return r;
 	}
 	if (to->kind == TY_ARRAY && from->kind == TY_ARRAY) {
-		if (from->ndim != to->ndim || from->elem->sk != to->elem->sk || from->space != to->space)
+		if (from->ndim != to->ndim || !ty_equal(from->elem, to->elem) || from->space != to->space)
 			ICE(L->c, "array conversion %s -> %s", ty_str_of(L->c, from), ty_str_of(L->c, to));
 		Value r = v;
 		r.ty = to;
@@ -334,6 +336,13 @@ Value lower_convert(Lower *L, Value v, Type *to, Span sp)
 		r.stride = arena_alloc(L->c->arena, sizeof(Ref) * (size_t)(to->ndim + 1));
 		for (int i = 0; i < to->ndim; i++)
 			r.stride[i] = lower_byte_stride(L, v, i);
+		return r;
+	}
+	if (to->kind == TY_RECORD && from->kind == TY_RECORD) {
+		if (!ty_record_same(from, to) || from->space != to->space)
+			ICE(L->c, "record conversion %s -> %s", ty_str_of(L->c, from), ty_str_of(L->c, to));
+		Value r = v;
+		r.ty = to;
 		return r;
 	}
 	if (to->kind == TY_TUPLE && from->kind == TY_TUPLE) {
@@ -360,7 +369,7 @@ Ref lower_byte_stride(Lower *L, Value v, int axis)
 	Type *t = v.ty;
 	if (t->layout == LAYOUT_A && v.stride)
 		return v.stride[axis];
-	Ref s = ir_con_int(L->f, KL, scalar_info[t->elem->sk].size);
+	Ref s = ir_con_int(L->f, KL, ty_elem_size(t->elem));
 	if (t->layout == LAYOUT_F) {
 		for (int i = 0; i < axis; i++)
 			s = lower_emit(L, O_MUL, KL, SK_I64, s, v.shape[i], REF_NONE, 0);

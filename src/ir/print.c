@@ -34,16 +34,23 @@ const char *const irt_atom[NAT] = {
 const char *const irt_sreg[NSR] = {
 	"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
 	"ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
-	"laneid", "warpsize",
+	"laneid", "warpsize", "dynsmem",
 };
 const char *const irt_space[7] = {"generic", "global", NULL, "shared", "const", "local", "param"};
 const char *const irt_membar[3] = {"cta", "gl", "sys"};
-const char *const irt_role[6] = {"data", "shape", "stride", "scalar", "real", "imag"};
+const char *const irt_shfl[4] = {"idx", "up", "down", "bfly"};
+const char *const irt_vote[4] = {"all", "any", "uni", "ballot"};
+const char *const irt_match[2] = {"any", "all"};
+const char *const irt_barred[3] = {"popc", "and", "or"};
+const char *const irt_approx[NAP] = {"sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh"};
+const char *const irt_role[7] = {"data", "shape", "stride", "scalar", "real", "imag", "ret"};
 
 static const char *const opnames[] = {"nop", "add", "sub", "mul", "div", "rem", "neg",
 	"not", "and", "or", "xor", "shl", "shr", "min", "max", "abs", "fma", "sqrt", "floor",
 	"ceil", "trunc", "rint", "cmp", "sel", "cvt", "bits", "copy", "param", "sreg", "load",
-	"store", "atom", "addr", "bar", "membar", "check", "trap"};
+	"store", "atom", "addr", "bar", "membar", "check", "trap", "alloc",
+	"popc", "clz", "brev", "shfl", "vote", "match", "barred", "syncwarp", "activemask",
+	"nanosleep", "farg", "carg", "callf", "cres", "retv", "print", "approx"};
 _Static_assert(sizeof opnames / sizeof *opnames == NOPS, "opnames follows OPCODES");
 
 const char *irt_opname(int op)
@@ -195,7 +202,7 @@ static void print_ins(FILE *out, const Fn *f, const Ins *i)
 		break;
 	case O_LOAD:
 	case O_STORE:
-		fprintf(out, ".%s %s", name_of(irt_space, 7, i->aux, b2), sk);
+		fprintf(out, ".%s%s %s", name_of(irt_space, 7, i->aux, b2), ir_load_nc(f, i) ? ".nc" : "", sk);
 		break;
 	case O_ATOM:
 		fprintf(out, ".%s", name_of(irt_atom, NAT, i->aux & 255, b2));
@@ -208,6 +215,24 @@ static void print_ins(FILE *out, const Fn *f, const Ins *i)
 		break;
 	case O_MEMBAR:
 		fprintf(out, ".%s", name_of(irt_membar, 3, i->aux, b2));
+		break;
+	case O_SHFL:
+		fprintf(out, ".%s %d %s", name_of(irt_shfl, 4, i->aux & 255, b2), i->aux >> 8, sk);
+		break;
+	case O_VOTE:
+		fprintf(out, ".%s %s", name_of(irt_vote, 4, i->aux, b2), sk);
+		break;
+	case O_MATCH:
+		fprintf(out, ".%s %s", name_of(irt_match, 2, i->aux, b2), sk);
+		break;
+	case O_BARRED:
+		fprintf(out, ".%s %s", name_of(irt_barred, 3, i->aux, b2), sk);
+		break;
+	case O_APPROX:
+		fprintf(out, ".%s %s", name_of(irt_approx, NAP, i->aux, b2), sk);
+		break;
+	case O_FARG: case O_CARG: case O_CALLF: case O_CRES: case O_RETV: case O_PRINT:
+		fprintf(out, " %d %s", i->aux, sk);
 		break;
 	case O_NOP_:
 	case O_BAR:
@@ -224,14 +249,14 @@ static void print_ins(FILE *out, const Fn *f, const Ins *i)
 static void print_header(FILE *out, const Fn *f)
 {
 	char b1[16], b2[16];
-	fprintf(out, "kernel %s\n", f->name ? f->name : "kernel");
+	fprintf(out, "%s %s\n", f->is_func ? "func" : "kernel", f->name ? f->name : "kernel");
 	if (f->checked)
 		fputs("checked\n", out);
 	fprintf(out, "parambytes %d\n", f->param_bytes);
 	for (int i = 0; i < f->nparam; i++) {
 		const KParam *p = &f->param[i];
 		fprintf(out, "param %d %s arg%d %s", p->off, name_of(irt_sk, NSK, p->ty, b1), p->arg,
-		        name_of(irt_role, 6, p->role, b2));
+		        name_of(irt_role, 7, p->role, b2));
 		if (p->role == KP_SHAPE || p->role == KP_STRIDE)
 			fprintf(out, " %d", p->dim);
 		fputc('\n', out);

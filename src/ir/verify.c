@@ -357,6 +357,62 @@ static void check_ins(V *v, int bi, int ii)
 		if (i->aux < 0 || i->aux > 2)
 			why = "has an unknown level";
 		break;
+	case O_POPC: case O_CLZ: case O_BREV:
+		if (!is_int(k))
+			why = "needs class w or l";
+		break;
+	case O_SHFL:
+		if (k != KW)
+			why = "defines class w";
+		else if ((i->aux & 255) > 3 || (i->aux >> 8) > 0x1fff)
+			why = "has an unknown mode or clamp";
+		break;
+	case O_VOTE:
+		if (i->aux < 0 || i->aux > 3)
+			why = "has an unknown mode";
+		else if (k != (i->aux == 3 ? KW : KB))
+			why = "defines class b (all, any, uni) or w (ballot)";
+		break;
+	case O_MATCH:
+		if (k != KW)
+			why = "defines class w";
+		else if (i->aux < 0 || i->aux > 1)
+			why = "has an unknown mode";
+		else if (tyk != KW && tyk != KL)
+			why = "compares a kind of class w or l (Ins.ty)";
+		break;
+	case O_BARRED:
+		if (k != KW)
+			why = "defines class w";
+		else if (i->aux < 0 || i->aux > 2)
+			why = "has an unknown operation";
+		break;
+	case O_ACTIVEMASK:
+		if (k != KW)
+			why = "defines class w";
+		break;
+	case O_FARG: case O_CRES:
+		if (tyk == KX || k != tyk)
+			why = "class differs from the class of its kind (Ins.ty)";
+		else if (i->op == O_FARG && (!f->is_func || i->aux < 0 || i->aux >= f->nfargs))
+			why = "names no argument of a device function";
+		break;
+	case O_CALLF:
+		if (!f->mod || i->aux < 0 || i->aux >= f->mod->nfuncs)
+			why = "calls a nonexistent function (Fn.mod->funcs)";
+		break;
+	case O_RETV:
+		if (!f->is_func || i->aux < 0 || i->aux >= f->nfrets)
+			why = "names no result of a device function";
+		break;
+	case O_PRINT:
+		if (k != KL || i->aux < 0 || i->aux >= f->nfmts)
+			why = "needs class l and a format of Fn.fmts";
+		break;
+	case O_APPROX:
+		if (k != KS || i->aux < 0 || i->aux >= NAP)
+			why = "needs class s and a function AP_*";
+		break;
 	default:
 		break;
 	}

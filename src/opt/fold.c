@@ -118,6 +118,24 @@ static int narrows(int op)
 	}
 }
 
+/* popc, clz or brev of the w low bits of u */
+static uint64_t bit_op(int op, uint64_t u, int w)
+{
+	uint64_t r = 0;
+	for (int b = 0; b < w; b++) {
+		int bit = (int)(u >> b & 1);
+		if (op == O_POPC)
+			r += (uint64_t)bit;
+		else if (op == O_BREV)
+			r |= (uint64_t)bit << (w - 1 - b);
+		else if (bit)
+			r = (uint64_t)(w - 1 - b);
+	}
+	if (op == O_CLZ && u == 0)
+		r = (uint64_t)w;
+	return r;
+}
+
 static Ref fold_int(Fn *f, Ins *i, Con *a, Con *b)
 {
 	Cls k = (Cls)i->cls;
@@ -163,6 +181,11 @@ static Ref fold_int(Fn *f, Ins *i, Con *a, Con *b)
 	case O_MIN: r = sg ? (uint64_t)(sa < sb ? sa : sb) : ua < ub ? ua : ub; break;
 	case O_MAX: r = sg ? (uint64_t)(sa > sb ? sa : sb) : ua > ub ? ua : ub; break;
 	case O_ABS: r = sg && sa < 0 ? 0 - ua : ua; break;
+	case O_POPC: case O_CLZ: case O_BREV:
+		if (k == KB)
+			return REF_NONE;
+		r = bit_op(i->op, ua, w);
+		break;
 	default:
 		return REF_NONE;
 	}

@@ -7,6 +7,9 @@
  * fills a parameter buffer at the offsets of Fn.param and launches with
  * CU_LAUNCH_PARAM_BUFFER_POINTER, so the natural-alignment layout PTX gives
  * the list must equal those offsets; a difference is an internal error.
+ * The device functions the kernel calls (Fn.funcs), print's formats and
+ * the error word of debug traps are call.c's; their bodies are written
+ * with the same ptx_fn_text.
  *
  * Every SSA value gets one virtual register of its class; ptxas allocates
  * the real ones.  Blocks become labels $L_<id> in Fn.blk order, so a jump
@@ -262,6 +265,8 @@ const char *ptx_array_sym(Emit *e, int idx)
 	case SP_LOCAL:
 		return arena_printf(e->c->arena, "__pj_lmem%d", idx);
 	case SP_CONST:
+		if (e->f->is_func)   /* module scope: one name per function */
+			return arena_printf(e->c->arena, "__pj_%s_cmem%d", e->f->name, idx);
 		return arena_printf(e->c->arena, "__pj_cmem%d", idx);
 	default:
 		ICE(e->c, "static array %d in space %d", idx, a->space);
@@ -293,6 +298,11 @@ static void decl_array(Emit *e, PtxBuf *b, int idx, const char *indent)
 		ptx_bprintf(e, b, "\n}");
 	}
 	ptx_bprintf(e, b, ";\n");
+}
+
+void ptx_decl_array(Emit *e, PtxBuf *b, int idx, const char *indent)
+{
+	decl_array(e, b, idx, indent);
 }
 
 /* ------------------------------------------------------ parameters */
@@ -520,13 +530,12 @@ static void block(Emit *e, Blk *b)
 
 /* ---------------------------------------------------------- module */
 
-char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
+/* The body of e->f: its registers numbered, its blocks written, then
+ * "{ registers, local arrays, code }" into out (entries and functions). */
+void ptx_fn_text(Emit *e, PtxBuf *out)
 {
-	Emit E = {.c = c, .f = f, .arch = arch, .fast = c->opt && c->opt->fastmath,
-	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug)};
-	Emit *e = &E;
-	if (!is_ident(f->name))
-		ICE(c, "kernel name \"%s\" is not a PTX identifier", f->name ? f->name : "");
+	Ctx *c = e->c;
+	Fn *f = e->f;
 	if (f->nblk < 1)
 		ICE(c, "function %s has no blocks", f->name);
 	if (f->blk[0]->nphi)
@@ -540,11 +549,34 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 		int cls = f->val[k].cls;
 		e->reg[k] = cls > KX && cls < NK ? e->nreg[cls]++ : -1;
 	}
-
-	PtxBuf params = {0};
-	decl_params(e, &params);
 	for (int k = 0; k < f->nblk; k++)
 		block(e, f->blk[k]);
+
+	ptx_bprintf(e, out, "{\n");
+	for (int k = KB; k < NRK; k++)
+		if (e->nreg[k])
+			ptx_bprintf(e, out, "\t.reg %s %s<%d>;\n", rk_decl[k], rk_prefix[k], e->nreg[k]);
+	for (int k = 0; k < f->narrays; k++)
+		if (f->arrays[k].space == SP_LOCAL)
+			decl_array(e, out, k, "\t");
+	ptx_bprintf(e, out, "\n");
+	if (e->body.n)
+		ptx_bprintf(e, out, "%s", e->body.p);
+	ptx_bprintf(e, out, "}\n");
+}
+
+char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
+{
+	Emit E = {.c = c, .f = f, .arch = arch, .fast = c->opt && c->opt->fastmath,
+	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug)};
+	Emit *e = &E;
+	if (!is_ident(f->name))
+		ICE(c, "kernel name \"%s\" is not a PTX identifier", f->name ? f->name : "");
+
+	PtxBuf params = {0}, kbody = {0}, funcs = {0};
+	decl_params(e, &params);
+	ptx_fn_text(e, &kbody);
+	ptx_funcs(e, &funcs);      /* the device functions it calls (call.c) */
 
 	PtxBuf out = {0};
 	ptx_bprintf(e, &out, "//\n// ptxjit %s: kernel %s\n//\n\n", PJ_VERSION, f->name);
@@ -555,7 +587,8 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	for (int k = 0; k < f->narrays; k++) {
 		SArray *a = &f->arrays[k];
 		if (a->space == SP_SHARED && a->dynamic && !dyn++)
-			ptx_bprintf(e, &out, ".extern .shared .align 16 .b8 __pj_dsmem[];\n");
+			ptx_bprintf(e, &out, ".extern .shared .align %d .b8 __pj_dsmem[];\n",
+			            array_align(e, a) > 16 ? array_align(e, a) : 16);
 		if (a->space == SP_SHARED || a->space == SP_CONST) {
 			decl_array(e, &out, k, "");
 			nmod++;
@@ -564,16 +597,10 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	}
 	if (nmod)
 		ptx_bprintf(e, &out, "\n");
-	ptx_bprintf(e, &out, ".visible .entry %s(\n%s)\n{\n", f->name, params.n ? params.p : "");
-	for (int k = KB; k < NRK; k++)
-		if (e->nreg[k])
-			ptx_bprintf(e, &out, "\t.reg %s %s<%d>;\n", rk_decl[k], rk_prefix[k], e->nreg[k]);
-	for (int k = 0; k < f->narrays; k++)
-		if (f->arrays[k].space == SP_LOCAL)
-			decl_array(e, &out, k, "\t");
-	ptx_bprintf(e, &out, "\n");
-	if (e->body.n)
-		ptx_bprintf(e, &out, "%s", e->body.p);
-	ptx_bprintf(e, &out, "}\n");
+	ptx_module_decls(e, &out);  /* printf, formats, the error word, prototypes (call.c) */
+	ptx_bprintf(e, &out, ".visible .entry %s(\n%s)\n", f->name, params.n ? params.p : "");
+	ptx_bprintf(e, &out, "%s", kbody.p);
+	if (funcs.n)
+		ptx_bprintf(e, &out, "%s", funcs.p);
 	return out.p;
 }

@@ -464,7 +464,7 @@ static void load(Emit *e, const Ins *i)
 	if (i->aux == SP_PARAM)
 		ICE(e->c, "load from the parameter space");
 	mem_kind(e, i, i->cls);
-	const char *sp = ptx_space(e, i->aux), *a = ptx_reg(e, i->arg[0]);
+	const char *sp = ir_load_nc(e->f, i) ? ".global.nc" : ptx_space(e, i->aux), *a = ptx_reg(e, i->arg[0]);
 	const char *d = ptx_def(e, i);
 	if (i->ty == SK_BOOL) {
 		const char *t = ptx_tmp(e, KW);
@@ -574,7 +574,7 @@ void ptx_ins(Emit *e, const Ins *i)
 		static const char *const name[NSR] = {
 			"%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
 			"%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
-			"%laneid", "WARP_SZ",
+			"%laneid", "WARP_SZ", "%dynamic_smem_size",
 		};
 		if (i->aux < 0 || i->aux >= NSR || i->cls != KW)
 			ICE(e->c, "special register %d of class %s", i->aux, cls_name[i->cls < NK ? i->cls : 0]);
@@ -609,7 +609,15 @@ void ptx_ins(Emit *e, const Ins *i)
 		check(e, i);
 		return;
 	case O_TRAP:
-		ptx_line(e, "trap;");
+	case O_FARG: case O_CARG: case O_CALLF: case O_CRES: case O_RETV: case O_PRINT:
+		ptx_call(e, i);   /* call.c */
+		return;
+	case O_POPC: case O_CLZ: case O_BREV: case O_SHFL: case O_VOTE: case O_MATCH:
+	case O_BARRED: case O_SYNCWARP: case O_ACTIVEMASK: case O_NANOSLEEP:
+		ptx_warp(e, i);
+		return;
+	case O_APPROX:
+		ptx_approx(e, i);
 		return;
 	default:
 		ICE(e->c, "opcode %d has no PTX lowering", i->op);

@@ -76,4 +76,20 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from);
 /* atom.c */
 void ptx_atom(Emit *e, const Ins *i);
 
+/* emit.c: the body of e->f ("{ declarations, code }") into out */
+void ptx_fn_text(Emit *e, PtxBuf *out);
+void ptx_decl_array(Emit *e, PtxBuf *b, int idx, const char *indent);
+
+/* call.c: device functions (.func, call), print (vprintf) and the error
+ * word of debug traps */
+void ptx_funcs(Emit *e, PtxBuf *out);          /* the definitions of Fn.funcs */
+void ptx_module_decls(Emit *e, PtxBuf *out);   /* what the module declares for them */
+void ptx_call(Emit *e, const Ins *i);          /* farg carg callf cres retv print trap */
+
+/* warp.c: popc clz brev shfl vote match barred syncwarp activemask nanosleep */
+void ptx_warp(Emit *e, const Ins *i);
+
+/* approx.c: O_APPROX, the fastmath hardware approximations */
+void ptx_approx(Emit *e, const Ins *i);
+
 #endif

@@ -167,6 +167,7 @@ static PyObject *DeviceArray_new(PyTypeObject *type, PyObject *args, PyObject *k
 	if (!a)
 		return NULL;
 	a->st = st;
+	a->rt = st->rt;
 	if (fill_geometry(a, shape, strides, dtype))
 		goto fail;
 	Py_ssize_t lo, hi;
@@ -210,6 +211,7 @@ static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 	if (!a)
 		return NULL;
 	a->st = st;
+	a->rt = st->rt;
 	if (fill_geometry(a, shape, strides, dtype)) {
 		Py_DECREF(a);
 		return NULL;
@@ -232,7 +234,7 @@ static void DeviceArray_dealloc(DeviceArrayObject *a)
 {
 	PyTypeObject *tp = Py_TYPE(a);
 	if (a->alloc)
-		rt_release(a->st->rt, a->alloc, a->alloc_n, a->gen);
+		rt_release(a->rt, a->alloc, a->alloc_n, a->gen);
 	Py_XDECREF(a->dtype);
 	Py_XDECREF(a->base);
 	tp->tp_free((PyObject *)a);
@@ -299,8 +301,50 @@ static PyObject *DeviceArray_htod(DeviceArrayObject *a, PyObject *args, PyObject
 	Py_RETURN_NONE;
 }
 
+void drain_copies(ModState *st)
+{
+	int k = 0;
+	for (int i = 0; i < st->npending; i++) {
+		struct Pending *p = &st->pending[i];
+		if (atomic_load_explicit(&p->job->done, memory_order_acquire)) {
+			PyBuffer_Release(&p->view);
+			free(p->job);
+		} else {
+			st->pending[k++] = *p;
+		}
+	}
+	st->npending = k;
+}
+
+/* Keeps the buffer v (taken over) until job is done. */
+static int keep_until_done(ModState *st, RtHostCopy *job, Py_buffer *v)
+{
+	if (st->npending == st->cappending) {
+		int cap = st->cappending ? 2 * st->cappending : 16;
+		struct Pending *p = realloc(st->pending, (size_t)cap * sizeof *p);
+		if (!p) {
+			/* no room to remember it: wait for the copy instead */
+			Py_BEGIN_ALLOW_THREADS
+			while (!atomic_load_explicit(&job->done, memory_order_acquire))
+				;
+			Py_END_ALLOW_THREADS
+			PyBuffer_Release(v);
+			free(job);
+			return 0;
+		}
+		st->pending = p;
+		st->cappending = cap;
+	}
+	st->pending[st->npending].job = job;
+	st->pending[st->npending].view = *v;
+	st->npending++;
+	return 0;
+}
+
 /* _dtoh(dst, offset=0, stream=None): copies len(dst) bytes from the
- * array's memory at offset into a writable contiguous host buffer. */
+ * array's memory at offset into a writable contiguous host buffer.  With
+ * a stream the copy is queued and the call returns at once (pageable
+ * memory through a staging buffer; dst is held until the copy is done). */
 static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject *kwds)
 {
 	static char *kw[] = {"dst", "offset", "stream", NULL};
@@ -321,12 +365,22 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 		PyBuffer_Release(&v);
 		return NULL;
 	}
+	drain_copies(st);
 	if (!async && v.len >= (1 << 20)) {
 		Py_BEGIN_ALLOW_THREADS
 		rc = rt_dtoh(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
 		Py_END_ALLOW_THREADS
+	} else if (async) {
+		RtHostCopy *job = NULL;
+		rc = rt_dtoh_async(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, &job, &e);
+		if (job) {
+			keep_until_done(st, job, &v);
+			if (rc)
+				return raise_rt(st, &e);
+			Py_RETURN_NONE;
+		}
 	} else {
-		rc = rt_dtoh(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, async, &e);
+		rc = rt_dtoh(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
 	}
 	PyBuffer_Release(&v);
 	if (rc)
@@ -491,6 +545,7 @@ PyType_Spec DeviceArray_spec = {
 typedef struct {
 	PyObject_HEAD
 	ModState *st;
+	Rt *rt;
 	void *p;
 	Py_ssize_t n;
 } HostBufferObject;
@@ -510,6 +565,7 @@ static PyObject *HostBuffer_new(PyTypeObject *type, PyObject *args, PyObject *kw
 	if (!b)
 		return NULL;
 	b->st = st;
+	b->rt = st->rt;
 	RtErr e;
 	if (rt_host_alloc(st->rt, (size_t)n, &b->p, &e)) {
 		Py_DECREF(b);
@@ -523,7 +579,7 @@ static void HostBuffer_dealloc(HostBufferObject *b)
 {
 	PyTypeObject *tp = Py_TYPE(b);
 	if (b->p)
-		rt_host_free(b->st->rt, b->p);
+		rt_host_free(b->rt, b->p);
 	tp->tp_free((PyObject *)b);
 	Py_DECREF(tp);
 }

@@ -180,6 +180,36 @@ static void unknown(PyObject *obj, PjValue *out, PjArena *arena, const char *why
 	}
 }
 
+/* A constant array of records: its dtype's Numba spelling in out->s. */
+static int record_array(Root *r, PyObject *obj, Py_buffer *v, PjValue *out, PjArena *arena)
+{
+	PyObject *dt = PyObject_GetAttrString(obj, "dtype");
+	PyObject *sig = dt && is_record_dtype(dt) ? record_sig(dt) : NULL;
+	Py_XDECREF(dt);
+	if (!sig || v->ndim > 8) {
+		Py_XDECREF(sig);
+		if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError))
+			return -1;
+		PyErr_Clear();
+		unknown(obj, out, arena, "an array of a dtype kernels do not support");
+		return 0;
+	}
+	Py_ssize_t n;
+	const char *s = PyUnicode_AsUTF8AndSize(sig, &n);
+	if (!s) {
+		Py_DECREF(sig);
+		return -1;
+	}
+	out->kind = PJ_V_ARRAY;
+	out->data = v->buf;
+	out->s = copy_str(arena, s, n);
+	Py_DECREF(sig);
+	out->ndim = v->ndim;
+	for (int i = 0; i < v->ndim; i++)
+		out->shape[i] = v->shape[i];
+	return 0;
+}
+
 static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 {
 	PyObject *mv = PyMemoryView_FromObject(obj);
@@ -206,6 +236,8 @@ static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 	if (rc)
 		return -1;
 	int k = kind_of_format(v->format, v->itemsize);
+	if (k < 0 && v->format && v->format[0] == 'T')
+		return record_array(r, obj, v, out, arena);
 	if (k < 0 || v->ndim > 8 || v->ndim < 0) {
 		unknown(obj, out, arena, k < 0 ? "an array of a dtype kernels do not support"
 		                               : "an array of more than 8 dimensions");
@@ -353,7 +385,7 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 		for (Py_ssize_t i = 0; i < n; i++)
 			if (to_value(r, NULL, PyTuple_GET_ITEM(obj, i), &out->elts[i], arena, depth + 1))
 				return -1;
-	} else if (PyObject_TypeCheck(obj, st->Dispatcher_T)) {
+	} else if (PyObject_TypeCheck(obj, st->Dispatcher_T) || cpu_is_dispatcher(st, obj)) {
 		out->kind = PJ_V_FUNC;
 		if (!(out->func = func_of_dispatcher(r, obj, arena)))
 			return -1;
@@ -371,6 +403,22 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 			out->s = copy_str(arena, tn, (Py_ssize_t)strlen(tn));
 		} else if (type_is(Py_TYPE(obj), "numpy.ndarray")) {
 			return const_array(r, obj, out, arena);
+		} else if (type_is(Py_TYPE(obj), "numpy.dtype") && is_record_dtype(obj)) {
+			PyObject *sig = record_sig(obj);
+			if (!sig) {
+				if (!PyErr_ExceptionMatches(PyExc_TypeError))
+					return -1;
+				PyErr_Clear();
+				unknown(obj, out, arena, "a record dtype kernels do not support");
+				return 0;
+			}
+			Py_ssize_t n;
+			const char *s = PyUnicode_AsUTF8AndSize(sig, &n);
+			out->kind = PJ_V_DTYPE;
+			out->s = s ? copy_str(arena, s, n) : NULL;
+			Py_DECREF(sig);
+			if (!s)
+				return -1;
 		} else if (type_is(Py_TYPE(obj), "numpy.generic")) {
 			return numpy_scalar(obj, out, arena);
 		} else {
@@ -406,7 +454,16 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 			if (obj && !PyExceptionClass_Check(obj))
 				obj = NULL;
 		}
-		if (obj && PyDict_SetItem(res->frozen, key, obj) < 0)
+		/* a NumPy array is frozen as a copy: later changes on the host do
+		 * not reach kernels compiled afterwards (Numba's constant arrays) */
+		if (obj && type_is(Py_TYPE(obj), "numpy.ndarray")) {
+			if (!(obj = PyObject_CallMethod(obj, "copy", NULL)))
+				goto pyerr;
+			int rc = PyDict_SetItem(res->frozen, key, obj);
+			Py_DECREF(obj);   /* the frozen dict keeps it */
+			if (rc < 0)
+				goto pyerr;
+		} else if (obj && PyDict_SetItem(res->frozen, key, obj) < 0)
 			goto pyerr;
 	}
 	if (!obj) {
@@ -437,7 +494,7 @@ static void Kernel_dealloc(KernelObject *k)
 	PyTypeObject *tp = Py_TYPE(k);
 	PyObject_GC_UnTrack(k);
 	if (k->pk) {
-		rt_kernel_unload(k->st->rt, &k->rk);
+		rt_kernel_unload(k->rt, &k->rk);
 		pj_kernel_free(k->pk);
 	}
 	Py_CLEAR(k->dict);
@@ -497,6 +554,32 @@ static PyObject *Kernel_params(KernelObject *k, void *c)
 	return l;
 }
 
+/* The indices of the arguments whose bit is set in mask (bit 63 stands
+ * for every argument from 63 on). */
+static PyObject *arg_indices(KernelObject *k, uint64_t mask)
+{
+	PyObject *l = PyList_New(0);
+	if (!l)
+		return NULL;
+	for (int i = 0; i < k->nargs; i++) {
+		if (!(mask >> (i < 63 ? i : 63) & 1))
+			continue;
+		PyObject *x = PyLong_FromLong(i);
+		if (!x || PyList_Append(l, x) < 0) {
+			Py_XDECREF(x);
+			Py_DECREF(l);
+			return NULL;
+		}
+		Py_DECREF(x);
+	}
+	PyObject *t = PyList_AsTuple(l);
+	Py_DECREF(l);
+	return t;
+}
+
+static PyObject *Kernel_read_args(KernelObject *k, void *c) { return arg_indices(k, k->pk->read_args); }
+static PyObject *Kernel_written_args(KernelObject *k, void *c) { return arg_indices(k, k->pk->written_args); }
+
 /* _load(): loads the module on the device now (otherwise the first
  * launch does). */
 static PyObject *Kernel_load(KernelObject *k, PyObject *unused)
@@ -526,6 +609,25 @@ static PyObject *Kernel_attr(KernelObject *k, PyObject *arg)
 	return PyLong_FromLong(v);
 }
 
+/* _max_block_size(smem): the driver's occupancy-maximising block size
+ * with smem bytes of dynamic shared memory (forall's threads per block). */
+static PyObject *Kernel_max_block_size(KernelObject *k, PyObject *arg)
+{
+	ModState *st = k->st;
+	long long smem = PyLong_AsLongLong(arg);
+	if (smem == -1 && PyErr_Occurred())
+		return NULL;
+	if (smem < 0)
+		return PyErr_Format(PyExc_ValueError, "shared memory of %lld bytes", smem);
+	int tpb = 0;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_kernel_max_block(st->rt, &k->rk, (size_t)smem, &tpb, &e))
+		return raise_rt(st, &e);
+	return PyLong_FromLong(tpb);
+}
+
 static PyGetSetDef Kernel_getset[] = {
 	{"ptx", (getter)Kernel_ptx, NULL, "the PTX text", NULL},
 	{"entry", (getter)Kernel_entry, NULL, "the .entry name", NULL},
@@ -538,12 +640,20 @@ static PyGetSetDef Kernel_getset[] = {
 	{"param_bytes", (getter)Kernel_param_bytes, NULL, "size of the parameter buffer", NULL},
 	{"params", (getter)Kernel_params, NULL, "[(role, arg, dim, kind, offset)]", NULL},
 	{"has_sim", (getter)Kernel_has_sim, NULL, "a simulator program was built", NULL},
+	{"read_args", (getter)Kernel_read_args, NULL,
+	 "indices of the array arguments the kernel may read", NULL},
+	{"written_args", (getter)Kernel_written_args, NULL,
+	 "indices of the array arguments the kernel may write (NumPy arrays among them are copied back)", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMethodDef Kernel_methods[] = {
 	{"_load", (PyCFunction)Kernel_load, METH_NOARGS, "loads the module on the device"},
 	{"_attr", (PyCFunction)Kernel_attr, METH_O, "a CUfunction_attribute value"},
+	{"_max_block_size", (PyCFunction)Kernel_max_block_size, METH_O,
+	 "the block size of highest occupancy for this many bytes of dynamic shared memory"},
+	{"_cubin", (PyCFunction)kcache_cubin, METH_NOARGS, "the machine code (linked and loaded now), as bytes"},
+	{"_load_cubin", (PyCFunction)kcache_load, METH_O, "loads machine code made by _cubin()"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -613,10 +723,18 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	    opt_int(opts, "max_registers", 0, &maxreg))
 		return NULL;
 	o.opt_level = optimise ? 1 : 0;
+	if (opt_int(opts, "target_cpu", 0, &o.target_cpu) || opt_int(opts, "boundscheck", 0, &o.boundscheck))
+		return NULL;
+	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias))
+		return NULL;
 	PyObject *dump = PyDict_GetItemString(opts, "dump");
 	if (dump && dump != Py_None && !(o.dump = PyUnicode_AsUTF8(dump)))
 		return NULL;
-	if (st->sim) {
+	if (o.target_cpu) {
+		if (opt_int(opts, "sim", 0, &o.sim))   /* the CPU target: the interpreter only without a C compiler */
+			return NULL;
+		o.arch = 90;
+	} else if (st->sim) {
 		o.sim = 1;
 		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
 	} else if (rt_available(st->rt)) {
@@ -664,6 +782,7 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 		goto done;
 	}
 	k->st = st;
+	k->rt = st->rt;
 	k->pk = pk;
 	k->rk.pk = pk;
 	k->rk.max_registers = maxreg;
@@ -672,6 +791,48 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 		if (pk->params[i].arg + 1 > k->nargs)
 			k->nargs = pk->params[i].arg + 1;
 	result = (PyObject *)k;
+done:
+	Py_XDECREF(r.et);
+	Py_XDECREF(r.ev);
+	Py_XDECREF(r.etb);
+	free(r.funcs);
+	Py_DECREF(r.keep);
+	return result;
+}
+
+/* infer_return(info, argsig) -> str: the return type of the device
+ * function that info describes, for the argument types in argsig
+ * (pj_infer_return's spelling); errors raise as compile errors do. */
+PyObject *py_infer_return(PyObject *mod, PyObject *args)
+{
+	ModState *st = PyModule_GetState(mod);
+	PyObject *info;
+	const char *argsig;
+	if (!PyArg_ParseTuple(args, "Os", &info, &argsig))
+		return NULL;
+	Root r;
+	memset(&r, 0, sizeof r);
+	r.st = st;
+	if (!(r.keep = PyList_New(0)))
+		return NULL;
+	PjFunc f;
+	Resolver res;
+	PjError err;
+	PyObject *result = NULL;
+	char out[512];
+	if (func_from_info(&r, info, &f, &res, NULL))
+		goto done;
+	int rc = pj_infer_return(&f, argsig, out, sizeof out, &err);
+	if (r.failed) {
+		PyErr_Restore(r.et, r.ev, r.etb);
+		r.et = r.ev = r.etb = NULL;
+		goto done;
+	}
+	if (rc != PJ_OK) {
+		raise_pj(st, &err);
+		goto done;
+	}
+	result = PyUnicode_FromString(out);
 done:
 	Py_XDECREF(r.et);
 	Py_XDECREF(r.ev);

@@ -18,9 +18,12 @@
  * buffer protocol; copied to the device before the launch and back after
  * it, then synchronised, as Numba does; the simulator uses them in
  * place), objects exporting __cuda_array_interface__ (used in place),
- * Python bool/int/float/complex and NumPy scalars.  Everything else is
- * refused before anything reaches the device, with a message naming the
- * kernel, the parameter and what is accepted.
+ * Python bool/int/float/complex and NumPy scalars.  Arrays may have 0 to
+ * 8 dimensions and records (structured dtypes, records.c) as elements.
+ * cuda.In/Out/InOut wrappers (their class has _ptxjit_copy) are unwrapped
+ * and leave ArgInfo.dir: In skips the copy back, Out the copy in.
+ * Everything else is refused before anything reaches the device, with a
+ * message naming the kernel, the parameter and what is accepted.
  *
  * The key of an argument is (array or scalar, kind, ndim, layout): the
  * same key always maps to the same Kernel, so the parameter layout is
@@ -33,7 +36,9 @@
 #include <string.h>
 
 enum { A_DEVICE = 1, A_HOST, A_FOREIGN, A_SCALAR };
-enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI };
+enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI, TC_HINT };
+/* cuda.In/Out/InOut (ArgInfo.dir): which copies a host array gets */
+enum { DIR_INOUT = 0, DIR_IN = 1, DIR_OUT = 2 };
 
 typedef struct ArgInfo {
 	int cls;                  /* A_* */
@@ -42,6 +47,7 @@ typedef struct ArgInfo {
 	char layout;
 	char readonly;
 	char has_view;
+	char dir;                 /* DIR_*: from a cuda.In/Out/InOut wrapper */
 	CUdeviceptr ptr;          /* element 0 (device, or host in the simulator) */
 	Py_ssize_t shape[PJ_MAXDIM], strides[PJ_MAXDIM];
 	union { int64_t i; uint64_t u; double f; double c[2]; } v;
@@ -304,6 +310,12 @@ static int type_class(ModState *st, PyTypeObject *t, PyObject *o, int *kind)
 		cls = TC_COMPLEX;
 	} else if (PyObject_HasAttr(o, st->s_cai)) {
 		cls = TC_CAI;
+	} else if (PyObject_HasAttrString((PyObject *)t, "_ptxjit_copy")) {
+		PyObject *d = PyObject_GetAttrString((PyObject *)t, "_ptxjit_copy");
+		k = d ? (int)PyLong_AsLong(d) : -1;
+		Py_XDECREF(d);
+		PyErr_Clear();
+		cls = k >= DIR_INOUT && k <= DIR_OUT ? TC_HINT : TC_BAD;
 	}
 	if (st->ntcache < (int)(sizeof st->tcache / sizeof st->tcache[0])) {
 		Py_INCREF(t);
@@ -412,15 +424,24 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 	a->cls = A_FOREIGN;
 	a->layout = layout_of(a->ndim, a->shape, a->strides, itemsize);
 	if (stream && stream != Py_None) {
-		unsigned long long sv = PyLong_AsUnsignedLongLong(stream);
-		if (sv == (unsigned long long)-1 && PyErr_Occurred())
+		unsigned long long sv = PyLong_Check(stream) ? PyLong_AsUnsignedLongLong(stream) : 0;
+		if (!PyLong_Check(stream) || (sv == (unsigned long long)-1 && PyErr_Occurred())) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s'): the 'stream' of its "
+			             "__cuda_array_interface__ is %R; it must be None or a CUstream handle (an int)",
+			             d->name, i + 1, argname(d, i), stream);
 			goto done;
+		}
+		/* the producer's work on the array comes first: the launch's
+		 * stream waits for the producer's stream (on the GPU, not here);
+		 * 1 is the legacy default stream, which a launch without a stream
+		 * uses, and which every ordinary stream waits for anyway */
 		CUstream s = (CUstream)(uintptr_t)sv;
 		RtErr e;
-		if (sv != 0 && s != L->stream) {
+		if (sv != 0 && s != L->stream && !(sv == 1 && !L->stream)) {
 			if (enter_rt(st))
 				goto done;
-			if (rt_stream_sync(st->rt, s, &e)) {
+			if (rt_stream_order(st->rt, s, L->stream, &e)) {
 				raise_rt(st, &e);
 				goto done;
 			}
@@ -430,6 +451,26 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 done:
 	Py_DECREF(cai);
 	return rc;
+}
+
+/* The kind of an argument whose dtype is a record (o has a .dtype). */
+static int arg_record_kind(DispatcherObject *d, int i, PyObject *o)
+{
+	PyObject *dt = PyObject_GetAttrString(o, "dtype");
+	if (!dt)
+		return -1;
+	int k = is_record_dtype(dt) ? record_kind(d->st, dt) : -2;
+	Py_DECREF(dt);
+	if (k == -1 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+		PyObject *et, *ev, *tb;
+		PyErr_Fetch(&et, &ev, &tb);
+		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s'): %S", d->name, i + 1, argname(d, i),
+		             ev ? ev : Py_None);
+		Py_XDECREF(et);
+		Py_XDECREF(ev);
+		Py_XDECREF(tb);
+	}
+	return k;
 }
 
 static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
@@ -447,15 +488,17 @@ static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 	a->has_view = 1;
 	Py_buffer *v = &a->view;
 	a->kind = kind_of_format(v->format, v->itemsize);
+	if (a->kind < 0 && v->format && v->format[0] == 'T' && (a->kind = arg_record_kind(d, i, o)) == -1)
+		return -1;
 	if (a->kind < 0) {
 		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype "
 		             "format '%s', which kernels do not take (numbers and bools only)",
 		             d->name, i + 1, argname(d, i), v->format ? v->format : "B");
 		return -1;
 	}
-	if (v->ndim < 1 || v->ndim > PJ_MAXDIM) {
+	if (v->ndim < 0 || v->ndim > PJ_MAXDIM) {
 		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a %d-dimensional array; kernels "
-		             "take arrays of 1 to %d dimensions (pass a 0-d value as a scalar)",
+		             "take arrays of 0 to %d dimensions",
 		             d->name, i + 1, argname(d, i), v->ndim, PJ_MAXDIM);
 		return -1;
 	}
@@ -493,15 +536,13 @@ static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 	PyTypeObject *t = Py_TYPE(o);
 	if (PyObject_TypeCheck(o, st->DeviceArray_T)) {
 		DeviceArrayObject *x = (DeviceArrayObject *)o;
-		if (x->kind < 0) {
-			PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a device array of dtype %R, "
-			             "which kernels do not take (numbers and bools only)", d->name, i + 1,
-			             argname(d, i), x->dtype);
+		int kind = x->kind;
+		if (kind < 0 && (kind = arg_record_kind(d, i, o)) == -1)
 			return -1;
-		}
-		if (x->ndim < 1) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a 0-dimensional device array; "
-			             "kernels take arrays of 1 to %d dimensions", d->name, i + 1, argname(d, i), PJ_MAXDIM);
+		if (kind < 0) {
+			PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a device array of dtype %R, "
+			             "which kernels do not take (numbers, bools and records of them only)", d->name, i + 1,
+			             argname(d, i), x->dtype);
 			return -1;
 		}
 		if (!st->sim && !x->foreign && x->gen != st->rt->gen) {
@@ -512,7 +553,7 @@ static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		if (st->sim && x->foreign)
 			return from_cai(d, i, o, a, L);
 		a->cls = A_DEVICE;
-		a->kind = x->kind;
+		a->kind = kind;
 		a->ndim = x->ndim;
 		a->layout = x->layout;
 		a->ptr = x->ptr;
@@ -569,13 +610,24 @@ static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		return PyErr_Occurred() ? -1 : 0;
 	case TC_CAI:
 		return from_cai(d, i, o, a, L);
+	case TC_HINT: {
+		PyObject *v = PyObject_GetAttrString(o, "value");
+		if (!v)
+			return -1;
+		int rc = PyObject_HasAttrString((PyObject *)Py_TYPE(v), "_ptxjit_copy")
+		         ? bad_arg(d, i, v, "a cuda.In/Out/InOut of another one")
+		         : classify(d, i, v, a, L);
+		Py_DECREF(v);   /* the wrapper keeps it alive for the launch */
+		a->dir = (char)kind;
+		return rc;
+	}
 	}
 	if (o == Py_None)
 		return bad_arg(d, i, o, "None");
 	if (PyUnicode_Check(o) || PyBytes_Check(o))
 		return bad_arg(d, i, o, "a string");
-	if (PyList_Check(o) || PyTuple_Check(o))
-		return bad_arg(d, i, o, "a list or tuple (convert it with numpy.asarray)");
+	if (PyList_Check(o))
+		return bad_arg(d, i, o, "a list (convert it with numpy.asarray, or pass a tuple)");
 	if (type_is(t, "numpy.generic"))
 		return bad_arg(d, i, o, "a NumPy scalar of a dtype kernels do not take");
 	return bad_arg(d, i, o, "of an unsupported type");
@@ -688,13 +740,15 @@ static void table_clear(DispatcherObject *d)
 }
 
 /* The Numba spelling of an argument's type: "float32[:, ::1]", "int64". */
-static PyObject *type_string(const ArgInfo *a)
+static PyObject *type_string(ModState *st, const ArgInfo *a)
 {
 	char buf[160];
-	const char *name = kind_name[a->kind];
+	const char *name = a->kind >= K_RECORD ? record_name(st, a->kind) : kind_name[a->kind];
 	if (a->cls == A_SCALAR)
 		return PyUnicode_FromString(name);
-	int n = snprintf(buf, sizeof buf, "%s[", name);
+	if (a->ndim == 0)
+		return PyUnicode_FromFormat("array(%s, 0d, C)", name);
+	int n = snprintf(buf, sizeof buf, "[");
 	for (int j = 0; j < a->ndim; j++) {
 		const char *dim = ":";
 		if ((a->layout == 'C' && j == a->ndim - 1) || (a->layout == 'F' && j == 0))
@@ -702,7 +756,7 @@ static PyObject *type_string(const ArgInfo *a)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s", j ? ", " : "", dim);
 	}
 	snprintf(buf + n, sizeof buf - (size_t)n, "]");
-	return PyUnicode_FromString(buf);
+	return PyUnicode_FromFormat("%s%s", name, buf);
 }
 
 /* Checks the kernel's parameter layout against the argument types. */
@@ -742,20 +796,60 @@ bad:
 	return -1;
 }
 
-static KernelObject *compile_for(DispatcherObject *d, const ArgInfo *a, int n)
+/* What the launch knows about its array arguments, the last byte of the
+ * key: bit 0, every extent is below 2^31; bit 1, no two arrays share
+ * memory (their byte spans, with 16 bytes for the last element, do not
+ * meet).  A kernel compiled for these facts (PjOptions.small_extents,
+ * .noalias) is a variant of the signature. */
+static unsigned char arg_flags(const ArgInfo *a, int n)
+{
+	int small = 1, disjoint = 1;
+	uintptr_t lo[8], hi[8];
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		if (a[i].cls == A_SCALAR)
+			continue;
+		uintptr_t l = (uintptr_t)a[i].ptr, h = l + 16;
+		for (int d = 0; d < a[i].ndim; d++) {
+			Py_ssize_t e = a[i].shape[d], st = a[i].strides[d];
+			if (e >= ((Py_ssize_t)1 << 31))
+				small = 0;
+			if (e <= 0)
+				h = l;
+			else if (st < 0)
+				l -= (uintptr_t)((e - 1) * -st);
+			else
+				h += (uintptr_t)((e - 1) * st);
+		}
+		if (a[i].kind >= K_RECORD || m == 8)
+			disjoint = 0;
+		for (int j = 0; j < m && disjoint; j++)
+			if (l < hi[j] && lo[j] < h)
+				disjoint = 0;
+		if (m < 8 && h > l) {
+			lo[m] = l;
+			hi[m++] = h;
+		}
+	}
+	return (unsigned char)(small | disjoint << 1);
+}
+
+static KernelObject *compile_for(DispatcherObject *d, const ArgInfo *a, int n, unsigned char flags)
 {
 	PyObject *types = PyTuple_New(n);
 	if (!types)
 		return NULL;
 	for (int i = 0; i < n; i++) {
-		PyObject *s = type_string(&a[i]);
+		PyObject *s = type_string(d->st, &a[i]);
 		if (!s) {
 			Py_DECREF(types);
 			return NULL;
 		}
 		PyTuple_SET_ITEM(types, i, s);
 	}
-	PyObject *k = PyObject_CallMethodOneArg((PyObject *)d, d->st->s_compile_for, types);
+	PyObject *fl = PyLong_FromLong(flags);
+	PyObject *k = fl ? PyObject_CallMethodObjArgs((PyObject *)d, d->st->s_compile_for, types, fl, NULL) : NULL;
+	Py_XDECREF(fl);
 	Py_DECREF(types);
 	if (!k)
 		return NULL;
@@ -791,21 +885,36 @@ static void pack(const PjKernel *pk, const ArgInfo *a, unsigned char *buf)
 	}
 }
 
+static int arg_bit(uint64_t mask, int i)
+{
+	return (int)(mask >> (i < 63 ? i : 63) & 1);
+}
+
+/* Runs the launch.  NumPy arguments: the simulator uses their memory in
+ * place (a read-only array the kernel writes gets a scratch copy); the
+ * GPU gets a device copy of each, through rt_put, of the arrays the
+ * kernel reads or writes, and after the kernel rt_get brings back the
+ * writable ones it writes (PjKernel.written_args) and waits: the call
+ * returns when the results are in host memory, as in Numba. */
 static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
 {
 	DispatcherObject *d = L->d;
 	ModState *st = d->st;
 	Rt *rt = st->rt;
+	const PjKernel *pk = k->pk;
 	RtErr e;
-	int nhost = 0, rc = 0;
+	RtXfer xin[PJ_MAXARGS], xout[PJ_MAXARGS];
+	int nhost = 0, nin = 0, nout = 0, rc = 0;
+	e.sticky = 0;
 	if (!st->sim && enter_rt(st))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (a[i].cls != A_HOST)
 			continue;
 		nhost++;
+		int rd = arg_bit(pk->read_args, i), wr = arg_bit(pk->written_args, i);
 		if (st->sim) {
-			if (a[i].readonly && a[i].nbytes) {
+			if ((a[i].readonly || a[i].dir == DIR_IN) && wr && a[i].nbytes) {
 				if (!(a[i].host_tmp = malloc(a[i].nbytes))) {
 					PyErr_NoMemory();
 					return -1;
@@ -815,18 +924,25 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
 			}
 			continue;
 		}
-		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e) ||
-		    rt_htod(rt, a[i].tmp, a[i].view.buf, a[i].nbytes, L->stream, 2, &e)) {
+		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e)) {
 			raise_rt(st, &e);
 			return -1;
 		}
 		a[i].ptr = a[i].tmp;
+		if ((rd || wr) && a[i].nbytes && a[i].dir != DIR_OUT)
+			xin[nin++] = (RtXfer){a[i].view.buf, a[i].tmp, a[i].nbytes, 0};
 	}
-	const PjKernel *pk = k->pk;
+	if (nin) {
+		Py_BEGIN_ALLOW_THREADS
+		rc = rt_put(rt, xin, nin, L->stream, &e);
+		Py_END_ALLOW_THREADS
+		if (rc)
+			goto fail;
+	}
 	unsigned char local[1024], *buf = local;
 	if (pk->param_bytes > (int)sizeof local && !(buf = malloc((size_t)pk->param_bytes))) {
 		PyErr_NoMemory();
-		return -1;
+		goto fail_raised;
 	}
 	pack(pk, a, buf);
 	if (st->sim) {
@@ -838,26 +954,225 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
 	}
 	if (buf != local)
 		free(buf);
-	if (rc) {
+	if (rc)
+		goto fail;
+	if (st->sim || !(nhost || d->sync_after))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (a[i].cls == A_HOST && !a[i].readonly && a[i].dir != DIR_IN && a[i].nbytes &&
+		    arg_bit(pk->written_args, i)) {
+			xout[nout] = (RtXfer){a[i].view.buf, a[i].tmp, a[i].nbytes, 0};
+			for (int j = 0; j < nin; j++)
+				if (xin[j].dev == a[i].tmp)
+					xout[nout].reg = xin[j].reg;
+			nout++;
+		}
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_get(rt, xout, nout, L->stream, &e);
+	Py_END_ALLOW_THREADS
+	if (rc == 0) {
+		rt_unregister_xfers(rt, xin, nin, 1);
+		rt_unregister_xfers(rt, xout, nout, 2);
+		if (pk->ntraps) {   /* debug: a thread's assert or raise (kexc.c) */
+			uint32_t word[8];
+			if (rt_read_trap(rt, &k->rk, L->stream, word, &e)) {
+				raise_rt(st, &e);
+				return -1;
+			}
+			if (word[0]) {
+				raise_gpu_trap(st, (PyObject *)d, pk, word);
+				return -1;
+			}
+		}
+		return 0;
+	}
+fail:
+	if (e.code == RT_E_SIM && e.sim == PJ_SIM_TRAP)
+		raise_sim_trap(st, (PyObject *)d, e.msg);   /* the kernel's exception (kexc.c) */
+	else
 		raise_rt(st, &e);
+fail_raised:
+	if (nhost && !st->sim && !e.sticky) {
+		/* copies may still be queued into the scratch arrays, which are
+		 * about to go back to the allocator */
+		RtErr ignored;
+		rt_stream_sync(rt, L->stream, &ignored);
+	}
+	rt_unregister_xfers(rt, xin, nin, 1);
+	rt_unregister_xfers(rt, xout, nout, 2);
+	return -1;
+}
+
+/* ------------------------------------------- tuple and None arguments
+ *
+ * A tuple argument is flattened, as Numba does, into its leaves (numbers
+ * and arrays, nested tuples included), each classified like an argument
+ * of its own; None has no leaf.  The kernel's parameters name leaves
+ * (PjParam.arg counts the leaves of the arguments in order), the cache
+ * key is the leaves' keys followed by the shape of the arguments ('L' a
+ * leaf, 'N' None, 'T' n a tuple of n), and the type of such an argument
+ * is "UniTuple(int64, 2)", "Tuple(float32, int64)" or "none".  This path
+ * is taken only when an argument is a tuple or None. */
+
+enum { MAXSHAPE = 2 * PJ_MAXARGS };
+
+typedef struct Shape {
+	PyObject *leaf[PJ_MAXARGS];
+	int argof[PJ_MAXARGS];    /* the Python argument of each leaf */
+	int nleaf;
+	unsigned char s[MAXSHAPE];
+	int n;
+} Shape;
+
+static int walk(DispatcherObject *d, int i, PyObject *o, Shape *sh, int depth)
+{
+	if (sh->n + 2 > MAXSHAPE || depth > 32) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a tuple nested too deeply or too large",
+		             d->name, i + 1, argname(d, i));
 		return -1;
 	}
-	if (st->sim)
+	if (o == Py_None) {
+		sh->s[sh->n++] = 'N';
 		return 0;
-	if (nhost || d->sync_after) {
-		Py_BEGIN_ALLOW_THREADS
-		for (int i = 0; i < n && rc == 0; i++)
-			if (a[i].cls == A_HOST && !a[i].readonly)
-				rc = rt_dtoh(rt, a[i].view.buf, a[i].tmp, a[i].nbytes, L->stream, 1, &e);
-		if (rc == 0)
-			rc = rt_stream_sync(rt, L->stream, &e);
-		Py_END_ALLOW_THREADS
-		if (rc) {
-			raise_rt(st, &e);
+	}
+	if (PyTuple_Check(o)) {
+		Py_ssize_t m = PyTuple_GET_SIZE(o);
+		if (m > 255) {
+			PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a tuple of %zd elements; kernels "
+			             "take tuples of at most 255", d->name, i + 1, argname(d, i), m);
 			return -1;
 		}
+		sh->s[sh->n++] = 'T';
+		sh->s[sh->n++] = (unsigned char)m;
+		for (Py_ssize_t k = 0; k < m; k++)
+			if (walk(d, i, PyTuple_GET_ITEM(o, k), sh, depth + 1))
+				return -1;
+		return 0;
 	}
+	if (sh->nleaf >= PJ_MAXARGS) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s' takes at most %d numbers and arrays in its arguments (tuples "
+		             "count their elements)", d->name, PJ_MAXARGS);
+		return -1;
+	}
+	sh->s[sh->n++] = 'L';
+	sh->argof[sh->nleaf] = i;
+	sh->leaf[sh->nleaf++] = o;
 	return 0;
+}
+
+/* The type string of the argument whose shape starts at sh->s[*ps]. */
+static PyObject *shape_type(ModState *st, const Shape *sh, int *ps, const ArgInfo *a, int *pl)
+{
+	unsigned char c = sh->s[(*ps)++];
+	if (c == 'L')
+		return type_string(st, &a[(*pl)++]);
+	if (c == 'N')
+		return PyUnicode_FromString("none");
+	int m = sh->s[(*ps)++];
+	PyObject *parts = PyList_New(m), *sep = NULL, *joined = NULL, *r = NULL;
+	if (!parts)
+		return NULL;
+	int same = m > 0;
+	for (int k = 0; k < m; k++) {
+		PyObject *t = shape_type(st, sh, ps, a, pl);
+		if (!t)
+			goto out;
+		PyList_SET_ITEM(parts, k, t);
+		if (k && PyUnicode_Compare(t, PyList_GET_ITEM(parts, 0)) != 0)
+			same = 0;
+	}
+	if (same) {
+		r = PyUnicode_FromFormat("UniTuple(%U, %d)", PyList_GET_ITEM(parts, 0), m);
+		goto out;
+	}
+	if (!(sep = PyUnicode_FromString(", ")) || !(joined = PyUnicode_Join(sep, parts)))
+		goto out;
+	r = PyUnicode_FromFormat("Tuple(%U)", joined);
+out:
+	Py_XDECREF(sep);
+	Py_XDECREF(joined);
+	Py_DECREF(parts);
+	return r;
+}
+
+static KernelObject *compile_shaped(DispatcherObject *d, const Shape *sh, int nargs, const ArgInfo *a)
+{
+	PyObject *types = PyTuple_New(nargs);
+	if (!types)
+		return NULL;
+	int ps = 0, pl = 0;
+	for (int i = 0; i < nargs; i++) {
+		PyObject *t = shape_type(d->st, sh, &ps, a, &pl);
+		if (!t) {
+			Py_DECREF(types);
+			return NULL;
+		}
+		PyTuple_SET_ITEM(types, i, t);
+	}
+	PyObject *k = PyObject_CallMethodOneArg((PyObject *)d, d->st->s_compile_for, types);
+	Py_DECREF(types);
+	if (!k)
+		return NULL;
+	if (!PyObject_TypeCheck(k, d->st->Kernel_T)) {
+		PyErr_Format(PyExc_TypeError, "_compile_for() returned %.100s, not a Kernel", Py_TYPE(k)->tp_name);
+		Py_DECREF(k);
+		return NULL;
+	}
+	if (check_params(d, (KernelObject *)k, a, sh->nleaf)) {
+		Py_DECREF(k);
+		return NULL;
+	}
+	return (KernelObject *)k;
+}
+
+static PyObject *launch_shaped(LauncherObject *L, PyObject *const *args, int n)
+{
+	DispatcherObject *d = L->d;
+	Shape *sh = PyMem_Calloc(1, sizeof *sh);
+	ArgInfo *a = PyMem_Calloc(PJ_MAXARGS, sizeof *a);
+	unsigned char *key = PyMem_Malloc(4 * PJ_MAXARGS + MAXSHAPE + 1);
+	PyObject *result = NULL;
+	int i = 0;
+	if (!sh || !a || !key) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	for (int j = 0; j < n; j++)
+		if (walk(d, j, args[j], sh, 0))
+			goto done;
+	for (i = 0; i < sh->nleaf; i++)
+		if (classify(d, sh->argof[i], sh->leaf[i], &a[i], L)) {
+			i++;
+			goto done;
+		}
+	fill_key(a, sh->nleaf, key);
+	int len = 4 * sh->nleaf;
+	memcpy(key + len, sh->s, (size_t)sh->n);
+	len += sh->n;
+	key[len++] = 'S';
+	uint64_t h = hash_key(key, len);
+	KernelObject *k = table_find(d, key, len, h);
+	if (!k) {
+		if (!(k = compile_shaped(d, sh, n, a)))
+			goto done;
+		int rc = table_insert(d, key, len, h, k);
+		Py_DECREF(k);
+		if (rc)
+			goto done;
+	}
+	Py_INCREF(k);
+	if (launch(L, k, a, sh->nleaf) == 0) {
+		Py_INCREF(Py_None);
+		result = Py_None;
+	}
+	Py_DECREF(k);
+done:
+	if (a)
+		release_args(d->st, a, i);
+	PyMem_Free(a);
+	PyMem_Free(sh);
+	PyMem_Free(key);
+	return result;
 }
 
 static PyObject *Launcher_vectorcall(LauncherObject *L, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -882,12 +1197,16 @@ static PyObject *Launcher_vectorcall(LauncherObject *L, PyObject *const *args, s
 		Py_XDECREF(names);
 		return NULL;
 	}
+	for (Py_ssize_t j = 0; j < n; j++)
+		if (PyTuple_Check(args[j]) || args[j] == Py_None)
+			return launch_shaped(L, args, (int)n);
 	ArgInfo local[8], *a = local;
 	if (n > 8 && !(a = PyMem_Malloc((size_t)n * sizeof *a)))
 		return PyErr_NoMemory();
-	unsigned char keybuf[4 * PJ_MAXARGS];
+	unsigned char keybuf[4 * PJ_MAXARGS + 1];
 	PyObject *result = NULL;
 	int i;
+	memset(local, 0, sizeof local[0]);   /* n may be 0: nothing is read, but compilers cannot tell */
 	for (i = 0; i < n; i++) {
 		memset(&a[i], 0, offsetof(ArgInfo, shape));
 		a[i].tmp = 0;
@@ -898,11 +1217,12 @@ static PyObject *Launcher_vectorcall(LauncherObject *L, PyObject *const *args, s
 		}
 	}
 	fill_key(a, (int)n, keybuf);
-	int len = 4 * (int)n;
+	keybuf[4 * n] = arg_flags(a, (int)n);
+	int len = 4 * (int)n + 1;
 	uint64_t h = hash_key(keybuf, len);
 	KernelObject *k = table_find(d, keybuf, len, h);
 	if (!k) {
-		if (!(k = compile_for(d, a, (int)n)))
+		if (!(k = compile_for(d, a, (int)n, keybuf[4 * n])))
 			goto done;
 		int rc = table_insert(d, keybuf, len, h, k);
 		Py_DECREF(k);
@@ -1083,6 +1403,38 @@ static PyObject *Dispatcher_cache_size(DispatcherObject *d, PyObject *unused)
 	return PyLong_FromLong(d->count);
 }
 
+/* _typeof(args): the type of each argument as a launch sees it, in
+ * Numba's spelling (for specialize() and forall()). */
+static PyObject *Dispatcher_typeof(DispatcherObject *d, PyObject *args)
+{
+	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) > PJ_MAXARGS)
+		return PyErr_Format(PyExc_TypeError, "_typeof() takes a tuple of at most %d arguments", PJ_MAXARGS);
+	int n = (int)PyTuple_GET_SIZE(args), i = 0;
+	ArgInfo *a = PyMem_Calloc(n ? (size_t)n : 1, sizeof *a);
+	PyObject *out = PyTuple_New(n);
+	LauncherObject none;
+	memset(&none, 0, sizeof none);
+	if (!a || !out)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		PyObject *s = classify(d, i, PyTuple_GET_ITEM(args, i), &a[i], &none) ? NULL : type_string(d->st, &a[i]);
+		if (!s) {
+			i++;
+			goto fail;
+		}
+		PyTuple_SET_ITEM(out, i, s);
+	}
+	release_args(d->st, a, n);
+	PyMem_Free(a);
+	return out;
+fail:
+	if (a)
+		release_args(d->st, a, i);
+	PyMem_Free(a);
+	Py_XDECREF(out);
+	return a ? NULL : PyErr_NoMemory();
+}
+
 static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsigned out[3])
 {
 	out[0] = out[1] = out[2] = 1;
@@ -1229,6 +1581,7 @@ static PyMethodDef Dispatcher_methods[] = {
 	 "_setup(name, argnames, nrequired, sync_after, is_device)"},
 	{"_cache_clear", (PyCFunction)Dispatcher_cache_clear, METH_NOARGS, "forgets the launch path's signatures"},
 	{"_cache_size", (PyCFunction)Dispatcher_cache_size, METH_NOARGS, "signatures the launch path knows"},
+	{"_typeof", (PyCFunction)Dispatcher_typeof, METH_O, "the argument types a launch with these arguments sees"},
 	{NULL, NULL, 0, NULL},
 };
 

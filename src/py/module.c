@@ -254,6 +254,7 @@ static PyObject *py_synchronize(PyObject *m, PyObject *unused)
 	Py_BEGIN_ALLOW_THREADS
 	rc = rt_sync(st->rt, &e);
 	Py_END_ALLOW_THREADS
+	drain_copies(st);
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
@@ -308,6 +309,49 @@ static PyObject *py_mem_stats(PyObject *m, PyObject *unused)
 	                     "live_bytes", (Py_ssize_t)s.live_bytes, "driver_allocs", (Py_ssize_t)s.driver_allocs,
 	                     "cache_hits", (Py_ssize_t)s.hits,
 	                     "staged_copies", (Py_ssize_t)mstate(m)->rt->staged_copies);
+}
+
+/* transfer_stats(): what launches moved for their NumPy arguments. */
+static PyObject *py_transfer_stats(PyObject *m, PyObject *unused)
+{
+	Rt *rt = mstate(m)->rt;
+	return Py_BuildValue("{s:n,s:n,s:n}", "bytes_to_device", (Py_ssize_t)rt->xfer_bytes[0],
+	                     "bytes_from_device", (Py_ssize_t)rt->xfer_bytes[1],
+	                     "dma_calls", (Py_ssize_t)rt->xfer_dmas);
+}
+
+/* set_transfer(mode=None, chunk=None, threads=None) -> dict: how
+ * launches copy NumPy arguments ("staged" through the pinned ring,
+ * "register": big arrays page-locked for the launch, or "driver":
+ * straight from pageable memory), the ring's chunk in bytes
+ * and the memcpy threads; returns the settings now in force. */
+static PyObject *py_set_transfer(PyObject *m, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"mode", "chunk", "threads", NULL};
+	const char *mode = NULL;
+	long chunk = -1;
+	int threads = -1, imode = -1;
+	Rt *rt = mstate(m)->rt;
+	RtErr e;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zli", kwlist, &mode, &chunk, &threads))
+		return NULL;
+	if (mode) {
+		if (strcmp(mode, "staged") == 0)
+			imode = RT_XFER_STAGED;
+		else if (strcmp(mode, "driver") == 0)
+			imode = RT_XFER_DRIVER;
+		else if (strcmp(mode, "register") == 0)
+			imode = RT_XFER_REGISTER;
+		else
+			return PyErr_Format(PyExc_ValueError, "transfer mode '%s': 'staged', 'register' or 'driver'", mode);
+	}
+	if ((chunk != -1 && chunk <= 0) || (threads != -1 && threads <= 0))
+		return PyErr_Format(PyExc_ValueError, "set_transfer: chunk and threads must be positive");
+	if (rt_set_transfer(rt, imode, chunk, threads, &e))
+		return raise_rt(mstate(m), &e);
+	static const char *const modes[] = {"staged", "driver", "register"};
+	return Py_BuildValue("{s:s,s:n,s:i}", "mode", modes[rt->xfer_mode],
+	                     "chunk", (Py_ssize_t)rt->chunk, "threads", rt->copy_threads);
 }
 
 static PyObject *py_trim(PyObject *m, PyObject *unused)
@@ -372,6 +416,8 @@ static PyObject *py_libcuda_name(PyObject *m, PyObject *unused)
 static PyMethodDef module_methods[] = {
 	{"compile", py_compile, METH_VARARGS,
 	 "compile(info, argsig, options) -> Kernel: compiles one signature of a function"},
+	{"infer_return", py_infer_return, METH_VARARGS,
+	 "infer_return(info, argsig) -> str: the return type of a device function for argument types"},
 	{"set_resolve_table", py_set_resolve_table, METH_O,
 	 "set_resolve_table(dict): id(obj) -> (obj, kind, qualname, module) for names kernels use"},
 	{"is_simulator", py_is_simulator, METH_NOARGS, "True when PTXJIT_SIM selected the simulator"},
@@ -383,6 +429,9 @@ static PyMethodDef module_methods[] = {
 	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context"},
 	{"mem_info", py_mem_info, METH_NOARGS, "(free, total) bytes of device memory"},
 	{"mem_stats", py_mem_stats, METH_NOARGS, "the caching allocator's counters"},
+	{"transfer_stats", py_transfer_stats, METH_NOARGS, "bytes launches copied for NumPy arguments"},
+	{"set_transfer", (PyCFunction)(void (*)(void))py_set_transfer, METH_VARARGS | METH_KEYWORDS,
+	 "set_transfer(mode=None, chunk=None, threads=None) -> the settings for NumPy arguments' copies"},
 	{"trim", py_trim, METH_NOARGS, "frees the allocator's cached blocks"},
 	{"size_class", py_size_class, METH_O, "the bytes the allocator reserves for a request"},
 	{"register_host", py_register_host, METH_O, "pins a host buffer"},
@@ -486,6 +535,8 @@ static int module_exec(PyObject *m)
 	    !(st->Dispatcher_T = new_type(m, &Dispatcher_spec, NULL, "Dispatcher")) ||
 	    !(st->Launcher_T = new_type(m, &Launcher_spec, NULL, "Launcher")))
 		return -1;
+	if (cpu_init(m, st) < 0)
+		return -1;
 
 #define INTERN(field, text) if (!(st->field = PyUnicode_InternFromString(text))) return -1
 	INTERN(s_cai, "__cuda_array_interface__");
@@ -530,6 +581,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->Dispatcher_T);
 	Py_VISIT(st->Launcher_T);
 	Py_VISIT(st->resolve_table);
+	Py_VISIT(st->records);
 	for (int i = 0; i < st->ntcache; i++)
 		Py_VISIT(st->tcache[i].t);
 	return 0;
@@ -557,6 +609,7 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->Dispatcher_T);
 	Py_CLEAR(st->Launcher_T);
 	Py_CLEAR(st->resolve_table);
+	Py_CLEAR(st->records);
 	for (int i = 0; i < st->ntcache; i++)
 		Py_CLEAR(st->tcache[i].t);
 	st->ntcache = 0;

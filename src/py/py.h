@@ -60,11 +60,17 @@ typedef struct ModState {
 	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T;
 	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
 	PyObject *resolve_table;   /* id(obj) -> (obj, kind, qualname, module); from Python */
+	PyObject *records;         /* [(dtype, Numba spelling)] of record dtypes seen (records.c) */
 	PyObject *s_cai, *s_compile_for, *s_pj_info, *s_shape, *s_typestr, *s_data;
 	PyObject *s_strides, *s_mask, *s_stream, *s_name, *s_builtins;
 	/* classification of argument types seen at launches */
 	struct TypeClass { PyTypeObject *t; int cls, sk; } tcache[32];
 	int ntcache;
+	/* array.c: copies to host memory still on their way (copy_to_host
+	 * with a stream): the buffer each writes into is held until it is done */
+	struct Pending { RtHostCopy *job; Py_buffer view; } *pending;
+	int npending, cappending;
+	struct CpuState *cpu;      /* cpu.c: @njit's types and caches */
 } ModState;
 
 /* module.c */
@@ -80,9 +86,12 @@ int kind_of_typestr(const char *ts, int *itemsize);   /* "<f4" -> K_F32; -1 if n
 int kind_of_format(const char *fmt, Py_ssize_t itemsize); /* buffer format -> kind; -1 */
 
 /* array.c */
+/* Lets go of the buffers of finished asynchronous copies to the host. */
+void drain_copies(ModState *st);
 typedef struct DeviceArrayObject {
 	PyObject_HEAD
 	ModState *st;
+	Rt *rt;                   /* st->rt; outlives the module state at shutdown */
 	CUdeviceptr ptr;          /* address of element 0 (host address in the simulator) */
 	CUdeviceptr alloc;        /* the allocation this array owns, or 0 */
 	size_t alloc_n;           /* bytes asked for at allocation */
@@ -107,6 +116,7 @@ int stream_arg(ModState *st, PyObject *o, CUstream *s, int *async);
 typedef struct StreamObject {
 	PyObject_HEAD
 	ModState *st;
+	Rt *rt;
 	CUstream s;
 	unsigned gen;
 	int owned;
@@ -114,6 +124,7 @@ typedef struct StreamObject {
 typedef struct EventObject {
 	PyObject_HEAD
 	ModState *st;
+	Rt *rt;
 	RtEvent ev;
 } EventObject;
 extern PyType_Spec Stream_spec, Event_spec;
@@ -122,6 +133,8 @@ extern PyType_Spec Stream_spec, Event_spec;
 typedef struct KernelObject {
 	PyObject_HEAD
 	ModState *st;
+	Rt *rt;                   /* deallocation uses this, not st: at interpreter
+	                             shutdown the module state may go first */
 	PjKernel *pk;
 	RtKernel rk;
 	int nargs;                /* Python arguments the parameters refer to */
@@ -129,8 +142,32 @@ typedef struct KernelObject {
 } KernelObject;
 extern PyType_Spec Kernel_spec;
 PyObject *py_compile(PyObject *mod, PyObject *args);
+/* kcache.c: Kernel._cubin() and Kernel._load_cubin(bytes), for the disk cache */
+PyObject *kcache_cubin(KernelObject *k, PyObject *unused);
+PyObject *kcache_load(KernelObject *k, PyObject *data);
+PyObject *py_infer_return(PyObject *mod, PyObject *args);
+
+/* cpu.c: @njit functions (CpuDispatcher, CpuFunc, CpuMem, CpuView) */
+int cpu_init(PyObject *m, ModState *st);
+int cpu_is_dispatcher(ModState *st, PyObject *o);
+
+/* kexc.c: the exception of a debug kernel's trap (assert, raise), from the
+ * GPU's error word or the simulator's message; d is the dispatcher */
+PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const uint32_t word[8]);
+PyObject *raise_sim_trap(ModState *st, PyObject *d, const char *msg);
 
 /* launch.c */
 extern PyType_Spec Dispatcher_spec, Launcher_spec;
+
+/* records.c: structured dtypes.  A record dtype seen at a launch gets a
+ * kind K_RECORD + its index in ModState.records (the launch key has one
+ * byte for the kind), and its Numba spelling, "Record(x[type=float32;
+ * offset=0];4;False)", is the element type of its signature. */
+#define K_RECORD 0x80
+#define K_MAXRECORDS 0x7f
+int record_kind(ModState *st, PyObject *dtype);        /* -1 with an exception */
+const char *record_name(ModState *st, int kind);      /* the Numba spelling */
+PyObject *record_sig(PyObject *dtype);                 /* new str, or NULL with an exception */
+int is_record_dtype(PyObject *dtype);                  /* a NumPy dtype with fields */
 
 #endif

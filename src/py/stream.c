@@ -22,6 +22,7 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 	if (!s)
 		return NULL;
 	s->st = st;
+	s->rt = st->rt;
 	s->gen = st->rt->gen;
 	if (!dflt) {
 		RtErr e;
@@ -43,7 +44,7 @@ static void Stream_dealloc(StreamObject *s)
 {
 	PyTypeObject *tp = Py_TYPE(s);
 	if (s->owned)
-		rt_stream_free(s->st->rt, s->s, s->gen);
+		rt_stream_free(s->rt, s->s, s->gen);
 	tp->tp_free((PyObject *)s);
 	Py_DECREF(tp);
 }
@@ -68,6 +69,7 @@ static PyObject *Stream_synchronize(StreamObject *s, PyObject *unused)
 	Py_BEGIN_ALLOW_THREADS
 	rc = rt_stream_sync(st->rt, s->s, &e);
 	Py_END_ALLOW_THREADS
+	drain_copies(st);
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
@@ -140,6 +142,7 @@ static PyObject *Event_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 	if (!ev)
 		return NULL;
 	ev->st = st;
+	ev->rt = st->rt;
 	RtErr e;
 	if (rt_event_new(st->rt, &ev->ev, timing, &e)) {
 		Py_DECREF(ev);
@@ -151,7 +154,7 @@ static PyObject *Event_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static void Event_dealloc(EventObject *ev)
 {
 	PyTypeObject *tp = Py_TYPE(ev);
-	rt_event_free(ev->st->rt, &ev->ev);
+	rt_event_free(ev->rt, &ev->ev);
 	tp->tp_free((PyObject *)ev);
 	Py_DECREF(tp);
 }
@@ -200,6 +203,7 @@ static PyObject *Event_synchronize(EventObject *ev, PyObject *unused)
 	Py_BEGIN_ALLOW_THREADS
 	rc = rt_event_sync(st->rt, &ev->ev, &e);
 	Py_END_ALLOW_THREADS
+	drain_copies(st);
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;

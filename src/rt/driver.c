@@ -45,7 +45,7 @@ static const struct {
 	SYM(cuStreamSynchronize), SYM(cuStreamQuery), SYM(cuStreamWaitEvent),
 	SYM(cuStreamDestroy_v2), SYM(cuEventCreate), SYM(cuEventRecord),
 	SYM(cuEventSynchronize), SYM(cuEventQuery), SYM(cuEventElapsedTime),
-	SYM(cuEventDestroy_v2),
+	SYM(cuEventDestroy_v2), SYM(cuOccupancyMaxPotentialBlockSize), SYM(cuLaunchHostFunc),
 };
 #undef SYM
 
@@ -62,6 +62,7 @@ Rt *rt_new(int sim, int sim_check)
 	rt->state = sim ? RT_READY : RT_UNINIT;
 	rt->gen = 1;
 	pthread_mutex_init(&rt->lock, NULL);
+	rt_xfer_init(rt);
 	if (sim) {
 		snprintf(rt->devname, sizeof rt->devname, "ptxjit simulator");
 		rt->cc_major = 9;
@@ -326,6 +327,10 @@ int rt_close(Rt *rt, RtErr *e)
 	    rt->d.cuCtxSynchronize() != CUDA_SUCCESS)
 		rt->sticky = 1;
 	rt_trim(rt);
+	rt_free_ring(rt);
+	if (rt->order_ev)
+		rt->d.cuEventDestroy_v2(rt->order_ev);
+	rt->order_ev = NULL;
 	pthread_mutex_lock(&rt->lock);
 	rt_free_stages(rt);
 	rt->npinned = 0;  /* registrations end with the context; the memory stays */

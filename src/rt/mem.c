@@ -27,8 +27,11 @@
  * goes through a pinned staging buffer: the data is copied there, the DMA
  * is queued on the stream, an event marks when the buffer is free again,
  * and the call returns.  (The driver would otherwise copy synchronously.)
- * Copies to pageable memory stay synchronous: the data can only be moved
- * out of a staging buffer once it has arrived.
+ * A copy to pageable memory on a stream (copy_to_host(stream=s)) goes the
+ * other way: the DMA fills a staging buffer, and a host function that
+ * the driver runs when the stream reaches it (cuLaunchHostFunc) copies
+ * the bytes out; the call returns at once.  Without a stream, copies to
+ * pageable memory are synchronous.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +298,58 @@ int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async,
 		CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes)", n);
 	else
 		CHECK(rt->d.cuMemcpyDtoH_v2(dst, src, n), "cuMemcpyDtoH(%zu bytes)", n);
+	return 0;
+}
+
+/* Runs on a driver thread: no driver calls here. */
+static void host_copy(void *arg)
+{
+	RtHostCopy *j = arg;
+	memcpy(j->dst, j->src, j->n);
+	atomic_store_explicit(&j->done, 1, memory_order_release);
+}
+
+int rt_dtoh_async(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, RtHostCopy **job, RtErr *e)
+{
+	*job = NULL;
+	if (n == 0)
+		return 0;
+	if (rt->sim) {
+		memmove(dst, (const void *)(uintptr_t)src, n);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	RtHostCopy *j;
+	if (n >= RT_STAGE_MIN && n <= RT_STAGE_MAX && !rt_is_pinned(rt, dst, n) && (j = malloc(sizeof *j))) {
+		CUresult r = CUDA_SUCCESS;
+		int queued = 0;
+		pthread_mutex_lock(&rt->lock);
+		RtStage *st = free_stage(rt, n);
+		if (st) {
+			j->dst = dst;
+			j->src = st->p;
+			j->n = n;
+			atomic_init(&j->done, 0);
+			r = rt->d.cuMemcpyDtoHAsync_v2(st->p, src, n, s);
+			if (r == CUDA_SUCCESS && (r = rt->d.cuLaunchHostFunc(s, host_copy, j)) == CUDA_SUCCESS)
+				queued = 1;
+			if (queued)
+				r = rt->d.cuEventRecord(st->done, s);
+			rt->staged_copies++;
+		}
+		pthread_mutex_unlock(&rt->lock);
+		if (queued)
+			*job = j;      /* the host function will touch j: the caller keeps it */
+		else
+			free(j);
+		if (st) {
+			if (r != CUDA_SUCCESS)
+				return rt_fail(rt, e, r, "cuMemcpyDtoHAsync(%zu bytes, staged)", n);
+			return 0;
+		}
+	}
+	CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes)", n);
 	return 0;
 }
 

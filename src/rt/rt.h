@@ -3,9 +3,10 @@
  *
  * The runtime owns everything that touches a device: the driver's entry
  * points, the primary context of device 0, a caching allocator for
- * device memory, pinned host memory, streams, events, loaded modules and
- * launches.  It is plain C (no Python, no CUDA headers): the few driver
- * types and prototypes it needs are declared here.
+ * device memory, pinned host memory, streams, events, loaded modules,
+ * launches, and the copies of a launch's NumPy arguments (xfer.c).  It
+ * is plain C (no Python, no CUDA headers): the few driver types and
+ * prototypes it needs are declared here.
  *
  * One Rt serves one process (the Python module holds it).  It has two
  * backends chosen when it is made:
@@ -21,12 +22,14 @@
  * Device pointers are CUdeviceptr in both (host addresses in SIM).
  * Functions return 0 on success and -1 with *e filled on failure.  The
  * caller serialises calls (the Python layer holds the GIL, except around
- * waits and simulator runs, which touch no shared state).
+ * waits, simulator runs and the launch copies of xfer.c, which take
+ * their own locks).
  */
 #ifndef PTXJIT_RT_H
 #define PTXJIT_RT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -131,6 +134,8 @@ typedef struct RtDriver {
 	CUresult (*cuEventQuery)(CUevent);
 	CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
 	CUresult (*cuEventDestroy_v2)(CUevent);
+	CUresult (*cuLaunchHostFunc)(CUstream, void (*)(void *), void *);
+	CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction, size_t (*)(int), size_t, int);
 } RtDriver;
 
 /* ------------------------------------------------------------- errors */
@@ -186,6 +191,27 @@ typedef struct RtStage {
 
 #define RT_NSTAGE 8
 
+/* One buffer of the ring that carries the copies of a launch's NumPy
+ * arguments (xfer.c): pinned memory and the event that says when the
+ * DMA that last used it is over. */
+typedef struct RtSlot {
+	unsigned char *p;
+	CUevent done;
+	int busy;                  /* done was recorded and not waited for yet */
+} RtSlot;
+
+#define RT_RING 4
+#define RT_MAXCOPY 16          /* memcpy threads, the caller included */
+
+typedef struct RtPool RtPool;
+
+/* How launches move NumPy arguments (rt_set_transfer). */
+enum {
+	RT_XFER_STAGED,            /* chunks through the pinned ring, DMA and memcpy overlapped */
+	RT_XFER_DRIVER,            /* cuMemcpy*Async straight from pageable memory */
+	RT_XFER_REGISTER,          /* big arrays page-locked for the launch, small ones staged */
+};
+
 enum { RT_UNINIT, RT_READY, RT_FAILED };
 
 typedef struct Rt {
@@ -214,6 +240,18 @@ typedef struct Rt {
 	RtStage stage[RT_NSTAGE];
 	int nstage;
 	size_t staged_copies;      /* copies that went through a staging buffer */
+	/* launch transfers (xfer.c) */
+	pthread_mutex_t xfer_lock; /* the ring */
+	RtSlot ring[RT_RING];
+	int nring;                 /* slots made (0 until the first transfer) */
+	int ring_next;             /* the slot to use next */
+	size_t chunk;              /* bytes of a slot */
+	int xfer_mode;             /* RT_XFER_* */
+	int copy_threads;          /* memcpy threads for big pieces, the caller included */
+	RtPool *pool;
+	size_t xfer_bytes[2];      /* bytes moved to / from the device by rt_put / rt_get */
+	size_t xfer_dmas;          /* cuMemcpy*Async calls they made */
+	CUevent order_ev;          /* rt_stream_order's event */
 } Rt;
 
 typedef struct RtMemStats {
@@ -258,16 +296,65 @@ int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int 
 int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
 int rt_dtod(Rt *rt, CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
 int rt_memset(Rt *rt, CUdeviceptr dst, int byte, size_t n, RtErr *e);
+/* A copy to pageable host memory that completes on its stream: a DMA
+ * into a staging buffer, then a host function (run by the driver when
+ * the stream gets there) copies the bytes to dst and sets done. */
+typedef struct RtHostCopy {
+	void *dst;
+	const void *src;
+	size_t n;
+	atomic_int done;
+} RtHostCopy;
+/* Queues a device-to-host copy on stream s and returns at once.  When
+ * *job comes back non-NULL, dst must stay valid until job->done is 1;
+ * then the caller frees the job.  (Pinned destinations and small copies
+ * go to cuMemcpyDtoHAsync as they are, *job NULL.) */
+int rt_dtoh_async(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, RtHostCopy **job, RtErr *e);
 int rt_host_alloc(Rt *rt, size_t n, void **p, RtErr *e);
 void rt_host_free(Rt *rt, void *p);
 int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e);
 int rt_host_unregister(Rt *rt, void *p, RtErr *e);
 int rt_is_pinned(Rt *rt, const void *p, size_t n);
 
+/* xfer.c: the copies of a launch's host (NumPy) arguments.  A piece of
+ * host memory and the device memory it goes to or comes from. */
+typedef struct RtXfer {
+	void *host;
+	CUdeviceptr dev;
+	size_t n;
+	int reg;                  /* set to 1 by rt_put, 2 by rt_get, when it registered host */
+} RtXfer;
+/* Queues the copies of x[0..n) to the device on stream s.  Pageable
+ * memory goes in chunks through the pinned ring: the memcpy of one
+ * chunk overlaps the DMA of the one before.  Returns when every pageable
+ * source has been read; pinned sources are read by the DMA itself, so
+ * they must not change before the stream gets there. */
+int rt_put(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e);
+/* Copies x[0..n) back from the device after the work queued on s (the
+ * ring again, DMA and memcpy overlapped), then waits for the stream:
+ * when it returns the data is in host memory and s is idle. */
+int rt_get(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e);
+/* In RT_XFER_REGISTER mode rt_put and rt_get page-lock big host arrays
+ * (cuMemHostRegister) and copy them without staging; this undoes the
+ * registrations marked `which` (1: rt_put's, 2: rt_get's) once the
+ * stream has passed the copies. */
+void rt_unregister_xfers(Rt *rt, RtXfer *x, int n, int which);
+/* Settings: mode RT_XFER_*, chunk bytes per slot (64 KiB to 64 MiB),
+ * threads for memcpy (1 to RT_MAXCOPY); a value < 0 keeps the setting.
+ * The defaults come from PTXJIT_TRANSFER ("staged", "register", "driver"),
+ * PTXJIT_STAGE_CHUNK and PTXJIT_COPY_THREADS. */
+int rt_set_transfer(Rt *rt, int mode, long chunk, int threads, RtErr *e);
+void rt_free_ring(Rt *rt);    /* the context is about to go */
+void rt_xfer_init(Rt *rt);    /* the settings from the environment (rt_new) */
+
 /* stream.c: streams, events, modules and launches */
 int rt_stream_new(Rt *rt, CUstream *s, RtErr *e);
 int rt_stream_sync(Rt *rt, CUstream s, RtErr *e);
 int rt_stream_query(Rt *rt, CUstream s, int *done, RtErr *e);
+/* Makes work queued on `later` from now on wait for the work queued on
+ * `first` so far (an event recorded on one, waited for by the other);
+ * the host does not wait. */
+int rt_stream_order(Rt *rt, CUstream first, CUstream later, RtErr *e);
 void rt_stream_free(Rt *rt, CUstream s, unsigned gen);
 
 typedef struct RtEvent {
@@ -301,6 +388,19 @@ int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e);
 int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
               unsigned smem, CUstream s, void *params, size_t nbytes, RtErr *e);
 int rt_kernel_attr(Rt *rt, RtKernel *k, int attr, int *out, RtErr *e);
+/* The block size that gives the kernel the most resident threads with
+ * `smem` bytes of dynamic shared memory (the occupancy calculator). */
+int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e);
 void rt_kernel_unload(Rt *rt, RtKernel *k);
+/* link.c: the machine code (cubin) the driver's linker makes from the
+ * kernel's PTX, in malloc'd memory (*out, *size), also loaded into k; and
+ * a cubin from the disk cache loaded into k without compiling. */
+int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e);
+int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e);
+/* trapword.c: after a launch of a debug kernel with traps (PjKernel.traps),
+ * waits for stream s and reads the module's __pj_err word into out[8]
+ * (code, threadIdx, blockIdx; all zero when no thread trapped), clearing
+ * it for the next launch. */
+int rt_read_trap(Rt *rt, RtKernel *k, CUstream s, uint32_t out[8], RtErr *e);
 
 #endif

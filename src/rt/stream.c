@@ -77,6 +77,19 @@ int rt_stream_query(Rt *rt, CUstream s, int *done, RtErr *e)
 	return 0;
 }
 
+int rt_stream_order(Rt *rt, CUstream first, CUstream later, RtErr *e)
+{
+	if (rt->sim || first == later)
+		return 0;
+	if (rt_enter(rt, e))
+		return -1;
+	if (!rt->order_ev)
+		CHECK(rt->d.cuEventCreate(&rt->order_ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+	CHECK(rt->d.cuEventRecord(rt->order_ev, first), "cuEventRecord (on the stream of an array's producer)");
+	CHECK(rt->d.cuStreamWaitEvent(later, rt->order_ev, 0), "cuStreamWaitEvent");
+	return 0;
+}
+
 void rt_stream_free(Rt *rt, CUstream s, unsigned gen)
 {
 	RtErr ignored;
@@ -276,6 +289,19 @@ int rt_kernel_attr(Rt *rt, RtKernel *k, int a, int *out, RtErr *e)
 	if (rt_kernel_load(rt, k, e))
 		return -1;
 	CHECK(rt->d.cuFuncGetAttribute(out, a, k->fn), "cuFuncGetAttribute(%d)", a);
+	return 0;
+}
+
+int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e)
+{
+	int min_grid = 0;
+	if (rt->sim)
+		return rt_fail_rt(e, RT_E_ARG, "not simulated",
+		                  "the occupancy calculator is the driver's; the simulator has none");
+	if (rt_kernel_load(rt, k, e))
+		return -1;
+	CHECK(rt->d.cuOccupancyMaxPotentialBlockSize(&min_grid, tpb, k->fn, NULL, smem, 1024),
+	      "cuOccupancyMaxPotentialBlockSize");
 	return 0;
 }
 

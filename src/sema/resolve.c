@@ -264,6 +264,8 @@ static Const *convert(Ctx *c, const PjValue *pv, int depth)
 	case PJ_V_DTYPE: {
 		int sk = pv->s ? (int)ty_sk_from_name(pv->s) : -1;
 		v = mk(c, PJ_V_DTYPE, sk >= 0 ? ty_dtype(c, (ScalarKind)sk) : NULL);
+		if (sk < 0 && pv->s && strncmp(pv->s, "Record(", 7) == 0)
+			v->ty = ty_dtype_record(c, ty_parse_one(c, pv->s));
 		v->s = arena_strdup(c->arena, pv->s ? pv->s : "?");
 		return v;
 	}
@@ -279,7 +281,25 @@ static Const *convert(Ctx *c, const PjValue *pv, int depth)
 		return v;
 	case PJ_V_ARRAY:
 		v = mk(c, PJ_V_ARRAY, NULL);
-		v->s = "NumPy array";
+		v->s = arena_strdup(c->arena, pv->s ? pv->s : "?");
+		v->data = pv->data;
+		v->n = pv->ndim;
+		if (pv->ndim < 0 || pv->ndim > 8 || !pv->data) {
+			v->kind = PJ_V_UNKNOWN;
+			v->s = "NumPy array";
+			return v;
+		}
+		v->elts = arena_alloc(c->arena, sizeof(Const) * (size_t)(pv->ndim + 1));
+		for (int i = 0; i < pv->ndim; i++) {
+			v->elts[i].kind = PJ_V_INT;
+			v->elts[i].i = pv->shape[i];
+			v->elts[i].ty = ty_scalar(SK_I64);
+		}
+		v->ty = sema_const_array_type(c, v);
+		if (!v->ty) {
+			v->kind = PJ_V_UNKNOWN;
+			v->s = "NumPy array of a dtype kernels do not support";
+		}
 		return v;
 	default:
 		break;

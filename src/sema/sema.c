@@ -22,11 +22,23 @@
  * parse of its source (no AST node is shared between specialisations),
  * typed the same way.  Its return type is the unification of its return
  * statements' values (None without any).  A function with a declared
- * signature has one specialisation with the declared types.  A call of a
- * function that is being typed is recursion, refused for now.  Early
+ * signature has one specialisation with the declared types.  Early
  * passes may make specialisations for types that do not survive; at the
  * end Ctx.specs holds the kernel and the specialisations reachable from
  * it through the calls of final passes, and Spec.id is their index.
+ *
+ * Recursion.  A call of a function with the argument types it is being
+ * typed for, further up the chain of calls, is recursion (direct or
+ * through other functions); every specialisation on the cycle is marked
+ * recursive and lowering calls it instead of inlining it.  The call's
+ * type is the declared return type, or the unification of the return
+ * statements typed so far in any pass (Scope.rec_ret): a base case that
+ * returns before the recursive call gives it, and later passes widen it
+ * as inference goes on.  A function called on the way (the `g` of f -> g
+ * -> f) that used such a tentative type stays open: it is not kept, and
+ * typed again in each pass, until the function it depends on reaches
+ * its final pass, where the type is final.  A recursive call whose type
+ * is still unknown then is the error "recursion without a way to type it".
  *
  * A parameter is a variable like the others: assignments may widen its
  * type beyond the argument's (n -= 1 on an int32 argument makes n int64);
@@ -41,7 +53,7 @@
 
 #include "sema.h"
 
-enum { ST_NEW, ST_TYPING, ST_DONE };
+enum { ST_NEW, ST_TYPING, ST_DONE, ST_OPEN };
 
 int same_pjfunc(const PjFunc *a, const PjFunc *b)
 {
@@ -223,6 +235,7 @@ static Scope *new_scope(Sema *S, Spec *sp, Scope *caller)
 	sc->spec = sp;
 	sc->func = sp->func;
 	sc->caller = caller;
+	sc->nest = caller ? caller->nest + 1 : 0;
 	int n = sp->id;
 	S->scopes = arena_grow(c->arena, S->scopes, n, &S->capscopes, sizeof(Scope *));
 	S->scopes[n] = sc;
@@ -275,6 +288,13 @@ static void infer(Scope *sc)
 		if (!sc->changed)
 			break;
 	}
+	if (sc->open_dep && sc->open_dep != sc) {
+		/* depends on a tentative type further up: typed again later */
+		sp->ret = sc->declared_ret ? sc->declared_ret : sc->rec_ret;
+		sp->state = ST_OPEN;
+		c->src = saved;
+		return;
+	}
 	for (int pass = 0;; pass++) {
 		if (pass > 8)
 			ICE(c, "the final typing pass of '%s' changes types", sp->def->name);
@@ -301,10 +321,10 @@ static void infer(Scope *sc)
 	}
 	sp->nvars = n;
 	if (!sp->is_kernel)
-		sp->ret = sc->declared_ret ? sc->declared_ret : sc->ret ? sc->ret : ty_none();
+		sp->ret = sc->declared_ret ? sc->declared_ret : sc->rec_ret ? sc->rec_ret : sc->ret ? sc->ret : ty_none();
 	else
 		sp->ret = ty_none();
-	sp->state = ST_DONE;
+	sp->state = sc->open_dep && sc->open_dep != sc ? ST_OPEN : ST_DONE;
 	c->src = saved;
 }
 
@@ -346,17 +366,51 @@ static int convertible(const Type *from, const Type *to)
 	return 0;
 }
 
+/* The scopes from `from` up to (not including) `to` depend on the
+ * tentative return type of `to`. */
+static void depend_on(Scope *from, Scope *to)
+{
+	for (Scope *x = from; x && x != to; x = x->caller)
+		if (!x->open_dep || to->nest < x->open_dep->nest)
+			x->open_dep = to;
+}
+
+/* A call of f with argtypes that recurses into a function being typed
+ * further up: that specialisation, with its return type so far. */
+static Spec *recursion(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at)
+{
+	Ctx *c = caller->c;
+	for (Scope *s = caller; s; s = s->caller) {
+		Spec *sp = s->spec;
+		if (!sp || sp->is_kernel || sp->state != ST_TYPING || sp->nargs != nargs || !same_pjfunc(s->func, f))
+			continue;
+		int k = 0;
+		while (k < nargs && ty_equal(sp->argtypes[k], argtypes[k]))
+			k++;
+		if (k < nargs)
+			continue;
+		for (Scope *x = caller; x != s; x = x->caller)
+			x->spec->recursive = 1;
+		sp->recursive = 1;
+		Type *ret = s->declared_ret ? s->declared_ret : s->rec_ret;
+		if (!s->declared_ret && !s->final)
+			depend_on(caller, s);
+		if (!ret && s->final)
+			err_at(c, at, arena_printf(c->arena, "give %s() a base case that returns before it calls itself "
+			                           "(if n < 2: return n), or declare its signature, as in "
+			                           "@cuda.jit(\"int64(int64)\", device=True)", f->name),
+			       "recursion without a way to type it: no return statement of '%s' gives its type "
+			       "without calling '%s'%s", f->name, f->name, s == caller ? "" : " again");
+		sp->ret = ret;
+		return sp;
+	}
+	return NULL;
+}
+
 Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at)
 {
 	Sema *S = caller->S;
 	Ctx *c = S->c;
-	for (Scope *s = caller; s; s = s->caller)
-		if (same_pjfunc(s->func, f)) {
-			s->spec->recursive = 1;
-			err_at(c, at, "rewrite the recursion as a loop",
-			       "recursive device functions are not supported yet: '%s' calls itself%s", f->name,
-			       s == caller ? "" : " through other functions");
-		}
 	Type *ret = NULL;
 	if (f->sig) {
 		int n;
@@ -373,6 +427,9 @@ Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes
 				       ty_str_of(c, argtypes[i]), ty_str_of(c, decl[i]));
 		argtypes = decl;
 	}
+	Spec *rec = recursion(caller, f, nargs, argtypes, at);
+	if (rec)
+		return rec;
 	for (int i = 0; i < S->nall; i++) {
 		Spec *sp = S->all[i];
 		if (sp->state != ST_DONE || sp->is_kernel || sp->nargs != nargs || !same_pjfunc(sp->func, f))
@@ -401,6 +458,8 @@ Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes
 	sc->declared_ret = ret;
 	bind_vars(sc, argtypes);
 	infer(sc);
+	if (sp->state == ST_OPEN && sc->open_dep)
+		depend_on(caller, sc->open_dep);
 	return sp;
 }
 
@@ -438,7 +497,7 @@ Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
 	if (def->has_varargs)
 		err_at(c, def->span, "give the kernel a fixed list of parameters",
 		       "kernels with *args or **kwargs are not supported");
-	Spec *sp = new_spec(&S, def, kernel, 1);
+	Spec *sp = new_spec(&S, def, kernel, !(c->opt && c->opt->target_cpu));   /* a CPU function returns */
 	Scope *sc = new_scope(&S, sp, NULL);
 	int np = def->nparams, required = 0;
 	for (int i = 0; i < np; i++)

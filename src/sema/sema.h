@@ -43,6 +43,13 @@ struct Scope {
 	int nreturns;           /* return statements with a value */
 	Type *declared_ret;     /* from PjFunc.sig, or NULL */
 	int loop_depth;
+	/* recursion (sema.c): a recursive call's type is the unification of the
+	 * returns typed so far (rec_ret, kept across passes); a function that
+	 * used such a tentative type of a function further up (open_dep, the
+	 * outermost one) is typed again once that one is final */
+	Type *rec_ret;
+	Scope *open_dep;
+	int nest;               /* callers above this scope */
 };
 
 typedef struct Template {
@@ -87,6 +94,26 @@ Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *e
 /* sema_call.c */
 Type *type_call(Scope *sc, Expr *e);
 Type *type_attr(Scope *sc, Expr *e);
+
+/* sema_record.c */
+Type *sema_record_attr(Scope *sc, Expr *e, Type *rt);
+Type *sema_record_index(Scope *sc, Expr *e, Type *rt);
+void sema_record_store(Scope *sc, Expr *target, Type *vt, Expr *value);
+void sema_record_copy(Scope *sc, Type *rt, Expr *value);
+Type *sema_const_array_type(Ctx *c, Const *cv);
+int64_t sema_const_array_bytes(const Const *cv);
+Type *sema_const_array_like(Scope *sc, Expr *e);
+
+/* sema_warp.c: the cuda intrinsics IN_SYNCTHREADS_COUNT .. IN_NANOSLEEP */
+Type *type_warp_intrin(Scope *sc, Expr *e, int in);
+Type *type_bit_count(Scope *sc, Expr *e);   /* x.bit_count() of an integer: cuda.popc(x) */
+
+/* sema_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
+Type *type_math_intrin(Scope *sc, Expr *e, int in);
+
+/* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */
+Type *type_cpu_call(Scope *sc, Expr *e, int in);
+void sema_cpu_refuse(Scope *sc, Expr *e, int in);
 
 /* resolve.c */
 Const *resolve_builtin(Ctx *c, const char *name);

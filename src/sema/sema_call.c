@@ -110,14 +110,20 @@ Type *type_attr(Scope *sc, Expr *e)
 			return set(e, ty_scalar(SK_I64), NULL);
 		if (strcmp(name, "ndim") == 0 || strcmp(name, "itemsize") == 0) {
 			Const *v = new_const(c, PJ_V_INT, ty_scalar(SK_I64));
-			v->i = name[0] == 'n' ? ot->ndim : scalar_info[ot->elem->sk].size;
+			v->i = name[0] == 'n' ? ot->ndim : ty_elem_size(ot->elem);
 			return set(e, v->ty, v);
 		}
 		if (strcmp(name, "dtype") == 0)
-			return set(e, ty_dtype(c, ot->elem->sk), NULL);
+			return set(e, ot->elem->kind == TY_RECORD ? ty_dtype_record(c, ot->elem) : ty_dtype(c, ot->elem->sk),
+			           NULL);
+		if (strcmp(name, "copy") == 0)
+			return set(e, ty_intrin(c, IN_ARRAY_COPY), NULL);   /* a.copy(): sema_cpu.c */
 		err_at(c, nsp, "kernels can use the array attributes shape, size, ndim, itemsize and dtype",
 		       "arrays have no attribute '%s' that kernels can use", name);
+	case TY_RECORD:
+		return sema_record_attr(sc, e, ot);
 	case TY_DIM3:
+		sema_cpu_refuse(sc, e, ot->intrin);
 		if ((name[0] == 'x' || name[0] == 'y' || name[0] == 'z') && !name[1])
 			return set(e, ty_scalar(SK_I32), NULL);
 		err_at(c, nsp, "use .x, .y or .z", "%s has no attribute '%s'", intrin_name[ot->intrin], name);
@@ -218,20 +224,21 @@ static Type *number_arg(Scope *sc, Expr *a, int in, int complex_ok)
 	return t;
 }
 
-static ScalarKind dtype_of(Scope *sc, Expr *a)
+/* The element type a dtype argument names: a scalar or a record. */
+static Type *dtype_of(Scope *sc, Expr *a)
 {
 	Type *t = a->ty;
 	if (t->kind == TY_DTYPE)
-		return t->sk;
+		return t->elem && t->elem->kind == TY_RECORD ? t->elem : ty_scalar(t->sk);
 	if (t->kind == TY_INTRIN) {
 		int sk = intrin_dtype(t->intrin);
 		if (sk >= 0)
-			return (ScalarKind)sk;
+			return ty_scalar((ScalarKind)sk);
 		switch (t->intrin) {
-		case IN_FLOAT: return SK_F64;
-		case IN_INT: return SK_I64;
-		case IN_BOOL: return SK_BOOL;
-		case IN_COMPLEX: return SK_C128;
+		case IN_FLOAT: return ty_scalar(SK_F64);
+		case IN_INT: return ty_scalar(SK_I64);
+		case IN_BOOL: return ty_scalar(SK_BOOL);
+		case IN_COMPLEX: return ty_scalar(SK_C128);
 		}
 	}
 	if (t->kind == TY_STR && a->cval && a->cval->s) {
@@ -244,7 +251,7 @@ static ScalarKind dtype_of(Scope *sc, Expr *a)
 		else if (strcmp(s, "complex") == 0)
 			sk = SK_C128;
 		if (sk >= 0)
-			return (ScalarKind)sk;
+			return ty_scalar((ScalarKind)sk);
 	}
 	err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
 	       "%s is not a dtype that arrays in kernels can have", t->kind == TY_STR ? "this string" : tstr(sc, t));
@@ -464,7 +471,7 @@ static Type *type_round(Scope *sc, Expr *e)
 
 static void check_printable(Scope *sc, Expr *a, Type *t)
 {
-	if (ty_is_number(t) || t->kind == TY_STR || t->kind == TY_NONE)
+	if (ty_is_number(t) || t->kind == TY_STR || t->kind == TY_NONE || t->kind == TY_DIM3)
 		return;
 	if (t->kind == TY_TUPLE) {
 		for (int i = 0; i < t->n; i++)
@@ -617,7 +624,7 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 	int shared = in == IN_SHARED_ARRAY;
 	place_keywords(sc, e, in, names, 3, 2);
 	Expr *shape = e->call.args[0];
-	ScalarKind sk = dtype_of(sc, e->call.args[1]);
+	Type *elem = dtype_of(sc, e->call.args[1]);
 	if (e->call.nargs == 3) {
 		int64_t al;
 		if (!const_int_value(e->call.args[2], &al) || al <= 0 || (al & (al - 1)))
@@ -665,7 +672,7 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 			err_at(c, shape->span, "use an array argument for large data", "a %s array of %.0f elements is too large",
 			       what, total);
 	}
-	return set(e, ty_array(c, sk, ndim, LAYOUT_C, shared ? SP_SHARED : SP_LOCAL, 0), NULL);
+	return set(e, ty_array_of(c, elem, ndim, LAYOUT_C, shared ? SP_SHARED : SP_LOCAL, 0), NULL);
 }
 
 static Type *type_atomic(Scope *sc, Expr *e, int in)
@@ -682,6 +689,16 @@ static Type *type_atomic(Scope *sc, Expr *e, int in)
 	if (at->readonly)
 		err_at(c, ary->span, "atomic operations need a writable array", "%s() cannot change a read-only array",
 		       fname(in));
+	if (at->space == SP_LOCAL)
+		err_at(c, ary->span, "atomics work on global arrays (kernel arguments) and cuda.shared.array arrays; a "
+		                     "cuda.local.array belongs to one thread, so update it with a plain assignment",
+		       "%s() on a local array is not supported", fname(in));
+	if (at->space == SP_CONST)
+		err_at(c, ary->span, "atomics work on global arrays (kernel arguments) and cuda.shared.array arrays",
+		       "%s() cannot change a constant array", fname(in));
+	if (at->elem->kind == TY_RECORD)
+		err_at(c, ary->span, "use an array of numbers, or a field of a record through its own array",
+		       "%s() does not work on an array of records", fname(in));
 	ScalarKind k = at->elem->sk;
 	const char *ok;
 	int good;
@@ -742,9 +759,13 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 {
 	Ctx *c = sc->c;
 	e->call.intrin = in;
+	sema_cpu_refuse(sc, e, in);
 	if (!type_args(sc, e))
 		return set(e, NULL, NULL);
 	switch (in) {
+	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE: case IN_NP_ZEROS_LIKE:
+	case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE: case IN_ARRAY_COPY:
+		return type_cpu_call(sc, e, in);
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
 	case IN_MIN: case IN_MAX: return type_minmax(sc, e, in);
@@ -762,8 +783,7 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_SHARED_ARRAY: case IN_LOCAL_ARRAY:
 		return type_static_array(sc, e, in);
 	case IN_CONST_ARRAY_LIKE:
-		err_at(c, e->span, "pass the array to the kernel as an argument",
-		       "cuda.const.array_like() is not supported yet");
+		return sema_const_array_like(sc, e);
 	case IN_ATOMIC_ADD: case IN_ATOMIC_SUB: case IN_ATOMIC_MAX: case IN_ATOMIC_MIN:
 	case IN_ATOMIC_AND: case IN_ATOMIC_OR: case IN_ATOMIC_XOR: case IN_ATOMIC_EXCH:
 	case IN_ATOMIC_INC: case IN_ATOMIC_DEC: case IN_ATOMIC_CAS: case IN_ATOMIC_CAS2:
@@ -773,6 +793,10 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_NP_SQRT: case IN_NP_FLOOR: case IN_NP_CEIL:
 		return type_math1(sc, e, in);
 	default:
+		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
+			return type_warp_intrin(sc, e, in);
+		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
+			return type_math_intrin(sc, e, in);
 		if (intrin_dtype(in) >= 0)
 			return type_conversion(sc, e, in);
 		err_at(c, e->span, "kernels call builtins such as min and range, functions of math, numpy and cuda, "
@@ -786,6 +810,7 @@ static int passable(const Type *t)
 {
 	switch (t->kind) {
 	case TY_SCALAR: case TY_ARRAY: case TY_NONE: case TY_DTYPE: case TY_FUNC: case TY_INTRIN:
+	case TY_RECORD:
 		return 1;
 	case TY_TUPLE:
 		for (int i = 0; i < t->n; i++)
@@ -884,11 +909,41 @@ static Type *type_device_call(Scope *sc, Expr *e, const PjFunc *f)
 	return set(e, sp->ret, NULL);
 }
 
+/* x.conjugate() of a number: the same type (complex: the imaginary part negated). */
+static Type *type_conjugate(Scope *sc, Expr *e, Type *ot)
+{
+	if (e->call.nargs || e->call.nkw)
+		err_at(sc->c, e->span, "call it as x.conjugate()", "conjugate() takes no arguments");
+	if (!ty_is_number(ot))
+		err_at(sc->c, e->call.fn->span, "conjugate() is a method of numbers",
+		       "%s has no method conjugate()", tstr(sc, ot));
+	set(e->call.fn, ot, NULL);
+	Type *t = ot->sk == SK_BOOL ? ty_scalar(SK_I64) : computed(ot);
+	Const *v = NULL, *x = e->call.fn->attr.obj->cval;
+	if (x && (v = const_of_type(sc->c, x, t)) && v->kind == PJ_V_COMPLEX)
+		v->im = -v->im;
+	return set(e, t, v);
+}
+
 Type *type_call(Scope *sc, Expr *e)
 {
 	Ctx *c = sc->c;
 	e->call.intrin = 0;
 	e->call.spec = NULL;
+	if (e->call.fn->kind == E_ATTR && strcmp(e->call.fn->attr.name, "conjugate") == 0) {
+		Type *ot = type_expr(sc, e->call.fn->attr.obj);
+		if (!ot)
+			return set(e, NULL, NULL);
+		if (ot->kind == TY_SCALAR)
+			return type_conjugate(sc, e, ot);
+	}
+	if (e->call.fn->kind == E_ATTR && strcmp(e->call.fn->attr.name, "bit_count") == 0) {
+		Type *ot = type_expr(sc, e->call.fn->attr.obj);
+		if (!ot)
+			return set(e, NULL, NULL);
+		if (ty_is_int(ot))
+			return type_bit_count(sc, e);
+	}
 	Type *ft = type_expr(sc, e->call.fn);
 	for (int i = 0; i < e->call.nargs; i++)
 		if (e->call.args[i]->kind == E_UNSUPPORTED)

@@ -878,12 +878,12 @@ Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *e
 	for (int i = 0; i < n; i++)
 		nint += kind[i] == IX_INT;
 	if (nint == arr->ndim)
-		return arr->elem;
+		return arr->elem->kind == TY_RECORD ? ty_record_in(c, arr->elem, arr->space, arr->readonly) : arr->elem;
 	if (elem_for)
 		err_at(c, index->span, "index every dimension of the array with an integer",
 		       "%s needs one element: %d of the %d dimensions of %s are indexed with integers", elem_for, nint,
 		       arr->ndim, tstr(sc, arr));
-	return ty_array(c, arr->elem->sk, arr->ndim - nint, view_layout(arr, kind, n), arr->space, arr->readonly);
+	return ty_array_of(c, arr->elem, arr->ndim - nint, view_layout(arr, kind, n), arr->space, arr->readonly);
 }
 
 static Type *tuple_subscript(Scope *sc, Expr *e, Type *ot, Expr *index)
@@ -931,8 +931,8 @@ static Type *tuple_subscript(Scope *sc, Expr *e, Type *ot, Expr *index)
 			uni = ty_equal(ot->elts[i], ot->elts[0]);
 		if (!uni)
 			err_at(c, index->span,
-			       "index tuples of mixed types with constants, as in t[0]; unpack them (a, b = t) or "
-			       "use an array (cuda.local.array) to index by a variable",
+			       "index tuples of arrays or of mixed types with constants, as in t[0]; unpack them "
+			       "(a, b = t) or use an array (cuda.local.array) to index by a variable",
 			       "a %s can only be indexed with a constant", tstr(sc, ot));
 		return set(e, ot->elts[0], NULL);
 	}
@@ -954,6 +954,8 @@ static Type *type_subscript(Scope *sc, Expr *e)
 		return set(e, subscript_array(sc, e, ot, index, NULL), NULL);
 	if (ot->kind == TY_TUPLE)
 		return tuple_subscript(sc, e, ot, index);
+	if (ot->kind == TY_RECORD)
+		return sema_record_index(sc, e, ot);
 	err_at(sc->c, e->span, "index arrays and tuples", "a %s cannot be indexed", tstr(sc, ot));
 }
 

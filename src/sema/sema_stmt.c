@@ -18,8 +18,10 @@
  *     elements of a tuple, or of a 1d array, one by one.
  *   - An augmented assignment `t op= v` computes sema_binop_type(op,
  *     t->ty, v->ty) and converts the result to t->ty.
- *   - for loops iterate over range(...) only; the target is a name whose
- *     variable holds the range's element type (int64, or uint64).
+ *   - for loops iterate over range(...): the target is a name whose
+ *     variable holds the range's element type (int64, or uint64); or over
+ *     a tuple (unrolled): the target gets each element, converted to the
+ *     unification of their types; an empty tuple's body is not typed.
  *   - Assignments of compile-time-only values (modules, functions,
  *     dtypes, cuda.threadIdx, ...; see ty_is_static) have no run-time
  *     effect.
@@ -40,6 +42,13 @@ static int convertible_to_var(const Type *t)
 }
 
 static void assign_target(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value);
+
+/* target is r.x of a record r (or of an expression not typed yet) */
+static int attr_of_record(Scope *sc, Expr *target)
+{
+	Type *ot = type_expr(sc, target->attr.obj);
+	return !ot || ot->kind == TY_RECORD;
+}
 
 static void assign_name(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value)
 {
@@ -77,6 +86,10 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 	if (ot->kind == TY_TUPLE)
 		err_at(c, target->span, "use cuda.local.array(n, dtype) for values that change",
 		       "tuples cannot be changed: a tuple element cannot be assigned");
+	if (ot->kind == TY_RECORD) {
+		sema_record_store(sc, target, vt, value);
+		return;
+	}
 	if (ot->kind != TY_ARRAY)
 		err_at(c, target->span, "assign to elements of arrays", "a %s does not support item assignment",
 		       tstr(sc, ot));
@@ -89,6 +102,10 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 	target->ty = t;
 	if (!vt)
 		return;
+	if (t->kind == TY_RECORD) {
+		sema_record_copy(sc, t, value);
+		return;
+	}
 	if (t->kind == TY_SCALAR) {
 		storable(sc, t, value, arena_printf(c->arena, "an element of %s", tstr(sc, ot)));
 		return;
@@ -163,6 +180,10 @@ static void assign_target(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *va
 		assign_tuple(sc, target, vt, vc, value);
 		return;
 	case E_ATTR:
+		if (attr_of_record(sc, target)) {
+			sema_record_store(sc, target, vt, value);
+			return;
+		}
 		err_at(sc->c, target->span, "write results into array elements",
 		       "attributes cannot be assigned in kernels");
 	default:
@@ -184,11 +205,14 @@ static void type_augassign(Scope *sc, Stmt *s)
 	Ctx *c = sc->c;
 	Expr *target = s->aug.target, *value = s->aug.value;
 	AstOp op = s->aug.op;
-	if (target->kind == E_ATTR)
+	if (target->kind == E_ATTR && !attr_of_record(sc, target))
 		err_at(c, target->span, "write results into array elements", "attributes cannot be assigned in kernels");
 	Type *vt = type_expr(sc, value);
 	Type *tt;
-	if (target->kind == E_SUBSCRIPT) {
+	if (target->kind == E_ATTR) {
+		sema_record_store(sc, target, NULL, NULL);
+		tt = target->ty;
+	} else if (target->kind == E_SUBSCRIPT) {
 		assign_subscript(sc, target, NULL, NULL);
 		tt = target->ty;
 	} else {
@@ -215,19 +239,51 @@ static void type_augassign(Scope *sc, Stmt *s)
 	}
 }
 
+/* for x in tuple: unrolled by lowering; x holds the unification of the
+ * elements' types (each converts to it), so the body is typed once. */
+static void type_for_tuple(Scope *sc, Stmt *s, Type *it)
+{
+	Ctx *c = sc->c;
+	Type *t = NULL;
+	for (int i = 0; i < it->n; i++) {
+		Type *u = t ? ty_unify(c, t, it->elts[i]) : it->elts[i];
+		if (!u || ty_is_static(u) || u->kind == TY_RANGE || u->kind == TY_STR)
+			err_at(c, s->loop.iter->span, "loop over tuples whose elements have one kind (numbers, arrays of one "
+			                              "type, tuples of one shape); unpack other tuples into variables",
+			       "cannot iterate over %s: its elements have no common type", tstr(sc, it));
+		t = u;
+	}
+	if (t) {
+		assign_target(sc, s->loop.target, t, NULL, NULL);
+		sc->loop_depth++;
+		type_body(sc, &s->loop.body);
+		sc->loop_depth--;
+	}
+	type_body(sc, &s->loop.orelse);
+}
+
 static void type_for(Scope *sc, Stmt *s)
 {
 	Ctx *c = sc->c;
 	Expr *iter = s->loop.iter, *target = s->loop.target;
 	Type *it = type_expr(sc, iter);
+	if (it && it->kind == TY_TUPLE) {
+		type_for_tuple(sc, s, it);
+		return;
+	}
+	if (it && it->kind == TY_ARRAY && it->ndim == 1 && it->elem->kind == TY_SCALAR) {
+		/* for x in a: the elements of a 1-D array (lower_stmt.c, for_array) */
+		assign_target(sc, target, it->elem, NULL, NULL);
+		sc->loop_depth++;
+		type_body(sc, &s->loop.body);
+		sc->loop_depth--;
+		type_body(sc, &s->loop.orelse);
+		return;
+	}
 	if (it && it->kind != TY_RANGE) {
-		if (it->kind == TY_TUPLE)
-			err_at(c, iter->span, "loop over the indices instead: for i in range(len(t)) with t unpacked, or store "
-			                      "the values in cuda.local.array",
-			       "iterating over a tuple is not supported yet");
 		if (it->kind == TY_ARRAY)
 			err_at(c, iter->span, "loop over the indices: for i in range(a.shape[0]): ... a[i]",
-			       "iterating over an array is not supported yet");
+			       "iterating over an array that is not 1-D is not supported yet");
 		err_at(c, iter->span, "loop with range(stop), range(start, stop) or range(start, stop, step)",
 		       "for loops in kernels iterate over range(...), not over a %s", tstr(sc, it));
 	}
@@ -273,6 +329,13 @@ static void type_return(Scope *sc, Stmt *s)
 		       tstr(sc, t), tstr(sc, sc->ret));
 	sc->ret = u;
 	sc->nreturns++;
+	/* what a recursive call returns: widened across passes (sema.c) */
+	Type *r = sc->rec_ret ? ty_unify(c, sc->rec_ret, u) : u;
+	if (r && (!sc->rec_ret || !ty_equal(r, sc->rec_ret))) {
+		sc->rec_ret = r;
+		if (sc->spec->recursive)
+			sc->changed = 1;
+	}
 }
 
 static const char *unsupported_hint(const char *what)

@@ -7,10 +7,14 @@
  *   base    = NAME                                   float32, f4, intp, boolean, double, ...
  *           | "UniTuple" "(" type ("," INT | "x" INT) ")"
  *           | "Tuple" "(" [type {"," type}] ")"
- *           | "array" "(" NAME "," INT "d" "," LAYOUT ["," "readonly"] ")"
+ *           | "array" "(" (NAME | record) "," INT "d" "," LAYOUT ["," "readonly"] ")"
+ *           | record
+ *   record  = "Record" "(" field {"," field} ";" INT ";" NAME ")"
+ *   field   = NAME "[" "type" "=" type ";" "offset" "=" INT "]"
  *   dim     = ":" | "::1"
  *
- * Array layouts follow Numba: "::1" on the last axis is C, on the first
+ * A Record is spelled as Numba prints one (size in bytes, then whether the
+ * dtype is aligned); array(T, 0d, C) is a 0-d array.  Array layouts follow Numba: "::1" on the last axis is C, on the first
  * axis of a 2d-or-more array F, nowhere A.  Names are those of Numba's
  * types namespace (so float_ is float32, as in numba.types), with an
  * optional module prefix ("types.float32", "nb.int64").
@@ -102,7 +106,7 @@ static void next(SigParser *p)
 		}
 		p->ival = v;
 		p->kind = K_INT;
-	} else if (strchr("()[],:", s[i])) {
+	} else if (strchr("()[],:;=", s[i])) {
 		p->punct = s[i++];
 		p->kind = K_PUNCT;
 	} else {
@@ -199,12 +203,14 @@ static Type *parse_tuple(SigParser *p)
 	return ty_tuple(p->c, n, elts);
 }
 
+static Type *parse_record(SigParser *p);
+
 /* "array" "(" NAME "," INT "d" "," LAYOUT ["," "readonly"] ")" */
 static Type *parse_array_call(SigParser *p, int readonly)
 {
 	next(p);
 	expect(p, '(');
-	ScalarKind sk = scalar_name(p);
+	Type *elem = is_name(p, "Record") ? parse_record(p) : ty_scalar(scalar_name(p));
 	expect(p, ',');
 	if (p->kind != K_INT)
 		sig_error(p, p->off, p->len, "expected the number of dimensions, as in array(float32, 2d, C)%s", "");
@@ -214,8 +220,8 @@ static Type *parse_array_call(SigParser *p, int readonly)
 	if (!is_name(p, "d"))
 		sig_error(p, p->off, p->len, "expected 'd' after the number of dimensions, as in 2d%s", "");
 	next(p);
-	if (ndim < 1 || ndim > 8)
-		sig_error(p, off, 1, "arrays have 1 to 8 dimensions%s", "");
+	if (ndim < 0 || ndim > 8)
+		sig_error(p, off, 1, "arrays have 0 to 8 dimensions%s", "");
 	expect(p, ',');
 	char layout = 0;
 	if (is_name(p, "C"))
@@ -235,11 +241,67 @@ static Type *parse_array_call(SigParser *p, int readonly)
 		next(p);
 	}
 	expect(p, ')');
-	return ty_array(p->c, sk, ndim, layout, SP_GLOBAL, readonly);
+	return ty_array_of(p->c, elem, ndim, layout, SP_GLOBAL, readonly);
 }
 
-/* "[" dim {"," dim} "]" after a scalar type */
-static Type *parse_dims(SigParser *p, ScalarKind sk, int readonly, int at)
+/* "Record" "(" field {"," field} ";" INT ";" NAME ")"
+ * field = NAME "[" "type" "=" type ";" "offset" "=" INT "]" */
+static Type *parse_record(SigParser *p)
+{
+	RecField *f = NULL;
+	int n = 0, cap = 0;
+	next(p);
+	expect(p, '(');
+	while (p->kind == K_NAME) {
+		RecField x = {0};
+		int noff = p->off, nlen = p->len;
+		x.name = tok_text(p);
+		next(p);
+		expect(p, '[');
+		if (!is_name(p, "type"))
+			sig_error(p, p->off, p->len, "expected 'type=' in a record field%s", "");
+		next(p);
+		expect(p, '=');
+		int toff = p->off, tlen = p->len;
+		x.ty = parse_type(p);
+		if (x.ty->kind != TY_SCALAR)
+			sig_error(p, toff, tlen, "record fields hold numbers%s", "");
+		expect(p, ';');
+		if (!is_name(p, "offset"))
+			sig_error(p, p->off, p->len, "expected 'offset=' in a record field%s", "");
+		next(p);
+		expect(p, '=');
+		if (p->kind != K_INT)
+			sig_error(p, p->off, p->len, "expected the offset of the field%s", "");
+		x.off = (int)p->ival;
+		next(p);
+		expect(p, ']');
+		for (int i = 0; i < n; i++)
+			if (strcmp(f[i].name, x.name) == 0)
+				sig_error(p, noff, nlen, "the record has two fields named '%s'", x.name);
+		VEC_PUSH(p->c, f, n, cap, x);
+		if (!is_punct(p, ','))
+			break;
+		next(p);
+	}
+	expect(p, ';');
+	if (p->kind != K_INT)
+		sig_error(p, p->off, p->len, "expected the size of the record in bytes%s", "");
+	int size = (int)p->ival, soff = p->off;
+	next(p);
+	expect(p, ';');
+	if (p->kind != K_NAME)
+		sig_error(p, p->off, p->len, "expected True or False (whether the record is aligned)%s", "");
+	next(p);
+	expect(p, ')');
+	for (int i = 0; i < n; i++)
+		if (f[i].off < 0 || f[i].off + scalar_info[f[i].ty->sk].size > size)
+			sig_error(p, soff, 1, "field '%s' lies outside the record", f[i].name);
+	return ty_record(p->c, n, f, size);
+}
+
+/* "[" dim {"," dim} "]" after a scalar or record type */
+static Type *parse_dims(SigParser *p, Type *elem, int readonly, int at)
 {
 	int ndim = 0, contig_at = -1, ncontig = 0, bad = -1;
 	next(p);
@@ -272,7 +334,7 @@ static Type *parse_dims(SigParser *p, ScalarKind sk, int readonly, int at)
 		bad = bad >= 0 ? bad : at;
 	if (bad >= 0)
 		sig_error(p, bad, 3, "'::1' may mark only the first axis (F layout) or the last axis (C layout)%s", "");
-	return ty_array(p->c, sk, ndim, layout, SP_GLOBAL, readonly);
+	return ty_array_of(p->c, elem, ndim, layout, SP_GLOBAL, readonly);
 }
 
 static Type *parse_type(SigParser *p)
@@ -296,13 +358,19 @@ static Type *parse_type(SigParser *p)
 		return ty_none();
 	}
 	int at = p->off;
-	ScalarKind sk = scalar_name(p);
+	Type *t = strcmp(name, "Record") == 0 ? parse_record(p) : ty_scalar(scalar_name(p));
 	if (is_punct(p, '['))
-		return parse_dims(p, sk, readonly, at);
-	return ty_scalar(sk);
+		return parse_dims(p, t, readonly, at);
+	return t;
 }
 
 /* args up to (but not including) `close` (')' or end) */
+/* The type at off is spelled void (an argument may be none: None passed). */
+static int is_void(SigParser *p, int off)
+{
+	return strncmp(p->s + off, "void", 4) == 0;
+}
+
 static void parse_args(SigParser *p, int closing, int *nargs, Type ***args)
 {
 	Type **v = NULL;
@@ -310,7 +378,7 @@ static void parse_args(SigParser *p, int closing, int *nargs, Type ***args)
 	while (!(closing ? is_punct(p, ')') : p->kind == K_END)) {
 		int off = p->off, len = p->len;
 		Type *t = parse_type(p);
-		if (t->kind == TY_NONE)
+		if (t->kind == TY_NONE && is_void(p, off))
 			sig_error(p, off, len, "an argument cannot have type '%s'", "void");
 		VEC_PUSH(p->c, v, n, cap, t);
 		if (!is_punct(p, ','))
@@ -357,7 +425,7 @@ Type *ty_parse_sig(Ctx *c, const char *sig, int *nargs, Type ***args)
 			parse_args(&p, 1, nargs, args);
 			expect(&p, ')');
 		} else {
-			if (first->kind == TY_NONE)
+			if (first->kind == TY_NONE && is_void(&p, off))
 				sig_error(&p, off, len, "an argument cannot have type '%s'", "void");
 			Type **v = NULL;
 			int n = 0, cap = 0;

@@ -175,8 +175,9 @@ int ty_equal(const Type *a, const Type *b)
 		return 0;
 	switch (a->kind) {
 	case TY_SCALAR:
-	case TY_DTYPE:
 		return a->sk == b->sk;
+	case TY_DTYPE:
+		return a->sk == b->sk && (!a->elem || !b->elem ? a->elem == b->elem : ty_equal(a->elem, b->elem));
 	case TY_ARRAY:
 		return ty_equal(a->elem, b->elem) && a->ndim == b->ndim && a->layout == b->layout &&
 		       a->space == b->space && a->readonly == b->readonly;
@@ -201,6 +202,8 @@ int ty_equal(const Type *a, const Type *b)
 		return ty_equal(a->elem, b->elem);
 	case TY_FUNC:
 		return same_func(a->func, b->func);
+	case TY_RECORD:
+		return ty_record_same(a, b) && a->space == b->space && a->readonly == b->readonly;
 	}
 	return 0;
 }
@@ -342,8 +345,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 	case TY_ARRAY:
 		if (!ty_equal(a->elem, b->elem) || a->ndim != b->ndim || a->space != b->space)
 			return NULL;
-		return ty_array(c, a->elem->sk, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
-		                a->space, a->readonly || b->readonly);
+		return ty_array_of(c, a->elem, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
+		                   a->space, a->readonly || b->readonly);
 	case TY_RANGE: {
 		Type *e = ty_unify(c, a->elem, b->elem);
 		return e ? ty_range(c, e) : NULL;
@@ -389,6 +392,8 @@ const char *ty_str_of(Ctx *c, const Type *t)
 	case TY_INTRIN:
 		return arena_printf(A, "function(%s)", intrin_name[t->intrin]);
 	case TY_DTYPE:
+		if (t->elem && t->elem->kind == TY_RECORD)
+			return arena_printf(A, "class(%s)", ty_str_of(c, t->elem));
 		return arena_printf(A, "class(%s)", scalar_info[t->sk].name);
 	case TY_DIM3:
 		return "Dim3";
@@ -400,6 +405,8 @@ const char *ty_str_of(Ctx *c, const Type *t)
 		return arena_printf(A, "class(%s)", t->name);
 	case TY_UNKNOWN:
 		return "undefined";
+	case TY_RECORD:
+		return ty_record_str(c, t);
 	}
 	return "?";
 }

@@ -287,6 +287,24 @@ static float ftz_s(float x)
 		} \
 	}
 ATOM_FLOAT(atom_f32, float, ftz_s)
+
+/* O_APPROX: the function the GPU approximates, with its flushing of
+ * subnormals; the hardware's own error (2^-21 or so; tanh 2^-11) is not
+ * modelled, so fastmath results agree with the GPU only to that error. */
+static float approx_s(int fn, float a)
+{
+	double x = ftz_s(a), r;
+	switch (fn) {
+	case AP_SIN: r = sin(x); break;
+	case AP_COS: r = cos(x); break;
+	case AP_EX2: r = exp2(x); break;
+	case AP_LG2: r = log2(x); break;
+	case AP_RSQRT: r = 1.0 / sqrt(x); break;
+	case AP_RCP: r = 1.0 / x; break;
+	default: r = tanh(x); break;
+	}
+	return ftz_s((float)r);
+}
 ATOM_FLOAT(atom_f64, double, (double))
 
 static Reg atom(void *p, int aux, Reg v, Reg cmp)
@@ -336,6 +354,36 @@ static Reg atom(void *p, int aux, Reg v, Reg cmp)
 		return old;
 	}
 	}
+}
+
+static uint64_t popc64(uint64_t x)
+{
+	x = x - (x >> 1 & 0x5555555555555555u);
+	x = (x & 0x3333333333333333u) + (x >> 2 & 0x3333333333333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return x * 0x0101010101010101u >> 56;
+}
+
+static uint64_t clz64(uint64_t x)
+{
+	uint64_t n = 0;
+	if (!x)
+		return 64;
+	for (int s = 32; s; s >>= 1)
+		if (!(x >> (64 - s))) {
+			n += (uint64_t)s;
+			x <<= s;
+		}
+	return n;
+}
+
+static uint32_t brev32(uint32_t x)
+{
+	x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
+	x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
+	x = (x >> 4 & 0x0f0f0f0fu) | (x & 0x0f0f0f0fu) << 4;
+	x = (x >> 8 & 0x00ff00ffu) | (x & 0x00ff00ffu) << 8;
+	return x >> 16 | x << 16;
 }
 
 /* ------------------------------------------------------ interpreter */
@@ -544,6 +592,28 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(ST64) { uint64_t v = B.u; memcpy(PTR(A), &v, 8); NEXT; }
 		OP(STF16) { uint16_t v = sim_f64_to_f16(B.s); memcpy(PTR(A), &v, 2); NEXT; }
 		OP(ATOM) D = atom(PTR(A), ip->aux, B, C); NEXT;
+		OP(POPCW) D.u = popc64(A.w); NEXT;
+		OP(POPCL) D.u = popc64(A.u); NEXT;
+		OP(CLZW) D.u = clz64(A.w) - 32; NEXT;
+		OP(CLZL) D.u = clz64(A.u); NEXT;
+		OP(BREVW) D.u = brev32(A.w); NEXT;
+		OP(BREVL) D.u = (uint64_t)brev32((uint32_t)A.u) << 32 | brev32((uint32_t)(A.u >> 32)); NEXT;
+		OP(WARP) fr->pc = (int32_t)(ip - code); return RUN_WARP;
+		OP(CALL) {
+			int32_t to = sim_call(L, fr, ip);
+			if (to < 0)
+				return RUN_ERR;
+			GOTO(to);
+		}
+		OP(RETV) sim_retv(fr, ip); NEXT;
+		OP(RETF) {
+			int32_t to = sim_return(L, fr, ip);
+			if (to < 0)
+				return RUN_ERR;
+			GOTO(to);
+		}
+		OP(PRINT) sim_print(L, fr, ip); NEXT;
+		OP(APPROX) D.u = 0; D.s = approx_s(ip->aux, A.s); NEXT;
 		OP(SHOOK) {
 			uint64_t off = A.u - (uint64_t)(uintptr_t)L->smem, size = (uint64_t)L->smem_size;
 			if ((L->check || (ip->c && (off >= size || size - off < (uint64_t)ip->b))) &&

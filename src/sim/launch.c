@@ -8,10 +8,11 @@
  * thread waits at a barrier they are all released (one "epoch" ends).  A
  * barrier that some threads reach while the others have returned is a
  * deadlock on the GPU (undefined behaviour), and an error here.  A
- * program without barriers runs every thread to completion in one frame.
- * The scheduler is written around why a frame stopped (sim_exec's
- * RUN_* result), so warp-wide meeting points can be added beside
- * barriers.
+ * program without barriers or warp operations runs every thread to
+ * completion in one frame.  A thread that reaches a warp operation
+ * (shuffle, vote, syncwarp, ...) stops there too; when no thread can run,
+ * warp.c lets the lanes of each warp meet, and only when no warp can meet
+ * does the barrier open.
  *
  * Memory: one shared-memory buffer, reused by every block and filled with
  * 0xFF bytes (a NaN for floats, -1 for ints) before each, because the GPU
@@ -27,6 +28,7 @@
  * record per shared byte, stamped with a block generation and a barrier
  * epoch that only ever grow, so nothing is cleared between blocks.
  */
+#include <fenv.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +319,7 @@ static void init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local)
 	sr[SR_NCTAID_Y].u = L->grid[1];
 	sr[SR_NCTAID_Z].u = L->grid[2];
 	sr[SR_WARPSIZE].u = 32;
+	sr[SR_DYNSMEM].u = (uint64_t)(L->smem_size - p->smem_static);
 }
 
 static void start_thread(Launch *L, Frame *fr, uint32_t t, unsigned x, unsigned y, unsigned z)
@@ -332,6 +335,7 @@ static void start_thread(Launch *L, Frame *fr, uint32_t t, unsigned x, unsigned 
 	fr->t = t;
 	fr->pc = 0;
 	fr->state = -1;
+	sim_reset_stack(fr);   /* a thread may have ended inside a call (call.c) */
 	if (L->p->local_size)
 		memset(fr->local, POISON, (size_t)L->p->local_size);
 }
@@ -373,6 +377,13 @@ static int run_block_sync(Launch *L, Frame *fr)
 				return RUN_ERR;
 			fr[t].state = rc;
 		}
+		if (L->p->has_warp) {
+			int met = sim_warp_meet(L, fr, n);
+			if (met < 0)
+				return RUN_ERR;
+			if (met > 0)
+				continue;
+		}
 		for (t = 0; t < n; t++) {
 			if (fr[t].state == RUN_BAR) {
 				if (!nbar++)
@@ -395,6 +406,8 @@ static int run_block_sync(Launch *L, Frame *fr)
 			            "(on a GPU this is undefined behaviour, often a hang)",
 			            at, nbar, n, L->ctaid[0], L->ctaid[1], L->ctaid[2], L->p->name);
 		}
+		if (L->p->has_warp && sim_bar_release(L, fr, n) < 0)
+			return RUN_ERR;
 		L->epoch++;
 		for (t = 0; t < n; t++)
 			fr[t].state = -1;
@@ -413,8 +426,8 @@ static int bad_launch(PjError *err, const char *fmt, ...)
 	return PJ_SIM_BAD;
 }
 
-int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
-                  unsigned dyn_smem, const void *params, int check, PjError *err)
+static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
+                       unsigned dyn_smem, const void *params, int check, PjError *err)
 {
 	PjError scratch;
 	if (!err)
@@ -448,7 +461,7 @@ int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned bloc
 	const char *limit = getenv("PTXJIT_SIM_LOOP_LIMIT");
 	L.loop_budget = limit && strtoull(limit, NULL, 10) ? strtoull(limit, NULL, 10) : SIM_LOOP_BUDGET;
 	memcpy(L.block, block, sizeof L.block);
-	uint32_t nframes = p->has_bar ? L.nthreads : 1;
+	uint32_t nframes = p->has_bar || p->has_warp ? L.nthreads : 1;
 	Frame *frames = calloc(nframes, sizeof *frames);
 	Reg *regs = malloc(sizeof *regs * (size_t)p->nslots * nframes);
 	uint8_t *local = p->local_size ? malloc((size_t)p->local_size * nframes) : NULL;
@@ -481,17 +494,33 @@ int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned bloc
 					memset(L.smem, POISON, (size_t)smem);
 				L.gen++;
 				L.epoch++;
-				int r = p->has_bar ? run_block_sync(&L, frames) : run_block_plain(&L, frames);
+				int r = p->has_bar || p->has_warp ? run_block_sync(&L, frames) : run_block_plain(&L, frames);
 				if (r == RUN_ERR) {
 					rc = L.code;
 					goto done;
 				}
 			}
 done:
+	for (uint32_t i = 0; frames && i < nframes; i++)
+		sim_free_stack(&frames[i]);   /* call.c */
 	free(frames);
 	free(regs);
 	free(local);
 	free(L.smem);
 	free(L.shadow);
+	return rc;
+}
+
+/* The kernel computes in the default floating-point environment (round to
+ * nearest, subnormals kept), as the GPU does, whatever the calling thread
+ * set (code built with -ffast-math flushes subnormals to zero). */
+int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
+                  unsigned dyn_smem, const void *params, int check, PjError *err)
+{
+	fenv_t saved;
+	int restore = fegetenv(&saved) == 0 && fesetenv(FE_DFL_ENV) == 0;
+	int rc = launch_grid(k, grid, block, dyn_smem, params, check, err);
+	if (restore)
+		fesetenv(&saved);
 	return rc;
 }

@@ -15,6 +15,11 @@
  * a conditional jump's edge with moves goes to a stub after the code
  * (the moves, then a JMP).  A jump to the next block is left out.
  *
+ * A kernel that calls device functions (recursion, Fn.funcs) is first
+ * merged with them into one Fn (sim_merge, call.c): their blocks follow
+ * the kernel's, a callf becomes S_CALL with the slots of its arguments
+ * and results, and a function's ret becomes S_RETF.
+ *
  * The program owns all of its memory: file names, array names and
  * messages are copied (interned) into it, and constant arrays' bytes too.
  * Nothing points into the compile arena once sim_prepare returns.
@@ -36,6 +41,8 @@ typedef struct Prep {
 	struct Fix { int pc, field, blk, from; } *fix;
 	int nfix, capfix;
 	int ninits, capinits;
+	SimMerge mg;          /* the device functions appended (call.c) */
+	int nkblk;            /* blocks of the kernel; the functions' follow */
 } Prep;
 
 /* Frees what the preparation owns, before an internal error unwinds. */
@@ -471,6 +478,68 @@ static void ins_atom(Prep *s, Ins *i, int32_t d, int32_t loc)
 	emit(s, S_ATOM, d < 0 ? s->tmp : d, a, b, c, at | i->ty << 8, loc);
 }
 
+/* Bit operations, and the meeting points of threads (warp.c). */
+static void ins_warp(Prep *s, Ins *i, int32_t d, int32_t a, int32_t b, int32_t loc)
+{
+	int w = i->cls == KW, z = s->zero;
+	switch (i->op) {
+	case O_POPC: emit(s, w ? S_POPCW : S_POPCL, d, a, z, z, 0, loc); return;
+	case O_CLZ: emit(s, w ? S_CLZW : S_CLZL, d, a, z, z, 0, loc); return;
+	case O_BREV: emit(s, w ? S_BREVW : S_BREVL, d, a, z, z, 0, loc); return;
+	case O_NANOSLEEP: return;
+	case O_SHFL:
+		emit(s, S_WARP, d, a, b, slot_of(s, i->arg[2]), WK_SHFL | (i->aux & 255) << 4 | (i->aux >> 8) << 8, loc);
+		break;
+	case O_VOTE: emit(s, S_WARP, d, a, z, b, WK_VOTE | i->aux << 4, loc); break;
+	case O_MATCH:
+		emit(s, S_WARP, d, a, z, b, WK_MATCH | (i->aux | (ir_cls_of(s->f, i->arg[0]) == KL) << 2) << 4, loc);
+		break;
+	case O_SYNCWARP: emit(s, S_WARP, -1, z, z, a, WK_SYNC, loc); break;
+	case O_ACTIVEMASK: emit(s, S_WARP, d, z, z, z, WK_ACTIVE, loc); break;
+	case O_BARRED:
+		s->p->has_bar = 1;
+		emit(s, S_BAR, d, a, z, z, 1 + i->aux, loc);
+		break;
+	default:
+		bad(s, "not a warp operation", i->op);
+	}
+	s->p->has_warp = 1;
+}
+
+/* A callf with the cargs before it and the cres after it (call.c). */
+static void ins_call(Prep *s, Ins *i, int32_t loc)
+{
+	int fn = i->aux;
+	if (fn < 0 || fn >= s->mg.nfuncs)
+		bad(s, "call of an unknown function", i->op);
+	int na = s->mg.nargs[fn], nr = s->mg.nrets[fn];
+	int32_t *a = xcalloc(s, (size_t)na + (size_t)nr + 1, sizeof *a), *r = a + na;
+	for (int k = 0; k < na; k++) {
+		Ins *x = i - na + k;
+		if (x->op != O_CARG || x->aux != k)
+			bad(s, "call without its arguments", i->op);
+		a[k] = slot_of(s, x->arg[0]);
+	}
+	for (int k = 0; k < nr; k++) {
+		Ins *x = i + 1 + k;
+		if (x->op != O_CRES || x->aux != k || x->to < 0 || x->to >= s->f->nval)
+			bad(s, "call without its results", i->op);
+		r[k] = s->slot[x->to];
+	}
+	int cs = sim_prep_call(s->c, s->p, fn, na, a, nr, r);
+	free(a);
+	emit(s, S_CALL, -1, s->zero, s->zero, s->zero, cs, loc);
+}
+
+/* The function (index in mg) whose block bi is, or -1 for the kernel's. */
+static int func_of_blk(Prep *s, int bi)
+{
+	for (int j = 0; j < s->mg.nfuncs; j++)
+		if (bi >= s->mg.blk0[j] && bi < s->mg.blk0[j] + s->mg.nblk[j])
+			return j;
+	return -1;
+}
+
 static void ins_one(Prep *s, Ins *i)
 {
 	Fn *f = s->f;
@@ -546,7 +615,32 @@ static void ins_one(Prep *s, Ins *i)
 	case O_TRAP:
 		if (i->aux < 0 || i->aux >= f->nchecks)
 			bad(s, "trap without its description", i->op);
-		emit(s, S_TRAP, -1, s->zero, s->zero, s->zero, i->aux, loc);
+		if (!f->checks[i->aux].msg)   /* without message: the thread just ends */
+			emit(s, S_RET, -1, s->zero, s->zero, s->zero, 0, loc);
+		else
+			emit(s, S_TRAP, -1, s->zero, s->zero, s->zero, i->aux, loc);
+		break;
+	case O_POPC: case O_CLZ: case O_BREV: case O_SHFL: case O_VOTE: case O_MATCH:
+	case O_BARRED: case O_SYNCWARP: case O_ACTIVEMASK: case O_NANOSLEEP:
+		ins_warp(s, i, d, a, b, loc);
+		break;
+	case O_FARG: case O_CARG: case O_CRES:
+		break;        /* written by the call and the return (call.c) */
+	case O_CALLF:
+		ins_call(s, i, loc);
+		break;
+	case O_RETV:
+		emit(s, S_RETV, -1, a, s->zero, s->zero, i->aux, loc);
+		break;
+	case O_PRINT:
+		if (i->aux < 0 || i->aux >= f->nfmts)
+			bad(s, "print of an unknown format", i->op);
+		emit(s, S_PRINT, -1, a, s->zero, s->zero, i->aux, loc);
+		break;
+	case O_APPROX:
+		if (i->aux < 0 || i->aux >= NAP || i->cls != KS)
+			bad(s, "approximation of an unknown function", i->op);
+		emit(s, S_APPROX, d, a, s->zero, s->zero, i->aux, loc);
 		break;
 	default:
 		bad(s, "unknown opcode", i->op);
@@ -659,7 +753,10 @@ static void emit_block(Prep *s, int bi)
 	}
 	switch (b->jmp) {
 	case J_RET:
-		emit(s, S_RET, -1, s->zero, s->zero, s->zero, 0, loc);
+		if (bi >= s->nkblk)
+			emit(s, S_RETF, -1, s->zero, s->zero, s->zero, func_of_blk(s, bi), loc);
+		else
+			emit(s, S_RET, -1, s->zero, s->zero, s->zero, 0, loc);
 		break;
 	case J_JMP:
 		check_target(s, b->s1);
@@ -720,8 +817,10 @@ static const char *kernel_name(Ctx *c, Fn *f)
 
 SimProgram *sim_prepare(Ctx *c, Fn *f)
 {
-	Prep st = {.c = c, .f = f};
+	Prep st = {.c = c, .f = f, .nkblk = f->nblk};
 	Prep *s = &st;
+	if (f->nfuncs)
+		s->f = f = sim_merge(c, f, &s->mg);   /* the functions it calls, appended (call.c) */
 	s->p = calloc(1, sizeof *s->p);
 	if (!s->p)
 		ICE(c, "out of host memory preparing the simulator program");
@@ -736,10 +835,16 @@ SimProgram *sim_prepare(Ctx *c, Fn *f)
 	fill_template(s);
 	copy_checks(s);
 	s->start = xcalloc(s, (size_t)f->nblk, sizeof *s->start);
+	p->fmts = xcalloc(s, (size_t)f->nfmts, sizeof *p->fmts);
+	for (int k = 0; k < f->nfmts; k++)
+		p->fmts[k] = intern(s, f->fmts[k]);
+	p->nfmts = f->nfmts;
 	for (int b = 0; b < f->nblk; b++)
 		emit_block(s, b);
 	resolve_jumps(s);
 	p->ncode = s->ncode;
+	if (s->mg.nfuncs)
+		sim_prep_funcs(c, p, f, &s->mg, s->start);
 	free(s->start);
 	free(s->fix);
 	free(s->slot);
@@ -763,5 +868,14 @@ void sim_free_program(SimProgram *p)
 	for (int i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);
+	for (int i = 0; p->funcs && i < p->nfuncs; i++)
+		free(p->funcs[i].args);
+	free(p->funcs);
+	for (int i = 0; i < p->ncalls; i++) {
+		free(p->calls[i].args);
+		free(p->calls[i].rets);
+	}
+	free(p->calls);
+	free(p->fmts);
 	free(p);
 }

@@ -62,7 +62,10 @@ typedef union Reg {
 	X(SEL) X(SEXT) X(ZEXT) X(TRUNCW) X(SATW) X(CVT) \
 	X(LDI8) X(LDU8) X(LDI16) X(LDU16) X(LD32) X(LD64) X(LDF16) X(LDB) \
 	X(ST8) X(ST16) X(ST32) X(ST64) X(STF16) \
-	X(ATOM) X(SHOOK)
+	X(ATOM) X(SHOOK) \
+	X(POPCW) X(POPCL) X(CLZW) X(CLZL) X(BREVW) X(BREVL) X(WARP) \
+	X(CALL) X(RETV) X(RETF) X(PRINT) \
+	X(APPROX)
 
 typedef enum {
 #define X(name) S_##name,
@@ -80,6 +83,14 @@ typedef enum {
  *   TRAP     aux = index in SimProgram.checks
  *   CVT      aux = from kind | to kind << 8
  *   ATOM     aux = AtomOp | kind << 8; a address, b operand, c compare
+ *   BAR      d, a, aux: for bar.red, aux = 1 + operation (popc, and, or),
+ *            a the predicate slot, d the result slot; plain bar.sync: aux 0
+ *   WARP     aux = WK_* | mode << 4 | c << 8 (shfl's clamp operand); a is
+ *            the value (or predicate), b shfl's lane, c the member mask
+ *   CALL     aux = index in SimProgram.calls (call.c)
+ *   RETV     a = slot of result component aux of the running function
+ *   RETF     return from function aux (SimProgram.funcs)
+ *   PRINT    a = slot of the argument buffer's address, aux = format
  *   SHOOK    a = address slot, b = bytes, aux = HOOK_*, c = 1 when the
  *            space is shared (not generic): before a load, store or atomic
  *            in shared or generic space, the checks that are on, and
@@ -93,6 +104,8 @@ typedef struct SIns {
 } SIns;
 
 enum { HOOK_READ, HOOK_WRITE, HOOK_ATOM };
+/* WARP kinds; match's mode has bit 2 set for 64-bit values. */
+enum { WK_SHFL, WK_VOTE, WK_MATCH, WK_SYNC, WK_ACTIVE };
 
 /* A value written into every frame before the first block runs. */
 typedef struct SimInit {
@@ -124,6 +137,33 @@ typedef struct SimArray {
 	void *data;          /* SP_CONST: the program's copy of the bytes */
 } SimArray;
 
+/* A device function called for real (recursion, call.c).  Its code
+ * starts at entry; slots [lo, hi) and bytes [loff, loff + lsize) of the
+ * thread's local memory are its own: a call saves them and the return
+ * restores them, so each activation has fresh ones. */
+typedef struct SimFunc {
+	int32_t entry;
+	int32_t lo, hi;
+	int64_t loff, lsize;
+	int nargs;
+	int32_t *args;       /* slot of each argument component, -1 if unused */
+} SimFunc;
+
+/* A call site: the callee, the slots of the argument values, and the
+ * slots the results go to. */
+typedef struct SimCall {
+	int func;
+	int nargs, nrets;
+	int32_t *args, *rets;
+} SimCall;
+
+/* What sim_merge (call.c) records of each function it appends to the
+ * kernel's Fn: its first block, values and static arrays there. */
+typedef struct SimMerge {
+	int nfuncs;
+	int *blk0, *nblk, *val0, *nval, *arr0, *narr, *nargs, *nrets;
+} SimMerge;
+
 struct SimProgram {
 	const char *name;    /* the kernel's Python name, for messages */
 	SIns *code;
@@ -143,22 +183,31 @@ struct SimProgram {
 	int64_t smem_static; /* bytes of static shared arrays, dynamic array after them */
 	int64_t local_size;  /* bytes of local arrays per thread */
 	int has_bar;         /* some thread may wait at a barrier */
+	int has_warp;        /* warp operations or reducing barriers: warp.c's hooks run */
 	int has_shared;      /* shared arrays exist: loads and stores have hooks */
 	int param_bytes;
 	char **strs;         /* interned strings, owned */
 	int nstrs;
+	SimFunc *funcs;      /* device functions called for real (call.c) */
+	int nfuncs;
+	SimCall *calls;
+	int ncalls;
+	int maxrets;         /* most result components of a function */
+	const char **fmts;   /* print formats (interned) */
+	int nfmts;
 };
 
-enum { RUN_RET, RUN_BAR, RUN_ERR };
+enum { RUN_RET, RUN_BAR, RUN_ERR, RUN_WARP };
 
 /* One thread: its register file and where it stopped. */
 typedef struct Frame {
 	Reg *r;
 	uint8_t *local;
 	int32_t pc;
-	int state;          /* RUN_RET, RUN_BAR, or -1 while runnable */
+	int state;          /* RUN_RET, RUN_BAR, RUN_WARP, or -1 while runnable */
 	uint32_t t;         /* linear thread index in the block */
 	uint32_t tid[3];
+	struct SimStack *stack;   /* calls of device functions (call.c), made on first use */
 } Frame;
 
 /* Shadow state of one byte of shared memory for the checks. */
@@ -198,6 +247,31 @@ int sim_fail_trap(Launch *L, Frame *fr, const SIns *ip);
 int sim_shared_hook(Launch *L, Frame *fr, const SIns *ip, uint64_t addr);
 int sim_fail_internal(Launch *L, Frame *fr, const SIns *ip);
 int sim_fail_endless(Launch *L, Frame *fr, const SIns *ip);
+
+/* warp.c: the meeting points of several threads.  A thread stops at a
+ * WARP instruction (RUN_WARP, pc on it) until sim_warp_meet lets the lanes
+ * of its warp meet; a BAR whose aux is nonzero (bar.red) gets its result
+ * from sim_bar_release when the block's barrier opens.  Both return -1
+ * after filling L->err; sim_warp_meet returns the number of threads it
+ * released, 0 when none waits at a warp operation. */
+int sim_warp_meet(Launch *L, Frame *fr, uint32_t n);
+int sim_bar_release(Launch *L, Frame *fr, uint32_t n);
+
+/* call.c: device functions and print.  sim_merge appends the functions
+ * a kernel calls (Fn.funcs) to a copy of its Fn, so that the program is
+ * one code and one register file; the sim_prep_* fill the program's
+ * tables.  At run time sim_call returns the callee's pc (-1 after filling
+ * L->err: the stack is too deep), sim_return the caller's. */
+Fn *sim_merge(Ctx *c, Fn *k, SimMerge *m);
+int sim_prep_call(Ctx *c, SimProgram *p, int func, int nargs, const int32_t *args, int nrets,
+                  const int32_t *rets);
+void sim_prep_funcs(Ctx *c, SimProgram *p, Fn *f, const SimMerge *m, const int32_t *blkstart);
+int32_t sim_call(Launch *L, Frame *fr, const SIns *ip);
+void sim_retv(Frame *fr, const SIns *ip);
+int32_t sim_return(Launch *L, Frame *fr, const SIns *ip);
+void sim_print(Launch *L, Frame *fr, const SIns *ip);
+void sim_free_stack(Frame *fr);
+void sim_reset_stack(Frame *fr);
 
 /* Jumps back a thread may take between two barriers before the launch
  * stops it as an endless loop (about a minute of interpretation); the

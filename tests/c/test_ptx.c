@@ -992,7 +992,12 @@ TEST(checks_and_traps)
 	CHECK_STR_CONTAINS(s, want);
 	snprintf(want, sizeof want, "setp.ge.u64 %%p2, -1, %s;\n", regname(f, (int)n.idx));
 	CHECK_STR_CONTAINS(s, want);
-	CHECK_STR_CONTAINS(s, "$L_1:\n\ttrap;\n\tret;\n");
+	/* a trap (assert, raise) fills the error word and ends the thread */
+	CHECK_STR_CONTAINS(s, ".visible .global .align 4 .u32 __pj_err[8];");
+	CHECK_STR_CONTAINS(s, "$L_1:\n\tatom.global.cas.b32 %r");
+	CHECK_STR_CONTAINS(s, "[__pj_err], 0, 1;");
+	CHECK_STR_CONTAINS(s, "st.global.u32 [__pj_err+24], %r");
+	CHECK_STR_CONTAINS(s, "exit;\n\tret;\n");
 }
 
 TEST(line_info)

@@ -613,13 +613,16 @@ TEST(device_functions)
 	CHECK(pk->def->body.s[0]->cond.cond->cval && pk->def->body.s[0]->cond.cond->cval->i == 1);
 }
 
-TEST(recursion_refused)
+TEST(recursion_typed_or_refused)
 {
 	clear_devices();
 	add_device("fact", "def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n", NULL);
+	CHECK_STR_CONTAINS(err_of("def k(out):\n    out[0] = fact(5)\n", "k", "int64[:]"), "(no error)");
+	clear_devices();
+	add_device("fact", "def fact(n):\n    return n * fact(n - 1)\n", NULL);
 	const char *e = err_of("def k(out):\n    out[0] = fact(5)\n", "k", "int64[:]");
 	clear_devices();
-	CHECK_STR_CONTAINS(e, "dev.py:4:16: error: recursive device functions are not supported yet");
+	CHECK_STR_CONTAINS(e, "dev.py:2:16: error: recursion without a way to type it");
 }
 
 TEST(errors_names_and_statements)
@@ -697,12 +700,12 @@ TEST(errors_types)
 	CHECK_STR_CONTAINS(e, "int32, uint32, int64, uint64, float32 and float64");
 	e = err_of("def k(a):\n    x = 'ab' + 'c'\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "string operations are not supported in kernels");
-	e = err_of("def k(a):\n    for x in a:\n        pass\n", "k", "float32[:]");
-	CHECK_STR_CONTAINS(e, "iterating over an array is not supported yet");
+	e = err_of("def k(a):\n    for x in a:\n        pass\n", "k", "float32[:, :]");
+	CHECK_STR_CONTAINS(e, "iterating over an array that is not 1-D is not supported yet");
 	e = err_of("def k(a):\n    for x in range(0, 10, 0):\n        pass\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "range() arg 3 must not be zero");
-	e = err_of("def k(a):\n    for x in (1, 2):\n        pass\n", "k", "float32[:]");
-	CHECK_STR_CONTAINS(e, "iterating over a tuple is not supported yet");
+	e = err_of("def k(a):\n    for x in (1, a):\n        pass\n", "k", "float32[:]");
+	CHECK_STR_CONTAINS(e, "cannot iterate over Tuple(int64, array(float32, 1d, A)): its elements have no common type");
 	e = err_of("def k(a):\n    x = a.foo\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "arrays have no attribute 'foo'");
 	e = err_of("def k(a):\n    x = a(1)\n", "k", "float32[:]");
@@ -731,7 +734,7 @@ TEST(params_loops_and_tuples)
 	                  "    t = (1, 2)\n"
 	                  "    e = t == (1, 2)\n"
 	                  "    x, y = cuda.grid(2)\n"
-	                  "    w = cuda.local.array((2, 3), dt)\n"
+	                  "    w = cuda.shared.array((2, 3), dt)\n"
 	                  "    cuda.atomic.max(w, (x, 1), y)\n"
 	                  "    z = cuda.laneid + m\n",
 	                  "k", "float32[:], int32");
@@ -838,7 +841,7 @@ int main(void)
 	RUN(reduce_seed);
 	RUN(grid_stride_and_matmul_seeds);
 	RUN(device_functions);
-	RUN(recursion_refused);
+	RUN(recursion_typed_or_refused);
 	RUN(errors_names_and_statements);
 	RUN(errors_types);
 	RUN(params_loops_and_tuples);

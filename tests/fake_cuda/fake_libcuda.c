@@ -17,12 +17,25 @@
  *                    and every call after it too, until the primary context is reset
  *   "launch_write"   a launch stores this int32 at its first parameter's address
  *   "no_device"      cuInit fails with CUDA_ERROR_NO_DEVICE
+ *   "launch_xor32"   a launch XORs this value into every int32 of its first
+ *                    argument (a C-contiguous 1-d array: data, then extent)
+ *   "dma_mbps"       copies and launches become asynchronous, as on a GPU: a
+ *                    thread runs them in order, each copy taking n / rate
+ *                    (MB/s); copies from or to pinned memory (cuMemHostAlloc,
+ *                    cuMemHostRegister) touch the host memory only when they
+ *                    run, so code that reuses a buffer too early reads or
+ *                    writes the wrong bytes; pageable memory is copied when
+ *                    the call is made.  0 (the default): everything at once.
  * and counters are read with fake_get(): "allocs", "frees", "launches",
  * "module_loads", "live_bytes", "max_registers", "ctx_resets", "htod",
- * "dtoh", "syncs", "host_allocs" (cuMemHostAlloc calls).
+ * "dtoh", "syncs", "host_allocs" (cuMemHostAlloc calls), "pinned_copies"
+ * and "pageable_copies" (asynchronous copies by the kind of host memory),
+ * "host_registers" (cuMemHostRegister calls), "stream_waits" (cuStreamWaitEvent),
+ * "host_funcs" (cuLaunchHostFunc).
  *
  * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +53,10 @@ enum {
 
 static struct {
 	int inited, sticky, ctx_retained;
-	long mem_limit, reject_ptx, fault_on_sync, launch_write, no_device;
+	long mem_limit, reject_ptx, fault_on_sync, launch_write, no_device, launch_xor32, dma_mbps;
 	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
-	long htod, dtoh, syncs, host_allocs;
+	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
+	long host_funcs;
 	unsigned grid[3], block[3], smem;
 	void *stream;
 	unsigned char params[4096];
@@ -58,7 +72,170 @@ static struct alloc *allocs;
 
 struct module { char *ptx; };
 struct function { char name[256]; };
-struct event { double t; int recorded; };
+struct event { double t; int recorded; volatile int pending; };
+
+/* ------------------------------------------- asynchronous work (dma_mbps) */
+
+enum { OP_COPY, OP_EVENT, OP_KERNEL, OP_HOST };
+struct op {
+	int kind;
+	void *dst;
+	const void *src;
+	size_t n;
+	void *owned;                 /* freed when the op is done */
+	struct event *ev;
+	void (*fn)(void *);          /* OP_HOST: cuLaunchHostFunc's function and argument */
+	void *arg;
+	unsigned char params[64];    /* OP_KERNEL: the first parameters */
+	size_t nparams;
+	struct op *next;
+};
+
+static pthread_mutex_t qm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t qwork = PTHREAD_COND_INITIALIZER, qdone = PTHREAD_COND_INITIALIZER;
+static struct op *qhead, *qtail;
+static int qthread;
+
+struct range { const char *p; size_t n; struct range *next; };
+static struct range *pinned;
+static pthread_mutex_t pm = PTHREAD_MUTEX_INITIALIZER;
+
+static void add_pinned(uintptr_t p, size_t n)
+{
+	struct range *r = malloc(sizeof *r);
+	r->p = (const char *)p;
+	r->n = n;
+	pthread_mutex_lock(&pm);
+	r->next = pinned;
+	pinned = r;
+	pthread_mutex_unlock(&pm);
+}
+
+static void drop_pinned(const void *p)
+{
+	pthread_mutex_lock(&pm);
+	for (struct range **r = &pinned; *r; r = &(*r)->next)
+		if ((*r)->p == p) {
+			struct range *x = *r;
+			*r = x->next;
+			free(x);
+			break;
+		}
+	pthread_mutex_unlock(&pm);
+}
+
+static int is_pinned(const void *p, size_t n)
+{
+	int yes = 0;
+	pthread_mutex_lock(&pm);
+	for (struct range *r = pinned; r && !yes; r = r->next)
+		yes = (const char *)p >= r->p && (const char *)p + n <= r->p + r->n;
+	pthread_mutex_unlock(&pm);
+	return yes;
+}
+
+/* What a launch does to memory (launch_write, launch_xor32). */
+static void run_kernel(const unsigned char *params, size_t n)
+{
+	CUdeviceptr p = 0;
+	if (n >= 8)
+		memcpy(&p, params, 8);
+	if (!p)
+		return;
+	if (F.launch_write) {
+		int32_t v = (int32_t)F.launch_write;
+		memcpy((void *)(uintptr_t)p, &v, 4);
+	}
+	if (F.launch_xor32 && n >= 16) {
+		int64_t ext;
+		memcpy(&ext, params + 8, 8);
+		int32_t *a = (int32_t *)(uintptr_t)p;
+		for (int64_t i = 0; i < ext; i++)
+			a[i] ^= (int32_t)F.launch_xor32;
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double now_ms(void);
+
+static void *dma_main(void *unused)
+{
+	for (;;) {
+		pthread_mutex_lock(&qm);
+		while (!qhead)
+			pthread_cond_wait(&qwork, &qm);
+		struct op *o = qhead;
+		pthread_mutex_unlock(&qm);
+		if (o->kind == OP_COPY) {
+			double until = now_s() + (double)o->n / ((double)F.dma_mbps * 1e6);
+			while (now_s() < until)
+				;
+			memcpy(o->dst, o->src, o->n);
+		} else if (o->kind == OP_KERNEL) {
+			run_kernel(o->params, o->nparams);
+		} else if (o->kind == OP_HOST) {
+			o->fn(o->arg);
+		} else if (o->ev) {
+			o->ev->t = now_ms();
+		}
+		pthread_mutex_lock(&qm);
+		qhead = o->next;
+		if (!qhead)
+			qtail = NULL;
+		if (o->ev)
+			o->ev->pending = 0;
+		pthread_cond_broadcast(&qdone);
+		pthread_mutex_unlock(&qm);
+		free(o->owned);
+		free(o);
+	}
+	return NULL;
+}
+
+static void enqueue(struct op *o)
+{
+	pthread_mutex_lock(&qm);
+	if (!qthread) {
+		pthread_t th;
+		pthread_create(&th, NULL, dma_main, NULL);
+		pthread_detach(th);
+		qthread = 1;
+	}
+	o->next = NULL;
+	if (qtail)
+		qtail->next = o;
+	else
+		qhead = o;
+	qtail = o;
+	pthread_cond_signal(&qwork);
+	pthread_mutex_unlock(&qm);
+}
+
+/* Waits until the queued work is done. */
+static void drain(void)
+{
+	pthread_mutex_lock(&qm);
+	while (qhead)
+		pthread_cond_wait(&qdone, &qm);
+	pthread_mutex_unlock(&qm);
+}
+
+static void queue_copy(void *dst, const void *src, size_t n, void *owned)
+{
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_COPY;
+	o->dst = dst;
+	o->src = src;
+	o->n = n;
+	o->owned = owned;
+	enqueue(o);
+}
 
 static double now_ms(void)
 {
@@ -78,6 +255,8 @@ void fake_set(const char *key, long v)
 	else if (!strcmp(key, "fault_on_sync")) F.fault_on_sync = v;
 	else if (!strcmp(key, "launch_write")) F.launch_write = v;
 	else if (!strcmp(key, "no_device")) F.no_device = v;
+	else if (!strcmp(key, "launch_xor32")) F.launch_xor32 = v;
+	else if (!strcmp(key, "dma_mbps")) { drain(); F.dma_mbps = v; }
 }
 
 long fake_get(const char *key)
@@ -94,6 +273,11 @@ long fake_get(const char *key)
 	if (!strcmp(key, "syncs")) return F.syncs;
 	if (!strcmp(key, "smem")) return F.smem;
 	if (!strcmp(key, "host_allocs")) return F.host_allocs;
+	if (!strcmp(key, "pinned_copies")) return F.pinned_copies;
+	if (!strcmp(key, "pageable_copies")) return F.pageable_copies;
+	if (!strcmp(key, "host_registers")) return F.host_registers;
+	if (!strcmp(key, "stream_waits")) return F.stream_waits;
+	if (!strcmp(key, "host_funcs")) return F.host_funcs;
 	return -1;
 }
 
@@ -211,6 +395,7 @@ CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
 static CUresult sync_point(void)
 {
 	GUARD();
+	drain();
 	F.syncs++;
 	if (F.fault_on_sync) {
 		F.fault_on_sync = 0;
@@ -263,18 +448,61 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 	return E_INVALID_VALUE;
 }
 
-CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { GUARD(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { GUARD(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
 CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { GUARD(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st) { return cuMemcpyHtoD_v2(d, s, n); }
-CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st) { GUARD(); F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
-CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); memset((void *)(uintptr_t)d, c, n); return OK; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { GUARD(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
 
-CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) { GUARD(); F.host_allocs++; *p = malloc(n ? n : 1); return OK; }
-CUresult cuMemFreeHost(void *p) { free(p); return OK; }
-CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { GUARD(); return OK; }
-CUresult cuMemHostUnregister(void *p) { return OK; }
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
+{
+	GUARD();
+	if (!F.dma_mbps)
+		return cuMemcpyHtoD_v2(d, s, n);
+	F.htod++;
+	if (is_pinned(s, n)) {
+		F.pinned_copies++;
+		queue_copy((void *)(uintptr_t)d, s, n, NULL);
+	} else {
+		/* the driver stages pageable memory before it returns */
+		F.pageable_copies++;
+		void *tmp = malloc(n ? n : 1);
+		memcpy(tmp, s, n);
+		queue_copy((void *)(uintptr_t)d, tmp, n, tmp);
+	}
+	return OK;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
+{
+	GUARD();
+	F.dtoh++;
+	if (F.dma_mbps && is_pinned(d, n)) {
+		F.pinned_copies++;
+		queue_copy(d, (void *)(uintptr_t)s, n, NULL);
+		return OK;
+	}
+	if (F.dma_mbps) {
+		/* to pageable memory the copy is synchronous */
+		F.pageable_copies++;
+		drain();
+	}
+	memcpy(d, (void *)(uintptr_t)s, n);
+	return OK;
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
+
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
+{
+	GUARD();
+	F.host_allocs++;
+	*p = malloc(n ? n : 1);
+	add_pinned((uintptr_t)*p, n);
+	return OK;
+}
+CUresult cuMemFreeHost(void *p) { drain(); drop_pinned(p); free(p); return OK; }
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { GUARD(); F.host_registers++; add_pinned((uintptr_t)p, n); return OK; }
+CUresult cuMemHostUnregister(void *p) { drain(); drop_pinned(p); return OK; }
 CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { return E_INVALID_VALUE; }
 
 enum { JIT_MAX_REGISTERS = 0, JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };
@@ -328,6 +556,13 @@ CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
 
 CUresult cuFuncSetAttribute(void *fn, int attr, int v) { GUARD(); return OK; }
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn) { GUARD(); *v = attr == 4 ? 32 : 0; return OK; }
+CUresult cuOccupancyMaxPotentialBlockSize(int *grid, int *block, void *fn, void *b2d, size_t smem, int limit)
+{
+	GUARD();
+	*grid = 132;
+	*block = 768;
+	return OK;
+}
 
 CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned smem, void *stream, void **params, void **extra)
@@ -353,27 +588,77 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 			return E_INVALID_VALUE;
 		memcpy(F.params, buf, size);
 		F.nparams = size;
-		if (F.launch_write && size >= 8) {
-			CUdeviceptr p;
-			memcpy(&p, buf, 8);
-			int32_t v = (int32_t)F.launch_write;
-			if (p)
-				memcpy((void *)(uintptr_t)p, &v, 4);
+		if (F.dma_mbps) {
+			struct op *o = calloc(1, sizeof *o);
+			o->kind = OP_KERNEL;
+			o->nparams = size < sizeof o->params ? size : sizeof o->params;
+			memcpy(o->params, buf, o->nparams);
+			enqueue(o);
+		} else {
+			run_kernel(buf, size);
 		}
 	}
 	return OK;
 }
 
+CUresult cuLaunchHostFunc(void *stream, void (*fn)(void *), void *arg)
+{
+	GUARD();
+	F.host_funcs++;
+	if (!F.dma_mbps) {
+		fn(arg);
+		return OK;
+	}
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_HOST;
+	o->fn = fn;
+	o->arg = arg;
+	enqueue(o);
+	return OK;
+}
+
 CUresult cuStreamCreate(void **s, unsigned flags) { GUARD(); *s = malloc(16); return OK; }
 CUresult cuStreamSynchronize(void *s) { return sync_point(); }
-CUresult cuStreamQuery(void *s) { GUARD(); return OK; }
-CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { GUARD(); return OK; }
+CUresult cuStreamQuery(void *s) { GUARD(); return qhead ? E_NOT_READY : OK; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { GUARD(); F.stream_waits++; return OK; }
 CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
 
 CUresult cuEventCreate(void **e, unsigned flags) { GUARD(); *e = calloc(1, sizeof(struct event)); return OK; }
-CUresult cuEventRecord(void *e, void *s) { GUARD(); ((struct event *)e)->t = now_ms(); ((struct event *)e)->recorded = 1; return OK; }
-CUresult cuEventSynchronize(void *e) { return sync_point(); }
-CUresult cuEventQuery(void *e) { GUARD(); return OK; }   /* work is done at once; an unrecorded event is "done" too */
+CUresult cuEventRecord(void *e, void *s)
+{
+	GUARD();
+	struct event *ev = e;
+	ev->recorded = 1;
+	if (!F.dma_mbps) {
+		ev->t = now_ms();
+		return OK;
+	}
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_EVENT;
+	o->ev = ev;
+	pthread_mutex_lock(&qm);
+	ev->pending = 1;
+	pthread_mutex_unlock(&qm);
+	enqueue(o);
+	return OK;
+}
+
+CUresult cuEventSynchronize(void *e)
+{
+	struct event *ev = e;
+	GUARD();
+	if (!F.dma_mbps)
+		return sync_point();
+	F.syncs++;
+	pthread_mutex_lock(&qm);
+	while (ev->pending)
+		pthread_cond_wait(&qdone, &qm);
+	pthread_mutex_unlock(&qm);
+	return OK;
+}
+
+/* an unrecorded event is "done" */
+CUresult cuEventQuery(void *e) { GUARD(); return ((struct event *)e)->pending ? E_NOT_READY : OK; }
 
 CUresult cuEventElapsedTime(float *ms, void *a, void *b)
 {

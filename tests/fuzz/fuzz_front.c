@@ -7,8 +7,10 @@
  * signatures, with the simulator program built too.  The input is also
  * parsed as a single function (parse_function) and, when it holds the
  * word `lambda`, as a lambda (parse_lambda); the ASTs are printed and
- * cloned.  Errors are expected and ignored: the target checks that no
- * input crashes, leaks, or trips the sanitizers.
+ * cloned.  Every kernel that compiles is also run on the simulator, with
+ * bounds checks on, over small arrays of 8 (or 8 x 8) elements.  Errors
+ * are expected and ignored: the target checks that no input crashes,
+ * leaks, or trips the sanitizers.
  *
  *   make fuzz FUZZ_SECONDS=600
  */
@@ -36,6 +38,35 @@ static void dump_and_clone(Ctx *c, FuncDef *fn)
 	fclose(m);
 }
 
+/* Runs a compiled kernel on the simulator: every array argument gets an
+ * 8-element extent per axis over a zeroed buffer large enough for any
+ * dtype and layout; scalars are zero.  Endless loops are cut short by
+ * PTXJIT_SIM_LOOP_LIMIT (set in LLVMFuzzerInitialize). */
+static void run_sim(const PjKernel *k)
+{
+	static _Alignas(16) unsigned char arrays[4][8 * 8 * 16];
+	_Alignas(16) unsigned char params[512] = {0};
+	if (!k->sim || k->param_bytes > (int)sizeof params)
+		return;
+	memset(arrays, 0, sizeof arrays);
+	for (int i = 0; i < k->nparams; i++) {
+		const PjParam *p = &k->params[i];
+		int64_t v = 0;
+		if (p->role == KP_DATA)
+			v = (int64_t)(uintptr_t)arrays[p->arg & 3];
+		else if (p->role == KP_SHAPE)
+			v = 8;
+		else if (p->role == KP_STRIDE)
+			v = p->dim == 0 ? 8 * 16 : 16;
+		else
+			continue;
+		memcpy(params + p->off, &v, sizeof v);
+	}
+	unsigned grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+	PjError err;
+	pj_sim_launch(k, grid, block, 0, params, PJ_SIM_UNINIT | PJ_SIM_RACE, &err);
+}
+
 /* Parses text as a module, binds its names and compiles each def. */
 static void compile_module(const char *text, int len)
 {
@@ -59,8 +90,10 @@ static void compile_module(const char *text, int len)
 			PjOptions opt = {.arch = 90, .opt_level = 1, .sim = 1, .dump = ""};
 			PjKernel *k = NULL;
 			PjError err;
-			if (pj_compile(&m->funcs[i], sigs[s], &opt, &k, &err) == PJ_OK)
+			if (pj_compile(&m->funcs[i], sigs[s], &opt, &k, &err) == PJ_OK) {
+				run_sim(k);
 				pj_kernel_free(k);
+			}
 		}
 	}
 	arena_free(m->arena);
@@ -81,6 +114,12 @@ static void parse_alone(const char *text, int len)
 		dump_and_clone(&c, parse_lambda(&c, &src, (int)(lam - text), "f"));
 	}
 	arena_free(a);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	setenv("PTXJIT_SIM_LOOP_LIMIT", "100000", 1);
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -13,6 +13,14 @@
 Kernels run on the GPU through the CUDA driver (libcuda.so.1, opened at the
 first use), or on the CPU simulator when PTXJIT_SIM=1 is set before import;
 PTXJIT_SIM_CHECK=uninit,race adds the simulator's optional checks.
+
+NumPy arrays passed to a kernel are copied to the GPU before the launch and
+the ones the kernel writes are copied back after it (the call returns when
+they are back).  The copies go through a ring of pinned buffers, host memcpy
+overlapped with the DMA; PTXJIT_TRANSFER=register page-locks big arrays for
+the launch instead, PTXJIT_TRANSFER=driver leaves pageable copies to the
+driver; PTXJIT_COPY_THREADS and PTXJIT_STAGE_CHUNK (bytes, "1M") tune the
+ring.  Arrays from cuda.pinned_array are copied without staging.
 """
 
 from .. import _core
@@ -30,6 +38,7 @@ from .api import (  # noqa: F401
     synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401
+from .args import In, InOut, Out  # noqa: F401
 from .dispatcher import CUDADispatcher, compile, compile_ptx, compile_ptx_for_current_device, jit  # noqa: F401
 from .stubs import (  # noqa: F401
     threadIdx, blockIdx, blockDim, gridDim, laneid, warpsize,
@@ -45,3 +54,27 @@ from .stubs import (  # noqa: F401
 def is_simulator():
     """True when kernels run on the CPU simulator (PTXJIT_SIM=1 at import)."""
     return _core.is_simulator()
+
+
+from .reduction import Reduce, reduce  # noqa: F401,E402
+
+
+def vectorize(*args, **kwargs):
+    """numba.cuda.vectorize: ptxjit.vectorize with target='cuda'."""
+    from ..ufunc import vectorize as _v
+    kwargs.setdefault("target", "cuda")
+    return _v(*args, **kwargs)
+
+
+def guvectorize(*args, **kwargs):
+    """numba.cuda.guvectorize: ptxjit.guvectorize with target='cuda'."""
+    from ..ufunc import guvectorize as _g
+    kwargs.setdefault("target", "cuda")
+    return _g(*args, **kwargs)
+
+
+def __getattr__(name):
+    if name == "random":           # cuda.random without importing ptxjit.cuda.random
+        import importlib
+        return importlib.import_module(".random", __name__)
+    raise AttributeError("module 'ptxjit.cuda' has no attribute %r" % (name,))

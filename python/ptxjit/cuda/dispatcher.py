@@ -19,6 +19,7 @@ import sys
 from .. import _core
 from .. import types as _types
 from ..errors import SourceNotFoundError
+from . import cache as _cache
 from . import stubs
 
 _OPTIONS = {
@@ -55,12 +56,29 @@ def _split_top(s, sep=","):
     return [p.strip() for p in parts if p.strip()]
 
 
+def _base_dims(s):
+    """('float32', ':, ::1') of 'float32[:, ::1]', ('Record(...)', '::1') of
+    'Record(...)[::1]'; (s, None) for a type without dimensions."""
+    if not s.endswith("]"):
+        return s, None
+    depth = 0
+    for k in range(len(s) - 1, -1, -1):
+        if s[k] == "]":
+            depth += 1
+        elif s[k] == "[":
+            depth -= 1
+            if depth == 0:
+                base = s[:k].strip()
+                if base and (base[-1] == ")" or base[-1] == "_" or base[-1].isalnum()):
+                    return base, s[k + 1:-1]
+                break
+    return s, None
+
+
 def _canon_type(s):
     """'f4[:,::1]' -> 'float32[:, ::1]' (unknown spellings are kept)."""
     s = s.strip()
-    name, dims = s, None
-    if s.endswith("]") and "[" in s:
-        name, dims = s[:s.index("[")].strip(), s[s.index("[") + 1:-1]
+    name, dims = _base_dims(s)
     name = _CANON.get(name, name)
     if dims is None:
         return name
@@ -91,15 +109,23 @@ def _argtypes_of(sigtext):
 
 
 def _parse_argtype(s):
-    """(dtype, ndim, layout) of a canonical type string; ndim 0 for scalars."""
-    if s.endswith("]") and "[" in s:
-        dims = _split_top(s[s.index("[") + 1:-1])
+    """(dtype, ndim, layout) of a canonical type string; layout "" for
+    scalars ("array(float64, 0d, C)" is a 0-d array)."""
+    if s.startswith("readonly "):
+        s = s[9:].strip()
+    base, dims = _base_dims(s)
+    if dims is not None:
+        dims = _split_top(dims)
         layout = "A"
         if dims and dims[-1] == "::1":
             layout = "C"
         elif dims and dims[0] == "::1":
             layout = "F"
-        return s[:s.index("[")], len(dims), layout
+        return base, len(dims), layout
+    if s.startswith(("array(", "Array(")) and s.endswith(")"):
+        parts = _split_top(s[s.index("(") + 1:-1])
+        if len(parts) >= 3 and parts[1].endswith("d") and parts[1][:-1].isdigit():
+            return _CANON.get(parts[0], parts[0]), int(parts[1][:-1]), parts[2]
     return s, 0, ""
 
 
@@ -111,7 +137,7 @@ def _match_score(params, args):
     for p, a in zip(params, args):
         pd, pn, pl = _parse_argtype(p)
         ad, an, al = _parse_argtype(a)
-        if pn or an:
+        if pl or al:
             if pd != ad or pn != an:
                 return None
             if pl == al or (pn == 1 and pl in "CF" and al in "CF"):
@@ -247,6 +273,11 @@ class CUDADispatcher(_core.Dispatcher):
         self._source = None
         self._device_sig = None
         self._can_compile = True
+        self._specialized = False
+        self._specializations = {}
+        self._variants = {}          # (argtypes, launch flags) -> Kernel
+        self._cache = bool(options.get("cache")) and not device
+        self.stats = _cache.CacheStats()
         inline = options.get("inline", "never")
         self._inline = inline is True or inline == "always" or bool(options.get("forceinline"))
         argnames = tuple(code.co_varnames[:code.co_argcount])
@@ -297,22 +328,36 @@ class CUDADispatcher(_core.Dispatcher):
                             % self.__name__)
         text = _sig_text(sig)
         argtypes = _argtypes_of(text)
-        k = self.overloads.get(argtypes)
+        k = self._variants.get((argtypes, 0))
         if k is None:
             k = self._compile(text, argtypes)
         return k
 
-    def _compile(self, sigtext, argtypes):
+    def _compile(self, sigtext, argtypes, flags=0):
+        """Compiles one signature; flags (from the launch) select a variant:
+        1 all array extents below 2^31, 2 no two arrays share memory."""
         if not _table_ready:
             _build_resolve_table()
-        k = _core.compile(self._pj_info(), sigtext, self._options())
+        opts = self._options()
+        if flags & 1:
+            opts["small_extents"] = True
+        if flags & 2:
+            opts["noalias"] = True
+        info = self._pj_info()
+        k = _core.compile(info, sigtext, opts)
         k.signature = argtypes
-        self.overloads[argtypes] = k
+        k.variant = flags
+        if self._cache:
+            k.cache_path = _cache.attach(k, info[1], argtypes, opts, self.stats)
+        self._variants[(argtypes, flags)] = k
+        if flags == 0 or argtypes not in self.overloads:
+            self.overloads[argtypes] = k
         return k
 
-    def _compile_for(self, argtypes):
-        """Called by the launch path for argument types it has not seen."""
-        k = self.overloads.get(argtypes)
+    def _compile_for(self, argtypes, flags=0):
+        """Called by the launch path for argument types (and launch flags,
+        see _compile) it has not seen."""
+        k = self._variants.get((argtypes, flags))
         if k is not None:
             return k
         if not self._can_compile:
@@ -327,7 +372,7 @@ class CUDADispatcher(_core.Dispatcher):
                     % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
                        ", ".join(argtypes)))
             return best
-        return self._compile(", ".join(argtypes), argtypes)
+        return self._compile(", ".join(argtypes), argtypes, flags)
 
     def _kernel(self, signature):
         if signature is None:
@@ -349,13 +394,26 @@ class CUDADispatcher(_core.Dispatcher):
         return self[griddim, blockdim, stream, sharedmem]
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
-        """A 1-d launch with at least ntasks threads."""
-        if ntasks < 0:
-            raise ValueError("forall: ntasks must be 0 or more, not %d" % ntasks)
-        if ntasks == 0:
-            return lambda *args: None
-        tpb = tpb or 256
-        return self[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem]
+        """A 1-d launch of at least ntasks threads: k.forall(n)(args).  With
+        tpb=0 the block size is the one the driver's occupancy calculator
+        picks for the kernel compiled for these arguments (256 on the
+        simulator)."""
+        return _ForAll(self, ntasks, tpb, stream, sharedmem)
+
+    def specialize(self, *args):
+        """A kernel fixed to the types of these arguments (compiled now), as
+        Numba's: launching it with other types converts or fails."""
+        if self._specialized:
+            raise RuntimeError("kernel %r is already specialized" % self.__name__)
+        if self._device:
+            raise TypeError("%r is a device function; only kernels can be specialized" % self.__name__)
+        argtypes = self._typeof(tuple(args))
+        sp = self._specializations.get(argtypes)
+        if sp is None:
+            sp = CUDADispatcher(self.py_func, ["(%s)" % ", ".join(argtypes)], False, self.targetoptions)
+            sp._specialized = True
+            self._specializations[argtypes] = sp
+        return sp
 
     # ---- introspection
 
@@ -366,7 +424,8 @@ class CUDADispatcher(_core.Dispatcher):
 
     @property
     def specialized(self):
-        return not self._can_compile
+        """True for the kernel specialize() returns."""
+        return self._specialized
 
     def inspect_asm(self, signature=None):
         """The PTX: a dict by signature, or the text for one signature."""
@@ -423,6 +482,44 @@ class CUDADispatcher(_core.Dispatcher):
         return "<ptxjit.cuda %s %s>" % ("device function" if self._device else "kernel", self.__qualname__)
 
 
+class _ForAll:
+    """k.forall(ntasks, tpb, stream, sharedmem): call it with the arguments."""
+
+    SIM_TPB = 256
+
+    def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
+        ntasks, tpb, sharedmem = int(ntasks), int(tpb), int(sharedmem)
+        if ntasks < 0:
+            raise ValueError("forall: ntasks must be 0 or more, not %d" % ntasks)
+        if tpb < 0 or tpb > 1024:
+            raise ValueError("forall: tpb (threads per block) must be 1 to 1024, or 0 to let the driver "
+                             "choose; not %d" % tpb)
+        if sharedmem < 0:
+            raise ValueError("forall: sharedmem must be 0 or more bytes, not %d" % sharedmem)
+        self.dispatcher, self.ntasks, self.tpb = dispatcher, ntasks, tpb
+        self.stream, self.sharedmem = stream, sharedmem
+
+    def _block_size(self, args):
+        if self.tpb:
+            return self.tpb
+        if _core.is_simulator():
+            return self.SIM_TPB
+        d = self.dispatcher
+        k = d._compile_for(d._typeof(args))
+        sizes = k.__dict__.setdefault("_forall_tpb", {})
+        tpb = sizes.get(self.sharedmem)
+        if tpb is None:
+            tpb = sizes[self.sharedmem] = k._max_block_size(self.sharedmem) or 1024
+        return tpb
+
+    def __call__(self, *args):
+        if self.ntasks == 0:
+            return None
+        tpb = self._block_size(args)
+        blocks = (self.ntasks + tpb - 1) // tpb
+        return self.dispatcher[blocks, tpb, self.stream, self.sharedmem](*args)
+
+
 def jit(func_or_sig=None, device=False, **options):
     """Compiles a Python function into a CUDA kernel (or, with device=True, a
     device function that kernels call).
@@ -432,8 +529,10 @@ def jit(func_or_sig=None, device=False, **options):
         @cuda.jit(["void(f4[:])", "void(f8[:])"])   several signatures
         @cuda.jit(device=True)                      a device function
 
-    Options: fastmath, debug, lineinfo, max_registers, opt, inline ("always"),
-    cache (accepted; nothing is cached on disk yet).
+    Options: fastmath, debug, lineinfo, max_registers, opt (False: no IR
+    optimisation passes), inline ("always"), cache (True: the driver's
+    machine code is kept on disk and loaded by later processes; see
+    ptxjit/cuda/cache.py).
     """
     unknown = set(options) - _OPTIONS
     if unknown:

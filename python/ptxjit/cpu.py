@@ -1,0 +1,319 @@
+"""@njit and @jit(nopython=True): Python functions compiled to native code for the CPU.
+
+ptxjit's compiler turns the function into its IR, exactly as for a CUDA
+kernel, and its C back end writes the IR out as C; the system C compiler
+(`cc` on PATH, or $CC) builds a shared object that is loaded into the
+process.  The call path is C (ptxjit._core.CpuDispatcher): it classifies
+the arguments, finds the compiled signature and calls it; this file only
+compiles.  Functions can return numbers, tuples and arrays; arrays they
+create (np.empty, np.zeros, np.copy, ...) come back as NumPy arrays that
+own their memory.
+
+    cache=True        keeps the shared object in $PTXJIT_CACHE_DIR (default
+                      ~/.cache/ptxjit/cpu), keyed by the generated C text
+                      (which follows from the source, the argument types,
+                      the globals read and the options), the compiler's
+                      version and its flags
+    fastmath=True     lets the C compiler reassociate and contract
+                      (-ffast-math)
+    boundscheck=True  every index is checked: IndexError names the line
+    nogil=True        the call releases the GIL
+
+Without a C compiler the functions run on ptxjit's IR interpreter (one
+thread of the simulator), much slower; a warning says so once.
+"""
+
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+
+from . import _core
+
+_OPTIONS = {
+    "nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil", "parallel", "error_model",
+    "inline", "looplift", "debug", "locals", "target", "no_cfunc_wrapper", "no_rewrites", "_nrt",
+}
+
+_CFLAGS = ["-O2", "-shared", "-fPIC", "-ffp-contract=off", "-w"]
+_FAST = ["-ffast-math", "-ffp-contract=fast"]
+_lock = threading.Lock()
+_cc_info = None          # (argv, identity) or () when there is none
+_warned = False
+
+
+def _compiler():
+    """(argv of the C compiler, its identity) or None."""
+    global _cc_info
+    if _cc_info is None:
+        env = os.environ.get("CC")
+        argv = shlex.split(env) if env else ["cc"]
+        exe = shutil.which(argv[0]) if argv else None
+        ident = None
+        if exe:
+            try:
+                p = subprocess.run([exe] + argv[1:] + ["--version"], capture_output=True, text=True, timeout=60)
+                if p.returncode == 0:
+                    ident = (p.stdout.splitlines() or ["?"])[0] + " @ " + exe
+            except (OSError, subprocess.SubprocessError):
+                ident = None
+        _cc_info = ([exe] + argv[1:], ident) if ident else ()
+    return _cc_info or None
+
+
+def _cache_dir():
+    d = os.environ.get("PTXJIT_CACHE_DIR")
+    if not d:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(base, "ptxjit")
+    return os.path.join(d, "cpu")
+
+
+def _build(csrc, fastmath, cache):
+    """The path of a shared object built from csrc, and whether it is a
+    temporary file (to remove once loaded)."""
+    argv, ident = _compiler()
+    flags = _CFLAGS + (_FAST if fastmath else [])
+    key = hashlib.sha256("\0".join([_core.PJ_VERSION, ident, " ".join(flags), csrc]).encode()).hexdigest()[:40]
+    if cache:
+        d = _cache_dir()
+        path = os.path.join(d, key + ".so")
+        if os.path.exists(path):
+            return path, False
+        os.makedirs(d, exist_ok=True)
+        work = d
+    else:
+        work = tempfile.gettempdir()
+    fd, cpath = tempfile.mkstemp(prefix="ptxjit_", suffix=".c", dir=work)
+    with os.fdopen(fd, "w") as f:
+        f.write(csrc)
+    so = cpath[:-2] + ".so"
+    try:
+        p = subprocess.run(argv + flags + ["-o", so, cpath, "-lm"], capture_output=True, text=True)
+    finally:
+        os.unlink(cpath)
+    if p.returncode != 0:
+        raise _core.InternalCompilerError(
+            "the C compiler failed on the code ptxjit generated (%s):\n%s" % (" ".join(argv), p.stderr[-4000:]))
+    if cache:
+        os.replace(so, path)
+        return path, False
+    return so, True
+
+
+def _warn_interpreter():
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            "ptxjit: no C compiler found (cc on PATH, or $CC): @njit functions run on ptxjit's IR "
+            "interpreter, about 50-200 times slower than compiled code (though still faster than plain "
+            "Python on array loops); install a C compiler (e.g. apt-get install gcc) for native speed",
+            RuntimeWarning, stacklevel=4)
+
+
+class CPUDispatcher(_core.CpuDispatcher):
+    """An @njit function: call it like the Python function; each new set of
+    argument types is compiled once."""
+
+    def __init__(self, py_func, sigs=None, options=None):
+        code = getattr(py_func, "__code__", None)
+        if code is None:
+            raise TypeError("njit needs a Python function, not %s" % type(py_func).__name__)
+        if code.co_flags & 0x0C or code.co_kwonlyargcount:
+            raise TypeError("%r: *args, **kwargs and keyword-only parameters are not supported by @njit; "
+                            "give the function a fixed list of positional parameters" % py_func.__name__)
+        options = dict(options or {})
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = getattr(py_func, "__qualname__", py_func.__name__)
+        self.__doc__ = py_func.__doc__
+        self.__module__ = py_func.__module__
+        self.__wrapped__ = py_func
+        self.targetoptions = options
+        self.overloads = {}
+        self._frozen = {}
+        self._source = None
+        self._can_compile = True
+        argnames = tuple(code.co_varnames[:code.co_argcount])
+        self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()))
+        if sigs:
+            for s in sigs:
+                self.compile(s)
+            self._can_compile = False
+
+    # ---- what the compiler reads
+
+    def _pj_info(self):
+        from .cuda.dispatcher import source_of
+        if self._source is None:
+            self._source = source_of(self.py_func)
+        text, file, first, shift = self._source
+        closure = {}
+        cells = self.py_func.__closure__
+        if cells:
+            for name, cell in zip(self.py_func.__code__.co_freevars, cells):
+                try:
+                    closure[name] = cell.cell_contents
+                except ValueError:
+                    pass
+        inline = self.targetoptions.get("inline", "never")
+        return (self.py_func.__name__, text, file, first, shift, self.py_func.__globals__, closure,
+                self._frozen, True, None, inline == "always" or inline is True)
+
+    def _options(self, sim):
+        o = self.targetoptions
+        return {
+            "target_cpu": True,
+            "fastmath": bool(o.get("fastmath", False)),
+            "boundscheck": bool(o.get("boundscheck", False)),
+            "sim": sim,
+            "dump": o.get("dump"),
+        }
+
+    # ---- compiling
+
+    def compile(self, sig):
+        """Compiles for a signature ("float64(float64[:], int64)", "(float64[:], int64)",
+        or a tuple of types); returns the compiled function."""
+        from .cuda.dispatcher import _argtypes_of, _sig_text
+        text = _sig_text(sig)
+        argtypes = _argtypes_of(text)
+        f = self.overloads.get(argtypes)
+        if f is None:
+            f = self._compile(", ".join(argtypes), argtypes)
+        return f
+
+    def _compile(self, sigtext, argtypes):
+        from .cuda import dispatcher as cd
+        if not cd._table_ready:
+            cd._build_resolve_table()
+        cc = _compiler()
+        with _lock:
+            k = _core.compile(self._pj_info(), sigtext, self._options(sim=cc is None))
+            if cc is None:
+                _warn_interpreter()
+                f = _core.CpuFunc(k, None, bool(self.targetoptions.get("nogil")))
+            else:
+                path, temp = _build(_core.c_source(k), bool(self.targetoptions.get("fastmath")),
+                                    bool(self.targetoptions.get("cache")))
+                try:
+                    f = _core.CpuFunc(k, path, bool(self.targetoptions.get("nogil")))
+                finally:
+                    if temp:
+                        os.unlink(path)
+        f.signature = argtypes
+        self.overloads[argtypes] = f
+        return f
+
+    def _compile_for(self, argtypes):
+        """Called by the call path for argument types it has not seen."""
+        f = self.overloads.get(argtypes)
+        if f is not None:
+            return f
+        if not self._can_compile:
+            from .cuda.dispatcher import _match_score
+            best, score = None, -1
+            for params, cand in self.overloads.items():
+                s = _match_score(params, argtypes)
+                if s is not None and s > score:
+                    best, score = cand, s
+            if best is None:
+                raise TypeError("%s() was compiled for %s; the arguments (%s) match none of them"
+                                % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
+                                   ", ".join(argtypes)))
+            return best
+        return self._compile(", ".join(argtypes), argtypes)
+
+    # ---- introspection
+
+    @property
+    def signatures(self):
+        """The argument types of every compiled signature."""
+        return list(self.overloads)
+
+    def _pick(self, signature):
+        if signature is None:
+            return list(self.overloads.items())
+        from .cuda.dispatcher import _argtypes_of, _sig_text
+        key = signature if isinstance(signature, tuple) and all(isinstance(s, str) for s in signature) \
+            else _argtypes_of(_sig_text(signature))
+        return [(key, self.overloads[key])]
+
+    def inspect_c(self, signature=None):
+        """The generated C: a dict by signature, or the text for one."""
+        got = {s: _core.c_source(f.kernel) for s, f in self._pick(signature)}
+        return got if signature is None else next(iter(got.values()))
+
+    def inspect_ir(self, signature=None):
+        got = {s: f.kernel.ir for s, f in self._pick(signature)}
+        return got if signature is None else next(iter(got.values()))
+
+    def inspect_types(self, file=None, signature=None):
+        out = file if file is not None else sys.stdout
+        for sig, f in self._pick(signature):
+            print("%s (%s)" % (self.__name__, ", ".join(sig)), file=out)
+            print("-" * 80, file=out)
+            print(f.kernel.types or "", file=out)
+            print("=" * 80, file=out)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else _Bound(self, obj)
+
+    def __repr__(self):
+        return "<ptxjit.njit function %s>" % self.__qualname__
+
+
+class _Bound:
+    def __init__(self, f, obj):
+        self._f, self._obj = f, obj
+
+    def __call__(self, *args):
+        return self._f(self._obj, *args)
+
+
+def _is_sig(x):
+    from .types import Signature
+    return isinstance(x, (str, Signature, tuple))
+
+
+def jit(func_or_sig=None, **options):
+    """Numba's @jit for the CPU: nopython mode (object mode is refused)."""
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise TypeError("jit() got unexpected keyword argument%s %s; it takes %s"
+                        % ("s" if len(unknown) > 1 else "", ", ".join(sorted(unknown)), ", ".join(sorted(_OPTIONS))))
+    if options.get("nopython") is False or options.get("forceobj"):
+        raise NotImplementedError(
+            "object mode (nopython=False, forceobj=True) is not supported: ptxjit compiles the function to "
+            "native code and refuses what it cannot compile, with a message at the line; use nopython=True "
+            "(or @njit), or call the plain Python function")
+    if options.get("parallel"):
+        warnings.warn("ptxjit: parallel=True is ignored; the function runs on one thread", RuntimeWarning,
+                      stacklevel=3)
+    target = options.pop("target", None)
+    if target not in (None, "cpu"):
+        raise ValueError("unknown target %r: use target='cpu' (the default) or 'gpu'/'cuda'" % (target,))
+    if func_or_sig is None:
+        return lambda f: jit(f, **options)
+    if _is_sig(func_or_sig) or isinstance(func_or_sig, list):
+        sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
+        return lambda f: CPUDispatcher(getattr(f, "py_func", f), sigs, options)
+    if isinstance(func_or_sig, CPUDispatcher):
+        func_or_sig = func_or_sig.py_func
+    if not callable(func_or_sig):
+        raise TypeError("jit takes a function or a signature, not %r" % (func_or_sig,))
+    return CPUDispatcher(func_or_sig, None, options)
+
+
+def njit(func_or_sig=None, **options):
+    """Numba's @njit: @jit(nopython=True)."""
+    if "nopython" in options and not options["nopython"]:
+        raise NotImplementedError("@njit is nopython mode; object mode is not supported")
+    options["nopython"] = True
+    return jit(func_or_sig, **options)

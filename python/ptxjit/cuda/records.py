@@ -1,0 +1,56 @@
+"""Records: NumPy structured dtypes in kernels.
+
+A structured array passed to a kernel (or a structured dtype given to
+cuda.shared.array / cuda.local.array, or a module-level structured array)
+reaches the compiler as Numba's spelling of its Record type:
+
+    Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)
+
+Inside the kernel `a[i]` is the record (a reference into the array), and its
+fields read and write as `a[i].x`, `a[i]['x']`, `a[i].x = v`.  Fields are
+numbers (bool, integers, floats, complex); each must lie at a multiple of its
+size, which `numpy.dtype([...], align=True)` guarantees.
+"""
+
+import numpy as np
+
+from .. import types as _types
+
+_NAMES = {t.np_name: t.name for t in _types.number_types()}
+
+
+def record_sig(dtype):
+    """Numba's spelling of the Record type of a structured dtype."""
+    dt = np.dtype(dtype)
+    if dt.fields is None:
+        raise TypeError("dtype %s is not a structured dtype (it has no fields)" % dt)
+    parts = []
+    for name in dt.names:
+        fdt, off = dt.fields[name][:2]
+        if fdt.subdtype is not None:
+            raise TypeError("record field %r is an array (%s); kernels take records whose fields are "
+                            "numbers" % (name, fdt))
+        if fdt.fields is not None:
+            raise TypeError("record field %r is itself a record; kernels take records whose fields are "
+                            "numbers" % (name,))
+        if fdt.byteorder == ">" or (fdt.byteorder == "=" and not np.little_endian):
+            raise TypeError("record field %r is big-endian (%s); use native byte order" % (name, fdt.str))
+        tname = _NAMES.get(fdt.name)
+        if tname is None:
+            raise TypeError("record field %r has dtype %s, which kernels do not take (fields are bool, "
+                            "integers, floats or complex)" % (name, fdt))
+        if not name.isidentifier():
+            raise TypeError("record field name %r is not a Python identifier, which kernels need" % (name,))
+        parts.append("%s[type=%s;offset=%d]" % (name, tname, off))
+    if not parts:
+        raise TypeError("dtype %s has no fields" % dt)
+    return "Record(%s;%d;%s)" % (",".join(parts), dt.itemsize, bool(dt.isalignedstruct))
+
+
+def from_dtype(dtype):
+    """numba.from_dtype: the type kernels use for a dtype.  ptxjit takes the
+    NumPy dtype itself (a structured dtype is a record type)."""
+    dt = np.dtype(dtype)
+    if dt.fields is not None:
+        record_sig(dt)
+    return dt

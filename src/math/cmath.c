@@ -1,0 +1,287 @@
+/*
+ * cmath.c - the complex functions of Python's cmath module (and NumPy's
+ * ufuncs on complex scalars), on a pair of real parts in the builder's
+ * precision, built from the real functions of the library.
+ *
+ * The algorithms are CPython's (Modules/cmathmodule.c, which Numba's
+ * cmathimpl.py follows): sqrt scales into range first and takes
+ * t = sqrt((|x| + |z|)/2), the other part |y| / 2t; log takes
+ * log1p((|z| - 1)(|z| + 1)) / 2 when |z| is near 1; the inverse
+ * functions are Kahan's square-root formulas (asinh from sqrt(1 + iz) and
+ * sqrt(1 - iz), acos and acosh alike), with the large-argument forms
+ * log(|z|/2) + 2 ln2 past 1e150 (float32: 1e18); atanh is
+ * log1p(4x / ((1-x)^2 + y^2)) / 4 with the atan2 imaginary part; tanh
+ * uses tan(y) and 1/cosh(x), or its limit past |x| = 354 (float32: 44).
+ * sin, cos, tan, asin, atan and asin follow from the hyperbolic ones by
+ * multiplying the argument by i.  Finite arguments are the design point;
+ * infinities and NaNs go through the formulas (and a few selected fixes
+ * for sqrt and exp), which gives C99 Annex G's values in the common
+ * cases but not all of its table.
+ */
+#include <math.h>
+
+#include "mathlib.h"
+
+static Cx cx(Ref re, Ref im)
+{
+	Cx z = {re, im};
+	return z;
+}
+
+/* i z and -i z */
+static Cx times_i(MB *b, Cx z)
+{
+	return cx(mb_neg(b, z.im), z.re);
+}
+
+static Cx times_minus_i(MB *b, Cx z)
+{
+	return cx(z.im, mb_neg(b, z.re));
+}
+
+Cx math_cmul(MB *b, Cx x, Cx y)
+{
+	Ref re = mb_fma(b, x.re, y.re, mb_neg(b, mb_mul(b, x.im, y.im)));
+	Ref im = mb_fma(b, x.re, y.im, mb_mul(b, x.im, y.re));
+	return cx(re, im);
+}
+
+/* Smith's division: the larger part of the divisor divided out first */
+Cx math_cdiv(MB *b, Cx x, Cx y)
+{
+	Ref big = mb_ge(b, mb_abs(b, y.re), mb_abs(b, y.im));
+	Ref c = mb_sel(b, big, y.re, y.im), d = mb_sel(b, big, y.im, y.re);
+	Ref r = mb_div(b, d, c);
+	Ref den = mb_fma(b, d, r, c);
+	/* big: (a + b r, b - a r) / den; else (a r + b, b r - a) / den */
+	Ref re = mb_sel(b, big, mb_fma(b, x.im, r, x.re), mb_fma(b, x.re, r, x.im));
+	Ref im = mb_sel(b, big, mb_fma(b, mb_neg(b, x.re), r, x.im), mb_fma(b, x.im, r, mb_neg(b, x.re)));
+	return cx(mb_div(b, re, den), mb_div(b, im, den));
+}
+
+Ref math_cabs(MB *b, Cx z)
+{
+	return math_hypot(b, z.re, z.im);
+}
+
+Ref math_cphase(MB *b, Cx z)
+{
+	return math_atan2(b, z.im, z.re);
+}
+
+Cx math_crect(MB *b, Ref r, Ref phi)
+{
+	Ref re = mb_mul(b, r, math_cos(b, phi));
+	Ref im = mb_mul(b, r, math_sin(b, phi));
+	/* a zero angle keeps the imaginary part a zero even for r = inf */
+	return cx(re, mb_sel(b, mb_eq(b, phi, mb_f(b, 0)), phi, im));
+}
+
+Cx math_cexp(MB *b, Cx z)
+{
+	/* e^x cos y, e^x sin y with e^x / 2 doubled last (no spurious overflow) */
+	Ref h = math_exp_scaled(b, z.re, -1);
+	Ref two = mb_f(b, 2);
+	Ref re = mb_mul(b, mb_mul(b, h, math_cos(b, z.im)), two);
+	Ref im = mb_mul(b, mb_mul(b, h, math_sin(b, z.im)), two);
+	Ref real = mb_eq(b, z.im, mb_f(b, 0));
+	re = mb_sel(b, real, math_exp(b, z.re), re);
+	im = mb_sel(b, real, z.im, im);
+	return cx(re, im);
+}
+
+Cx math_clog(MB *b, Cx z)
+{
+	Ref ax = mb_abs(b, z.re), ay = mb_abs(b, z.im);
+	Ref big = mb_max(b, ax, ay), small = mb_min(b, ax, ay);
+	Ref h = math_hypot(b, z.re, z.im);
+	Ref one = mb_f(b, 1);
+	Ref near1 = mb_and(b, mb_gt(b, h, mb_f(b, 0.71)), mb_lt(b, h, mb_f(b, 1.73)));
+	Ref t = mb_fma(b, mb_sub(b, big, one), mb_add(b, big, one), mb_mul(b, small, small));
+	Ref re1 = mb_mul(b, mb_f(b, 0.5), math_log1p(b, t));
+	Ref re = mb_sel(b, near1, re1, math_log(b, h));
+	return cx(re, math_atan2(b, z.im, z.re));
+}
+
+Cx math_clog10(MB *b, Cx z)
+{
+	Cx l = math_clog(b, z);
+	Ref c = mb_f(b, 0.4342944819032518);
+	return cx(mb_mul(b, l.re, c), mb_mul(b, l.im, c));
+}
+
+Cx math_csqrt(MB *b, Cx z)
+{
+	int d = mb_is64(b);
+	Ref ax = mb_abs(b, z.re), ay = mb_abs(b, z.im);
+	Ref m = mb_max(b, ax, ay);
+	/* scale by a power of 4 so that the square root scales exactly */
+	Ref hi = mb_gt(b, m, mb_f(b, d ? 0x1p1000 : 0x1p120));
+	Ref lo = mb_lt(b, m, mb_f(b, d ? 0x1p-1000 : 0x1p-120));
+	Ref sc = mb_sel(b, hi, mb_f(b, 0x1p-4), mb_sel(b, lo, mb_f(b, d ? 0x1p108 : 0x1p50), mb_f(b, 1)));
+	Ref un = mb_sel(b, hi, mb_f(b, 0x1p2), mb_sel(b, lo, mb_f(b, d ? 0x1p-54 : 0x1p-25), mb_f(b, 1)));
+	Ref xs = mb_mul(b, ax, sc), ys = mb_mul(b, ay, sc);
+	Ref t = mb_sqrt(b, mb_mul(b, mb_add(b, xs, math_hypot(b, xs, ys)), mb_f(b, 0.5)));
+	t = mb_mul(b, t, un);
+	Ref dd = mb_div(b, ay, mb_add(b, t, t));
+	Ref pos = mb_not(b, mb_signbit(b, z.re));
+	Ref re = mb_sel(b, pos, t, dd);
+	Ref im = mb_copysign(b, mb_sel(b, pos, dd, t), z.im);
+	/* zero, and an infinite imaginary part (even with a NaN real part) */
+	Ref zero = mb_and(b, mb_eq(b, ax, mb_f(b, 0)), mb_eq(b, ay, mb_f(b, 0)));
+	re = mb_sel(b, zero, mb_f(b, 0), re);
+	im = mb_sel(b, zero, z.im, im);
+	Ref yinf = mb_isinf(b, z.im);
+	re = mb_sel(b, yinf, mb_f(b, HUGE_VAL), re);
+	im = mb_sel(b, yinf, z.im, im);
+	return cx(re, im);
+}
+
+Cx math_csinh(MB *b, Cx z)
+{
+	Ref re = mb_mul(b, math_sinh(b, z.re), math_cos(b, z.im));
+	Ref im = mb_mul(b, math_cosh(b, z.re), math_sin(b, z.im));
+	Ref real = mb_eq(b, z.im, mb_f(b, 0));
+	return cx(mb_sel(b, real, math_sinh(b, z.re), re), mb_sel(b, real, z.im, im));
+}
+
+Cx math_ccosh(MB *b, Cx z)
+{
+	Ref re = mb_mul(b, math_cosh(b, z.re), math_cos(b, z.im));
+	Ref im = mb_mul(b, math_sinh(b, z.re), math_sin(b, z.im));
+	Ref real = mb_eq(b, z.im, mb_f(b, 0));
+	Ref im0 = mb_mul(b, z.im, mb_copysign(b, mb_f(b, 1), z.re));
+	return cx(mb_sel(b, real, math_cosh(b, z.re), re), mb_sel(b, real, im0, im));
+}
+
+Cx math_ctanh(MB *b, Cx z)
+{
+	int d = mb_is64(b);
+	Ref one = mb_f(b, 1);
+	Ref tx = math_tanh(b, z.re), ty = math_tan(b, z.im);
+	Ref cx_ = mb_div(b, one, math_cosh(b, z.re));
+	Ref txty = mb_mul(b, tx, ty);
+	Ref den = mb_fma(b, txty, txty, one);
+	Ref re = mb_div(b, mb_mul(b, tx, mb_fma(b, ty, ty, one)), den);
+	Ref im = mb_mul(b, mb_mul(b, mb_div(b, ty, den), cx_), cx_);
+	/* |x| large: (sign x, 4 sin y cos y e^-2|x|) */
+	Ref ax = mb_abs(b, z.re);
+	Ref big = mb_gt(b, ax, mb_f(b, d ? 354 : 44));
+	Ref s = math_sin(b, z.im), c = math_cos(b, z.im);
+	Ref imb = mb_mul(b, mb_mul(b, mb_mul(b, mb_f(b, 4), s), c), math_exp(b, mb_mul(b, mb_f(b, -2), ax)));
+	re = mb_sel(b, big, mb_copysign(b, one, z.re), re);
+	im = mb_sel(b, big, imb, im);
+	Ref real = mb_eq(b, z.im, mb_f(b, 0));
+	return cx(mb_sel(b, real, tx, re), mb_sel(b, real, z.im, im));
+}
+
+Cx math_csin(MB *b, Cx z)
+{
+	return times_minus_i(b, math_csinh(b, times_i(b, z)));
+}
+
+Cx math_ccos(MB *b, Cx z)
+{
+	return math_ccosh(b, times_i(b, z));
+}
+
+Cx math_ctan(MB *b, Cx z)
+{
+	return times_minus_i(b, math_ctanh(b, times_i(b, z)));
+}
+
+static double large(MB *b)
+{
+	return mb_is64(b) ? 1e150 : 1e18;
+}
+
+/* log(hypot(x/2, y/2)) + 2 ln2 = log|z| without overflow */
+static Ref log_abs_big(MB *b, Cx z)
+{
+	Ref h = math_hypot(b, mb_mul(b, z.re, mb_f(b, 0.5)), mb_mul(b, z.im, mb_f(b, 0.5)));
+	return mb_add(b, math_log(b, h), mb_f(b, 2 * 0.6931471805599453));
+}
+
+static Ref is_large(MB *b, Cx z)
+{
+	Ref l = mb_f(b, large(b));
+	return mb_or(b, mb_gt(b, mb_abs(b, z.re), l), mb_gt(b, mb_abs(b, z.im), l));
+}
+
+Cx math_casinh(MB *b, Cx z)
+{
+	Ref one = mb_f(b, 1);
+	Cx s1 = math_csqrt(b, cx(mb_add(b, one, z.im), mb_neg(b, z.re)));
+	Cx s2 = math_csqrt(b, cx(mb_sub(b, one, z.im), z.re));
+	Ref re = math_asinh(b, mb_fma(b, s1.re, s2.im, mb_neg(b, mb_mul(b, s2.re, s1.im))));
+	Ref im = math_atan2(b, z.im, mb_fma(b, s1.re, s2.re, mb_neg(b, mb_mul(b, s1.im, s2.im))));
+	Ref lb = log_abs_big(b, z);
+	Ref reb = mb_sel(b, mb_ge(b, z.im, mb_f(b, 0)), mb_copysign(b, lb, z.re),
+	                 mb_neg(b, mb_copysign(b, lb, mb_neg(b, z.re))));
+	Ref imb = math_atan2(b, z.im, mb_abs(b, z.re));
+	Ref big = is_large(b, z);
+	return cx(mb_sel(b, big, reb, re), mb_sel(b, big, imb, im));
+}
+
+Cx math_casin(MB *b, Cx z)
+{
+	return times_minus_i(b, math_casinh(b, times_i(b, z)));
+}
+
+Cx math_cacos(MB *b, Cx z)
+{
+	Ref one = mb_f(b, 1);
+	Cx s1 = math_csqrt(b, cx(mb_sub(b, one, z.re), mb_neg(b, z.im)));
+	Cx s2 = math_csqrt(b, cx(mb_add(b, one, z.re), z.im));
+	Ref re = mb_mul(b, mb_f(b, 2), math_atan2(b, s1.re, s2.re));
+	Ref im = math_asinh(b, mb_fma(b, s2.re, s1.im, mb_neg(b, mb_mul(b, s2.im, s1.re))));
+	Ref lb = log_abs_big(b, z);
+	Ref reb = math_atan2(b, mb_abs(b, z.im), z.re);
+	Ref imb = mb_sel(b, mb_lt(b, z.re, mb_f(b, 0)), mb_neg(b, mb_copysign(b, lb, z.im)),
+	                 mb_copysign(b, lb, mb_neg(b, z.im)));
+	Ref big = is_large(b, z);
+	return cx(mb_sel(b, big, reb, re), mb_sel(b, big, imb, im));
+}
+
+Cx math_cacosh(MB *b, Cx z)
+{
+	Ref one = mb_f(b, 1);
+	Cx s1 = math_csqrt(b, cx(mb_sub(b, z.re, one), z.im));
+	Cx s2 = math_csqrt(b, cx(mb_add(b, z.re, one), z.im));
+	Ref re = math_asinh(b, mb_fma(b, s1.re, s2.re, mb_mul(b, s1.im, s2.im)));
+	Ref im = mb_mul(b, mb_f(b, 2), math_atan2(b, s1.im, s2.re));
+	Ref big = is_large(b, z);
+	return cx(mb_sel(b, big, log_abs_big(b, z), re), mb_sel(b, big, math_atan2(b, z.im, z.re), im));
+}
+
+Cx math_catanh(MB *b, Cx z)
+{
+	/* for x >= 0; x < 0 by atanh(-z) = -atanh(z) */
+	Ref neg = mb_signbit(b, z.re);
+	Ref x = mb_abs(b, z.re), y = mb_xorsign(b, z.im, neg);
+	Ref ay = mb_abs(b, y);
+	Ref one = mb_f(b, 1);
+	Ref omx = mb_sub(b, one, x);
+	Ref den = mb_fma(b, omx, omx, mb_mul(b, ay, ay));
+	Ref re = mb_mul(b, mb_f(b, 0.25), math_log1p(b, mb_div(b, mb_mul(b, mb_f(b, 4), x), den)));
+	Ref im = mb_mul(b, mb_f(b, -0.5), math_atan2(b, mb_mul(b, mb_f(b, -2), y),
+	                                              mb_fma(b, omx, mb_add(b, one, x), mb_neg(b, mb_mul(b, ay, ay)))));
+	/* large: x / |z|^2 and +-pi/2 */
+	Ref sl = mb_f(b, mb_is64(b) ? 1e150 : 1e18);
+	Ref big = mb_or(b, mb_gt(b, x, sl), mb_gt(b, ay, sl));
+	Ref h = math_hypot(b, mb_mul(b, x, mb_f(b, 0.5)), mb_mul(b, y, mb_f(b, 0.5)));
+	Ref reb = mb_div(b, mb_div(b, mb_mul(b, x, mb_f(b, 0.25)), h), h);
+	Ref imb = mb_neg(b, mb_copysign(b, mb_f(b, 1.5707963267948966), mb_neg(b, y)));
+	re = mb_sel(b, big, reb, re);
+	im = mb_sel(b, big, imb, im);
+	/* x = 1, y = 0: a pole */
+	Ref pole = mb_and(b, mb_eq(b, x, one), mb_eq(b, ay, mb_f(b, 0)));
+	re = mb_sel(b, pole, mb_f(b, HUGE_VAL), re);
+	im = mb_sel(b, pole, y, im);
+	return cx(mb_xorsign(b, re, neg), mb_xorsign(b, im, neg));
+}
+
+Cx math_catan(MB *b, Cx z)
+{
+	return times_minus_i(b, math_catanh(b, times_i(b, z)));
+}

@@ -1,0 +1,455 @@
+/*
+ * exp_log.c - exponentials and logarithms: exp, exp2, expm1, log, log2,
+ * log10, log1p, logaddexp, logaddexp2, and the extended-precision exp
+ * and log that pow, sinh, cosh and the gamma functions build on.
+ *
+ * exp(x): k = rint(x / ln2), r = x - k ln2 with ln2 in two parts (the
+ * first product is exact under fma: x - k*LN2 needs at most 52 bits),
+ * e^r = 1 + (r + r^2 Q(r)) for |r| <= ln2/2, and the result p * 2^k is
+ * scaled in two exact-then-rounding steps, 2^(k/2) then 2^(k - k/2), so
+ * that overflow and gradual underflow round once.  x is clamped first to
+ * where the result is 0 or infinity anyway (a compare and select, which
+ * lets a NaN through).
+ *
+ * log(x): subnormals are scaled by 2^54 (2^25); x = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)) taken from the bits, f = m - 1 exact.  float64:
+ * s = f / (2 + f) and log1p(f) = f - hfsq + s (hfsq + R(s^2)) with
+ * hfsq = f^2 / 2 (fdlibm's identity, hfsq taken exactly with an fma) gives
+ * log1p(f) as a pair hi + lo; float32: log1p(f) = f + f^2 P(f).  The
+ * result e C + (hi + lo) D (C = ln2, D = 1 for log; C = 1, D = log2(e)
+ * for log2; C = log10(2), D = log10(e) for log10) is summed with exact
+ * products and an exact two-sum, so only the last addition rounds.
+ * log1p(x) reduces u = 1 + x and adds the correction (1 + x - u) / u; when
+ * u is within [sqrt(1/2), sqrt(2)) it uses f = x itself.
+ *
+ * expm1(x) = 2^k (1 + expm1(r)) - 1 with r = rh + rl a pair, expm1(r) =
+ * u + v, and the sum (2^k - 1) + 2^k u + 2^k v taken with an exact
+ * two-sum: below 1 ulp, as CUDA's.
+ *
+ * For pow, math_log_ext gives log(x) to about 2^-100 relative (s as a
+ * pair, the s^3 term in double-double), and math_exp_dd takes a pair.
+ */
+#include <math.h>
+
+#include "coeffs.h"
+#include "mathlib.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const double LN2_D = 0x1.62e42fefa39efp-1, LN2_LO_D = 0x1.abc9e3b39803fp-56;
+static const double L2E_D = 0x1.71547652b82fep0, L2E_LO_D = 0x1.777d0ffda0d24p-56;
+static const double L10E_D = 0x1.bcb7b1526e50ep-2, L10E_LO_D = 0x1.95355baaafad3p-57;
+static const double L10_2_D = 0x1.34413509f79ffp-2, L10_2_LO_D = -0x1.9dc1da994fd21p-59;
+
+/* A constant hi + lo in b's precision: float32 splits the float64 pair. */
+static void kpair(MB *b, double hi, double lo, Ref *h, Ref *l)
+{
+	if (mb_is64(b)) {
+		*h = mb_f(b, hi);
+		*l = mb_f(b, lo);
+		return;
+	}
+	float fh = (float)hi;
+	*h = mb_f(b, fh);
+	*l = mb_f(b, (float)((hi - (double)fh) + lo));
+}
+
+/* ----------------------------------------------------------------- exp */
+
+/* p * 2^k, k an int32 in [-1100, 1100] (float32: [-160, 160]); one rounding */
+static Ref scale2(MB *b, Ref p, Ref k)
+{
+	Ref k1 = mb_iop(b, O_SHR, KW, k, mb_i(b, KW, 1));
+	Ref k2 = mb_iop(b, O_SUB, KW, k, k1);
+	return mb_mul(b, mb_mul(b, p, mb_pow2(b, k1)), mb_pow2(b, k2));
+}
+
+/* x clamped to [lo, hi]; a NaN stays */
+static Ref clamp(MB *b, Ref x, double lo, double hi)
+{
+	x = mb_sel(b, mb_gt(b, x, mb_f(b, hi)), mb_f(b, hi), x);
+	return mb_sel(b, mb_lt(b, x, mb_f(b, lo)), mb_f(b, lo), x);
+}
+
+/* e^x = p 2^k with p in [0.70, 1.42]; r's pair: x - k ln2 = rh + rl (rl only when want_lo) */
+static Ref exp_reduce(MB *b, Ref x, Ref xlo, Ref *kf, Ref *rh, Ref *rl)
+{
+	Ref ln2, ln2lo, l2e, l2elo;
+	kpair(b, LN2_D, LN2_LO_D, &ln2, &ln2lo);
+	kpair(b, L2E_D, L2E_LO_D, &l2e, &l2elo);
+	*kf = mb_rint(b, mb_mul(b, x, l2e));
+	Ref r1 = mb_fma(b, *kf, mb_neg(b, ln2), x);
+	Ref t = mb_mul(b, *kf, mb_neg(b, ln2lo));
+	if (xlo.kind != R_NONE)
+		t = mb_add(b, t, xlo);
+	if (rl) {
+		/* when |r1| < |t| the sum is tiny and rl does not matter */
+		DD r = mb_fast_two_sum(b, r1, t);
+		*rh = r.hi;
+		*rl = r.lo;
+		return r1;
+	}
+	*rh = mb_add(b, r1, t);
+	return r1;
+}
+
+/* expm1(rh + rl) = rh + the result, for |rh| <= ln2/2: rh^2 Q(rh) + rl (1 + rh) */
+static Ref expm1_tail(MB *b, Ref rh, Ref rl)
+{
+	Ref q = mb_is64(b) ? mb_horner(b, rh, EXP_Q_D, N(EXP_Q_D)) : mb_horner(b, rh, EXP_Q_F, N(EXP_Q_F));
+	Ref t = mb_fma(b, rl, rh, rl);
+	return mb_fma(b, mb_mul(b, rh, rh), q, t);
+}
+
+/* 1 + rh + tail with the first sum exact */
+static Ref one_plus(MB *b, Ref rh, Ref tail)
+{
+	DD p = mb_fast_two_sum(b, mb_f(b, 1), rh);
+	return mb_add(b, p.hi, mb_add(b, p.lo, tail));
+}
+
+/* exp(x) * 2^scale, scale 0 or -1.  The usual case adds k to the
+ * exponent field of p; a branch that only huge, tiny, infinite and NaN
+ * arguments take clamps x and scales in two steps. */
+Ref math_exp_scaled(MB *b, Ref x, int scale)
+{
+	int d = mb_is64(b);
+	Ref kf, rh, rl;
+	exp_reduce(b, x, REF_NONE, &kf, &rh, &rl);
+	Ref p = one_plus(b, rh, expm1_tail(b, rh, rl));
+	Ref k = mb_toint(b, kf);
+	if (scale)
+		k = mb_iop(b, O_ADD, KW, k, mb_i(b, KW, scale));
+	Ref kb = d ? mb_cvt(b, k, SK_I32, SK_I64) : k;
+	kb = mb_iop(b, O_SHL, b->ik, kb, mb_i(b, b->ik, d ? 52 : 23));
+	int v = mb_var(b, b->k, "exp");
+	mb_set(b, v, mb_float(b, mb_iop(b, O_ADD, b->ik, mb_bits(b, p), kb)));
+	MIf s;
+	mb_if(b, &s, mb_not(b, mb_lt(b, mb_abs(b, x), mb_f(b, d ? 707.0 : 86.0))));
+	Ref xc = d ? clamp(b, x, -746.0, 712.0) : clamp(b, x, -104.0f, 91.0f);
+	exp_reduce(b, xc, REF_NONE, &kf, &rh, &rl);
+	p = one_plus(b, rh, expm1_tail(b, rh, rl));
+	k = mb_toint(b, kf);
+	if (scale)
+		k = mb_iop(b, O_ADD, KW, k, mb_i(b, KW, scale));
+	mb_set(b, v, scale2(b, p, k));
+	mb_endif(b, &s);
+	return mb_get(b, v);
+}
+
+/* 1 - e^(xh + xl) for xh in [-40, 0] (float32: [-18, 0]), no special
+ * values: (1 - 2^k) - 2^k (rh + v), where 1 - 2^k is exact (erf) */
+Ref math_one_minus_exp(MB *b, DD x)
+{
+	Ref kf, rh, rl;
+	exp_reduce(b, x.hi, x.lo, &kf, &rh, &rl);
+	Ref v = expm1_tail(b, rh, rl);
+	Ref a = mb_pow2(b, mb_toint(b, kf));
+	Ref na = mb_neg(b, a);
+	Ref s = mb_fma(b, na, v, mb_mul(b, na, rh));
+	return mb_add(b, mb_sub(b, mb_f(b, 1), a), s);
+}
+
+/* expm1(xh + xl) for xh in [-40, 0] (float32: [-18, 0]), no special values */
+Ref math_expm1_dd(MB *b, DD x)
+{
+	Ref kf, rh, rl;
+	exp_reduce(b, x.hi, x.lo, &kf, &rh, &rl);
+	Ref v = expm1_tail(b, rh, rl);
+	Ref a = mb_pow2(b, mb_toint(b, kf));
+	DD dm = mb_two_sum(b, a, mb_f(b, -1));
+	DD s = mb_two_sum(b, dm.hi, mb_mul(b, a, rh));
+	return mb_add(b, s.hi, mb_add(b, s.lo, mb_fma(b, a, v, dm.lo)));
+}
+
+/* e^x as an unevaluated pair, for moderate x (no overflow or underflow:
+ * |x| below about 700, float32 80) */
+DD math_exp_pair(MB *b, Ref x)
+{
+	Ref kf, rh, rl;
+	exp_reduce(b, x, REF_NONE, &kf, &rh, &rl);
+	Ref tail = expm1_tail(b, rh, rl);
+	DD p = mb_fast_two_sum(b, mb_f(b, 1), rh);
+	p = mb_fast_two_sum(b, p.hi, mb_add(b, p.lo, tail));
+	Ref s = mb_pow2(b, mb_toint(b, kf));
+	return mb_dd(mb_mul(b, p.hi, s), mb_mul(b, p.lo, s));
+}
+
+Ref math_exp(MB *b, Ref x)
+{
+	return math_exp_scaled(b, x, 0);
+}
+
+/* e^(xh + xl) f for a float64 pair, f (may be REF_NONE) multiplied in
+ * before the scaling, so that a subnormal result rounds once more only */
+Ref math_exp_dd_mul(MB *b, DD x, Ref f)
+{
+	Ref xh = clamp(b, x.hi, -746.0, 710.0);
+	Ref xl = mb_sel(b, mb_eq(b, xh, x.hi), x.lo, mb_f(b, 0));
+	Ref kf, rh, rl;
+	exp_reduce(b, xh, xl, &kf, &rh, &rl);
+	Ref p = one_plus(b, rh, expm1_tail(b, rh, rl));
+	if (f.kind != R_NONE)
+		p = mb_mul(b, p, f);
+	return scale2(b, p, mb_toint(b, kf));
+}
+
+Ref math_exp_dd(MB *b, DD x)
+{
+	return math_exp_dd_mul(b, x, REF_NONE);
+}
+
+Ref math_exp2(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	x = d ? clamp(b, x, -1080.0, 1025.0) : clamp(b, x, -152.0, 129.0);
+	Ref kf = mb_rint(b, x);
+	Ref r = mb_sub(b, x, kf);
+	Ref q = d ? mb_horner(b, r, EXP2_P_D, N(EXP2_P_D)) : mb_horner(b, r, EXP2_P_F, N(EXP2_P_F));
+	Ref p = mb_fma(b, r, q, mb_f(b, 1));
+	return scale2(b, p, mb_toint(b, kf));
+}
+
+Ref math_exp10(MB *b, Ref x)
+{
+	/* 10^x = e^(x ln10) with x ln10 as a pair */
+	static const double LN10 = 0x1.26bb1bbb55516p1, LN10_LO = -0x1.f48ad494ea3e9p-53;
+	Ref c, cl;
+	kpair(b, LN10, LN10_LO, &c, &cl);
+	DD t = mb_two_prod(b, x, c);
+	Ref lo = mb_fma(b, x, cl, t.lo);
+	if (mb_is64(b))
+		return math_exp_dd(b, mb_dd(t.hi, lo));
+	MB w = mb_new(b->L, SK_F64);
+	Ref xd = mb_cvt(b, x, SK_F32, SK_F64);
+	Ref y = mb_mul(&w, xd, mb_f(&w, LN10));
+	return mb_cvt(b, math_exp(&w, y), SK_F64, SK_F32);
+}
+
+Ref math_expm1(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Ref xc = d ? clamp(b, x, -40.0, 710.0) : clamp(b, x, -18.0, 89.0);
+	Ref kf, rh, rl;
+	exp_reduce(b, xc, REF_NONE, &kf, &rh, &rl);
+	Ref v = expm1_tail(b, rh, rl);         /* expm1(rh + rl) = rh + v */
+	Ref k = mb_toint(b, kf);
+	int kmax = d ? 1000 : 120;
+	Ref kc = mb_iop(b, O_MIN, KW, k, mb_i(b, KW, kmax));
+	Ref a = mb_pow2(b, kc);
+	DD dm = mb_two_sum(b, a, mb_f(b, -1));
+	DD s = mb_two_sum(b, dm.hi, mb_mul(b, a, rh));
+	Ref tail = mb_add(b, s.lo, mb_fma(b, a, v, dm.lo));
+	Ref y = mb_add(b, s.hi, tail);
+	/* near overflow: 2^k (1 + rh + v), the -1 is lost */
+	Ref big = scale2(b, one_plus(b, rh, v), k);
+	y = mb_sel(b, mb_icmp(b, CC_GT, KW, k, mb_i(b, KW, kmax)), big, y);
+	y = mb_sel(b, mb_lt(b, x, xc), mb_f(b, -1), y);
+	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, y);
+}
+
+/* ----------------------------------------------------------------- log */
+
+/* x = 2^e m, m in [sqrt(1/2), sqrt(2)), for finite x > 0; e is int32 */
+static Ref log_reduce(MB *b, Ref x, Ref *e)
+{
+	int d = mb_is64(b);
+	Ref sub = mb_lt(b, x, mb_f(b, d ? 0x1p-1022 : 0x1p-126));
+	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, d ? 0x1p54 : 0x1p25)), x);
+	Ref adj = mb_isel(b, KW, sub, mb_i(b, KW, d ? -54 : -25), mb_i(b, KW, 0));
+	Ref ix = mb_bits(b, xs);
+	Ref t = mb_iop(b, O_SUB, b->ik, ix, mb_i(b, b->ik, d ? 0x3fe6a09e667f3bcdll : 0x3f3504f3));
+	Ref ei = mb_iop(b, O_SHR, b->ik, t, mb_i(b, b->ik, d ? 52 : 23));
+	Ref mbits = mb_iop(b, O_SUB, b->ik, ix, mb_iop(b, O_SHL, b->ik, ei, mb_i(b, b->ik, d ? 52 : 23)));
+	if (d)
+		ei = mb_cvt(b, ei, SK_I64, SK_I32);
+	*e = mb_iop(b, O_ADD, KW, ei, adj);
+	return mb_float(b, mbits);
+}
+
+/* log1p(f) = hi + lo for f in [sqrt(1/2) - 1, sqrt(2) - 1] */
+static DD log_kernel(MB *b, Ref f)
+{
+	if (!mb_is64(b)) {
+		Ref p = mb_horner(b, f, LOG_P_F, N(LOG_P_F));
+		return mb_dd(f, mb_mul(b, mb_mul(b, f, f), p));
+	}
+	Ref s = mb_div(b, f, mb_add(b, mb_f(b, 2), f));
+	Ref z = mb_mul(b, s, s);
+	Ref R = mb_mul(b, z, mb_horner(b, z, LOG_P_D, N(LOG_P_D)));
+	DD sq = mb_two_prod(b, f, f);
+	Ref hfsq = mb_mul(b, mb_f(b, 0.5), sq.hi), hlo = mb_mul(b, mb_f(b, 0.5), sq.lo);
+	Ref hi = mb_sub(b, f, hfsq);
+	Ref lo = mb_add(b, mb_sub(b, mb_sub(b, f, hi), hfsq), mb_fma(b, s, mb_add(b, hfsq, R), mb_neg(b, hlo)));
+	return mb_dd(hi, lo);
+}
+
+/* e C + (hi + lo) D, C = ch + cl, D = dh + dl, one rounding at the end */
+static Ref log_combine(MB *b, Ref e, DD l, double ch, double cl, double dh, double dl, DD *pair)
+{
+	Ref ef = mb_fromint(b, e);
+	Ref Ch, Cl, Dh, Dl;
+	kpair(b, ch, cl, &Ch, &Cl);
+	kpair(b, dh, dl, &Dh, &Dl);
+	DD q = ch == 1.0 ? mb_dd(ef, mb_f(b, 0)) : mb_two_prod(b, ef, Ch);
+	DD p = dh == 1.0 ? mb_dd(l.hi, mb_f(b, 0)) : mb_two_prod(b, l.hi, Dh);
+	DD s = mb_two_sum(b, q.hi, p.hi);
+	Ref t = dh == 1.0 ? l.lo : mb_fma(b, l.lo, Dh, mb_fma(b, l.hi, Dl, p.lo));
+	if (ch != 1.0)
+		t = mb_add(b, t, mb_fma(b, ef, Cl, q.lo));
+	Ref tail = mb_add(b, s.lo, t);
+	if (pair)
+		*pair = mb_fast_two_sum(b, s.hi, tail);
+	return mb_add(b, s.hi, tail);
+}
+
+/* the result for x <= 0, inf and NaN, selected unless 0 < x < inf */
+static Ref log_special(MB *b, Ref x, Ref y)
+{
+	Ref sp = mb_sel(b, mb_lt(b, x, mb_f(b, 0)), mb_f(b, NAN), x);
+	sp = mb_sel(b, mb_eq(b, x, mb_f(b, 0)), mb_f(b, -HUGE_VAL), sp);
+	Ref ok = mb_and(b, mb_gt(b, x, mb_f(b, 0)), mb_lt(b, x, mb_f(b, HUGE_VAL)));
+	return mb_sel(b, ok, y, sp);
+}
+
+static Ref log_base(MB *b, Ref x, double ch, double cl, double dh, double dl)
+{
+	Ref e;
+	Ref m = log_reduce(b, x, &e);
+	DD l = log_kernel(b, mb_sub(b, m, mb_f(b, 1)));
+	return log_special(b, x, log_combine(b, e, l, ch, cl, dh, dl, NULL));
+}
+
+Ref math_log(MB *b, Ref x)
+{
+	return log_base(b, x, LN2_D, LN2_LO_D, 1.0, 0.0);
+}
+
+Ref math_log2(MB *b, Ref x)
+{
+	return log_base(b, x, 1.0, 0.0, L2E_D, L2E_LO_D);
+}
+
+Ref math_log10(MB *b, Ref x)
+{
+	return log_base(b, x, L10_2_D, L10_2_LO_D, L10E_D, L10E_LO_D);
+}
+
+/* log(1 + x) + c / (1 + x) pieces shared by log1p and the inverse
+ * hyperbolic functions: log(u) + corr where u = 1 + x rounded */
+static Ref log1p_core(MB *b, Ref x, double ch, double cl, double dh, double dl)
+{
+	Ref u = mb_add(b, mb_f(b, 1), x);
+	Ref e;
+	Ref m = log_reduce(b, u, &e);
+	Ref e0 = mb_icmp(b, CC_EQ, KW, e, mb_i(b, KW, 0));
+	Ref f = mb_sel(b, e0, x, mb_sub(b, m, mb_f(b, 1)));
+	/* 1 + x - u exactly */
+	Ref c = mb_sel(b, mb_gt(b, u, mb_f(b, 2)), mb_sub(b, mb_f(b, 1), mb_sub(b, u, x)),
+	               mb_sub(b, x, mb_sub(b, u, mb_f(b, 1))));
+	c = mb_sel(b, e0, mb_f(b, 0), mb_div(b, c, u));
+	DD l = log_kernel(b, f);
+	l.lo = mb_add(b, l.lo, c);
+	Ref y = log_combine(b, e, l, ch, cl, dh, dl, NULL);
+	y = log_special(b, u, y);
+	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, y);
+}
+
+Ref math_log1p(MB *b, Ref x)
+{
+	return log1p_core(b, x, LN2_D, LN2_LO_D, 1.0, 0.0);
+}
+
+/* log(x) as a pair, for finite x > 0 (the other inputs give garbage) */
+DD math_log_dd(MB *b, Ref x)
+{
+	Ref e;
+	Ref m = log_reduce(b, x, &e);
+	DD l = log_kernel(b, mb_sub(b, m, mb_f(b, 1)));
+	DD r;
+	log_combine(b, e, l, LN2_D, LN2_LO_D, 1.0, 0.0, &r);
+	return r;
+}
+
+/*
+ * log(x) to about 2^-100 relative for finite x > 0, float64 (pow):
+ * s = f/(2+f) as a pair sh + sl, log1p(f) = 2s + (2/3)s^3 + s^5 P(s^2)
+ * with the first two terms in double-double.
+ */
+DD math_log_ext(MB *b, Ref x)
+{
+	static const double TWO3 = 0x1.5555555555555p-1, TWO3_LO = 0x1.5555555555555p-55;
+	Ref e;
+	Ref m = log_reduce(b, x, &e);
+	Ref f = mb_sub(b, m, mb_f(b, 1));
+	Ref dh = mb_add(b, mb_f(b, 2), f);
+	Ref dlo = mb_sub(b, f, mb_sub(b, dh, mb_f(b, 2)));
+	Ref y = mb_div(b, mb_f(b, 1), dh);
+	Ref sh = mb_mul(b, f, y);
+	Ref rem = mb_fma(b, mb_neg(b, sh), dh, f);
+	rem = mb_fma(b, mb_neg(b, sh), dlo, rem);
+	Ref sl = mb_mul(b, rem, y);
+	/* s^3 = sh^3 + 3 sh^2 sl */
+	DD z = mb_two_prod(b, sh, sh);
+	DD c = mb_two_prod(b, z.hi, sh);
+	Ref clo = mb_add(b, c.lo, mb_fma(b, z.lo, sh, mb_mul(b, mb_mul(b, mb_f(b, 3), z.hi), sl)));
+	DD t3 = mb_two_prod(b, c.hi, mb_f(b, TWO3));
+	Ref t3lo = mb_add(b, t3.lo, mb_fma(b, c.hi, mb_f(b, TWO3_LO), mb_mul(b, clo, mb_f(b, TWO3))));
+	/* s^5 P(z) */
+	Ref p5 = mb_mul(b, mb_mul(b, c.hi, z.hi), mb_horner(b, z.hi, LOG_P5_D, N(LOG_P5_D)));
+	Ref two_sh = mb_add(b, sh, sh);
+	DD a = mb_two_sum(b, two_sh, t3.hi);
+	Ref lo = mb_add(b, a.lo, mb_add(b, mb_add(b, sl, sl), mb_add(b, t3lo, p5)));
+	DD l1 = mb_fast_two_sum(b, a.hi, lo);
+	/* + e ln2 */
+	Ref ef = mb_fromint(b, e);
+	DD q = mb_two_prod(b, ef, mb_f(b, LN2_D));
+	q.lo = mb_fma(b, ef, mb_f(b, LN2_LO_D), q.lo);
+	return mb_dd_add(b, q, l1);
+}
+
+/* ------------------------------------------------------------ logaddexp */
+
+/* NumPy's npy_logaddexp: x + log1p(exp(y - x)) for the larger x; equal
+ * arguments (infinities of one sign too) give x + ln2; NaN propagates */
+Ref math_logaddexp(MB *b, Ref x, Ref y)
+{
+	Ref eq = mb_eq(b, x, y);
+	Ref big = mb_max(b, x, y);
+	Ref d = mb_neg(b, mb_abs(b, mb_sub(b, x, y)));
+	Ref r = mb_add(b, big, math_log1p(b, math_exp(b, d)));
+	r = mb_sel(b, eq, mb_add(b, x, mb_f(b, LN2_D)), r);
+	Ref nan = mb_or(b, mb_isnan(b, x), mb_isnan(b, y));
+	return mb_sel(b, nan, mb_add(b, x, y), r);
+}
+
+/* NumPy's npy_logaddexp2: x + log2(1 + 2^(y - x)) */
+Ref math_logaddexp2(MB *b, Ref x, Ref y)
+{
+	Ref eq = mb_eq(b, x, y);
+	Ref big = mb_max(b, x, y);
+	Ref d = mb_neg(b, mb_abs(b, mb_sub(b, x, y)));
+	Ref l = log1p_core(b, math_exp2(b, d), 1.0, 0.0, L2E_D, L2E_LO_D);
+	Ref r = mb_add(b, big, l);
+	r = mb_sel(b, eq, mb_add(b, x, mb_f(b, 1)), r);
+	Ref nan = mb_or(b, mb_isnan(b, x), mb_isnan(b, y));
+	return mb_sel(b, nan, mb_add(b, x, y), r);
+}
+
+/* the inverse hyperbolic functions' logarithms: log(t) or log1p(t), plus k ln2 */
+Ref math_log_or_log1p(MB *b, Ref t, Ref use_log1p)
+{
+	/* log1p(t) when use_log1p, else log(t): u = use_log1p ? 1 + t : t */
+	Ref one = mb_sel(b, use_log1p, mb_f(b, 1), mb_f(b, 0));
+	Ref u = mb_add(b, one, t);
+	Ref e;
+	Ref m = log_reduce(b, u, &e);
+	Ref e0 = mb_and(b, use_log1p, mb_icmp(b, CC_EQ, KW, e, mb_i(b, KW, 0)));
+	Ref f = mb_sel(b, e0, t, mb_sub(b, m, mb_f(b, 1)));
+	Ref c = mb_sel(b, mb_gt(b, u, mb_f(b, 2)), mb_sub(b, mb_f(b, 1), mb_sub(b, u, t)),
+	               mb_sub(b, t, mb_sub(b, u, mb_f(b, 1))));
+	c = mb_sel(b, mb_or(b, e0, mb_not(b, use_log1p)), mb_f(b, 0), mb_div(b, c, u));
+	DD l = log_kernel(b, f);
+	l.lo = mb_add(b, l.lo, c);
+	return log_combine(b, e, l, LN2_D, LN2_LO_D, 1.0, 0.0, NULL);
+}

@@ -1,0 +1,153 @@
+/*
+ * pow.c - pow, cbrt and hypot.
+ *
+ * pow(x, y) = exp(y log|x|): float64 takes log|x| to about 2^-100
+ * relative (math_log_ext), forms y log|x| as a pair with an exact
+ * product, and exponentiates the pair (math_exp_dd), which keeps the
+ * error near 1 ulp even when y log|x| is near 700; float32 computes the
+ * same in float64 arithmetic with the plain float64 log and exp, whose
+ * error is far below a float32 ulp.  The sign (a negative x to an odd
+ * integer y) and every special case of C99 Annex F (pow(x, 0) = 1 and
+ * pow(1, y) = 1 even for NaN, zeros, infinities, -1 to an infinite power,
+ * a negative x to a non-integer power is NaN) are selected at the end.
+ *
+ * cbrt: x = m 2^(3q) with m in [1, 8) (exact), r = m^(-1/3) by a cubic
+ * start and Newton steps r += r (1 - m r^3) / 3 (no division), y = m r^2,
+ * then one step with the residual m - y^3 taken exactly (two-products), so
+ * the result is within about half an ulp; scaled back by 2^q.
+ *
+ * hypot: both scaled by the power of two that brings the larger near 1
+ * (exact), sqrt(a^2 + b^2) with one fma, scaled back with one rounding;
+ * an infinity wins over a NaN.  float32 computes in float64, where
+ * neither overflow nor underflow can happen.
+ */
+#include <math.h>
+
+#include "coeffs.h"
+#include "mathlib.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* y is an integer; an odd one */
+static void int_odd(MB *b, Ref y, Ref *isint, Ref *odd)
+{
+	*isint = mb_eq(b, mb_trunc(b, y), y);
+	Ref h = mb_mul(b, y, mb_f(b, 0.5));
+	*odd = mb_and(b, *isint, mb_cmp(b, CC_NE, mb_trunc(b, h), h));
+}
+
+static Ref pow_specials(MB *b, Ref x, Ref y, Ref core)
+{
+	Ref isint, odd;
+	int_odd(b, y, &isint, &odd);
+	Ref zero = mb_f(b, 0), one = mb_f(b, 1), inf = mb_f(b, HUGE_VAL);
+	Ref r = mb_xorsign(b, core, mb_and(b, odd, mb_signbit(b, x)));
+	r = mb_sel(b, mb_and(b, mb_lt(b, x, zero), mb_not(b, isint)), mb_f(b, NAN), r);
+	Ref ax = mb_abs(b, x);
+	/* y = +-inf */
+	Ref yinf = mb_isinf(b, y);
+	Ref ypos = mb_gt(b, y, zero);
+	Ref big = mb_gt(b, ax, one);
+	Ref rinf = mb_sel(b, mb_eq(b, ax, one), one, mb_sel(b, mb_iop(b, O_XOR, KB, big, ypos), zero, inf));
+	r = mb_sel(b, yinf, rinf, r);
+	/* x = +-0 */
+	Ref r0 = mb_sel(b, ypos, mb_sel(b, odd, x, zero), mb_sel(b, odd, mb_copysign(b, inf, x), inf));
+	r = mb_sel(b, mb_eq(b, ax, zero), r0, r);
+	/* x = +-inf */
+	Ref rx = mb_sel(b, ypos, inf, zero);
+	rx = mb_xorsign(b, rx, mb_and(b, odd, mb_signbit(b, x)));
+	r = mb_sel(b, mb_and(b, mb_isinf(b, x), mb_not(b, yinf)), rx, r);
+	/* NaN, then the two that hold even for NaN */
+	r = mb_sel(b, mb_or(b, mb_isnan(b, x), mb_isnan(b, y)), mb_add(b, x, y), r);
+	r = mb_sel(b, mb_eq(b, x, one), one, r);
+	return mb_sel(b, mb_eq(b, y, zero), one, r);
+}
+
+Ref math_pow(MB *b, Ref x, Ref y)
+{
+	Ref ax = mb_abs(b, x);
+	/* keep the kernel on finite positive numbers: the specials are selected */
+	Ref ok = mb_and(b, mb_gt(b, ax, mb_f(b, 0)), mb_lt(b, ax, mb_f(b, HUGE_VAL)));
+	Ref a = mb_sel(b, ok, ax, mb_f(b, 1));
+	Ref core;
+	if (mb_is64(b)) {
+		DD l = math_log_ext(b, a);
+		DD p = mb_two_prod(b, y, l.hi);
+		p.lo = mb_fma(b, y, l.lo, p.lo);
+		core = math_exp_dd(b, p);
+	} else {
+		MB d = mb_new(b->L, SK_F64);
+		Ref ad = mb_cvt(b, a, SK_F32, SK_F64), yd = mb_cvt(b, y, SK_F32, SK_F64);
+		DD l = math_log_dd(&d, ad);
+		Ref t = mb_mul(&d, yd, mb_add(&d, l.hi, l.lo));
+		core = mb_cvt(b, math_exp(&d, t), SK_F64, SK_F32);
+	}
+	return pow_specials(b, x, y, core);
+}
+
+/* ------------------------------------------------------------ cbrt */
+
+static Ref cbrt_core(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Ref ax = mb_abs(b, x);
+	Ref ex;
+	Ref fm = math_frexp(b, ax, &ex);                 /* ax = fm 2^ex, fm in [0.5, 1) */
+	Ref E = mb_iop(b, O_SUB, KW, ex, mb_i(b, KW, 1));  /* ax = (2 fm) 2^E */
+	Ref q = mb_iop(b, O_SUB, KW, mb_uop(b, O_DIV, KW, mb_iop(b, O_ADD, KW, E, mb_i(b, KW, 1200)), mb_i(b, KW, 3)),
+	               mb_i(b, KW, 400));
+	Ref rem = mb_iop(b, O_SUB, KW, E, mb_iop(b, O_MUL, KW, q, mb_i(b, KW, 3)));
+	Ref m = mb_mul(b, mb_add(b, fm, fm), mb_pow2(b, rem));   /* [1, 8) */
+	Ref r = mb_horner(b, m, CBRT_R0, N(CBRT_R0));
+	Ref third = mb_f(b, 1.0 / 3.0);
+	for (int i = 0; i < (d ? 4 : 3); i++) {
+		Ref r3 = mb_mul(b, mb_mul(b, r, r), r);
+		Ref e = mb_fma(b, mb_neg(b, m), r3, mb_f(b, 1));
+		r = mb_fma(b, mb_mul(b, r, e), third, r);
+	}
+	Ref r2 = mb_mul(b, r, r);
+	Ref yv = mb_mul(b, m, r2);
+	DD s = mb_two_prod(b, yv, yv);
+	DD c = mb_two_prod(b, s.hi, yv);
+	Ref clo = mb_fma(b, s.lo, yv, c.lo);
+	Ref res = mb_sub(b, mb_sub(b, m, c.hi), clo);
+	yv = mb_fma(b, res, mb_mul(b, r2, third), yv);
+	Ref y = mb_mul(b, yv, mb_pow2(b, q));
+	y = mb_copysign(b, y, x);
+	Ref special = mb_or(b, mb_eq(b, x, mb_f(b, 0)), mb_not(b, mb_isfinite(b, x)));
+	return mb_sel(b, special, x, y);
+}
+
+Ref math_cbrt(MB *b, Ref x)
+{
+	return cbrt_core(b, x);
+}
+
+/* ----------------------------------------------------------- hypot */
+
+static Ref hypot64(MB *b, Ref x, Ref y)
+{
+	Ref ax = mb_abs(b, x), ay = mb_abs(b, y);
+	Ref a = mb_max(b, ax, ay), c = mb_min(b, ax, ay);
+	Ref ea = mb_cvt(b, mb_uop(b, O_SHR, KL, mb_bits(b, a), mb_i(b, KL, 52)), SK_U64, SK_I32);
+	/* s = 2^(1023 - ea) kept normal; a * s is within [2^-1, 2^2) or so */
+	Ref sb = mb_iop(b, O_MAX, KW, mb_iop(b, O_SUB, KW, mb_i(b, KW, 2046), ea), mb_i(b, KW, 1));
+	Ref s = mb_float(b, mb_uop(b, O_SHL, KL, mb_cvt(b, sb, SK_I32, SK_I64), mb_i(b, KL, 52)));
+	Ref as = mb_mul(b, a, s), cs = mb_mul(b, c, s);
+	Ref h = mb_sqrt(b, mb_fma(b, as, as, mb_mul(b, cs, cs)));
+	Ref r = mb_scale(b, h, mb_iop(b, O_SUB, KW, mb_i(b, KW, 1023), sb));
+	r = mb_sel(b, mb_eq(b, a, mb_f(b, 0)), mb_f(b, 0), r);
+	r = mb_sel(b, mb_or(b, mb_isnan(b, x), mb_isnan(b, y)), mb_add(b, x, y), r);
+	return mb_sel(b, mb_or(b, mb_isinf(b, x), mb_isinf(b, y)), mb_f(b, HUGE_VAL), r);
+}
+
+Ref math_hypot(MB *b, Ref x, Ref y)
+{
+	if (mb_is64(b))
+		return hypot64(b, x, y);
+	MB d = mb_new(b->L, SK_F64);
+	Ref xd = mb_cvt(b, x, SK_F32, SK_F64), yd = mb_cvt(b, y, SK_F32, SK_F64);
+	Ref h = mb_sqrt(&d, mb_fma(&d, xd, xd, mb_mul(&d, yd, yd)));
+	Ref r = mb_cvt(b, h, SK_F64, SK_F32);
+	return mb_sel(b, mb_or(b, mb_isinf(b, x), mb_isinf(b, y)), mb_f(b, HUGE_VAL), r);
+}

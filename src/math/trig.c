@@ -1,0 +1,531 @@
+/*
+ * trig.c - circular and hyperbolic functions and their inverses: sin,
+ * cos, tan, asin, acos, atan, atan2, sinpi (for the gamma functions),
+ * sinh, cosh, tanh, asinh, acosh, atanh.
+ *
+ * Argument reduction, x = q pi/2 + r with |r| <= pi/4 and r a pair rh + rl:
+ *   - Cody-Waite with pi/2 in three parts; the first product is exact
+ *     under fma (x - q*P1 is a multiple of P1's last bit and below 1), the
+ *     second is taken exactly with a two-product, so r is right to about
+ *     2^-100 absolute.  Used for |x| < 2^27 (float32: |x| < 2^15 in
+ *     float32 arithmetic).
+ *   - Payne-Hanek beyond, on the integers: x's 53-bit mantissa, shifted
+ *     so that the binary point of the product falls on a word boundary,
+ *     times a 224-bit window of 2/pi's bits (TWO_OVER_PI_BITS in constant
+ *     memory; the bits before the window only add multiples of 4), in
+ *     32-bit limbs with 64-bit products; the quadrant is the product's
+ *     two integer bits, the fraction its next 128 bits, normalised with
+ *     clz and multiplied by pi/2 in double-double.  224 bits keep the
+ *     fraction right to 2^-116 even for the x closest to a multiple of
+ *     pi/2 (|r| about 2^-61).  It runs in a branch that only such large
+ *     arguments take.  float32 arguments beyond 2^15 use the float64
+ *     reduction.
+ * sin and cos share one polynomial evaluation: the coefficients of
+ * sin(r) = r + r^3 S(r^2) or cos(r) = 1 - r^2/2 + r^4 C(r^2) are selected
+ * by the quadrant (as CUDA does), and rl enters through the derivative.
+ * tan(r) = r + r^3 T(r^2) on the whole of [-pi/4, pi/4]; odd quadrants
+ * take -1/tan with one Newton correction of the division.
+ *
+ * atan uses fdlibm's five intervals (|x| < 7/16, 11/16, 19/16, 39/16,
+ * beyond) with t = (2x-1)/(2+x), (x-1)/(x+1), (x-1.5)/(1+1.5x), -1/x and
+ * atan(t) = t + t^3 T(t^2) on |t| <= 7/16, selected without branches.
+ * asin(x) = x + x^3 A(x^2) for |x| <= 1/2, else pi/2 - 2 asin(s) with
+ * s = sqrt((1-|x|)/2) and sqrt's rounding error put back; acos is built
+ * from the same pieces.
+ *
+ * sinh and cosh: exp(|x|)/2 (math_exp_scaled, no spurious overflow) minus
+ * or plus its quarter reciprocal; sinh of |x| < 1 is an odd polynomial.
+ * tanh: an odd polynomial below 0.55, else 1 - 2 / (exp(2|x|) + 1).
+ * asinh, acosh, atanh: fdlibm's formulas on log1p or log.
+ */
+#include <math.h>
+
+#include "coeffs.h"
+#include "mathlib.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+typedef struct Red {
+	Ref q;          /* int32; only q mod 4 matters */
+	Ref rh, rl;
+} Red;
+
+/* ----------------------------------------------------- Cody-Waite */
+
+static Red reduce_cw(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Red r;
+	Ref kf = mb_rint(b, mb_mul(b, x, mb_f(b, TWO_OVER_PI_HI)));
+	Ref r1 = mb_fma(b, kf, mb_f(b, d ? -PIO2_1_D : -PIO2_1_F), x);
+	DD t = mb_two_prod(b, kf, mb_f(b, d ? PIO2_2_D : PIO2_2_F));
+	DD s = mb_two_sum(b, r1, mb_neg(b, t.hi));
+	Ref lo = mb_sub(b, s.lo, mb_fma(b, kf, mb_f(b, d ? PIO2_3_D : PIO2_3_F), t.lo));
+	DD rr = mb_fast_two_sum(b, s.hi, lo);
+	r.q = mb_toint(b, kf);
+	r.rh = rr.hi;
+	r.rl = rr.lo;
+	return r;
+}
+
+/* ---------------------------------------------------- Payne-Hanek */
+
+static Ref u64c(MB *b, uint64_t v)
+{
+	return mb_i(b, KL, (int64_t)v);
+}
+
+static Ref shr64(MB *b, Ref x, Ref n)
+{
+	return mb_uop(b, O_SHR, KL, x, n);
+}
+
+static Ref shl64(MB *b, Ref x, Ref n)
+{
+	return mb_uop(b, O_SHL, KL, x, n);
+}
+
+static Ref and64(MB *b, Ref x, Ref y)
+{
+	return mb_uop(b, O_AND, KL, x, y);
+}
+
+/* float64 x with |x| >= 2^27, finite */
+static Red reduce_ph(MB *b, Ref x)
+{
+	Red res;
+	Ref M32 = u64c(b, 0xffffffffu);
+	Ref ix = and64(b, mb_bits(b, x), u64c(b, 0x7fffffffffffffffull));
+	Ref E = mb_cvt(b, shr64(b, ix, u64c(b, 52)), SK_U64, SK_I32);
+	E = mb_iop(b, O_SUB, KW, E, mb_i(b, KW, 1075));
+	Ref m = mb_uop(b, O_OR, KL, and64(b, ix, u64c(b, (1ull << 52) - 1)), u64c(b, 1ull << 52));
+	Ref j0 = mb_iop(b, O_SUB, KW, mb_iop(b, O_SHR, KW, mb_iop(b, O_ADD, KW, E, mb_i(b, KW, 62)), mb_i(b, KW, 5)),
+	                mb_i(b, KW, 1));
+	Ref d = mb_iop(b, O_SUB, KW, E, mb_iop(b, O_SHL, KW, mb_iop(b, O_SUB, KW, j0, mb_i(b, KW, 1)), mb_i(b, KW, 5)));
+	Ref d64 = mb_cvt(b, d, SK_I32, SK_U64);
+	/* m' = m << d in three limbs */
+	Ref lo64 = shl64(b, m, d64);
+	Ref hi64 = shr64(b, m, mb_uop(b, O_SUB, KL, u64c(b, 64), d64));
+	Ref ml[3] = {and64(b, lo64, M32), shr64(b, lo64, u64c(b, 32)), hi64};
+	/* the window W[j0 .. j0+6], least significant first */
+	Ref tab = mb_table(b, "__pj_2overpi", TWO_OVER_PI_BITS, (int)sizeof TWO_OVER_PI_BITS);
+	Ref base = mb_uop(b, O_ADD, KL, tab, mb_uop(b, O_MUL, KL, mb_cvt(b, j0, SK_I32, SK_I64), u64c(b, 4)));
+	Ref w[7];
+	for (int i = 0; i < 7; i++) {
+		Ref a = mb_uop(b, O_ADD, KL, base, u64c(b, (uint64_t)(4 * (6 - i))));
+		w[i] = mb_cvt(b, mb_load(b, a, SK_U32), SK_U32, SK_U64);
+	}
+	/* rows m_j * W, then their sum with carries */
+	Ref row[3][8];
+	for (int j = 0; j < 3; j++) {
+		Ref carry = u64c(b, 0);
+		for (int i = 0; i < 7; i++) {
+			Ref t = mb_uop(b, O_ADD, KL, mb_uop(b, O_MUL, KL, w[i], ml[j]), carry);
+			row[j][i] = and64(b, t, M32);
+			carry = shr64(b, t, u64c(b, 32));
+		}
+		row[j][7] = carry;
+	}
+	Ref out[8];
+	Ref carry = u64c(b, 0);
+	for (int c = 0; c < 8; c++) {
+		Ref acc = mb_uop(b, O_ADD, KL, row[0][c], carry);
+		if (c >= 1)
+			acc = mb_uop(b, O_ADD, KL, acc, row[1][c - 1]);
+		if (c >= 2)
+			acc = mb_uop(b, O_ADD, KL, acc, row[2][c - 2]);
+		out[c] = and64(b, acc, M32);
+		carry = shr64(b, acc, u64c(b, 32));
+	}
+	/* quadrant and 128 fraction bits */
+	Ref q = mb_cvt(b, and64(b, out[7], u64c(b, 3)), SK_U64, SK_I32);
+	Ref T = mb_uop(b, O_OR, KL, shl64(b, out[6], u64c(b, 32)), out[5]);
+	Ref U = mb_uop(b, O_OR, KL, shl64(b, out[4], u64c(b, 32)), out[3]);
+	Ref half = mb_ucmp(b, CC_GE, KL, T, u64c(b, 1ull << 63));
+	q = mb_isel(b, KW, half, mb_iop(b, O_ADD, KW, q, mb_i(b, KW, 1)), q);
+	Ref nU = mb_uop(b, O_SUB, KL, u64c(b, 0), U);
+	Ref nT = mb_uop(b, O_ADD, KL, mb_uop(b, O_NOT, KL, T, REF_NONE),
+	                mb_isel(b, KL, mb_ucmp(b, CC_EQ, KL, U, u64c(b, 0)), u64c(b, 1), u64c(b, 0)));
+	T = mb_isel(b, KL, half, nT, T);
+	U = mb_isel(b, KL, half, nU, U);
+	Ref n = mb_uop(b, O_CLZ, KL, T, REF_NONE);
+	Ref T2 = mb_uop(b, O_OR, KL, shl64(b, T, n), shr64(b, U, mb_uop(b, O_SUB, KL, u64c(b, 64), n)));
+	Ref U2 = shl64(b, U, n);
+	Ref n32 = mb_cvt(b, n, SK_U64, SK_I32);
+	Ref A = mb_cvt(b, shr64(b, T2, u64c(b, 11)), SK_U64, SK_F64);
+	Ref B = mb_cvt(b, and64(b, T2, u64c(b, 0x7ff)), SK_U64, SK_F64);
+	Ref C = mb_cvt(b, U2, SK_U64, SK_F64);
+	Ref fh = mb_mul(b, A, mb_pow2(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, -53), n32)));
+	Ref fl = mb_mul(b, mb_fma(b, C, mb_f(b, 0x1p-64), B), mb_pow2(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, -64), n32)));
+	DD r = mb_dd_mul(b, mb_dd(fh, fl), mb_dd(mb_f(b, PIO2_HI), mb_f(b, PIO2_LO)));
+	Ref neg = mb_or(b, half, mb_signbit(b, x));
+	Ref both = mb_and(b, half, mb_signbit(b, x));
+	neg = mb_and(b, neg, mb_not(b, both));
+	res.rh = mb_xorsign(b, r.hi, neg);
+	res.rl = mb_xorsign(b, r.lo, neg);
+	res.q = mb_isel(b, KW, mb_signbit(b, x), mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), q), q);
+	return res;
+}
+
+/* float64 reduction: Cody-Waite, Payne-Hanek in a branch for |x| >= 2^27 */
+static Red reduce_d(MB *b, Ref x)
+{
+	Red r = reduce_cw(b, x);
+	int vq = mb_var(b, KW, "trig_q"), vh = mb_var(b, KD, "trig_rh"), vl = mb_var(b, KD, "trig_rl");
+	mb_set(b, vq, r.q);
+	mb_set(b, vh, r.rh);
+	mb_set(b, vl, r.rl);
+	Ref ax = mb_abs(b, x);
+	MIf s;
+	mb_if(b, &s, mb_and(b, mb_ge(b, ax, mb_f(b, 0x1p27)), mb_lt(b, ax, mb_f(b, HUGE_VAL))));
+	Red p = reduce_ph(b, x);
+	mb_set(b, vq, p.q);
+	mb_set(b, vh, p.rh);
+	mb_set(b, vl, p.rl);
+	mb_endif(b, &s);
+	r.q = mb_get(b, vq);
+	r.rh = mb_get(b, vh);
+	r.rl = mb_get(b, vl);
+	return r;
+}
+
+static Red reduce(MB *b, Ref x)
+{
+	if (mb_is64(b))
+		return reduce_d(b, x);
+	Red r = reduce_cw(b, x);
+	int vq = mb_var(b, KW, "trig_q"), vh = mb_var(b, KS, "trig_rh"), vl = mb_var(b, KS, "trig_rl");
+	mb_set(b, vq, r.q);
+	mb_set(b, vh, r.rh);
+	mb_set(b, vl, r.rl);
+	Ref ax = mb_abs(b, x);
+	MIf s;
+	mb_if(b, &s, mb_and(b, mb_ge(b, ax, mb_f(b, 0x1p15)), mb_lt(b, ax, mb_f(b, HUGE_VAL))));
+	MB d = mb_new(b->L, SK_F64);
+	Red p = reduce_d(&d, mb_cvt(b, x, SK_F32, SK_F64));
+	Ref rd = mb_add(&d, p.rh, p.rl);
+	Ref rh = mb_cvt(b, rd, SK_F64, SK_F32);
+	Ref rl = mb_cvt(b, mb_sub(&d, rd, mb_cvt(b, rh, SK_F32, SK_F64)), SK_F64, SK_F32);
+	mb_set(b, vq, p.q);
+	mb_set(b, vh, rh);
+	mb_set(b, vl, rl);
+	mb_endif(b, &s);
+	r.q = mb_get(b, vq);
+	r.rh = mb_get(b, vh);
+	r.rl = mb_get(b, vl);
+	return r;
+}
+
+/* -------------------------------------------------------- sin, cos */
+
+/* cos(rh + rl) when use_cos, else sin(rh + rl) */
+static Ref sincos_kernel(MB *b, Ref rh, Ref rl, Ref use_cos)
+{
+	int d = mb_is64(b);
+	Ref z = mb_mul(b, rh, rh);
+	Ref p = d ? mb_horner_sel(b, z, use_cos, COS_C_D, SIN_S_D, N(SIN_S_D))
+	          : mb_horner_sel(b, z, use_cos, COS_C_F, SIN_S_F, N(SIN_S_F));
+	Ref hz = mb_mul(b, mb_f(b, 0.5), z);
+	Ref w = mb_sub(b, mb_f(b, 1), hz);
+	Ref sin_tail = mb_fma(b, mb_mul(b, rh, z), p, mb_mul(b, rl, w));
+	Ref cos_tail = mb_add(b, mb_sub(b, mb_sub(b, mb_f(b, 1), w), hz),
+	                      mb_fma(b, mb_mul(b, z, z), p, mb_neg(b, mb_mul(b, rh, rl))));
+	Ref head = mb_sel(b, use_cos, w, rh);
+	Ref tail = mb_sel(b, use_cos, cos_tail, sin_tail);
+	return mb_add(b, head, tail);
+}
+
+static Ref bit(MB *b, Ref q, int m)
+{
+	return mb_icmp(b, CC_NE, KW, mb_iop(b, O_AND, KW, q, mb_i(b, KW, m)), mb_i(b, KW, 0));
+}
+
+Ref math_sin(MB *b, Ref x)
+{
+	Red r = reduce(b, x);
+	Ref y = sincos_kernel(b, r.rh, r.rl, bit(b, r.q, 1));
+	y = mb_xorsign(b, y, bit(b, r.q, 2));
+	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, y);
+}
+
+Ref math_cos(MB *b, Ref x)
+{
+	Red r = reduce(b, x);
+	Ref y = sincos_kernel(b, r.rh, r.rl, mb_not(b, bit(b, r.q, 1)));
+	Ref q1 = mb_iop(b, O_ADD, KW, r.q, mb_i(b, KW, 1));
+	return mb_xorsign(b, y, bit(b, q1, 2));
+}
+
+/* sin(pi x), exactly reduced: x = q/2 + r, |r| <= 1/4 */
+Ref math_sinpi(MB *b, Ref x)
+{
+	Ref qf = mb_rint(b, mb_mul(b, x, mb_f(b, 2)));
+	Ref r = mb_fma(b, qf, mb_f(b, -0.5), x);
+	Ref q4 = mb_sub(b, qf, mb_mul(b, mb_f(b, 4), mb_floor(b, mb_mul(b, qf, mb_f(b, 0.25)))));
+	Ref q = mb_toint(b, q4);
+	Ref ph, pl;
+	if (mb_is64(b)) {
+		DD p = mb_two_prod(b, r, mb_f(b, PI_HI));
+		ph = p.hi;
+		pl = mb_fma(b, r, mb_f(b, PI_LO), p.lo);
+	} else {
+		float hi = (float)PI_HI;
+		DD p = mb_two_prod(b, r, mb_f(b, hi));
+		ph = p.hi;
+		pl = mb_fma(b, r, mb_f(b, (float)(PI_HI - (double)hi)), p.lo);
+	}
+	Ref y = sincos_kernel(b, ph, pl, bit(b, q, 1));
+	y = mb_xorsign(b, y, bit(b, q, 2));
+	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, y);
+}
+
+Ref math_tan(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Red r = reduce(b, x);
+	Ref z = mb_mul(b, r.rh, r.rh);
+	Ref p = d ? mb_horner(b, z, TAN_T_D, N(TAN_T_D)) : mb_horner(b, z, TAN_T_F, N(TAN_T_F));
+	/* tan(rh + rl) = tan(rh) + rl (1 + tan^2) */
+	Ref s = mb_fma(b, mb_mul(b, r.rh, z), p, mb_fma(b, r.rl, z, r.rl));
+	DD t = mb_fast_two_sum(b, r.rh, s);
+	/* odd quadrants: -1/t, the quotient corrected once */
+	Ref y = mb_div(b, mb_f(b, -1), t.hi);
+	Ref e = mb_fma(b, y, t.lo, mb_fma(b, y, t.hi, mb_f(b, 1)));
+	Ref cot = mb_fma(b, y, e, y);
+	Ref res = mb_sel(b, bit(b, r.q, 1), cot, mb_add(b, t.hi, t.lo));
+	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, res);
+}
+
+/* ------------------------------------------------------ asin, acos */
+
+/* asin(s) = s + q for |s| <= 1/2: returns q = s^3 A(s^2) */
+static Ref asin_tail(MB *b, Ref s, Ref z)
+{
+	Ref p = mb_is64(b) ? mb_horner(b, z, ASIN_A_D, N(ASIN_A_D)) : mb_horner(b, z, ASIN_A_F, N(ASIN_A_F));
+	return mb_mul(b, mb_mul(b, s, z), p);
+}
+
+/* for |x| > 1/2: s = sqrt((1-|x|)/2) and its rounding error c, q as above */
+static void asin_big(MB *b, Ref a, Ref *s, Ref *c, Ref *q)
+{
+	Ref z = mb_mul(b, mb_sub(b, mb_f(b, 1), a), mb_f(b, 0.5));
+	*s = mb_sqrt(b, z);
+	*c = mb_div(b, mb_fma(b, mb_neg(b, *s), *s, z), mb_add(b, *s, *s));
+	*c = mb_sel(b, mb_gt(b, *s, mb_f(b, 0)), *c, mb_f(b, 0));
+	*q = asin_tail(b, *s, z);
+	/* asin(s + c) = asin(s) + c (1 + z/2) */
+	*c = mb_fma(b, *c, mb_mul(b, z, mb_f(b, 0.5)), *c);
+}
+
+static void pair_const(MB *b, double hi, double lo, Ref *h, Ref *l)
+{
+	if (mb_is64(b)) {
+		*h = mb_f(b, hi);
+		*l = mb_f(b, lo);
+	} else {
+		float fh = (float)hi;
+		*h = mb_f(b, fh);
+		*l = mb_f(b, (float)((hi - (double)fh) + lo));
+	}
+}
+
+Ref math_asin(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref small = mb_le(b, a, mb_f(b, 0.5));
+	Ref q0 = asin_tail(b, a, mb_mul(b, a, a));
+	Ref y0 = mb_add(b, a, q0);
+	Ref s, c, q;
+	asin_big(b, a, &s, &c, &q);
+	Ref ph, pl;
+	pair_const(b, PIO2_HI, PIO2_LO, &ph, &pl);
+	DD t = mb_two_sum(b, ph, mb_mul(b, mb_f(b, -2), s));
+	Ref y1 = mb_add(b, t.hi, mb_add(b, t.lo, mb_fma(b, mb_f(b, -2), mb_add(b, q, c), pl)));
+	Ref y = mb_sel(b, small, y0, y1);
+	return mb_copysign(b, y, x);
+}
+
+Ref math_acos(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref small = mb_le(b, a, mb_f(b, 0.5));
+	Ref ph, pl, Ph, Pl;
+	pair_const(b, PIO2_HI, PIO2_LO, &ph, &pl);
+	pair_const(b, PI_HI, PI_LO, &Ph, &Pl);
+	/* |x| <= 1/2: pi/2 - (x + q) */
+	Ref q0 = asin_tail(b, x, mb_mul(b, x, x));
+	DD t0 = mb_two_sum(b, ph, mb_neg(b, x));
+	Ref y0 = mb_add(b, t0.hi, mb_add(b, t0.lo, mb_sub(b, pl, q0)));
+	Ref s, c, q;
+	asin_big(b, a, &s, &c, &q);
+	Ref qc = mb_add(b, q, c);
+	/* x > 1/2: 2 (s + q + c) */
+	Ref y1 = mb_fma(b, mb_f(b, 2), s, mb_mul(b, mb_f(b, 2), qc));
+	/* x < -1/2: pi - 2 (s + q + c) */
+	DD t2 = mb_two_sum(b, Ph, mb_mul(b, mb_f(b, -2), s));
+	Ref y2 = mb_add(b, t2.hi, mb_add(b, t2.lo, mb_fma(b, mb_f(b, -2), qc, Pl)));
+	Ref y = mb_sel(b, mb_signbit(b, x), y2, y1);
+	return mb_sel(b, small, y0, y);
+}
+
+/* --------------------------------------------------------- atan */
+
+static const double ATAN_HI[4] = {
+	0x1.dac670561bb4fp-2, 0x1.921fb54442d18p-1, 0x1.f730bd281f69bp-1, 0x1.921fb54442d18p+0,
+};
+static const double ATAN_LO[4] = {
+	0x1.a2b7f222f65e2p-56, 0x1.1a62633145c07p-55, 0x1.007887af0cbbdp-56, 0x1.1a62633145c07p-54,
+};
+
+Ref math_atan(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref one = mb_f(b, 1), two = mb_f(b, 2), zero = mb_f(b, 0);
+	Ref c1 = mb_ge(b, a, mb_f(b, 7.0 / 16)), c2 = mb_ge(b, a, mb_f(b, 11.0 / 16));
+	Ref c3 = mb_ge(b, a, mb_f(b, 19.0 / 16)), c4 = mb_ge(b, a, mb_f(b, 39.0 / 16));
+	c4 = mb_or(b, c4, mb_isnan(b, a));
+	/* numerator and denominator of t per interval */
+	Ref num = mb_sel(b, c4, mb_f(b, -1),
+	           mb_sel(b, c3, mb_sub(b, a, mb_f(b, 1.5)),
+	           mb_sel(b, c2, mb_sub(b, a, one), mb_sel(b, c1, mb_fma(b, two, a, mb_f(b, -1)), a))));
+	Ref den = mb_sel(b, c4, a,
+	           mb_sel(b, c3, mb_fma(b, mb_f(b, 1.5), a, one),
+	           mb_sel(b, c2, mb_add(b, a, one), mb_sel(b, c1, mb_add(b, two, a), one))));
+	Ref t = mb_div(b, num, den);
+	Ref hi = zero, lo = zero;
+	for (int i = 0; i < 4; i++) {
+		Ref c = i == 0 ? c1 : i == 1 ? c2 : i == 2 ? c3 : c4;
+		Ref h, l;
+		pair_const(b, ATAN_HI[i], ATAN_LO[i], &h, &l);
+		hi = mb_sel(b, c, h, hi);
+		lo = mb_sel(b, c, l, lo);
+	}
+	Ref z = mb_mul(b, t, t);
+	Ref p = mb_is64(b) ? mb_horner(b, z, ATAN_T_D, N(ATAN_T_D)) : mb_horner(b, z, ATAN_T_F, N(ATAN_T_F));
+	Ref q = mb_mul(b, mb_mul(b, t, z), p);
+	Ref y = mb_add(b, hi, mb_add(b, t, mb_add(b, q, lo)));
+	return mb_copysign(b, y, x);
+}
+
+Ref math_atan2(MB *b, Ref y, Ref x)
+{
+	Ref ax = mb_abs(b, x), ay = mb_abs(b, y);
+	Ref swap = mb_gt(b, ay, ax);
+	Ref t = mb_div(b, mb_min(b, ax, ay), mb_max(b, ax, ay));
+	Ref a0 = math_atan(b, t);
+	Ref ph, pl, Ph, Pl;
+	pair_const(b, PIO2_HI, PIO2_LO, &ph, &pl);
+	pair_const(b, PI_HI, PI_LO, &Ph, &Pl);
+	/* pi/2 - a0 and pi - that as pairs, rounded once at the end */
+	DD s1 = mb_two_sum(b, ph, mb_neg(b, a0));
+	Ref h1 = mb_sel(b, swap, s1.hi, a0), l1 = mb_sel(b, swap, mb_add(b, s1.lo, pl), mb_f(b, 0));
+	DD s2 = mb_two_sum(b, Ph, mb_neg(b, h1));
+	Ref neg = mb_signbit(b, x);
+	Ref h2 = mb_sel(b, neg, s2.hi, h1), l2 = mb_sel(b, neg, mb_add(b, s2.lo, mb_sub(b, Pl, l1)), l1);
+	Ref r = mb_add(b, h2, l2);
+	/* both zero: 0 or pi; both infinite: pi/4 or 3pi/4 */
+	Ref zz = mb_and(b, mb_eq(b, ax, mb_f(b, 0)), mb_eq(b, ay, mb_f(b, 0)));
+	r = mb_sel(b, zz, mb_sel(b, mb_signbit(b, x), Ph, mb_f(b, 0)), r);
+	Ref ii = mb_and(b, mb_isinf(b, x), mb_isinf(b, y));
+	Ref q4 = mb_sel(b, mb_signbit(b, x), mb_f(b, 3 * 0.7853981633974483), mb_f(b, 0.7853981633974483));
+	r = mb_sel(b, ii, q4, r);
+	r = mb_copysign(b, r, y);
+	Ref nan = mb_or(b, mb_isnan(b, x), mb_isnan(b, y));
+	return mb_sel(b, nan, mb_add(b, x, y), r);
+}
+
+/* ------------------------------------------------------ hyperbolic */
+
+Ref math_sinh(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Ref a = mb_abs(b, x);
+	Ref z = mb_mul(b, a, a);
+	Ref p = d ? mb_horner(b, z, SINH_S_D, N(SINH_S_D)) : mb_horner(b, z, SINH_S_F, N(SINH_S_F));
+	Ref y0 = mb_fma(b, mb_mul(b, a, z), p, a);
+	Ref e2 = math_exp_scaled(b, a, -1);
+	Ref y1 = mb_sub(b, e2, mb_div(b, mb_f(b, 0.25), e2));
+	Ref y = mb_sel(b, mb_lt(b, a, mb_f(b, 1)), y0, y1);
+	return mb_copysign(b, y, x);
+}
+
+Ref math_cosh(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref e2 = math_exp_scaled(b, a, -1);
+	return mb_add(b, e2, mb_div(b, mb_f(b, 0.25), e2));
+}
+
+Ref math_tanh(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Ref a = mb_abs(b, x);
+	Ref z = mb_mul(b, a, a);
+	Ref p = d ? mb_horner(b, z, TANH_T_D, N(TANH_T_D)) : mb_horner(b, z, TANH_T_F, N(TANH_T_F));
+	Ref y0 = mb_fma(b, mb_mul(b, a, z), p, a);
+	/* 1 - 2 / (e^2a + 1), with e^2a and the quotient as pairs */
+	Ref ac = mb_min(b, a, mb_f(b, d ? 22 : 10));
+	DD e = math_exp_pair(b, mb_add(b, ac, ac));
+	DD den = mb_fast_two_sum(b, e.hi, mb_add(b, e.lo, mb_f(b, 1)));
+	Ref q = mb_div(b, mb_f(b, 2), den.hi);
+	Ref r = mb_fma(b, mb_neg(b, q), den.lo, mb_fma(b, mb_neg(b, q), den.hi, mb_f(b, 2)));
+	Ref ql = mb_mul(b, r, mb_mul(b, q, mb_f(b, 0.5)));
+	Ref y1 = mb_sub(b, mb_sub(b, mb_f(b, 1), q), ql);
+	Ref y = mb_sel(b, mb_lt(b, a, mb_f(b, 0.55)), y0, y1);
+	y = mb_sel(b, mb_isnan(b, a), x, y);
+	return mb_copysign(b, y, x);
+}
+
+Ref math_asinh(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Ref a = mb_abs(b, x);
+	Ref one = mb_f(b, 1);
+	Ref big = mb_gt(b, a, mb_f(b, d ? 0x1p28 : 0x1p12));
+	Ref mid = mb_gt(b, a, mb_f(b, 2));
+	Ref a2 = mb_mul(b, a, a);
+	Ref r = mb_sqrt(b, mb_add(b, a2, one));
+	Ref tmid = mb_fma(b, mb_f(b, 2), a, mb_div(b, one, mb_add(b, r, a)));
+	Ref tsmall = mb_add(b, a, mb_div(b, a2, mb_add(b, one, r)));
+	Ref t = mb_sel(b, big, a, mb_sel(b, mid, tmid, tsmall));
+	Ref y = math_log_or_log1p(b, t, mb_not(b, mid));
+	y = mb_sel(b, big, mb_add(b, y, mb_f(b, 0.6931471805599453)), y);
+	y = mb_sel(b, mb_or(b, mb_isinf(b, a), mb_eq(b, a, mb_f(b, 0))), a, y);
+	y = mb_copysign(b, y, x);
+	return mb_sel(b, mb_isnan(b, x), x, y);
+}
+
+Ref math_acosh(MB *b, Ref x)
+{
+	int d = mb_is64(b);
+	Ref one = mb_f(b, 1);
+	Ref big = mb_gt(b, x, mb_f(b, d ? 0x1p28 : 0x1p12));
+	Ref mid = mb_gt(b, x, mb_f(b, 2));
+	Ref tmid = mb_sub(b, mb_add(b, x, x), mb_div(b, one, mb_add(b, x, mb_sqrt(b, mb_fma(b, x, x, mb_f(b, -1))))));
+	Ref u = mb_sub(b, x, one);
+	Ref tsmall = mb_add(b, u, mb_sqrt(b, mb_fma(b, u, u, mb_add(b, u, u))));
+	Ref t = mb_sel(b, big, x, mb_sel(b, mid, tmid, tsmall));
+	Ref y = math_log_or_log1p(b, t, mb_not(b, mid));
+	y = mb_sel(b, big, mb_add(b, y, mb_f(b, 0.6931471805599453)), y);
+	y = mb_sel(b, mb_eq(b, x, one), mb_f(b, 0), y);
+	y = mb_sel(b, mb_isinf(b, x), x, y);
+	Ref bad = mb_not(b, mb_ge(b, x, one));
+	return mb_sel(b, bad, mb_f(b, NAN), y);
+}
+
+Ref math_atanh(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref one = mb_f(b, 1);
+	Ref om = mb_sub(b, one, a);
+	Ref a2 = mb_add(b, a, a);
+	Ref tsmall = mb_add(b, a2, mb_div(b, mb_mul(b, a2, a), om));
+	Ref tbig = mb_div(b, a2, om);
+	Ref t = mb_sel(b, mb_lt(b, a, mb_f(b, 0.5)), tsmall, tbig);
+	Ref y = mb_mul(b, mb_f(b, 0.5), math_log_or_log1p(b, t, mb_true(b)));
+	y = mb_sel(b, mb_eq(b, a, one), mb_f(b, HUGE_VAL), y);
+	y = mb_sel(b, mb_eq(b, a, mb_f(b, 0)), a, y);
+	y = mb_sel(b, mb_gt(b, a, one), mb_f(b, NAN), y);
+	y = mb_copysign(b, y, x);
+	return mb_sel(b, mb_isnan(b, x), x, y);
+}

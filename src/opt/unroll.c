@@ -1,0 +1,611 @@
+/*
+ * unroll.c - unrolling loops whose trip count is a constant.
+ *
+ * Precondition: a verified function, folded (constants are constants).
+ * A loop qualifies when it is innermost, has a preheader and one latch,
+ * leaves only from its header (a `for` or `while` without break or
+ * return), and its header's branch depends on one header phi, the
+ * induction variable, whose first value is a constant and whose next
+ * value the loop computes from it and constants alone: `for j in
+ * range(TPB)` and `s = TPB // 2; while s > 0: ...; s //= 2` both are.
+ * The iterations are then counted by evaluating that chain, with the
+ * IR's integer semantics (wrapping at the class's width, division by zero
+ * giving 0, ...), up to a limit.
+ *
+ * Full unrolling (when trips x body stays small) peels the loop once
+ * more than it runs (the last copy's test leaves): each copy keeps its
+ * own header test, with the
+ * induction variable replaced by its value in that iteration, and the
+ * last copy falls into the original loop.  So the result is right even
+ * if the count were wrong; with the count right, folding turns every
+ * copied test into a constant and the original loop becomes unreachable.
+ * Values of the header used after the loop get a phi in the exit block
+ * over all the copies.
+ *
+ * Partial unrolling (a larger body, a count divisible by the factor, an
+ * induction variable stepped by a constant add and compared with a
+ * constant) repeats the body u times inside the loop; the tests of
+ * copies 2..u are dropped, which the exact count and its divisibility
+ * make safe.
+ */
+#include <string.h>
+
+#include "opt.h"
+
+enum { MAX_TRIPS = 4096, FULL_BUDGET = 1200, FULL_TRIPS = 64, PART_BUDGET = 600 };
+
+typedef struct U {
+	Fn *f;
+	Cfg g;
+	Loop *l;
+	int iv;           /* the induction variable (a phi of the header) */
+	int from_pre, from_latch;   /* its argument positions */
+} U;
+
+static int64_t norm(int k, uint64_t v)
+{
+	if (k == KW)
+		return (int32_t)(uint32_t)v;
+	if (k == KB)
+		return v != 0;
+	return (int64_t)v;
+}
+
+static int is_signed(int ty)
+{
+	return ty == SK_I8 || ty == SK_I16 || ty == SK_I32 || ty == SK_I64;
+}
+
+static int narrow(int ty)
+{
+	return ty == SK_I8 || ty == SK_U8 || ty == SK_I16 || ty == SK_U16 || ty == SK_F16;
+}
+
+/* The value of r in an iteration where the induction variable is ivval;
+ * 0 when it cannot be computed from the induction variable and constants. */
+static int eval(U *u, Ref r, int64_t ivval, int64_t *out, int depth)
+{
+	Fn *f = u->f;
+	if (r.kind == R_CON && (int)r.idx < f->ncon) {
+		Con *c = &f->con[r.idx];
+		if (c->cls != KW && c->cls != KL && c->cls != KB)
+			return 0;
+		*out = norm(c->cls, (uint64_t)c->i);
+		return 1;
+	}
+	if (r.kind != R_VAL || (int)r.idx >= f->nval || depth > 64)
+		return 0;
+	if ((int)r.idx == u->iv) {
+		*out = ivval;
+		return 1;
+	}
+	Ins *i = u->g.def[r.idx];
+	int b = u->g.defblk[r.idx];
+	if (!i || b < 0 || !u->l->in[b])
+		return 0;
+	int k = i->cls;
+	if ((k != KW && k != KL && k != KB) || narrow(i->ty))
+		return 0;
+	int64_t a = 0, c = 0, d = 0;
+	int n = ir_nargs(i);
+	if (n > 0 && !eval(u, i->arg[0], ivval, &a, depth + 1))
+		return 0;
+	if (n > 1 && !eval(u, i->arg[1], ivval, &c, depth + 1))
+		return 0;
+	if (n > 2 && !eval(u, i->arg[2], ivval, &d, depth + 1))
+		return 0;
+	int w = k == KW ? 32 : 64;
+	uint64_t mask = w == 32 ? 0xffffffffu : ~(uint64_t)0;
+	uint64_t ua = (uint64_t)a & mask, uc = (uint64_t)c & mask;
+	int64_t min = w == 32 ? INT32_MIN : INT64_MIN;
+	int sg = is_signed(i->ty);
+	switch (i->op) {
+	case O_COPY: *out = a; return 1;
+	case O_ADD: *out = norm(k, ua + uc); return 1;
+	case O_SUB: *out = norm(k, ua - uc); return 1;
+	case O_MUL: *out = norm(k, ua * uc); return 1;
+	case O_AND: *out = norm(k, ua & uc); return 1;
+	case O_OR: *out = norm(k, ua | uc); return 1;
+	case O_XOR: *out = norm(k, ua ^ uc); return 1;
+	case O_NEG: *out = norm(k, 0 - ua); return 1;
+	case O_SHL: *out = uc >= (uint64_t)w ? 0 : norm(k, ua << uc); return 1;
+	case O_SHR:
+		if (sg)
+			*out = uc >= (uint64_t)w ? (a < 0 ? -1 : 0) : a >> uc;
+		else
+			*out = uc >= (uint64_t)w ? 0 : norm(k, ua >> uc);
+		return 1;
+	case O_DIV:
+		if (c == 0)
+			*out = 0;
+		else if (sg)
+			*out = a == min && c == -1 ? min : a / c;
+		else
+			*out = norm(k, ua / uc);
+		return 1;
+	case O_REM:
+		if (c == 0)
+			*out = a;
+		else if (sg)
+			*out = a == min && c == -1 ? 0 : a % c;
+		else
+			*out = norm(k, ua % uc);
+		return 1;
+	case O_MIN: case O_MAX: {
+		int lt = sg ? a < c : ua < uc;
+		*out = (i->op == O_MIN) == lt ? a : c;
+		return 1;
+	}
+	case O_SEL:
+		*out = a ? c : d;
+		return 1;
+	case O_CMP: {
+		int ck = ir_cls_of_sk((ScalarKind)i->ty);
+		if (ck != KW && ck != KL)
+			return 0;
+		int cw = ck == KW ? 32 : 64;
+		uint64_t m2 = cw == 32 ? 0xffffffffu : ~(uint64_t)0;
+		uint64_t xa = (uint64_t)a & m2, xc = (uint64_t)c & m2;
+		int s2 = is_signed(i->ty), r2;
+		switch (i->aux) {
+		case CC_EQ: r2 = xa == xc; break;
+		case CC_NE: r2 = xa != xc; break;
+		case CC_LT: r2 = s2 ? a < c : xa < xc; break;
+		case CC_LE: r2 = s2 ? a <= c : xa <= xc; break;
+		case CC_GT: r2 = s2 ? a > c : xa > xc; break;
+		case CC_GE: r2 = s2 ? a >= c : xa >= xc; break;
+		case CC_LTU: r2 = xa < xc; break;
+		case CC_LEU: r2 = xa <= xc; break;
+		case CC_GTU: r2 = xa > xc; break;
+		case CC_GEU: r2 = xa >= xc; break;
+		default: return 0;
+		}
+		*out = r2;
+		return 1;
+	}
+	case O_CVT: {
+		int from = i->ty, to = i->aux;
+		if (narrow(from) || narrow(to) || from == SK_BOOL || to == SK_BOOL)
+			return 0;
+		if (from < SK_I8 || from > SK_U64 || to < SK_I8 || to > SK_U64)
+			return 0;
+		int64_t v = from == SK_U32 ? (int64_t)(uint32_t)a : from == SK_I32 ? (int32_t)a : a;
+		*out = norm(k, (uint64_t)v);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int64_t con_value(Fn *f, Ref r)
+{
+	Con *c = &f->con[r.idx];
+	return norm(c->cls, (uint64_t)c->i);
+}
+
+/* The trip count, or -1. */
+static int64_t trips(U *u, Ref cond, int stay_if)
+{
+	Phi *p = u->g.phi[u->iv];
+	Ref init = p->arg[u->from_pre], next = p->arg[u->from_latch];
+	if (init.kind != R_CON)
+		return -1;
+	int64_t v = con_value(u->f, init), c, n = 0;
+	for (;;) {
+		if (!eval(u, cond, v, &c, 0))
+			return -1;
+		if ((c != 0) != stay_if)
+			return n;
+		if (++n > MAX_TRIPS || !eval(u, next, v, &v, 0))
+			return -1;
+	}
+}
+
+/* Does r depend on a header phi other than the induction variable, or on
+ * a load, call or anything with an effect inside the loop? */
+static int only_iv(U *u, Ref r, int depth)
+{
+	if (r.kind != R_VAL)
+		return 1;
+	if ((int)r.idx == u->iv)
+		return 1;
+	int b = u->g.defblk[r.idx];
+	if (b < 0 || !u->l->in[b])
+		return 1;
+	Ins *i = u->g.def[r.idx];
+	if (!i || depth > 64 || op_info[i->op].effect || i->op == O_LOAD)
+		return 0;
+	for (int k = 0; k < ir_nargs(i); k++)
+		if (!only_iv(u, i->arg[k], depth + 1))
+			return 0;
+	return 1;
+}
+
+static int body_size(Fn *f, Loop *l)
+{
+	int n = 0;
+	for (int k = 0; k < l->nblk; k++)
+		n += f->blk[l->blk[k]]->nins + f->blk[l->blk[k]]->nphi + 1;
+	return n;
+}
+
+static void push_pred(Fn *f, Blk *b, int p)
+{
+	b->pred = arena_grow(f->ctx->arena, b->pred, b->npred, &b->cappred, sizeof *b->pred);
+	b->pred[b->npred++] = p;
+}
+
+static void push_phi_arg(Fn *f, Phi *p, Ref r)
+{
+	Ref *a = arena_alloc(f->ctx->arena, sizeof *a * (size_t)(p->n + 1));
+	memcpy(a, p->arg, sizeof *a * (size_t)p->n);
+	a[p->n++] = r;
+	p->arg = a;
+}
+
+/* One copy of the loop's blocks.  map: the header's phis already map to
+ * their values for this copy; it receives every value the copy defines.
+ * Jumps to the header go to next_head; with keep_test 0 the header's
+ * branch becomes a jump into the loop.  Returns the block map. */
+static int *clone_body(U *u, Ref *map, int next_head, int keep_test)
+{
+	Fn *f = u->f;
+	Loop *l = u->l;
+	Arena *a = f->ctx->arena;
+	int n0 = f->nblk;
+	int *bmap = arena_alloc(a, sizeof(int) * (size_t)(n0 + 1));
+	for (int i = 0; i < n0; i++)
+		bmap[i] = -1;
+	for (int k = 0; k < l->nblk; k++)
+		bmap[l->blk[k]] = ir_new_blk(f)->id;
+	for (int k = 0; k < l->nblk; k++) {
+		Blk *ob = f->blk[l->blk[k]];
+		Blk *nb = f->blk[bmap[ob->id]];
+		if (ob->id != l->head)
+			for (int j = 0; j < ob->nphi; j++) {
+				Phi *op = &ob->phi[j];
+				Phi *np = ir_add_phi(f, nb, (Cls)op->cls, op->n);
+				int v = opt_new_val(f, op->to);
+				f->val[v].blk = nb->id;
+				np->to = v;
+				map[op->to] = REF_VAL(v);
+			}
+		for (int j = 0; j < ob->nins; j++) {
+			Ins *i = &ob->ins[j];
+			opt_clone_ins(f, nb, i, map);
+			Ins *ni = &nb->ins[nb->nins - 1];
+			if (ni->op == O_CHECK && ni->aux >= 0 && ni->aux < f->nchecks) {
+				CheckInfo ci = f->checks[ni->aux];
+				for (int d = 0; d < 8; d++)
+					ci.ext[d] = opt_mapped(map, ci.ext[d]);
+				VEC_PUSH(f->ctx, f->checks, f->nchecks, f->capchecks, ci);
+				ni->aux = f->nchecks - 1;
+			}
+		}
+		nb->jmp = ob->jmp;
+		nb->cond = opt_mapped(map, ob->cond);
+		int s[2] = {ob->s1, ob->s2};
+		for (int e = 0; e < 2; e++) {
+			if (s[e] < 0)
+				continue;
+			if (s[e] == l->head)
+				s[e] = next_head;
+			else if (l->in[s[e]])
+				s[e] = bmap[s[e]];
+		}
+		nb->s1 = s[0];
+		nb->s2 = s[1];
+		if (ob->id == l->head && !keep_test && ob->jmp == J_JNZ) {
+			nb->jmp = J_JMP;
+			nb->s1 = l->in[ob->s1] ? s[0] : s[1];
+			nb->s2 = -1;
+			nb->cond = REF_NONE;
+		}
+	}
+	/* phi arguments and predecessors of the copied blocks other than the header */
+	for (int k = 0; k < l->nblk; k++) {
+		Blk *ob = f->blk[l->blk[k]];
+		if (ob->id == l->head)
+			continue;
+		Blk *nb = f->blk[bmap[ob->id]];
+		for (int j = 0; j < ob->npred; j++)
+			push_pred(f, nb, bmap[ob->pred[j]]);
+		for (int j = 0; j < ob->nphi; j++)
+			for (int m = 0; m < ob->phi[j].n; m++)
+				nb->phi[j].arg[m] = opt_mapped(map, ob->phi[j].arg[m]);
+	}
+	return bmap;
+}
+
+static Ref *new_map(Fn *f, int extra)
+{
+	return arena_alloc(f->ctx->arena, sizeof(Ref) * (size_t)(f->nval + extra + 1));
+}
+
+/* A map big enough for the values clone_body will add. */
+static int map_room(Fn *f, Loop *l)
+{
+	return body_size(f, l) + 8;
+}
+
+static int phi_pos(Blk *b, int pred)
+{
+	for (int m = 0; m < b->npred; m++)
+		if (b->pred[m] == pred)
+			return m;
+	return -1;
+}
+
+static int is_head_val(U *u, Ref r, int nval0)
+{
+	return r.kind == R_VAL && (int)r.idx < nval0 && u->g.defblk[r.idx] == u->l->head;
+}
+
+/* Marks the header's values used outside the loop other than by the exit
+ * block's phis; returns how many. */
+static int uses_outside(U *u, int exit, char *used, int nval0, int nblk0)
+{
+	Fn *f = u->f;
+	int n = 0;
+	for (int b = 0; b < nblk0; b++) {
+		if (u->l->in[b])
+			continue;
+		Blk *bk = f->blk[b];
+		for (int k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			for (int j = 0; j < 3; j++)
+				if (is_head_val(u, i->arg[j], nval0))
+					n += !used[i->arg[j].idx]++;
+			if (i->op == O_CHECK && i->aux >= 0 && i->aux < f->nchecks)
+				for (int d = 0; d < 8; d++)
+					if (is_head_val(u, f->checks[i->aux].ext[d], nval0))
+						n += !used[f->checks[i->aux].ext[d].idx]++;
+		}
+		if (b != exit)
+			for (int k = 0; k < bk->nphi; k++)
+				for (int j = 0; j < bk->phi[k].n; j++)
+					if (is_head_val(u, bk->phi[k].arg[j], nval0))
+						n += !used[bk->phi[k].arg[j].idx]++;
+		if (bk->jmp == J_JNZ && is_head_val(u, bk->cond, nval0))
+			n += !used[bk->cond.idx]++;
+	}
+	return n;
+}
+
+static void swap_in(Ref *r, int from, Ref to)
+{
+	if (r->kind == R_VAL && (int)r->idx == from)
+		*r = to;
+}
+
+/* Uses of v outside the loop (blocks below nblk0), except the exit
+ * block's phis, become uses of `to`. */
+static void redirect(U *u, int exit, int v, Ref to, int nblk0)
+{
+	Fn *f = u->f;
+	for (int b = 0; b < nblk0; b++) {
+		if (u->l->in[b])
+			continue;
+		Blk *bk = f->blk[b];
+		for (int k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			for (int j = 0; j < 3; j++)
+				swap_in(&i->arg[j], v, to);
+			if (i->op == O_CHECK && i->aux >= 0 && i->aux < f->nchecks) {
+				CheckInfo ci = f->checks[i->aux];
+				int changed = 0;
+				for (int d = 0; d < 8; d++)
+					if (ci.ext[d].kind == R_VAL && (int)ci.ext[d].idx == v) {
+						ci.ext[d] = to;
+						changed = 1;
+					}
+				if (changed) {
+					VEC_PUSH(f->ctx, f->checks, f->nchecks, f->capchecks, ci);
+					i->aux = f->nchecks - 1;
+				}
+			}
+		}
+		if (b != exit)
+			for (int k = 0; k < bk->nphi; k++)
+				for (int j = 0; j < bk->phi[k].n; j++)
+					swap_in(&bk->phi[k].arg[j], v, to);
+		if (bk->jmp == J_JNZ)
+			swap_in(&bk->cond, v, to);
+	}
+}
+
+/* Peels all n iterations (see the top of the file). */
+static void full(U *u, int64_t n, int exit)
+{
+	Fn *f = u->f;
+	Loop *l = u->l;
+	Blk *h = f->blk[l->head], *e = f->blk[exit];
+	int pre = l->pre, latch = l->latch[0];
+	int nval0 = f->nval, nblk0 = f->nblk;
+	char *used = arena_alloc(f->ctx->arena, (size_t)nval0 + 1);
+	int nused = uses_outside(u, exit, used, nval0, nblk0);
+	if (nused && e->npred != 1)
+		return;     /* cannot happen in SSA: the header's values would not dominate */
+	int epos = phi_pos(e, l->head), pp = phi_pos(h, pre), pl = phi_pos(h, latch);
+	int room = map_room(f, l) * (int)(n + 1) + nused;
+	Ref **maps = arena_alloc(f->ctx->arena, sizeof *maps * (size_t)(n + 1));
+	int *heads = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)(n + 1));
+	int *latches = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)(n + 1));
+	for (int64_t c = 0; c < n; c++) {
+		Ref *map = new_map(f, room);
+		for (int j = 0; j < h->nphi; j++) {
+			Phi *p = &h->phi[j];
+			map[p->to] = c == 0 ? p->arg[pp] : opt_mapped(maps[c - 1], p->arg[pl]);
+		}
+		int *bmap = clone_body(u, map, l->head, 1);
+		heads[c] = bmap[l->head];
+		latches[c] = bmap[latch];
+		maps[c] = map;
+	}
+	/* pre -> copy 0 -> ... -> copy n-1 -> the loop */
+	f->blk[pre]->s1 = heads[0];
+	push_pred(f, f->blk[heads[0]], pre);
+	for (int64_t c = 1; c < n; c++) {
+		f->blk[latches[c - 1]]->s1 = heads[c];
+		push_pred(f, f->blk[heads[c]], latches[c - 1]);
+	}
+	h->pred[pp] = latches[n - 1];
+	for (int j = 0; j < h->nphi; j++)
+		h->phi[j].arg[pp] = opt_mapped(maps[n - 1], h->phi[j].arg[pl]);
+	/* the exit block gains an edge from every copy's header */
+	int nphi0 = e->nphi;
+	for (int64_t c = 0; c < n; c++) {
+		push_pred(f, e, heads[c]);
+		for (int j = 0; j < nphi0; j++)
+			push_phi_arg(f, &e->phi[j], opt_mapped(maps[c], e->phi[j].arg[epos]));
+	}
+	for (int v = 0; v < nval0; v++) {
+		if (!used[v])
+			continue;
+		int nv = opt_new_val(f, v);
+		f->val[nv].blk = e->id;
+		redirect(u, exit, v, REF_VAL(nv), nblk0);
+		Phi *p = ir_add_phi(f, e, (Cls)f->val[v].cls, e->npred);
+		p->to = nv;
+		p->arg[epos] = REF_VAL(v);
+		for (int64_t c = 0; c < n; c++)
+			p->arg[phi_pos(e, heads[c])] = opt_mapped(maps[c], REF_VAL(v));
+	}
+}
+
+/* Repeats the body u times inside the loop, dropping the copies' tests.
+ * All copies are made from the untouched loop first, then chained:
+ * latch -> copy 1 -> ... -> copy u-1 -> header. */
+static void partial(U *un, int u)
+{
+	Fn *f = un->f;
+	Loop *l = un->l;
+	Blk *h = f->blk[l->head];
+	int latch = l->latch[0], pl = phi_pos(h, latch);
+	int room = map_room(f, l) * (u + 1);
+	Ref *prev = NULL;
+	int *heads = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)(u + 1));
+	int *latches = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)(u + 1));
+	latches[0] = latch;
+	for (int c = 1; c < u; c++) {
+		Ref *map = new_map(f, room);
+		for (int j = 0; j < h->nphi; j++) {
+			Phi *p = &h->phi[j];
+			map[p->to] = prev ? opt_mapped(prev, p->arg[pl]) : p->arg[pl];
+		}
+		int *bmap = clone_body(un, map, l->head, 0);
+		heads[c] = bmap[l->head];
+		latches[c] = bmap[latch];
+		prev = map;
+	}
+	for (int c = 1; c < u; c++) {
+		f->blk[latches[c - 1]]->s1 = heads[c];
+		push_pred(f, f->blk[heads[c]], latches[c - 1]);
+	}
+	h->pred[pl] = latches[u - 1];
+	for (int j = 0; j < h->nphi; j++)
+		h->phi[j].arg[pl] = opt_mapped(prev, h->phi[j].arg[pl]);
+}
+
+/* iv = phi(c0, iv + step) compared with a constant: the partial unroll's
+ * condition (the count is then exact arithmetic). */
+static int linear(U *u, Ins *cond)
+{
+	Phi *p = u->g.phi[u->iv];
+	Ref next = p->arg[u->from_latch];
+	if (next.kind != R_VAL)
+		return 0;
+	Ins *i = u->g.def[next.idx];
+	if (!i || i->op != O_ADD || narrow(i->ty))
+		return 0;
+	int iv_first = i->arg[0].kind == R_VAL && (int)i->arg[0].idx == u->iv;
+	Ref step = iv_first ? i->arg[1] : i->arg[0];
+	Ref ivr = iv_first ? i->arg[0] : i->arg[1];
+	if (step.kind != R_CON || ivr.kind != R_VAL || (int)ivr.idx != u->iv)
+		return 0;
+	int a0 = cond->arg[0].kind == R_VAL && (int)cond->arg[0].idx == u->iv;
+	int a1 = cond->arg[1].kind == R_VAL && (int)cond->arg[1].idx == u->iv;
+	return (a0 && cond->arg[1].kind == R_CON) || (a1 && cond->arg[0].kind == R_CON);
+}
+
+/* Unrolls loop u->l fully (allow_partial 0) or by a factor (1). */
+static int try_loop(Fn *f, U *u, int allow_partial)
+{
+	Loop *l = u->l;
+	if (l->ninner || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
+		return 0;
+	Blk *h = f->blk[l->head];
+	Blk *lb = f->blk[l->latch[0]];
+	if (!h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
+		return 0;
+	int stay_if = l->in[h->s1];
+	int exit = stay_if ? h->s2 : h->s1;
+	if (l->in[exit])
+		return 0;
+	Ins *cond = u->g.def[h->cond.idx];
+	if (!cond || cond->op != O_CMP || u->g.defblk[h->cond.idx] != l->head)
+		return 0;
+	/* the induction variable: the header phi the condition reads */
+	u->iv = -1;
+	for (int j = 0; j < h->nphi; j++) {
+		int v = h->phi[j].to;
+		for (int k = 0; k < 2; k++)
+			if (cond->arg[k].kind == R_VAL && (int)cond->arg[k].idx == v)
+				u->iv = v;
+	}
+	if (u->iv < 0)
+		return 0;
+	u->from_pre = phi_pos(h, l->pre);
+	u->from_latch = phi_pos(h, l->latch[0]);
+	if (u->from_pre < 0 || u->from_latch < 0)
+		return 0;
+	if (!only_iv(u, h->cond, 0) || !only_iv(u, u->g.phi[u->iv]->arg[u->from_latch], 0))
+		return 0;
+	int64_t n = trips(u, h->cond, stay_if);
+	if (n <= 0)
+		return 0;
+	int size = body_size(f, l);
+	if (!allow_partial) {
+		if (n > FULL_TRIPS || n * size > FULL_BUDGET)
+			return 0;
+		full(u, n + 1, exit);   /* the last copy only tests and leaves */
+		return 1;
+	}
+	if (!linear(u, cond))
+		return 0;
+	for (int k = 4; k >= 2; k /= 2)
+		if (n % k == 0 && k * size <= PART_BUDGET) {
+			partial(u, k);
+			return 1;
+		}
+	return 0;
+}
+
+/* Each innermost loop is transformed at most once per analysis: loops
+ * that do not nest share no block, and a transformation only adds
+ * blocks and values, so the others' analysis stays right. */
+static int sweep(Fn *f, int allow_partial)
+{
+	U u = {.f = f};
+	opt_fill_cfg(f, &u.g);
+	int done = 0;
+	for (int i = 0; i < u.g.nloop; i++) {
+		u.l = &u.g.loop[i];
+		done += try_loop(f, &u, allow_partial);
+	}
+	if (done) {
+		ir_fill_rpo(f);
+		opt_fold(f);
+		opt_copy(f);
+		opt_dce(f);
+	}
+	return done;
+}
+
+void opt_unroll(Fn *f)
+{
+	for (int round = 0; round < 8 && sweep(f, 0); round++)
+		;
+	sweep(f, 1);
+}

@@ -1,0 +1,376 @@
+/*
+ * call.c - the parts of a PTX module beyond one entry: device functions
+ * called for real (.func with .param arguments and results), print()
+ * through vprintf, and the error word that debug traps fill.
+ *
+ * Functions.  Every Fn in the kernel's funcs becomes
+ *
+ *     .func (.param .align 8 .b8 __pj_r[8 * n]) NAME(.param .b64 __pj_a0, ...)
+ *
+ * declared before the entry (calls may go either way, and recursion
+ * calls a function from itself) and defined after it.  The results are
+ * one byte array (PTX allows one .param result), 8 bytes per component.
+ * A component of class b travels as a .b32 0 or 1; the others in their
+ * own type.  farg
+ * loads an argument, retv stores a result before the function's ret; a
+ * call opens a scope with one .param per argument and result:
+ *
+ *     { .param .b64 __pj_ca0; st.param.b64 [__pj_ca0], %rd4;
+ *       .param .align 8 .b8 __pj_cr[8];
+ *       call (__pj_cr), NAME, (__pj_ca0);
+ *       ld.param.b64 %rd5, [__pj_cr+0]; }
+ *
+ * The cargs just before a callf and the cres just after it (lower_call.c
+ * keeps them together) are written by the callf.  Calls are not .uni:
+ * recursion is divergent by nature.
+ *
+ * print.  Each format of Fn.fmts is a .global byte string; the argument
+ * buffer is a local array, passed to vprintf as a generic address.  A
+ * %s conversion is a bool stored as 0 or 1: it is replaced in the buffer
+ * by the generic address of "True" or "False" first.
+ *
+ * Traps (asserts and raise under debug).  `trap` would kill the context,
+ * so a failing thread instead writes the trap's code (1 + its check index,
+ * counted over the kernel and then each function) into the module's
+ * __pj_err word with a compare-and-swap, and if it was first, its
+ * threadIdx and blockIdx after it; then it exits.  The runtime reads the
+ * word after the launch and raises the exception (PjKernel.traps).  A trap
+ * without message only ends the thread (a raise without debug).
+ */
+#include <string.h>
+
+#include "ptx.h"
+
+static const char *pty(int k)
+{
+	switch (k) {
+	case KL: return "b64";
+	case KS: return "f32";
+	case KD: return "f64";
+	default: return "b32";      /* KW, and KB as 0 or 1 */
+	}
+}
+
+static int func_pos(const Fn *f)
+{
+	for (int i = 0; f->mod && i < f->mod->nfuncs; i++)
+		if (f->mod->funcs[i] == f)
+			return i;
+	return -1;
+}
+
+/* A .b32 register (or immediate) holding predicate operand r as 0 or 1. */
+static const char *pred_word(Emit *e, Ref r)
+{
+	int64_t v;
+	if (ptx_is_con(e, r, &v))
+		return v ? "1" : "0";
+	const char *t = ptx_tmp(e, KW);
+	ptx_line(e, "selp.u32 %s, 1, 0, %s;", t, ptx_pred(e, r));
+	return t;
+}
+
+static void store_param(Emit *e, const char *name, Ref r, int k)
+{
+	if (k == KB)
+		ptx_line(e, "st.param.b32 [%s], %s;", name, pred_word(e, r));
+	else
+		ptx_line(e, "st.param.%s [%s], %s;", pty(k), name, ptx_opnd(e, r));
+}
+
+static void load_param(Emit *e, const char *d, const char *name, int k)
+{
+	if (k == KB) {
+		const char *t = ptx_tmp(e, KW);
+		ptx_line(e, "ld.param.b32 %s, [%s];", t, name);
+		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, t);
+	} else
+		ptx_line(e, "ld.param.%s %s, [%s];", pty(k), d, name);
+}
+
+/* ".func (.param .align 8 .b8 __pj_r[8]) NAME(.param .b64 __pj_a0)" */
+static void prototype(Emit *e, PtxBuf *b, const Fn *f)
+{
+	ptx_bprintf(e, b, ".func ");
+	if (f->nfrets)
+		ptx_bprintf(e, b, "(.param .align 8 .b8 __pj_r[%d]) ", 8 * f->nfrets);
+	ptx_bprintf(e, b, "%s(", f->name);
+	for (int k = 0; k < f->nfargs; k++)
+		ptx_bprintf(e, b, "%s.param .%s __pj_a%d", k ? ", " : "", pty(f->fargcls[k]), k);
+	ptx_bprintf(e, b, ")");
+}
+
+/* ------------------------------------------------------------ calls */
+
+static void callf(Emit *e, const Ins *i)
+{
+	Fn *f = e->f;
+	if (!f->mod || i->aux < 0 || i->aux >= f->mod->nfuncs)
+		ICE(e->c, "callf of function %d", i->aux);
+	const Fn *g = f->mod->funcs[i->aux];
+	const Ins *args = i - g->nfargs, *res = i + 1;
+	for (int k = 0; k < g->nfargs; k++)
+		if (args[k].op != O_CARG || args[k].aux != k)
+			ICE(e->c, "callf %s: argument %d is not the carg before it", g->name, k);
+	for (int k = 0; k < g->nfrets; k++)
+		if (res[k].op != O_CRES || res[k].aux != k)
+			ICE(e->c, "callf %s: result %d is not the cres after it", g->name, k);
+	ptx_line(e, "{");
+	for (int k = 0; k < g->nfargs; k++) {
+		const char *name = arena_printf(e->c->arena, "__pj_ca%d", k);
+		ptx_line(e, ".param .%s %s;", pty(g->fargcls[k]), name);
+		store_param(e, name, args[k].arg[0], g->fargcls[k]);
+	}
+	const char *al = "";
+	for (int k = 0; k < g->nfargs; k++)
+		al = arena_printf(e->c->arena, "%s%s__pj_ca%d", al, k ? ", " : "", k);
+	if (g->nfrets) {
+		ptx_line(e, ".param .align 8 .b8 __pj_cr[%d];", 8 * g->nfrets);
+		ptx_line(e, "call (__pj_cr), %s, (%s);", g->name, al);
+	} else
+		ptx_line(e, "call %s, (%s);", g->name, al);
+	for (int k = 0; k < g->nfrets; k++)
+		load_param(e, ptx_def(e, &res[k]), arena_printf(e->c->arena, "__pj_cr+%d", 8 * k), g->fretcls[k]);
+	ptx_line(e, "}");
+}
+
+/* ------------------------------------------------------------ print */
+
+static const char *fmt_sym(Emit *e, const Fn *f, int j)
+{
+	if (f->is_func)
+		return arena_printf(e->c->arena, "__pj_f%d_fmt%d", func_pos(f), j);
+	return arena_printf(e->c->arena, "__pj_fmt%d", j);
+}
+
+/* The number of conversions of format s; is_s[k] says whether the k-th is %s. */
+static int conversions(const char *s, int *is_s, int max)
+{
+	int n = 0;
+	for (; *s; s++) {
+		if (*s != '%')
+			continue;
+		if (s[1] == '%') {
+			s++;
+			continue;
+		}
+		s++;
+		while (*s && !strchr("diouxXfFeEgGcsp", *s))
+			s++;
+		if (!*s)
+			break;
+		if (n < max)
+			is_s[n] = *s == 's';
+		n++;
+	}
+	return n;
+}
+
+static void print(Emit *e, const Ins *i)
+{
+	Fn *f = e->f;
+	if (i->aux < 0 || i->aux >= f->nfmts)
+		ICE(e->c, "print of format %d", i->aux);
+	const char *fmt = f->fmts[i->aux];
+	int is_s[64];
+	int n = conversions(fmt, is_s, 64);
+	int64_t v;
+	int nobuf = ptx_is_con(e, i->arg[0], &v) && v == 0;
+	const char *p = ptx_tmp(e, KL), *a = nobuf ? "0" : ptx_tmp(e, KL);
+	ptx_line(e, "{");
+	ptx_line(e, ".param .b64 __pj_pa0;");
+	ptx_line(e, ".param .b64 __pj_pa1;");
+	ptx_line(e, ".param .b32 __pj_pr;");
+	ptx_line(e, "cvta.global.u64 %s, %s;", p, fmt_sym(e, f, i->aux));
+	ptx_line(e, "st.param.b64 [__pj_pa0], %s;", p);
+	if (!nobuf) {
+		const char *buf = ptx_reg(e, i->arg[0]);
+		for (int k = 0; k < n && k < 64; k++) {
+			if (!is_s[k])
+				continue;
+			const char *t = ptx_tmp(e, KL), *q = ptx_tmp(e, KB);
+			const char *yes = ptx_tmp(e, KL), *no = ptx_tmp(e, KL);
+			ptx_line(e, "ld.local.u64 %s, [%s+%d];", t, buf, 8 * k);
+			ptx_line(e, "setp.ne.u64 %s, %s, 0;", q, t);
+			ptx_line(e, "cvta.global.u64 %s, __pj_true;", yes);
+			ptx_line(e, "cvta.global.u64 %s, __pj_false;", no);
+			ptx_line(e, "selp.b64 %s, %s, %s, %s;", t, yes, no, q);
+			ptx_line(e, "st.local.u64 [%s+%d], %s;", buf, 8 * k, t);
+		}
+		ptx_line(e, "cvta.local.u64 %s, %s;", a, buf);
+	}
+	ptx_line(e, "st.param.b64 [__pj_pa1], %s;", a);
+	ptx_line(e, "call (__pj_pr), vprintf, (__pj_pa0, __pj_pa1);");
+	ptx_line(e, "}");
+}
+
+static void global_string(Emit *e, PtxBuf *b, const char *sym, const char *s)
+{
+	size_t n = strlen(s);
+	ptx_bprintf(e, b, ".global .align 1 .b8 %s[%zu] = {", sym, n + 1);
+	for (size_t k = 0; k <= n; k++)
+		ptx_bprintf(e, b, "%s%u", k ? ", " : "", (unsigned char)s[k]);
+	ptx_bprintf(e, b, "};\n");
+}
+
+/* ------------------------------------------------------------ traps */
+
+/* The error code of check `idx` of f: 1 + its index among the checks of
+ * the kernel, then of each function in order. */
+static int trap_code(const Fn *f, int idx)
+{
+	const Fn *m = f->mod ? f->mod : f;
+	int base = 0;
+	if (f != m) {
+		base = m->nchecks;
+		for (int i = 0; i < m->nfuncs && m->funcs[i] != f; i++)
+			base += m->funcs[i]->nchecks;
+	}
+	return base + idx + 1;
+}
+
+static void trap(Emit *e, const Ins *i)
+{
+	static const char *const sreg[6] = {"%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z"};
+	if (i->aux >= 0 && i->aux < e->f->nchecks && !e->f->checks[i->aux].msg) {
+		ptx_line(e, "exit;");   /* no message: the thread just ends */
+		return;
+	}
+	const char *old = ptx_tmp(e, KW), *first = ptx_tmp(e, KB), *t = ptx_tmp(e, KW);
+	ptx_line(e, "atom.global.cas.b32 %s, [__pj_err], 0, %d;", old, trap_code(e->f, i->aux));
+	ptx_line(e, "setp.eq.u32 %s, %s, 0;", first, old);
+	for (int k = 0; k < 6; k++) {
+		ptx_line(e, "mov.u32 %s, %s;", t, sreg[k]);
+		ptx_line(e, "@%s st.global.u32 [__pj_err+%d], %s;", first, 4 * (k + 1), t);
+	}
+	ptx_line(e, "membar.gl;");
+	ptx_line(e, "exit;");
+}
+
+/* --------------------------------------------------------- dispatch */
+
+void ptx_call(Emit *e, const Ins *i)
+{
+	Fn *f = e->f;
+	switch (i->op) {
+	case O_FARG:
+		if (!f->is_func || i->aux < 0 || i->aux >= f->nfargs)
+			ICE(e->c, "farg %d outside a function's arguments", i->aux);
+		load_param(e, ptx_def(e, i), arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux]);
+		return;
+	case O_RETV:
+		if (!f->is_func || i->aux < 0 || i->aux >= f->nfrets)
+			ICE(e->c, "retv %d outside a function's results", i->aux);
+		store_param(e, arena_printf(e->c->arena, "__pj_r+%d", 8 * i->aux), i->arg[0], f->fretcls[i->aux]);
+		return;
+	case O_CARG: case O_CRES:
+		return;      /* written by the callf */
+	case O_CALLF:
+		callf(e, i);
+		return;
+	case O_PRINT:
+		print(e, i);
+		return;
+	case O_TRAP:
+		trap(e, i);
+		return;
+	default:
+		ICE(e->c, "%s is not a call", ptx_opname(i->op));
+	}
+}
+
+/* ------------------------------------------------------------ module */
+
+static int uses(const Fn *f, int op)
+{
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++)
+			if (f->blk[b]->ins[k].op == op)
+				return 1;
+	return 0;
+}
+
+static int module_uses(const Fn *m, int op)
+{
+	if (uses(m, op))
+		return 1;
+	for (int i = 0; i < m->nfuncs; i++)
+		if (uses(m->funcs[i], op))
+			return 1;
+	return 0;
+}
+
+/* An Emit for function fn of the module, sharing e's file list. */
+static Emit sub_emit(Emit *e, Fn *fn)
+{
+	Emit s = *e;
+	s.f = fn;
+	memset(&s.body, 0, sizeof s.body);
+	memset(s.nreg, 0, sizeof s.nreg);
+	s.reg = NULL;
+	s.nlabel = 0;
+	s.pname = NULL;
+	s.last_file = s.last_line = 0;
+	return s;
+}
+
+static void take_files(Emit *e, const Emit *s)
+{
+	e->files = s->files;
+	e->nfiles = s->nfiles;
+	e->capfiles = s->capfiles;
+}
+
+void ptx_funcs(Emit *e, PtxBuf *out)
+{
+	Fn *m = e->f;
+	for (int i = 0; i < m->nfuncs; i++) {
+		Fn *fn = m->funcs[i];
+		for (int k = 0; k < fn->narrays; k++)
+			if (fn->arrays[k].space == SP_SHARED)
+				ICE(e->c, "shared array in device function %s", fn->name);
+		Emit s = sub_emit(e, fn);
+		ptx_bprintf(&s, out, "\n");
+		prototype(&s, out, fn);
+		ptx_bprintf(&s, out, "\n");
+		ptx_fn_text(&s, out);
+		take_files(e, &s);
+	}
+}
+
+void ptx_module_decls(Emit *e, PtxBuf *out)
+{
+	Fn *m = e->f;
+	int n = 0;
+	for (int i = 0; i < m->nfuncs; i++) {
+		Emit s = sub_emit(e, m->funcs[i]);
+		for (int k = 0; k < m->funcs[i]->narrays; k++)
+			if (m->funcs[i]->arrays[k].space == SP_CONST) {
+				ptx_decl_array(&s, out, k, "");
+				n++;
+			}
+	}
+	if (module_uses(m, O_PRINT)) {
+		ptx_bprintf(e, out, ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
+		                    ".param .b64 vprintf_param_1);\n");
+		global_string(e, out, "__pj_true", "True");
+		global_string(e, out, "__pj_false", "False");
+		for (int j = 0; j < m->nfmts; j++)
+			global_string(e, out, fmt_sym(e, m, j), m->fmts[j]);
+		for (int i = 0; i < m->nfuncs; i++)
+			for (int j = 0; j < m->funcs[i]->nfmts; j++)
+				global_string(e, out, fmt_sym(e, m->funcs[i], j), m->funcs[i]->fmts[j]);
+		n++;
+	}
+	if (module_uses(m, O_TRAP)) {
+		ptx_bprintf(e, out, ".visible .global .align 4 .u32 __pj_err[8];\n");
+		n++;
+	}
+	for (int i = 0; i < m->nfuncs; i++) {
+		prototype(e, out, m->funcs[i]);
+		ptx_bprintf(e, out, ";\n");
+		n++;
+	}
+	if (n)
+		ptx_bprintf(e, out, "\n");
+}

@@ -1,0 +1,45 @@
+/*
+ * trapword.c - the error word of debug kernels.
+ *
+ * A kernel compiled with debug=True turns a failing assert or a raise
+ * into a store of the trap's code, threadIdx and blockIdx into its
+ * module's global __pj_err (8 x u32, the first thread that gets there
+ * wins, see ptx/call.c) and ends the thread, where `trap` would leave the
+ * context unusable.  After the launch the runtime waits for the stream,
+ * reads the word and clears it, and the glue raises the exception.
+ *
+ * cuModuleGetGlobal is looked up when first needed: only debug kernels
+ * use it, and a driver without it simply reports no trap.  A module whose
+ * traps the optimiser removed has no __pj_err either.
+ */
+#include <dlfcn.h>
+#include <string.h>
+
+#include "rt.h"
+
+typedef CUresult (*GetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
+
+int rt_read_trap(Rt *rt, RtKernel *k, CUstream s, uint32_t out[8], RtErr *e)
+{
+	memset(out, 0, 8 * sizeof *out);
+	if (rt->sim || !k->loaded || !rt->lib)
+		return 0;
+	CUresult r = rt->d.cuStreamSynchronize(s);
+	if (r != CUDA_SUCCESS)
+		return rt_fail(rt, e, r, "cuStreamSynchronize (after kernel '%s')", k->pk->entry);
+	GetGlobal get;
+	void *sym = dlsym(rt->lib, "cuModuleGetGlobal_v2");
+	if (!sym)
+		return 0;
+	memcpy(&get, &sym, sizeof get);
+	CUdeviceptr p = 0;
+	size_t n = 0;
+	if (get(&p, &n, k->mod, "__pj_err") != CUDA_SUCCESS || n < 8 * sizeof *out)
+		return 0;
+	r = rt->d.cuMemcpyDtoH_v2(out, p, 8 * sizeof *out);
+	if (r != CUDA_SUCCESS)
+		return rt_fail(rt, e, r, "cuMemcpyDtoH (the error word of kernel '%s')", k->pk->entry);
+	if (out[0] && (r = rt->d.cuMemsetD8_v2(p, 0, 8 * sizeof *out)) != CUDA_SUCCESS)
+		return rt_fail(rt, e, r, "cuMemsetD8 (the error word of kernel '%s')", k->pk->entry);
+	return 0;
+}

@@ -1,0 +1,171 @@
+/*
+ * sema_record.c - typing of records (fields of structured arrays) and of
+ * constant arrays (cuda.const.array_like and module-level NumPy arrays).
+ *
+ * Records: `a[i]` of an array of records is a record (a reference into
+ * the array, see record.c); its fields are read and written as `r.x`,
+ * `r['x']` (or by constant position, `r[0]`), `a[i].x = v`, `a[i]['x'] += v`; `a[i] = a[j]` copies a whole
+ * record of the same dtype.  The field is looked up here, so lowering
+ * finds it again by name.  A field must be aligned to its size in every
+ * record of an array, else the access is refused here (a packed dtype).
+ *
+ * Constant arrays: a global name bound to a NumPy array resolves to a
+ * Const of kind PJ_V_ARRAY (resolve.c) whose type is a read-only C array
+ * in constant memory; cuda.const.array_like(x) takes such a name (or any
+ * expression with that Const) and has its type.  Lowering makes one
+ * `.const` array per distinct content.
+ */
+#include <string.h>
+
+#include "sema.h"
+
+static Type *set(Expr *e, Type *t, Const *cv)
+{
+	e->ty = t;
+	e->cval = cv;
+	return t;
+}
+
+static const char *field_list(Ctx *c, const Type *rt)
+{
+	const char *s = "";
+	for (int i = 0; i < rt->nfields; i++)
+		s = arena_printf(c->arena, "%s%s%s", s, i ? ", " : "", rt->fields[i].name);
+	return s;
+}
+
+static const RecField *find_field(Scope *sc, Type *rt, const char *name, Span sp)
+{
+	Ctx *c = sc->c;
+	const RecField *f = ty_field(rt, name);
+	if (!f)
+		err_at(c, sp, arena_printf(c->arena, "the fields of this record are %s", field_list(c, rt)),
+		       "the record has no field '%s'", name);
+	int al = ty_elem_align(f->ty);
+	if (f->off % al || rt->size % al)
+		err_at(c, sp, "make the dtype with align=True (numpy.dtype([...], align=True)) so every field "
+		              "lies at a multiple of its size",
+		       "field '%s' (%s at byte %d of a %d-byte record) is not aligned to %d bytes, which the GPU "
+		       "needs for a load or store", name, ty_str_of(c, f->ty), f->off, rt->size, al);
+	return f;
+}
+
+Type *sema_record_attr(Scope *sc, Expr *e, Type *rt)
+{
+	Span sp = e->attr.name_span.src ? e->attr.name_span : e->span;
+	return set(e, find_field(sc, rt, e->attr.name, sp)->ty, NULL);
+}
+
+/* The field named by a record subscript r['x'] (or numbered: r[0]). */
+static const RecField *index_field(Scope *sc, Expr *e, Type *rt)
+{
+	Expr *ix = e->sub.index;
+	Type *it = type_expr(sc, ix);
+	int64_t k;
+	if (!it)
+		return NULL;
+	if (ty_is_int(it) && const_int_value(ix, &k)) {
+		if (k < -rt->nfields || k >= rt->nfields)
+			err_at(sc->c, ix->span, arena_printf(sc->c->arena, "the fields of this record are %s",
+			                                     field_list(sc->c, rt)),
+			       "field index %lld is out of range for a record of %d fields", (long long)k, rt->nfields);
+		return find_field(sc, rt, rt->fields[k < 0 ? k + rt->nfields : k].name, ix->span);
+	}
+	if (it->kind != TY_STR || !ix->cval || !ix->cval->s)
+		err_at(sc->c, ix->span, arena_printf(sc->c->arena, "name a field with a string, as in r['%s']",
+		                                     rt->nfields ? rt->fields[0].name : "x"),
+		       "a record is indexed with the constant name of a field, not %s", ty_str_of(sc->c, it));
+	return find_field(sc, rt, ix->cval->s, ix->span);
+}
+
+Type *sema_record_index(Scope *sc, Expr *e, Type *rt)
+{
+	const RecField *f = index_field(sc, e, rt);
+	return set(e, f ? f->ty : NULL, NULL);
+}
+
+/* r.x = v, r['x'] = v (value NULL: an augmented assignment, vt unused) */
+void sema_record_store(Scope *sc, Expr *target, Type *vt, Expr *value)
+{
+	Ctx *c = sc->c;
+	Expr *obj = target->kind == E_ATTR ? target->attr.obj : target->sub.obj;
+	Type *rt = type_expr(sc, obj);
+	target->ty = NULL;
+	target->cval = NULL;
+	if (!rt)
+		return;
+	if (rt->kind != TY_RECORD)
+		ICE(c, "record store into %s", ty_str_of(c, rt));
+	const RecField *f;
+	if (target->kind == E_ATTR) {
+		Span sp = target->attr.name_span.src ? target->attr.name_span : target->span;
+		f = find_field(sc, rt, target->attr.name, sp);
+	} else if (!(f = index_field(sc, target, rt)))
+		return;
+	if (rt->readonly)
+		err_at(c, target->span, "write into records of an array that is not read-only",
+		       "cannot assign to a field of a record in a read-only array");
+	target->ty = f->ty;
+	if (value && vt)
+		storable(sc, f->ty, value, arena_printf(c->arena, "field '%s' (%s)", f->name, ty_str_of(c, f->ty)));
+}
+
+/* a[i] = value where a[i] is a record of type rt */
+void sema_record_copy(Scope *sc, Type *rt, Expr *value)
+{
+	Type *vt = value->ty;
+	if (!vt)
+		return;
+	if (vt->kind != TY_RECORD || !ty_record_same(vt, rt))
+		err_at(sc->c, value->span, "assign a record of the same dtype (a[i] = b[j]), or assign the fields one by one",
+		       "cannot store %s into a record of type %s", ty_str_of(sc->c, vt), ty_str_of(sc->c, rt));
+}
+
+/* ------------------------------------------------------ constant arrays */
+
+/* The type of a global array (resolve.c fills cv->data, cv->elts with
+ * the extents and cv->s with the dtype's name). */
+Type *sema_const_array_type(Ctx *c, Const *cv)
+{
+	Type *elem = NULL;
+	if (cv->s && strncmp(cv->s, "Record(", 7) == 0)
+		elem = ty_parse_one(c, cv->s);
+	else {
+		int sk = cv->s ? (int)ty_sk_from_name(cv->s) : -1;
+		elem = sk >= 0 ? ty_scalar((ScalarKind)sk) : NULL;
+	}
+	if (!elem || cv->n < 0 || cv->n > 8)
+		return NULL;
+	return ty_array_of(c, elem, cv->n, LAYOUT_C, SP_CONST, 1);
+}
+
+/* The bytes of a constant array. */
+int64_t sema_const_array_bytes(const Const *cv)
+{
+	if (!cv->ty || cv->ty->kind != TY_ARRAY)
+		return 0;
+	int64_t n = ty_elem_size(cv->ty->elem);
+	for (int i = 0; i < cv->n; i++)
+		n *= cv->elts[i].i;
+	return n;
+}
+
+Type *sema_const_array_like(Scope *sc, Expr *e)
+{
+	Ctx *c = sc->c;
+	const char *hint = "pass a NumPy array that is a global (module-level) or closure variable: "
+	                   "cuda.const.array_like(TABLE)";
+	if (e->call.nkw)
+		err_at(c, e->call.kwargs[0]->span, hint, "cuda.const.array_like() takes the array by position");
+	if (e->call.nargs != 1)
+		err_at(c, e->span, hint, "cuda.const.array_like() takes 1 argument (%d given)", e->call.nargs);
+	Expr *a = e->call.args[0];
+	Type *t = type_expr(sc, a);
+	if (!t)
+		return set(e, NULL, NULL);
+	if (!a->cval || a->cval->kind != PJ_V_ARRAY)
+		err_at(c, a->span, hint,
+		       "cuda.const.array_like() needs an array known when the kernel is compiled, not %s%s",
+		       t->kind == TY_ARRAY ? "an array argument or a local array: " : "", ty_str_of(c, t));
+	return set(e, t, a->cval);
+}

@@ -1,0 +1,34 @@
+/*
+ * sema_ret.c - the return type of a device function on its own.
+ *
+ * The array-function layer (ufuncs, @jit(target='gpu'), reductions) calls
+ * a user's scalar function from a kernel it generates, and must know the
+ * function's return type before it can allocate the outputs that kernel
+ * writes.  This types the function exactly as a kernel's call would: a
+ * specialisation for the argument types, made by sema_specialise from an
+ * empty top-level scope (no caller, so no recursion through a kernel),
+ * with the same unification of return statements.  Nothing is lowered.
+ */
+#include "sema.h"
+
+Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
+{
+	Sema S = {.c = c};
+	Scope top = {.c = c, .S = &S};
+	Src *src = arena_alloc(c->arena, sizeof *src);
+	src->file = f->file ? f->file : "<string>";
+	src->text = f->source ? f->source : "";
+	src->len = 0;
+	while (src->text[src->len])
+		src->len++;
+	src->first_line = f->first_line > 0 ? f->first_line : 1;
+	src->col_shift = f->col_shift > 0 ? f->col_shift : 0;
+	c->src = src;
+	FuncDef *def = sema_template(&S, f);
+	if (def->nparams != nargs)
+		err_at(c, def->span, "give one argument per parameter of the function",
+		       "%s() takes %d argument%s, but %d %s given", f->name, def->nparams,
+		       def->nparams == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+	Spec *sp = sema_specialise(&top, f, nargs, argtypes, def->span);
+	return sp->ret;
+}
