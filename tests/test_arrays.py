@@ -447,6 +447,27 @@ def test_records_through_device_functions_and_constants(rng):
 
 
 @kernel
+def record_scalar(r, out, k):
+    out[0] = r.x + r.y * 10
+    r.y = r.y + k
+    r['z'] = 0.5
+
+
+def test_record_scalar_arguments(rng):
+    """A record (a[i] of a structured array) passed on its own is a
+    reference to that record: the kernel's writes reach the array."""
+    a = random_records(rng, 4)
+    b = a.copy()
+    out = np.zeros(1)
+    record_scalar[1, 1](a[2], out, 5)
+    assert out[0] == f64(b[2]["x"]) + b[2]["y"] * 10
+    assert a[2]["y"] == b[2]["y"] + 5 and a[2]["z"] == 0.5
+    for f in REC.names:
+        np.testing.assert_array_equal(a[[0, 1, 3]][f], b[[0, 1, 3]][f])
+    assert record_scalar.signatures[-1][0].startswith("Record(x[type=float32;offset=0]")
+
+
+@kernel
 def packed_read(a, out):
     i = cuda.grid(1)
     if i < a.shape[0]:

@@ -15,7 +15,8 @@ own their memory.
                       the globals read and the options), the compiler's
                       version and its flags
     fastmath=True     lets the C compiler reassociate and contract
-                      (-ffast-math)
+                      (the parts of -ffast-math that leave the process's
+                      floating-point environment alone)
     boundscheck=True  every index is checked: IndexError names the line
     nogil=True        the call releases the GIL
 
@@ -41,7 +42,10 @@ _OPTIONS = {
 }
 
 _CFLAGS = ["-O2", "-shared", "-fPIC", "-ffp-contract=off", "-w"]
-_FAST = ["-ffast-math", "-ffp-contract=fast"]
+# -ffast-math's parts, without the flag itself: given at link time, gcc
+# adds crtfastmath.o, which sets flush-to-zero for the whole process
+_FAST = ["-fno-math-errno", "-fno-signed-zeros", "-fno-trapping-math", "-fassociative-math",
+         "-freciprocal-math", "-ffinite-math-only", "-ffp-contract=fast"]
 _lock = threading.Lock()
 _cc_info = None          # (argv, identity) or () when there is none
 _warned = False

@@ -41,9 +41,15 @@
 Ref math_erf(MB *b, Ref x)
 {
 	int d = mb_is64(b);
+	static const double C0 = 0x1.20dd750429b6dp+0, C0_LO = 0x1.1ae3a914fed80p-56;   /* 2/sqrt(pi) */
 	Ref t = mb_min(b, mb_abs(b, x), mb_f(b, d ? 5.93 : 3.92));
-	Ref g = d ? mb_horner(b, t, ERF_Q_D, N(ERF_Q_D)) : mb_horner(b, t, ERF_Q_F, N(ERF_Q_F));
-	DD q = mb_two_prod(b, t, g);
+	/* q = t (c0 + t P(t)) with c0 = 2/sqrt(pi) as a pair, its rounding
+	 * being most of the error near 0 */
+	Ref p = d ? mb_horner(b, t, ERF_Q_D + 1, N(ERF_Q_D) - 1) : mb_horner(b, t, ERF_Q_F + 1, N(ERF_Q_F) - 1);
+	float ch = (float)C0;
+	Ref c0h = d ? mb_f(b, C0) : mb_f(b, ch), c0l = d ? mb_f(b, C0_LO) : mb_f(b, (float)((C0 - (double)ch) + C0_LO));
+	DD m = mb_two_prod(b, t, c0h);
+	DD q = mb_two_sum(b, m.hi, mb_fma(b, t, mb_fma(b, t, p, c0l), m.lo));
 	Ref y = math_one_minus_exp(b, mb_dd(mb_neg(b, q.hi), mb_neg(b, q.lo)));
 	return mb_sel(b, mb_isnan(b, x), x, mb_copysign(b, y, x));
 }

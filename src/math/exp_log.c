@@ -184,7 +184,8 @@ Ref math_exp(MB *b, Ref x)
  * before the scaling, so that a subnormal result rounds once more only */
 Ref math_exp_dd_mul(MB *b, DD x, Ref f)
 {
-	Ref xh = clamp(b, x.hi, -746.0, 710.0);
+	/* below -746 only for the factor f's sake: 2^(k/2) stays normal down to -1400 */
+	Ref xh = clamp(b, x.hi, -1400.0, 710.0);
 	Ref xl = mb_sel(b, mb_eq(b, xh, x.hi), x.lo, mb_f(b, 0));
 	Ref kf, rh, rl;
 	exp_reduce(b, xh, xl, &kf, &rh, &rl);

@@ -443,17 +443,32 @@ Ref math_sinh(MB *b, Ref x)
 	Ref z = mb_mul(b, a, a);
 	Ref p = d ? mb_horner(b, z, SINH_S_D, N(SINH_S_D)) : mb_horner(b, z, SINH_S_F, N(SINH_S_F));
 	Ref y0 = mb_fma(b, mb_mul(b, a, z), p, a);
-	Ref e2 = math_exp_scaled(b, a, -1);
-	Ref y1 = mb_sub(b, e2, mb_div(b, mb_f(b, 0.25), e2));
-	Ref y = mb_sel(b, mb_lt(b, a, mb_f(b, 1)), y0, y1);
+	/* 1 <= a < 22 (float32: 10): (e^a - e^-a)/2 with e^a and its reciprocal as pairs */
+	Ref am = mb_min(b, a, mb_f(b, d ? 22 : 10));
+	DD e = math_exp_pair(b, am);
+	Ref q = mb_div(b, mb_f(b, 1), e.hi);
+	Ref ql = mb_mul(b, q, mb_fma(b, mb_neg(b, q), e.lo, mb_fma(b, mb_neg(b, q), e.hi, mb_f(b, 1))));
+	DD s = mb_two_sum(b, e.hi, mb_neg(b, q));
+	Ref y1 = mb_mul(b, mb_f(b, 0.5), mb_add(b, s.hi, mb_add(b, s.lo, mb_sub(b, e.lo, ql))));
+	/* beyond: e^a / 2, without a spurious overflow */
+	Ref y2 = math_exp_scaled(b, a, -1);
+	Ref y = mb_sel(b, mb_lt(b, a, mb_f(b, 1)), y0, mb_sel(b, mb_lt(b, a, mb_f(b, d ? 22 : 10)), y1, y2));
 	return mb_copysign(b, y, x);
 }
 
 Ref math_cosh(MB *b, Ref x)
 {
+	int d = mb_is64(b);
 	Ref a = mb_abs(b, x);
-	Ref e2 = math_exp_scaled(b, a, -1);
-	return mb_add(b, e2, mb_div(b, mb_f(b, 0.25), e2));
+	/* a < 22 (float32: 10): (e^a + e^-a)/2 with pairs, as sinh */
+	Ref am = mb_min(b, a, mb_f(b, d ? 22 : 10));
+	DD e = math_exp_pair(b, am);
+	Ref q = mb_div(b, mb_f(b, 1), e.hi);
+	Ref ql = mb_mul(b, q, mb_fma(b, mb_neg(b, q), e.lo, mb_fma(b, mb_neg(b, q), e.hi, mb_f(b, 1))));
+	DD s = mb_two_sum(b, e.hi, q);
+	Ref y1 = mb_mul(b, mb_f(b, 0.5), mb_add(b, s.hi, mb_add(b, s.lo, mb_add(b, e.lo, ql))));
+	Ref y2 = math_exp_scaled(b, a, -1);
+	return mb_sel(b, mb_lt(b, a, mb_f(b, d ? 22 : 10)), y1, y2);
 }
 
 Ref math_tanh(MB *b, Ref x)

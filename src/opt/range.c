@@ -479,7 +479,7 @@ static Rng eval_ins(R *s, const Ins *i, int b)
 		return full(k);
 	case O_SHL:
 		if (c.lo == c.hi && c.lo >= 0 && c.lo < 62)
-			return wide(k, (i128)a.lo << c.lo, (i128)a.hi << c.lo);
+			return wide(k, (i128)a.lo * ((i128)1 << c.lo), (i128)a.hi * ((i128)1 << c.lo));
 		return full(k);
 	case O_SHR:
 		if (c.lo == c.hi && c.lo >= 0 && c.lo < (k == KW ? 32 : 64) && (sg || a.lo >= 0))

@@ -36,7 +36,7 @@
 #include <string.h>
 
 enum { A_DEVICE = 1, A_HOST, A_FOREIGN, A_SCALAR };
-enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI, TC_HINT };
+enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI, TC_HINT, TC_RECORD };
 /* cuda.In/Out/InOut (ArgInfo.dir): which copies a host array gets */
 enum { DIR_INOUT = 0, DIR_IN = 1, DIR_OUT = 2 };
 
@@ -293,6 +293,8 @@ static int type_class(ModState *st, PyTypeObject *t, PyObject *o, int *kind)
 	int cls = TC_BAD, k = -1;
 	if (type_is(t, "numpy.ndarray")) {
 		cls = TC_NDARRAY;
+	} else if (type_is(t, "numpy.void")) {
+		cls = TC_RECORD;
 	} else if (type_is(t, "numpy.generic")) {
 		Py_buffer v;
 		if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) == 0) {
@@ -473,6 +475,46 @@ static int arg_record_kind(DispatcherObject *d, int i, PyObject *o)
 	return k;
 }
 
+/* A NumPy record scalar (numpy.void of a structured dtype, such as a[i]
+ * of a structured array): passed by pointer to a copy on the device,
+ * copied back after the launch into the memory it shares with its array,
+ * as Numba does.  ArgInfo.view.buf is that memory (there is no buffer to
+ * release); layout 'R' tells it from a 0-d array in the key. */
+static int from_record_scalar(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
+{
+	int k = arg_record_kind(d, i, o);
+	if (k == -2)
+		return bad_arg(d, i, o, "a NumPy void scalar that is not a record");
+	if (k < 0)
+		return -1;
+	PyObject *ai = PyObject_GetAttrString(o, "__array_interface__");
+	PyObject *isz = PyObject_GetAttrString(o, "itemsize");
+	PyObject *data = ai && PyDict_Check(ai) ? PyDict_GetItemString(ai, "data") : NULL;
+	int rc = -1;
+	if (!ai || !isz || !data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2) {
+		if (!PyErr_Occurred())
+			bad_arg(d, i, o, "a record without an __array_interface__");
+		goto done;
+	}
+	void *p = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+	Py_ssize_t n = PyLong_AsSsize_t(isz);
+	if (PyErr_Occurred())
+		goto done;
+	a->cls = A_HOST;
+	a->kind = k;
+	a->ndim = 0;
+	a->layout = 'R';
+	a->readonly = (char)PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+	a->nbytes = (size_t)n;
+	a->view.buf = p;
+	a->ptr = (CUdeviceptr)(uintptr_t)p;
+	rc = 0;
+done:
+	Py_XDECREF(ai);
+	Py_XDECREF(isz);
+	return rc;
+}
+
 static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 {
 	if (PyObject_GetBuffer(o, &a->view, PyBUF_RECORDS_RO) < 0) {
@@ -610,6 +652,8 @@ static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		return PyErr_Occurred() ? -1 : 0;
 	case TC_CAI:
 		return from_cai(d, i, o, a, L);
+	case TC_RECORD:
+		return from_record_scalar(d, i, o, a);
 	case TC_HINT: {
 		PyObject *v = PyObject_GetAttrString(o, "value");
 		if (!v)
@@ -744,7 +788,7 @@ static PyObject *type_string(ModState *st, const ArgInfo *a)
 {
 	char buf[160];
 	const char *name = a->kind >= K_RECORD ? record_name(st, a->kind) : kind_name[a->kind];
-	if (a->cls == A_SCALAR)
+	if (a->cls == A_SCALAR || a->layout == 'R')
 		return PyUnicode_FromString(name);
 	if (a->ndim == 0)
 		return PyUnicode_FromFormat("array(%s, 0d, C)", name);

@@ -9,7 +9,10 @@
  * launch path keys a signature with one byte per argument kind, so each
  * record dtype seen is numbered: kind K_RECORD + its index in
  * ModState.records, a list of (dtype, spelling).  Equal dtypes (same
- * names, formats, offsets and itemsize) get the same number.
+ * names, formats, offsets and itemsize) get the same number.  Arrays of
+ * records are arrays whose kind is a record kind; a record scalar
+ * (numpy.void) is launched like a 0-d array of layout 'R' whose type is
+ * the bare record (launch.c).
  */
 #include "py.h"
 

@@ -12,6 +12,8 @@
  *                                    numpy.float64, numpy.intp ->
  *                                    numpy.int64, numpy.bool -> numpy.bool_)
  *   numpy.absolute                -> numpy.abs
+ *   numpy.asin, .mod, .conj, ...  -> numpy.arcsin, .remainder, .conjugate,
+ *                                    ... (the math library's ufuncs)
  * Names of Numba's types namespace (numba.float32, numba.types.int64) are
  * dtypes, not intrinsics; resolve.c and sema handle them.
  */
@@ -35,6 +37,12 @@ static const struct {
 	{"half", "float16"}, {"single", "float32"}, {"double", "float64"}, {"float_", "float64"},
 	{"csingle", "complex64"}, {"cdouble", "complex128"}, {"complex_", "complex128"},
 	{"cfloat", "complex128"}, {"absolute", "abs"},
+	/* the math library's ufuncs under their other names (NumPy 2 spellings too) */
+	{"asin", "arcsin"}, {"acos", "arccos"}, {"atan", "arctan"}, {"atan2", "arctan2"},
+	{"asinh", "arcsinh"}, {"acosh", "arccosh"}, {"atanh", "arctanh"}, {"pow", "power"},
+	{"mod", "remainder"}, {"true_divide", "divide"}, {"bitwise_not", "invert"},
+	{"bitwise_invert", "invert"}, {"bitwise_left_shift", "left_shift"},
+	{"bitwise_right_shift", "right_shift"}, {"conj", "conjugate"},
 };
 
 static int has_prefix(const char *s, const char *p)

@@ -506,10 +506,12 @@ class _ForAll:
             return self.SIM_TPB
         d = self.dispatcher
         k = d._compile_for(d._typeof(args))
-        sizes = k.__dict__.setdefault("_forall_tpb", {})
-        tpb = sizes.get(self.sharedmem)
+        # the occupancy answer per compiled kernel and dynamic shared size
+        sizes = d.__dict__.setdefault("_forall_tpb", {})
+        key = (id(k), self.sharedmem)
+        tpb = sizes.get(key)
         if tpb is None:
-            tpb = sizes[self.sharedmem] = k._max_block_size(self.sharedmem) or 1024
+            tpb = sizes[key] = k._max_block_size(self.sharedmem) or 1024
         return tpb
 
     def __call__(self, *args):

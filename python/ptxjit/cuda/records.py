@@ -7,7 +7,9 @@ reaches the compiler as Numba's spelling of its Record type:
     Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)
 
 Inside the kernel `a[i]` is the record (a reference into the array), and its
-fields read and write as `a[i].x`, `a[i]['x']`, `a[i].x = v`.  Fields are
+fields read and write as `a[i].x`, `a[i]['x']`, `a[i][0]`, `a[i].x = v`;
+`a[i] = b[j]` copies a record.  A record passed on its own (`k[1, 1](a[3])`)
+is a reference too: what the kernel writes reaches the array.  Fields are
 numbers (bool, integers, floats, complex); each must lie at a multiple of its
 size, which `numpy.dtype([...], align=True)` guarantees.
 """
