@@ -2,8 +2,9 @@
 
     python3 bench/run_all.py [--ptxjitc build/ptxjitc]
 
-Runs bench_compile (no GPU needed), bench_launch and bench_kernels (GPU),
-each one even when another fails, then prints their tables together.
+Runs bench_compile (no GPU needed), bench_launch, bench_kernels and
+bench_blackscholes (GPU), each one even when another fails, then prints
+their tables together.
 """
 
 import argparse
@@ -12,6 +13,7 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_blackscholes  # noqa: E402
 import bench_compile  # noqa: E402
 import bench_kernels  # noqa: E402
 import bench_launch  # noqa: E402
@@ -28,6 +30,7 @@ def main():
         ("compile time per seed kernel", bench_compile.HEADER, lambda: bench_compile.measure(args.ptxjitc, args.reps)),
         ("launch and start-up", bench_launch.HEADER, bench_launch.measure),
         ("kernel time", bench_kernels.HEADER, bench_kernels.measure),
+        ("Black-Scholes, float64 math library", bench_blackscholes.HEADER, bench_blackscholes.measure),
     ]
     tables = []
     failed = 0

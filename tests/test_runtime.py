@@ -1161,9 +1161,14 @@ def test_faulting_kernel_reports_the_driver_error(tmp_path):
         wild[1, 1](d, 2)
         result["after"] = d.copy_to_host().tolist()
     """, {"PTXJIT_SIM": "0"}, tmp_path)
-    assert "raised" not in res, res
-    assert res["fault"] in ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED")
-    assert res["after"] == [0.0, 0.0, 1.0, 0.0]
+    assert res["fault"] in ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED"), res
+    if "raised" in res:
+        # Some drivers keep a faulted process's device unusable even after
+        # the primary context is reset: then the error must say so.
+        assert res["raised"] == "CudaAPIError", res
+        assert "cannot be used after this error" in res["msg"] or "ILLEGAL_ADDRESS" in res["msg"], res
+    else:
+        assert res["after"] == [0.0, 0.0, 1.0, 0.0]
 
 
 @sim_only

@@ -505,14 +505,13 @@ Value lower_math_intrin(Lower *L, Expr *e, int in)
 	default:
 		break;
 	}
-	Value a = arg(L, e, 0);
-	if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex) {
-		Cfn1 f = complex1(in);
-		if (!f)
-			lower_unsupported(L, e->span, arena_printf(L->c->arena, "%s() of a complex number", intrin_name[in]));
+	if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex && complex1(in)) {
 		MB b = mb_new(L, lower_part_sk(ty->sk));
-		return cx_value(ty, f(&b, as_cx(L, a, ty->sk, e->span)));
+		return cx_value(ty, complex1(in)(&b, as_cx(L, arg(L, e, 0), ty->sk, e->span)));
 	}
+	if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex)
+		return numpy_misc(L, e, in);
+	Value a = arg(L, e, 0);
 	Fn1 f1 = real1(in);
 	if (f1) {
 		MB b = mb_new(L, ty->sk);

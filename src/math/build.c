@@ -70,11 +70,6 @@ Ref mb_true(MB *b)
 	return ir_con_bool(b->L->f, 1);
 }
 
-Ref mb_false(MB *b)
-{
-	return ir_con_bool(b->L->f, 0);
-}
-
 /* ------------------------------------------------------ float arithmetic */
 
 static Ref f2(MB *b, Opcode op, Ref x, Ref y)
@@ -215,19 +210,6 @@ Ref mb_bits(MB *b, Ref x)
 Ref mb_float(MB *b, Ref i)
 {
 	return emit(b, O_BITS, b->k, b->sk, i, REF_NONE, REF_NONE, 0);
-}
-
-Ref mb_hi32(MB *b, Ref d)
-{
-	Ref u = emit(b, O_BITS, KL, SK_U64, d, REF_NONE, REF_NONE, 0);
-	u = emit(b, O_SHR, KL, SK_U64, u, ir_con_int(b->L->f, KL, 32), REF_NONE, 0);
-	return lower_cvt(b->L, u, SK_U64, SK_U32);
-}
-
-Ref mb_lo32(MB *b, Ref d)
-{
-	Ref u = emit(b, O_BITS, KL, SK_U64, d, REF_NONE, REF_NONE, 0);
-	return lower_cvt(b->L, u, SK_U64, SK_U32);
 }
 
 Ref mb_from_words(MB *b, Ref hi, Ref lo)
@@ -383,11 +365,6 @@ DD mb_dd_mul_d(MB *b, DD x, Ref y)
 {
 	DD p = mb_two_prod(b, x.hi, y);
 	return mb_fast_two_sum(b, p.hi, mb_fma(b, x.lo, y, p.lo));
-}
-
-Ref mb_dd_val(MB *b, DD x)
-{
-	return mb_add(b, x.hi, x.lo);
 }
 
 /* ------------------------------------------------------------ control flow */

@@ -5,11 +5,13 @@
  *
  * exp(x): k = rint(x / ln2), r = x - k ln2 with ln2 in two parts (the
  * first product is exact under fma: x - k*LN2 needs at most 52 bits),
- * e^r = 1 + (r + r^2 Q(r)) for |r| <= ln2/2, and the result p * 2^k is
- * scaled in two exact-then-rounding steps, 2^(k/2) then 2^(k - k/2), so
- * that overflow and gradual underflow round once.  x is clamped first to
- * where the result is 0 or infinity anyway (a compare and select, which
- * lets a NaN through).
+ * r kept as a pair rh + rl, e^r = 1 + rh + (rh^2 Q(rh) + rl (1 + rh)) with
+ * the sum 1 + rh exact, and the result p 2^k made by adding k to p's
+ * exponent field.  Arguments whose result may be subnormal, huge, zero or
+ * infinite (|x| >= 707, or NaN) take a branch instead: x is clamped to
+ * where the result is 0 or infinity anyway and p is scaled in two
+ * exact-then-rounding steps, 2^(k/2) then 2^(k - k/2), so that overflow and
+ * gradual underflow round once.
  *
  * log(x): subnormals are scaled by 2^54 (2^25); x = 2^e m with m in
  * [sqrt(1/2), sqrt(2)) taken from the bits, f = m - 1 exact.  float64:
@@ -27,7 +29,11 @@
  * two-sum: below 1 ulp, as CUDA's.
  *
  * For pow, math_log_ext gives log(x) to about 2^-100 relative (s as a
- * pair, the s^3 term in double-double), and math_exp_dd takes a pair.
+ * pair, the s^3 term in double-double), and math_exp_dd takes a pair
+ * (math_exp_dd_mul also multiplies a factor in before the scaling, for
+ * gamma and erfc).  math_exp_pair returns e^x unrounded, as a pair (sinh,
+ * cosh, tanh); math_one_minus_exp gives 1 - e^x as (1 - 2^k) - 2^k (...)
+ * with the first difference exact (erf).
  */
 #include <math.h>
 
@@ -150,18 +156,6 @@ Ref math_one_minus_exp(MB *b, DD x)
 	return mb_add(b, mb_sub(b, mb_f(b, 1), a), s);
 }
 
-/* expm1(xh + xl) for xh in [-40, 0] (float32: [-18, 0]), no special values */
-Ref math_expm1_dd(MB *b, DD x)
-{
-	Ref kf, rh, rl;
-	exp_reduce(b, x.hi, x.lo, &kf, &rh, &rl);
-	Ref v = expm1_tail(b, rh, rl);
-	Ref a = mb_pow2(b, mb_toint(b, kf));
-	DD dm = mb_two_sum(b, a, mb_f(b, -1));
-	DD s = mb_two_sum(b, dm.hi, mb_mul(b, a, rh));
-	return mb_add(b, s.hi, mb_add(b, s.lo, mb_fma(b, a, v, dm.lo)));
-}
-
 /* e^x as an unevaluated pair, for moderate x (no overflow or underflow:
  * |x| below about 700, float32 80) */
 DD math_exp_pair(MB *b, Ref x)
@@ -209,22 +203,6 @@ Ref math_exp2(MB *b, Ref x)
 	Ref q = d ? mb_horner(b, r, EXP2_P_D, N(EXP2_P_D)) : mb_horner(b, r, EXP2_P_F, N(EXP2_P_F));
 	Ref p = mb_fma(b, r, q, mb_f(b, 1));
 	return scale2(b, p, mb_toint(b, kf));
-}
-
-Ref math_exp10(MB *b, Ref x)
-{
-	/* 10^x = e^(x ln10) with x ln10 as a pair */
-	static const double LN10 = 0x1.26bb1bbb55516p1, LN10_LO = -0x1.f48ad494ea3e9p-53;
-	Ref c, cl;
-	kpair(b, LN10, LN10_LO, &c, &cl);
-	DD t = mb_two_prod(b, x, c);
-	Ref lo = mb_fma(b, x, cl, t.lo);
-	if (mb_is64(b))
-		return math_exp_dd(b, mb_dd(t.hi, lo));
-	MB w = mb_new(b->L, SK_F64);
-	Ref xd = mb_cvt(b, x, SK_F32, SK_F64);
-	Ref y = mb_mul(&w, xd, mb_f(&w, LN10));
-	return mb_cvt(b, math_exp(&w, y), SK_F64, SK_F32);
 }
 
 Ref math_expm1(MB *b, Ref x)

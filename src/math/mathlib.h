@@ -56,7 +56,6 @@ int mb_is64(const MB *b);
 Ref mb_f(MB *b, double v);                 /* a constant of b's precision */
 Ref mb_i(MB *b, Cls k, int64_t v);         /* an integer constant of class k */
 Ref mb_true(MB *b);
-Ref mb_false(MB *b);
 Ref mb_add(MB *b, Ref x, Ref y);
 Ref mb_sub(MB *b, Ref x, Ref y);
 Ref mb_mul(MB *b, Ref x, Ref y);
@@ -93,8 +92,6 @@ Ref mb_isel(MB *b, Cls k, Ref c, Ref x, Ref y);
 Ref mb_cvt(MB *b, Ref x, ScalarKind from, ScalarKind to);
 Ref mb_bits(MB *b, Ref x);                 /* float -> its bits (b->ik) */
 Ref mb_float(MB *b, Ref i);                /* bits (b->ik) -> float */
-Ref mb_hi32(MB *b, Ref d);                 /* float64 -> its high word (KW) */
-Ref mb_lo32(MB *b, Ref d);                 /* float64 -> its low word (KW) */
 Ref mb_from_words(MB *b, Ref hi, Ref lo);  /* two KW words -> float64 */
 Ref mb_toint(MB *b, Ref x);                /* float (integral value) -> int32 (KW), saturating */
 Ref mb_fromint(MB *b, Ref i);              /* int32 (KW) -> float */
@@ -113,7 +110,6 @@ DD mb_dd(Ref hi, Ref lo);
 DD mb_dd_add(MB *b, DD x, DD y);
 DD mb_dd_mul(MB *b, DD x, DD y);
 DD mb_dd_mul_d(MB *b, DD x, Ref y);
-Ref mb_dd_val(MB *b, DD x);                /* hi + lo rounded */
 /* control flow and variables */
 int mb_var(MB *b, Cls k, const char *name);
 void mb_set(MB *b, int var, Ref v);
@@ -131,13 +127,11 @@ Ref mb_load(MB *b, Ref addr, ScalarKind sk);
 /* exp_log.c */
 Ref math_exp(MB *b, Ref x);
 Ref math_exp2(MB *b, Ref x);
-Ref math_exp10(MB *b, Ref x);
 Ref math_expm1(MB *b, Ref x);
 Ref math_exp_scaled(MB *b, Ref x, int scale);      /* exp(x) * 2^scale, no spurious overflow */
 Ref math_exp_dd(MB *b, DD x);                       /* exp(hi + lo), float64 */
 Ref math_exp_dd_mul(MB *b, DD x, Ref f);            /* exp(hi + lo) * f, float64 */
 DD math_exp_pair(MB *b, Ref x);                     /* exp(x) as a pair, moderate x */
-Ref math_expm1_dd(MB *b, DD x);                     /* expm1(hi + lo), hi in [-40, 0] */
 Ref math_one_minus_exp(MB *b, DD x);                /* 1 - exp(hi + lo), hi in [-40, 0] */
 Ref math_log(MB *b, Ref x);
 Ref math_log2(MB *b, Ref x);

@@ -148,7 +148,14 @@ static Red reduce_ph(MB *b, Ref x)
 	                mb_isel(b, KL, mb_ucmp(b, CC_EQ, KL, U, u64c(b, 0)), u64c(b, 1), u64c(b, 0)));
 	T = mb_isel(b, KL, half, nT, T);
 	U = mb_isel(b, KL, half, nU, U);
-	Ref n = mb_uop(b, O_CLZ, KL, T, REF_NONE);
+	/* n = the leading zeros of T (nonzero), from the exponent of an exact
+	 * conversion: T >> 11 when that is nonzero, else T */
+	Ref top = shr64(b, T, u64c(b, 11));
+	Ref big = mb_ucmp(b, CC_NE, KL, top, u64c(b, 0));
+	Ref fd = mb_cvt(b, mb_isel(b, KL, big, top, T), SK_U64, SK_F64);
+	Ref ef = shr64(b, mb_bits(b, fd), u64c(b, 52));
+	ef = mb_uop(b, O_ADD, KL, ef, mb_isel(b, KL, big, u64c(b, 11), u64c(b, 0)));
+	Ref n = mb_uop(b, O_SUB, KL, u64c(b, 1023 + 63), ef);
 	Ref T2 = mb_uop(b, O_OR, KL, shl64(b, T, n), shr64(b, U, mb_uop(b, O_SUB, KL, u64c(b, 64), n)));
 	Ref U2 = shl64(b, U, n);
 	Ref n32 = mb_cvt(b, n, SK_U64, SK_I32);

@@ -956,7 +956,9 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
 		if (a[i].cls != A_HOST)
 			continue;
 		nhost++;
-		int rd = arg_bit(pk->read_args, i), wr = arg_bit(pk->written_args, i);
+		/* a record scalar is small: always copied both ways */
+		int rec = a[i].layout == 'R';
+		int rd = rec || arg_bit(pk->read_args, i), wr = rec || arg_bit(pk->written_args, i);
 		if (st->sim) {
 			if ((a[i].readonly || a[i].dir == DIR_IN) && wr && a[i].nbytes) {
 				if (!(a[i].host_tmp = malloc(a[i].nbytes))) {
@@ -1004,7 +1006,7 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n)
 		return 0;
 	for (int i = 0; i < n; i++)
 		if (a[i].cls == A_HOST && !a[i].readonly && a[i].dir != DIR_IN && a[i].nbytes &&
-		    arg_bit(pk->written_args, i)) {
+		    (a[i].layout == 'R' || arg_bit(pk->written_args, i))) {
 			xout[nout] = (RtXfer){a[i].view.buf, a[i].tmp, a[i].nbytes, 0};
 			for (int j = 0; j < nin; j++)
 				if (xin[j].dev == a[i].tmp)

@@ -186,9 +186,11 @@ static void arity(Scope *sc, Expr *e, int in, int lo, int hi)
 		err_at(sc->c, e->call.args[hi]->span,
 		       "in a kernel NumPy functions work on scalars and return their result; store it yourself",
 		       "%s() takes %d argument%s in kernels (%d given)", fname(in), hi, hi == 1 ? "" : "s", n);
+	const char *hint = arena_printf(sc->c->arena, "call it as %s(%s)", fname(in),
+	                                hi == 1 ? "x" : lo == 1 ? "x[, base]" : "x, y");
 	if (lo == hi)
-		err_at(sc->c, e->span, NULL, "%s() takes %d argument%s (%d given)", fname(in), lo, lo == 1 ? "" : "s", n);
-	err_at(sc->c, e->span, NULL, "%s() takes %d or %d arguments (%d given)", fname(in), lo, hi, n);
+		err_at(sc->c, e->span, hint, "%s() takes %d argument%s (%d given)", fname(in), lo, lo == 1 ? "" : "s", n);
+	err_at(sc->c, e->span, hint, "%s() takes %d or %d arguments (%d given)", fname(in), lo, hi, n);
 }
 
 /* a real (or, when complex_ok, complex) number argument */
