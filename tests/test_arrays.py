@@ -453,9 +453,6 @@ def record_scalar(r, out, k):
     r['z'] = 0.5
 
 
-@pytest.mark.xfail(os.environ.get("PTXJIT_TEST_GPU") == "1", strict=True,
-                   reason="on the GPU the kernel's writes to a host record scalar do not reach "
-                          "its array yet (the copy-back of a numpy.void argument)")
 def test_record_scalar_arguments(rng):
     """A record (a[i] of a structured array) passed on its own is a
     reference to that record: the kernel's writes reach the array."""

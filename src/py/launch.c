@@ -504,7 +504,9 @@ static int from_record_scalar(DispatcherObject *d, int i, PyObject *o, ArgInfo *
 	a->kind = k;
 	a->ndim = 0;
 	a->layout = 'R';
-	a->readonly = (char)PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+	/* Numba copies a record scalar back into its array whatever its
+	 * interface says (NumPy 2.5 marks void scalars' data read-only) */
+	a->readonly = 0;
 	a->nbytes = (size_t)n;
 	a->view.buf = p;
 	a->ptr = (CUdeviceptr)(uintptr_t)p;
