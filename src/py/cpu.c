@@ -50,7 +50,7 @@ typedef struct CpuArg {
 	char has_view;
 	char *ptr;
 	Py_ssize_t shape[PJ_MAXDIM], strides[PJ_MAXDIM];
-	union { int64_t i; uint64_t u; double f; double c[2]; } v;
+	ScalarVal v;
 	Py_buffer view;
 	PyObject *obj;
 } CpuArg;
@@ -255,27 +255,6 @@ static int from_int(CpuDispatcherObject *d, int i, PyObject *o, CpuArg *a)
 	return 0;
 }
 
-static void get_scalar(CpuArg *a, int k, const void *p)
-{
-	a->kind = k;
-	switch (k) {
-	case K_BOOL: a->v.i = *(const unsigned char *)p != 0; break;
-	case K_I8: a->v.i = *(const int8_t *)p; break;
-	case K_I16: a->v.i = *(const int16_t *)p; break;
-	case K_I32: a->v.i = *(const int32_t *)p; break;
-	case K_I64: a->v.i = *(const int64_t *)p; break;
-	case K_U8: a->v.i = *(const uint8_t *)p; break;
-	case K_U16: a->v.i = *(const uint16_t *)p; break;
-	case K_U32: a->v.i = *(const uint32_t *)p; break;
-	case K_U64: a->v.u = *(const uint64_t *)p; break;
-	case K_F32: a->v.f = *(const float *)p; break;
-	case K_F64: a->v.f = *(const double *)p; break;
-	case K_C64: a->v.c[0] = ((const float *)p)[0]; a->v.c[1] = ((const float *)p)[1]; break;
-	case K_C128: a->v.c[0] = ((const double *)p)[0]; a->v.c[1] = ((const double *)p)[1]; break;
-	default: a->kind = -1; break;
-	}
-}
-
 static int classify(CpuDispatcherObject *d, CpuState *cs, int i, PyObject *o, CpuArg *a)
 {
 	PyTypeObject *t = Py_TYPE(o);
@@ -287,25 +266,10 @@ static int classify(CpuDispatcherObject *d, CpuState *cs, int i, PyObject *o, Cp
 			return 0;
 		return from_buffer(d, i, o, a);
 	}
-	if (t == &PyFloat_Type) {
-		a->cls = CA_SCALAR;
-		a->kind = K_F64;
-		a->v.f = PyFloat_AS_DOUBLE(o);
-		return 0;
-	}
 	if (t == &PyLong_Type)
 		return from_int(d, i, o, a);
-	if (t == &PyBool_Type) {
+	if (scalar_of_builtin(o, &a->kind, &a->v)) {
 		a->cls = CA_SCALAR;
-		a->kind = K_BOOL;
-		a->v.i = o == Py_True;
-		return 0;
-	}
-	if (t == &PyComplex_Type) {
-		a->cls = CA_SCALAR;
-		a->kind = K_C128;
-		a->v.c[0] = PyComplex_RealAsDouble(o);
-		a->v.c[1] = PyComplex_ImagAsDouble(o);
 		return 0;
 	}
 	if (type_named(t, "numpy.ndarray")) {
@@ -323,10 +287,12 @@ static int classify(CpuDispatcherObject *d, CpuState *cs, int i, PyObject *o, Cp
 			return bad_arg(d, i, o, "a NumPy scalar of a dtype @njit functions do not take");
 		}
 		int k = kind_of_format(v.format, v.itemsize);
-		if (k >= 0 && k != K_F16)
-			get_scalar(a, k, v.buf);
+		if (k >= 0 && k != K_F16) {
+			a->kind = k;
+			scalar_read(&a->v, k, v.buf);
+		}
 		PyBuffer_Release(&v);
-		if (k < 0 || k == K_F16 || a->kind < 0)
+		if (k < 0 || k == K_F16)
 			return bad_arg(d, i, o, "a NumPy scalar of a dtype @njit functions do not take");
 		a->cls = CA_SCALAR;
 		return 0;

@@ -50,7 +50,7 @@ typedef struct ArgInfo {
 	char dir;                 /* DIR_*: from a cuda.In/Out/InOut wrapper */
 	CUdeviceptr ptr;          /* element 0 (device, or host in the simulator) */
 	Py_ssize_t shape[PJ_MAXDIM], strides[PJ_MAXDIM];
-	union { int64_t i; uint64_t u; double f; double c[2]; } v;
+	ScalarVal v;
 	Py_buffer view;           /* A_HOST */
 	size_t nbytes;            /* A_HOST: bytes of the array */
 	CUdeviceptr tmp;          /* A_HOST: its device copy */
@@ -93,19 +93,6 @@ struct LauncherObject {
 };
 
 /* ----------------------------------------------------------- helpers */
-
-static double half_to_double(uint16_t h)
-{
-	int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-	double v;
-	if (e == 0)
-		v = ldexp(m, -24);
-	else if (e == 31)
-		v = m ? NAN : INFINITY;
-	else
-		v = ldexp(m + 1024, e - 25);
-	return s ? -v : v;
-}
 
 static uint16_t float_to_half(float f)
 {
@@ -222,28 +209,6 @@ static void put_scalar(unsigned char *dst, int ty, const ArgInfo *a, int part)
 	default:
 		put_int(dst, ty, exact ? (k == K_U64 ? (int64_t)a->v.u : a->v.i) : f2i(x));
 		break;
-	}
-}
-
-/* Reads the value of a scalar of kind k stored at p. */
-static void get_scalar(ArgInfo *a, int k, const void *p)
-{
-	a->kind = k;
-	switch (k) {
-	case K_BOOL: a->v.i = *(const unsigned char *)p != 0; break;
-	case K_I8: a->v.i = *(const int8_t *)p; break;
-	case K_I16: a->v.i = *(const int16_t *)p; break;
-	case K_I32: a->v.i = *(const int32_t *)p; break;
-	case K_I64: a->v.i = *(const int64_t *)p; break;
-	case K_U8: a->v.i = *(const uint8_t *)p; break;
-	case K_U16: a->v.i = *(const uint16_t *)p; break;
-	case K_U32: a->v.i = *(const uint32_t *)p; break;
-	case K_U64: a->v.u = *(const uint64_t *)p; break;
-	case K_F16: a->v.f = half_to_double(*(const uint16_t *)p); break;
-	case K_F32: a->v.f = *(const float *)p; break;
-	case K_F64: a->v.f = *(const double *)p; break;
-	case K_C64: a->v.c[0] = ((const float *)p)[0]; a->v.c[1] = ((const float *)p)[1]; break;
-	case K_C128: a->v.c[0] = ((const double *)p)[0]; a->v.c[1] = ((const double *)p)[1]; break;
 	}
 }
 
@@ -605,25 +570,10 @@ static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		memcpy(a->strides, x->strides, sizeof(Py_ssize_t) * (size_t)x->ndim);
 		return 0;
 	}
-	if (t == &PyFloat_Type) {
-		a->cls = A_SCALAR;
-		a->kind = K_F64;
-		a->v.f = PyFloat_AS_DOUBLE(o);
-		return 0;
-	}
 	if (t == &PyLong_Type)
 		return from_int(d, i, o, a);
-	if (t == &PyBool_Type) {
+	if (scalar_of_builtin(o, &a->kind, &a->v)) {
 		a->cls = A_SCALAR;
-		a->kind = K_BOOL;
-		a->v.i = o == Py_True;
-		return 0;
-	}
-	if (t == &PyComplex_Type) {
-		a->cls = A_SCALAR;
-		a->kind = K_C128;
-		a->v.c[0] = PyComplex_RealAsDouble(o);
-		a->v.c[1] = PyComplex_ImagAsDouble(o);
 		return 0;
 	}
 	int kind;
@@ -635,7 +585,8 @@ static int classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) < 0)
 			return -1;
 		a->cls = A_SCALAR;
-		get_scalar(a, kind, v.buf);
+		a->kind = kind;
+		scalar_read(&a->v, kind, v.buf);
 		PyBuffer_Release(&v);
 		return 0;
 	}

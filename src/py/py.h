@@ -46,6 +46,20 @@ enum {
 	K_BOOL, K_I8, K_I16, K_I32, K_I64, K_U8, K_U16, K_U32, K_U64,
 	K_F16, K_F32, K_F64, K_C64, K_C128, K_NKINDS
 };
+
+/* scalar.c: the value of a scalar argument, shared by kernel launches and
+ * CPU calls.  scalar_read reads a scalar of kind k (K_*) stored at p;
+ * scalar_of_builtin classifies a Python float, bool or complex (exact
+ * types) and returns 1, or returns 0 for anything else. */
+typedef union ScalarVal {
+	int64_t i;
+	uint64_t u;
+	double f;
+	double c[2];
+} ScalarVal;
+void scalar_read(ScalarVal *v, int k, const void *p);
+int scalar_of_builtin(PyObject *o, int *kind, ScalarVal *v);
+
 extern const char *const kind_name[K_NKINDS];    /* "float32" */
 extern const char *const kind_typestr[K_NKINDS]; /* "<f4" */
 extern const int kind_size[K_NKINDS];
