@@ -14,7 +14,7 @@ HEADERS := $(wildcard src/*.h src/*/*.h)
 TESTSRC := $(wildcard tests/c/test_*.c)
 TESTBIN := $(patsubst tests/c/%.c,$(BUILD)/%,$(TESTSRC))
 
-.PHONY: all lib cli tests test golden asan fuzz clean
+.PHONY: all lib cli tests test golden asan asan-py fuzz clean
 
 all: lib cli tests
 
@@ -60,8 +60,36 @@ fuzz:
 	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/python.dict build-fuzz/corpus tests/fuzz/corpus
 
+# The Python extension under AddressSanitizer and UndefinedBehaviorSanitizer,
+# run under the simulator's pytest suite.  It is built with gcc (the compiler
+# of the normal build) into $(ASANPY)/python (a copy of the package: the
+# in-place build stays as it is) and libasan is preloaded into Python; the
+# extension pulls in libubsan itself.  LeakSanitizer reports but does not
+# change exit codes (compilers run by tests leak by design).  Every report
+# goes to a log file, child processes' included; tests/sanitizer_report.py
+# fails on any error report and on leaks whose allocation happened in our
+# own code (Python's own leaks at exit are not ours).
+ASANPY  ?= build-asan-py
+ASANCC  ?= gcc
+ASANRT  := $(shell $(ASANCC) -print-file-name=libasan.so 2>/dev/null)
+PYTHON  := $(shell python3 -c 'import sys; print(sys.executable)')
+PYTEST_ARGS ?= tests
+asan-py:
+	@rm -rf $(ASANPY)/python $(ASANPY)/log
+	@mkdir -p $(ASANPY)/python $(ASANPY)/log
+	cp -r python/ptxjit $(ASANPY)/python/
+	rm -rf $(ASANPY)/python/ptxjit/_core*.so $$(find $(ASANPY)/python -name __pycache__)
+	CC=$(ASANCC) LDSHARED="$(ASANCC) -shared" PTXJIT_SANITIZE=address,undefined \
+	  $(PYTHON) setup.py -q build_ext --build-lib $(ASANPY)/python --build-temp $(ASANPY)/tmp
+	PYTHONPATH=$(CURDIR)/$(ASANPY)/python PTXJIT_SIM=1 LD_PRELOAD=$(ASANRT) \
+	  ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASANPY)/log/asan:handle_segv=1:allocator_may_return_null=1 \
+	  LSAN_OPTIONS=max_leaks=200:exitcode=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(CURDIR)/$(ASANPY)/log/ubsan \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS); \
+	  rc=$$?; $(PYTHON) tests/sanitizer_report.py $(ASANPY)/log || exit 1; exit $$rc
+
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-asan-py build-fuzz
 
 # Everything CI runs: C tests and goldens, the sanitizer build, the fuzzer,
 # and the Python suite on the simulator.

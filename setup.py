@@ -4,6 +4,7 @@ run time) and no NumPy headers (arrays are read through the buffer protocol).
 
     pip install .                         # or, offline: pip install --no-build-isolation .
     python setup.py build_ext --inplace   # python/ptxjit/_core*.so, for tests in the checkout
+    PTXJIT_SANITIZE=address,undefined CC=clang ...   # instrumented (make asan-py)
 
 The sources are compiled in parallel (PTXJIT_BUILD_JOBS, default: all CPUs).
 """
@@ -47,8 +48,16 @@ class ParallelBuildExt(build_ext):
 
 cflags = ["-std=c11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wno-unused-parameter",
           "-Wno-missing-field-initializers"]
+ldflags = []
 if os.environ.get("PTXJIT_DEBUG_BUILD"):
     cflags += ["-O0", "-g", "-UNDEBUG"]
+# PTXJIT_SANITIZE=address,undefined: an instrumented build for `make asan-py`
+# (the sanitizer's runtime is preloaded into Python, so it is not linked in).
+SANITIZE = os.environ.get("PTXJIT_SANITIZE")
+if SANITIZE:
+    cflags += ["-O1", "-g", "-fsanitize=" + SANITIZE, "-fno-omit-frame-pointer",
+               "-fno-sanitize-recover=all"]
+    ldflags += ["-fsanitize=" + SANITIZE]
 
 ext = Extension(
     "ptxjit._core",
@@ -56,6 +65,7 @@ ext = Extension(
     include_dirs=["src"],
     define_macros=[("_GNU_SOURCE", None)],
     extra_compile_args=cflags,
+    extra_link_args=ldflags,
     libraries=["m", "dl", "pthread"] if sys.platform.startswith("linux") else ["m"],
 )
 

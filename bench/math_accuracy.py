@@ -528,9 +528,12 @@ def main():
         make_data(args.data_n, args.seed, names)
         return
     precs = [p for p in args.prec.split(",") if p]
-    sys.path.insert(0, os.path.join(ROOT, "python"))
     os.environ.setdefault("PTXJIT_SIM", "1")
-    import ptxjit  # noqa: F401
+    try:  # an installed ptxjit or one on PYTHONPATH, else the checkout's in-place build
+        import ptxjit  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import ptxjit  # noqa: F401
     backend = "simulator" if os.environ.get("PTXJIT_SIM") == "1" else "GPU"
     use_mp = mp is not None and not args.stored
     data = None

@@ -368,11 +368,14 @@ struct Type {
 	int size, align;         /* bytes of one record; alignment of its widest field */
 };
 
-/* A field of a record: its scalar type at a byte offset. */
+/* A field of a record: its type at a byte offset.  The type is a scalar,
+ * a record (a nested struct), or a C array of a scalar or record (a
+ * sub-array field: Numba's NestedArray) whose ty->ndim extents are dims. */
 typedef struct RecField {
 	const char *name;
 	Type *ty;
 	int off;
+	const int64_t *dims;
 } RecField;
 
 /* types.c */
@@ -415,6 +418,10 @@ Type *ty_array_of(Ctx *c, Type *elem, int ndim, char layout, int space, int read
 int ty_elem_size(const Type *elem);       /* bytes of an array element: scalar or record */
 int ty_elem_align(const Type *elem);
 Type *ty_dtype_record(Ctx *c, Type *rec); /* a record dtype used as a value */
+int64_t ty_field_size(const RecField *f);  /* bytes of a field (a sub-array: all its elements) */
+/* The type of field f read through rec: a nested record or sub-array
+ * lies in rec's memory space and is read-only when rec is */
+Type *ty_field_in(Ctx *c, const Type *rec, const RecField *f);
 int ty_record_same(const Type *a, const Type *b);   /* same fields, offsets and size (any space) */
 /* Numba's spelling, which ty_parse_one reads back:
  * "Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)" */
@@ -942,10 +949,12 @@ void opt_dce(Fn *f);       /* dce.c: dead instructions and phis, unreachable blo
 void opt_split_edges(Fn *f); /* edges.c: split critical edges (before phi resolution) */
 void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not loads) */
 void opt_range(Fn *f);     /* range.c: value ranges decide comparisons, drop index wraps */
+void opt_narrow(Fn *f);    /* range.c: loop counters proven to fit held in 32 bits */
 void opt_unroll(Fn *f);    /* unroll.c: loops of a constant trip count, unrolled */
 void opt_licm(Fn *f);      /* licm.c: loop-invariant code to the preheader */
 void opt_sr(Fn *f);        /* sr.c: strength reduction of affine index arithmetic */
 void opt_nc(Fn *f);        /* nc.c: loads of arrays the kernel never writes marked ld.global.nc */
+void opt_addr(Fn *f);      /* addr.c: constant displacements out of addresses, 32-bit offsets */
 /* ir/argfx.c: bit i set when the kernel may read (write) array argument i
  * in global memory (atomics do both); arguments from 63 on share bit 63. */
 void ir_arg_effects(Fn *f, uint64_t *read, uint64_t *written);

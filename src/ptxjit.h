@@ -77,7 +77,8 @@ typedef struct PjOptions {
 	int opt_level;          /* 0: no IR passes; 1 (default) */
 	/* What the launch found out about the arguments (a variant of the
 	 * kernel for them; 0 claims nothing): small_extents, every extent of
-	 * every array argument is below 2^31; noalias, no two array arguments
+	 * every array argument is below 2^31 and every array argument spans
+	 * fewer than 2^31 - 2^20 bytes; noalias, no two array arguments
 	 * share memory (a read-only one may be read through the non-coherent
 	 * cache, ld.global.nc). */
 	int small_extents;

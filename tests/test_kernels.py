@@ -983,3 +983,10 @@ from test_arrays import (  # noqa: E402,F401
     test_views_to_devfn, test_zero_d_array,
 )
 from test_launch_forms import test_grid_beyond_2_31  # noqa: E402,F401
+from test_records_nested import test_record_nested  # noqa: E402,F401
+from test_opt_mem import (  # noqa: E402,F401
+    test_addr_neighbours_catalogue as test_addr_neighbours,
+    test_addr_rows_catalogue as test_addr_rows,
+    test_addr_shared_catalogue as test_addr_shared,
+)
+from test_opt_loops import test_loop_runtime_unroll_catalogue as test_loop_runtime_unroll  # noqa: E402,F401

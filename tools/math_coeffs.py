@@ -16,6 +16,7 @@ import os
 import sys
 
 import mpmath as mp
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from remez import guarded, minimax  # noqa: E402
@@ -72,6 +73,8 @@ LN2 = mp.log(2)
 R_EXP = 0.3466   # ln2/2 plus the rounding of k
 spec("EXP_Q_D", "d", guarded(lambda r: (mp.exp(r) - 1 - r) / r ** 2, 0.5), -R_EXP, R_EXP, 10,
      doc="exp(r) = 1 + (r + r^2 Q(r)), |r| <= ln2/2")
+spec("EXP_Q10_D", "d", guarded(lambda r: (mp.exp(r) - 1 - r) / r ** 2, 0.5), -R_EXP, R_EXP, 9,
+     doc="exp(r) = 1 + (r + r^2 Q(r)), |r| <= ln2/2, one term fewer (exp and erf's fast paths)")
 spec("EXP_Q_F", "f", guarded(lambda r: (mp.exp(r) - 1 - r) / r ** 2, 0.5), -R_EXP, R_EXP, 4,
      doc="exp(r) = 1 + (r + r^2 Q(r)), |r| <= ln2/2")
 spec("EXP2_P_D", "d", guarded(lambda r: (mp.power(2, r) - 1) / r, LN2), -0.5, 0.5, 11,
@@ -101,6 +104,14 @@ spec("SIN_S_D", "d", _S, 0, PIO4SQ, 6, doc="sin(r) = r + r^3 S(r^2), |r| <= pi/4
 spec("COS_C_D", "d", _C, 0, PIO4SQ, 6, doc="cos(r) = 1 - r^2/2 + r^4 C(r^2), |r| <= pi/4")
 spec("SIN_S_F", "f", _S, 0, PIO4SQ, 3, doc="sin(r) = r + r^3 S(r^2), |r| <= pi/4")
 spec("COS_C_F", "f", _C, 0, PIO4SQ, 3, doc="cos(r) = 1 - r^2/2 + r^4 C(r^2), |r| <= pi/4")
+# sinf's fast path (CUDA's arrangement): sin(r) = r + r z S(z) with three
+# terms and cos(r) = 1 + z P(z) with four, one Horner evaluation for both;
+# the errors weighted by their effect on sin and cos
+_CP = guarded(lambda z: (mp.cos(mp.sqrt(z)) - 1) / z, -mp.mpf(1) / 2)
+spec("SIN_S3_F", "f", _S, mp.mpf("1e-8"), PIO4SQ, 2, rel=False, weight=lambda z: z,
+     doc="sin(r) = r + r^3 S(r^2), |r| <= pi/4, weighted by r^2")
+spec("COS_P_F", "f", _CP, mp.mpf("1e-8"), PIO4SQ, 3, rel=False, weight=lambda z: z / mp.cos(mp.sqrt(z)),
+     doc="cos(r) = 1 + r^2 P(r^2), |r| <= pi/4, weighted by r^2 / cos(r)")
 spec("TAN_T_D", "d", _T, 0, PIO4SQ, 14, doc="tan(r) = r + r^3 T(r^2), |r| <= pi/4")
 spec("TAN_T_F", "f", _T, 0, PIO4SQ, 6, doc="tan(r) = r + r^3 T(r^2), |r| <= pi/4")
 spec("ASIN_A_D", "d", _A, 0, 0.25, 12, doc="asin(s) = s + s^3 A(s^2), |s| <= 1/2")
@@ -148,6 +159,15 @@ def constants():
             rest -= mp.mpf(v)
         for i, v in enumerate(parts):
             lines.append("static const %s PIO2_%d_%s = %s;" % (ctype, i + 1, prec.upper(), float(v).hex()))
+    # float32 pi/2 in three parts, each truncated (all positive, so that
+    # x - j P1 - j P2 - j P3 keeps the sign of a zero x)
+    rest = mp.pi / 2
+    for i in range(3):
+        v = f32(rest)
+        if v > rest:
+            v = float(np.nextafter(np.float32(v), np.float32(0)))
+        rest -= mp.mpf(v)
+        lines.append("static const double PIO2T_%d_F = %s;" % (i + 1, float(v).hex()))
     for name, val in (("PI", mp.pi), ("PIO2", mp.pi / 2), ("PIO4", mp.pi / 4), ("TWO_OVER_PI", 2 / mp.pi)):
         hi = float(val)
         lo = float(val - mp.mpf(hi))

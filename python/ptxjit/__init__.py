@@ -21,7 +21,7 @@ from .types import (  # noqa: F401  (Numba's type names, for signatures)
     complex64, complex128, c8, c16, cfloat, cdouble,
 )
 
-_LAZY = {"cuda", "errors", "types", "ufunc", "cpu"}
+_LAZY = {"cuda", "errors", "types", "ufunc", "ufunc_cpu", "cpu"}
 
 
 def __getattr__(name):
@@ -102,15 +102,18 @@ def njit(*args, **kwargs):
 
 
 def vectorize(*args, **kwargs):
-    """Numba's @vectorize: with target='cuda', a ufunc-like function on the
-    GPU (ptxjit.ufunc.vectorize); the CPU target is not available yet."""
-    return _placeholder("vectorize", args, kwargs)
+    """Numba's @vectorize: a ufunc-like function, compiled for the CPU
+    (target='cpu', the default, or 'parallel': ptxjit.ufunc_cpu) or the
+    GPU (target='cuda' or 'gpu': ptxjit.ufunc)."""
+    from . import ufunc
+    return ufunc.vectorize(*args, **kwargs)
 
 
 def guvectorize(*args, **kwargs):
-    """Numba's @guvectorize: with target='cuda', a generalized ufunc on the
-    GPU (ptxjit.ufunc.guvectorize); the CPU target is not available yet."""
-    return _placeholder("guvectorize", args, kwargs)
+    """Numba's @guvectorize: a generalized ufunc, for the CPU (target='cpu',
+    the default, or 'parallel') or the GPU (target='cuda' or 'gpu')."""
+    from . import ufunc
+    return ufunc.guvectorize(*args, **kwargs)
 
 
 def from_dtype(dtype):

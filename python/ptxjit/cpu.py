@@ -20,8 +20,11 @@ own their memory.
     boundscheck=True  every index is checked: IndexError names the line
     nogil=True        the call releases the GIL
 
-Without a C compiler the functions run on ptxjit's IR interpreter (one
-thread of the simulator), much slower; a warning says so once.
+Without a C compiler (none on PATH, $CC naming nothing that runs, or
+PTXJIT_CC=none to force it) the functions run on ptxjit's IR interpreter
+(one thread of the simulator, src/sim/cpu.c) with the same results,
+arrays they create and recursion included; a warning says once that this
+is about 20-60 times slower than compiled code.
 """
 
 import hashlib
@@ -48,14 +51,25 @@ _FAST = ["-fno-math-errno", "-fno-signed-zeros", "-fno-trapping-math", "-fassoci
          "-freciprocal-math", "-ffinite-math-only", "-ffp-contract=fast"]
 _lock = threading.Lock()
 _cc_info = None          # (argv, identity) or () when there is none
+_cc_key = None           # the (PTXJIT_CC, CC) it was found for
 _warned = False
 
 
 def _compiler():
-    """(argv of the C compiler, its identity) or None."""
-    global _cc_info
+    """(argv of the C compiler, its identity) or None.  PTXJIT_CC names
+    the compiler ahead of CC; PTXJIT_CC=none (or CC naming nothing that
+    runs) means none: the functions run on the interpreter.  Read at each
+    compilation, so a test can switch it."""
+    global _cc_info, _cc_key
+    forced = os.environ.get("PTXJIT_CC")
+    if forced is not None and forced.strip().lower() in ("none", "0", "off", ""):
+        return None
+    key = (forced, os.environ.get("CC"))
+    if _cc_key is not None and _cc_key != key:
+        _cc_info = None
     if _cc_info is None:
-        env = os.environ.get("CC")
+        _cc_key = key
+        env = forced or os.environ.get("CC")
         argv = shlex.split(env) if env else ["cc"]
         exe = shutil.which(argv[0]) if argv else None
         ident = None
@@ -115,9 +129,10 @@ def _warn_interpreter():
     if not _warned:
         _warned = True
         warnings.warn(
-            "ptxjit: no C compiler found (cc on PATH, or $CC): @njit functions run on ptxjit's IR "
-            "interpreter, about 50-200 times slower than compiled code (though still faster than plain "
-            "Python on array loops); install a C compiler (e.g. apt-get install gcc) for native speed",
+            "ptxjit: no C compiler found (cc on PATH, $CC or $PTXJIT_CC): @njit functions run on "
+            "ptxjit's IR interpreter, about 20-60 times slower than compiled code (loops over arrays "
+            "about 20x, recursive calls more), though still 10-50 times faster than plain Python on "
+            "array loops; install a C compiler (e.g. apt-get install gcc) for native speed",
             RuntimeWarning, stacklevel=4)
 
 

@@ -1,5 +1,6 @@
 """Functions over whole arrays on the GPU: @jit(target='gpu'), vectorize and
-guvectorize with target='cuda'.
+guvectorize with target='cuda' (target='cpu', the default of vectorize and
+guvectorize, is ptxjit.ufunc_cpu's).
 
     from ptxjit import jit, vectorize, guvectorize
 
@@ -1132,14 +1133,21 @@ def jit_target(decorator, args, kwargs):
     return wrap
 
 
+_TARGETS = "'cpu' (the default), 'parallel' (the CPU, on threads), 'cuda' or 'gpu'"
+
+
 def vectorize(ftylist_or_function=None, **kwargs):
-    """Numba's @vectorize for the GPU (target='cuda'): a ufunc-like
-    function.  With signatures it casts the arguments to the first one
-    they convert to safely; without, it is typed from the arguments."""
-    target = kwargs.pop("target", "cuda")
+    """Numba's @vectorize: a ufunc-like function.  With signatures it
+    casts the arguments to the first one they convert to safely; without,
+    it is typed from the arguments.  target='cpu' (the default, as in
+    Numba) or 'parallel' compile it for the CPU (ptxjit.ufunc_cpu);
+    target='cuda' or 'gpu' for the GPU."""
+    target = kwargs.pop("target", "cpu")
+    if target in ("cpu", "parallel"):
+        from . import ufunc_cpu
+        return ufunc_cpu.vectorize(ftylist_or_function, target=target, **kwargs)
     if target not in ("cuda", "gpu"):
-        raise NotImplementedError("vectorize(target=%r): ptxjit compiles for the GPU only so far (target='cuda')"
-                                  % (target,))
+        raise ValueError("vectorize(target=%r): the targets are %s" % (target, _TARGETS))
     opts = _options(kwargs, "vectorize")
     identity = opts.pop("identity", None)
     if callable(ftylist_or_function) and not _is_sigs(ftylist_or_function):
@@ -1154,13 +1162,14 @@ def vectorize(ftylist_or_function=None, **kwargs):
 
 
 def guvectorize(*args, **kwargs):
-    """Numba's @guvectorize for the GPU: guvectorize(signatures, layout,
-    target='cuda'), or guvectorize(layout, target='cuda') typed from the
-    arguments (the outputs take the inputs' common dtype)."""
-    target = kwargs.pop("target", "cuda")
-    if target not in ("cuda", "gpu"):
-        raise NotImplementedError("guvectorize(target=%r): ptxjit compiles for the GPU only so far "
-                                  "(target='cuda')" % (target,))
+    """Numba's @guvectorize: guvectorize(signatures, layout, target=...),
+    or guvectorize(layout, target=...) typed from the arguments (the
+    outputs take the inputs' common dtype).  target='cpu' (the default)
+    or 'parallel' for the CPU (ptxjit.ufunc_cpu), 'cuda' or 'gpu' for the
+    GPU."""
+    target = kwargs.pop("target", "cpu")
+    if target not in ("cpu", "parallel", "cuda", "gpu"):
+        raise ValueError("guvectorize(target=%r): the targets are %s" % (target, _TARGETS))
     layout = kwargs.pop("layout", None)
     sigs = None
     args = list(args)
@@ -1174,6 +1183,9 @@ def guvectorize(*args, **kwargs):
         raise TypeError("guvectorize needs a layout: guvectorize(signatures, '(m,n),(n,p)->(m,p)', target='cuda')")
     if args:
         raise TypeError("guvectorize takes signatures and a layout")
+    if target in ("cpu", "parallel"):
+        from . import ufunc_cpu
+        return ufunc_cpu.guvectorize(sigs, layout, target=target, **kwargs)
     opts = _options(kwargs, "guvectorize")
     opts.pop("identity", None)
 

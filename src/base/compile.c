@@ -5,9 +5,10 @@
  *   sema      resolve names, infer types of the kernel and device functions
  *   lower     typed AST -> IR (SSA)
  *   passes    fold, copy, cse, dce and value ranges, three rounds, with
- *             loop unrolling after the first and loop-invariant code motion
- *             and strength reduction after the second; then ld.global.nc
- *             marks, and critical edges split
+ *             loop unrolling after the first and loop-invariant code motion,
+ *             strength reduction and 32-bit loop counters after the second;
+ *             then ld.global.nc marks, addresses rebuilt (constant displacements, 32-bit
+ *             offsets), cse and dce once more, and critical edges split
  *   ptx       PTX text
  *   sim       the same lowering with bounds checks, for the simulator
  *
@@ -72,6 +73,8 @@ static void optimise(Ctx *c, Fn *f)
 				verify(f, "licm");
 				opt_sr(f);
 				verify(f, "sr");
+				opt_narrow(f);
+				verify(f, "narrow");
 			}
 		}
 		opt_fold(f);
@@ -81,6 +84,12 @@ static void optimise(Ctx *c, Fn *f)
 		opt_dce(f);
 		verify(f, "dce");
 		opt_nc(f);
+		opt_addr(f);
+		verify(f, "addr");
+		opt_cse(f);
+		verify(f, "cse");
+		opt_dce(f);
+		verify(f, "dce");
 	}
 	opt_split_edges(f);
 	verify(f, "split_edges");
@@ -351,18 +360,8 @@ int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz
  *   passes    the same as for kernels, on each Fn
  *   C         one C text for the module (src/cgen); the glue builds it
  *   sim       the IR interpreter's program, the fallback without a C
- *             compiler (a function that allocates or recurses has none)
+ *             compiler (src/sim/cpu.c: allocations and recursion too)
  */
-static int sim_can_run(Fn *f)
-{
-	if (f->nfuncs)
-		return 0;
-	for (int b = 0; b < f->nblk; b++)
-		for (int i = 0; i < f->blk[b]->nins; i++)
-			if (f->blk[b]->ins[i].op == O_ALLOC)
-				return 0;
-	return 1;
-}
 
 static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec)
 {
@@ -389,6 +388,6 @@ static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec)
 	if (k->rets)
 		memcpy(k->rets, r, sizeof *r * (size_t)k->nrets);
 	k->ret_bytes = bytes;
-	if (c->opt->sim && sim_can_run(f))
+	if (c->opt->sim)
 		k->sim = sim_prepare(c, f);
 }

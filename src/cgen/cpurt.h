@@ -31,4 +31,13 @@ typedef struct PjCpuCtx {
 
 typedef int (*PjCpuFn)(const unsigned char *params, PjCpuCtx *ctx);
 
+/* Without a C compiler: the same call on the function's interpreter
+ * program (PjKernel.sim, src/sim/cpu.c), with the same params and ctx;
+ * ctx->alloc serves np.empty and friends.  Returns 0 (PJ_SIM_OK) or a
+ * PJ_SIM_* code with err filled: PJ_SIM_INDEX, PJ_SIM_TRAP (err->msg
+ * "ExceptionName: text\n  at file:line, in function 'f'"), PJ_SIM_BAD. */
+struct PjKernel;
+struct PjError;
+int pj_sim_cpu_call(const struct PjKernel *k, const void *params, PjCpuCtx *ctx, struct PjError *err);
+
 #endif

@@ -4,7 +4,7 @@
  *   ptxjitc FILE.py --kernel NAME --sig "void(float32[::1], float32)"
  *           [--arch sm_90] [--driver 12080] [--dump ast,types,ir,opt,ptx]
  *           [--sim] [--debug] [--fastmath] [--lineinfo] [-O0] [-o out.ptx]
- *           [--time N]
+ *           [--small-extents] [--noalias] [--time N]
  *
  * No Python runs: the file is parsed (parse_module) and the names the
  * kernel uses but does not define are answered from the file itself.
@@ -48,6 +48,10 @@ static const char usage[] =
 	"  --fastmath          allow approximate math (like Numba's fastmath=True)\n"
 	"  --lineinfo          emit line information for profilers\n"
 	"  -O0                 run no IR optimisation passes\n"
+	"  --small-extents     the launch variant for arrays whose extents are below 2^31\n"
+	"                      and whose bytes span fewer than 2^31 - 2^20 (32-bit offsets)\n"
+	"  --noalias           the launch variant for arrays that share no memory (read-only\n"
+	"                      arrays through the non-coherent cache)\n"
 	"  -o FILE             write the PTX to FILE instead of stdout\n"
 	"  --parse-only        only parse: print the AST of the kernel (or, without\n"
 	"                      --kernel, of every top-level def) and stop\n"
@@ -251,6 +255,10 @@ int main(int argc, char **argv)
 			opt.fastmath = 1;
 		} else if (!strcmp(a, "--lineinfo")) {
 			opt.lineinfo = 1;
+		} else if (!strcmp(a, "--small-extents")) {
+			opt.small_extents = 1;
+		} else if (!strcmp(a, "--noalias")) {
+			opt.noalias = 1;
 		} else if (!strcmp(a, "-O0")) {
 			opt.opt_level = 0;
 		} else if (!strcmp(a, "-O1")) {

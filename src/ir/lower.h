@@ -214,6 +214,8 @@ Value lower_round_ndigits(Lower *L, Value x, Value n, Expr *ne, Type *ty, Span s
 Ref lower_hypot(Lower *L, ScalarKind sk, Ref a, Ref b);
 Value lower_complex_div(Lower *L, Value a, Value b, Type *ty);   /* operands of type ty */
 Value lower_complex_powi(Lower *L, Value a, int64_t n, Type *ty);
+/* lower_cpow.c: z ** w of complex values of type ty known at run time (Python's rules) */
+Value lower_complex_pow(Lower *L, Value z, Value w, Type *ty);
 
 /* lower_call.c: device functions called for real (recursion) */
 int lower_flatten(Lower *L, Value v, Ref *out);   /* in lower.c; out has lower_ncomp(v.ty) room */

@@ -279,13 +279,12 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 {
 	ScalarKind sk = sk_of(L, ty, sp);
 	if (scalar_info[sk].is_complex) {
-		/* CPython's c_powi for an integral constant exponent below 100 */
+		/* CPython's c_powi for an integral constant exponent below 100, else lower_cpow.c */
 		const Const *ec = be ? be->cval : NULL;
 		double ce = ec && (ec->kind == PJ_V_INT || ec->kind == PJ_V_BOOL) ? (double)ec->i
 		          : ec && (ec->kind == PJ_V_FLOAT || (ec->kind == PJ_V_COMPLEX && ec->im == 0)) ? ec->f : NAN;
 		if (!(ce == floor(ce) && fabs(ce) < 100))
-			err_at(L->c, sp, "a complex number can be raised to a constant integer power below 100",
-			       "this power of a complex number is not supported yet");
+			return lower_complex_pow(L, lower_convert(L, a, ty, sp), lower_convert(L, b, ty, sp), ty);
 		return lower_complex_powi(L, lower_convert(L, a, ty, sp), (int64_t)ce, ty);
 	}
 	if (sk == SK_BOOL)

@@ -221,6 +221,37 @@ Ref mb_from_words(MB *b, Ref hi, Ref lo)
 	return emit(b, O_BITS, KD, SK_F64, u, REF_NONE, REF_NONE, 0);
 }
 
+Ref mb_hiword(MB *b, Ref x)
+{
+	Ref u = emit(b, O_BITS, KL, SK_U64, x, REF_NONE, REF_NONE, 0);
+	u = emit(b, O_SHR, KL, SK_U64, u, ir_con_int(b->L->f, KL, 32), REF_NONE, 0);
+	return lower_cvt(b->L, u, SK_U64, SK_I32);
+}
+
+Ref mb_loword(MB *b, Ref x)
+{
+	Ref u = emit(b, O_BITS, KL, SK_U64, x, REF_NONE, REF_NONE, 0);
+	return lower_cvt(b->L, u, SK_U64, SK_I32);
+}
+
+/*
+ * kf = rint(x * y) for |x * y| below 2^22 (float32) or 2^51, by adding
+ * 1.5 * 2^23 (2^52) inside an fma: the sum rounds the exact product to an
+ * integer once, and that integer sits in the low bits of the sum.  *kraw
+ * gets those bits as an int32: for float64 the integer itself (two's
+ * complement), for float32 the integer plus 0x4b400000, whose low 9 bits
+ * are zero, so (*kraw << 23) is the integer times 2^23.  Two additions
+ * instead of a rounding and a conversion, which are slow on the GPU.
+ */
+Ref mb_round_magic(MB *b, Ref x, Ref y, Ref *kf, Ref *kraw)
+{
+	Ref m = mb_f(b, b->sk == SK_F64 ? 0x1.8p52 : 0x1.8p23);
+	Ref s = mb_fma(b, x, y, m);
+	*kf = mb_sub(b, s, m);
+	*kraw = b->sk == SK_F64 ? mb_loword(b, s) : mb_bits(b, s);
+	return s;
+}
+
 Ref mb_toint(MB *b, Ref x)
 {
 	return lower_cvt(b->L, x, b->sk, SK_I32);

@@ -114,6 +114,22 @@ static Ref one_plus(MB *b, Ref rh, Ref tail)
 	return mb_add(b, p.hi, mb_add(b, p.lo, tail));
 }
 
+/* exp(x) * 2^scale for |x| >= 707 (float32 86), infinities and NaN: x
+ * clamped to where the result is 0 or infinity anyway, the scaling in two
+ * steps that round once */
+static Ref exp_big(MB *b, Ref x, int scale)
+{
+	int d = mb_is64(b);
+	Ref kf, rh, rl;
+	Ref xc = d ? clamp(b, x, -746.0, 712.0) : clamp(b, x, -104.0f, 91.0f);
+	exp_reduce(b, xc, REF_NONE, &kf, &rh, &rl);
+	Ref p = one_plus(b, rh, expm1_tail(b, rh, rl));
+	Ref k = mb_toint(b, kf);
+	if (scale)
+		k = mb_iop(b, O_ADD, KW, k, mb_i(b, KW, scale));
+	return scale2(b, p, k);
+}
+
 /* exp(x) * 2^scale, scale 0 or -1.  The usual case adds k to the
  * exponent field of p; a branch that only huge, tiny, infinite and NaN
  * arguments take clamps x and scales in two steps. */
@@ -132,13 +148,7 @@ Ref math_exp_scaled(MB *b, Ref x, int scale)
 	mb_set(b, v, mb_float(b, mb_iop(b, O_ADD, b->ik, mb_bits(b, p), kb)));
 	MIf s;
 	mb_if(b, &s, mb_not(b, mb_lt(b, mb_abs(b, x), mb_f(b, d ? 707.0 : 86.0))));
-	Ref xc = d ? clamp(b, x, -746.0, 712.0) : clamp(b, x, -104.0f, 91.0f);
-	exp_reduce(b, xc, REF_NONE, &kf, &rh, &rl);
-	p = one_plus(b, rh, expm1_tail(b, rh, rl));
-	k = mb_toint(b, kf);
-	if (scale)
-		k = mb_iop(b, O_ADD, KW, k, mb_i(b, KW, scale));
-	mb_set(b, v, scale2(b, p, k));
+	mb_set(b, v, exp_big(b, x, scale));
 	mb_endif(b, &s);
 	return mb_get(b, v);
 }
@@ -169,9 +179,54 @@ DD math_exp_pair(MB *b, Ref x)
 	return mb_dd(mb_mul(b, p.hi, s), mb_mul(b, p.lo, s));
 }
 
+/*
+ * exp(x) for math.exp: the usual case in as few operations as CUDA's.
+ * k = rint(x / ln2) by the magic addition (its integer bits come with
+ * it), r = x - k ln2 with ln2 in two parts (the first product exact),
+ * r rounded once, e^r = 1 + (r + r^2 Q(r)) with the last addition the only
+ * rounding of size ulp(1), and k added to the exponent field.  Error: r's
+ * rounding (ulp(r)/2 <= ulp(1)/4 relative), the rounding of r + r^2 Q
+ * (below ulp(1)/4) and the last one (1/2): under 1 ulp, CUDA's bound.
+ * float32 (bound 2 ulp) takes 1 + r (1 + r Q(r)), one operation fewer
+ * for about 0.1 ulp more.  |x| >= 707 (float32 86), NaN
+ * and infinities take math_exp_scaled's branch.
+ */
 Ref math_exp(MB *b, Ref x)
 {
-	return math_exp_scaled(b, x, 0);
+	int d = mb_is64(b);
+	Ref ln2, ln2lo, l2e, l2elo, kf, kraw;
+	kpair(b, LN2_D, LN2_LO_D, &ln2, &ln2lo);
+	kpair(b, L2E_D, L2E_LO_D, &l2e, &l2elo);
+	mb_round_magic(b, x, l2e, &kf, &kraw);
+	Ref r = mb_fma(b, kf, mb_neg(b, ln2), x);
+	r = mb_fma(b, kf, mb_neg(b, ln2lo), r);
+	Ref p;
+	if (d) {
+		Ref q = mb_horner(b, r, EXP_Q10_D, N(EXP_Q10_D));
+		p = mb_add(b, mb_f(b, 1), mb_fma(b, mb_mul(b, r, r), q, r));
+	} else {
+		/* 1 + r (1 + r Q(r)): one operation fewer, float32 has room */
+		Ref q = mb_horner(b, r, EXP_Q_F, N(EXP_Q_F));
+		p = mb_fma(b, mb_fma(b, q, r, mb_f(b, 1)), r, mb_f(b, 1));
+	}
+	Ref y, big;
+	if (d) {
+		Ref hi = mb_iop(b, O_ADD, KW, mb_hiword(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 20)));
+		y = mb_from_words(b, hi, mb_loword(b, p));
+		/* |x| >= 707 or NaN, from the high word: no float64 compare */
+		Ref ahi = mb_iop(b, O_AND, KW, mb_hiword(b, x), mb_i(b, KW, 0x7fffffff));
+		big = mb_icmp(b, CC_GE, KW, ahi, mb_i(b, KW, 0x40861800));
+	} else {
+		y = mb_float(b, mb_iop(b, O_ADD, KW, mb_bits(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 23))));
+		big = mb_not(b, mb_lt(b, mb_abs(b, x), mb_f(b, 86.0)));
+	}
+	int v = mb_var(b, b->k, "exp");
+	mb_set(b, v, y);
+	MIf s;
+	mb_if(b, &s, big);
+	mb_set(b, v, exp_big(b, x, 0));
+	mb_endif(b, &s);
+	return mb_get(b, v);
 }
 
 /* e^(xh + xl) f for a float64 pair, f (may be REF_NONE) multiplied in
@@ -299,8 +354,51 @@ static Ref log_base(MB *b, Ref x, double ch, double cl, double dh, double dl)
 	return log_special(b, x, log_combine(b, e, l, ch, cl, dh, dl, NULL));
 }
 
+/*
+ * log(x), float64, for math.log: fdlibm's e_log.c with an fma at the end.
+ * The reduction works on the high word only (x = 2^e m, m in
+ * [sqrt(1/2), sqrt(2)) up to the low word), subnormals scaled by 2^54
+ * first; f = m - 1, s = f / (2 + f), R = z P(z) with z = s^2, and
+ * log(x) = e ln2_hi - ((hfsq - (s (hfsq + R) + e ln2_lo)) - f), hfsq = f^2/2,
+ * where ln2_hi has 32 bits so that e ln2_hi is exact.  fdlibm proves
+ * this below 1 ulp; the fma only removes a rounding.  Zero, negative,
+ * infinite and NaN arguments are told by the high word and replace e.
+ */
+static Ref log64(MB *b, Ref x)
+{
+	static const double LN2_HI32 = 0x1.62e42feep-1, LN2_LO32 = 0x1.a39ef35793c76p-33;
+	Ref hi = mb_hiword(b, x);
+	Ref sub = mb_icmp(b, CC_LT, KW, hi, mb_i(b, KW, 0x00100000));
+	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p54)), x);
+	Ref adj = mb_isel(b, KW, sub, mb_i(b, KW, -54), mb_i(b, KW, 0));
+	Ref hs = mb_hiword(b, xs);
+	Ref ei = mb_iop(b, O_SHR, KW, mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, 0x3fe6a09e)), mb_i(b, KW, 20));
+	Ref m = mb_from_words(b, mb_iop(b, O_SUB, KW, hs, mb_iop(b, O_SHL, KW, ei, mb_i(b, KW, 20))), mb_loword(b, xs));
+	Ref ef = mb_fromint(b, mb_iop(b, O_ADD, KW, ei, adj));
+	Ref f = mb_sub(b, m, mb_f(b, 1));
+	Ref s = mb_div(b, f, mb_add(b, mb_f(b, 2), f));
+	Ref z = mb_mul(b, s, s);
+	Ref R = mb_mul(b, z, mb_horner(b, z, LOG_P_D, N(LOG_P_D)));
+	Ref hfsq = mb_mul(b, mb_mul(b, f, mb_f(b, 0.5)), f);
+	Ref t = mb_fma(b, s, mb_add(b, hfsq, R), mb_mul(b, ef, mb_f(b, LN2_LO32)));
+	Ref w = mb_sub(b, mb_sub(b, hfsq, t), f);
+	/* x <= 0, inf, NaN (xs's high word outside [2^-1022, 2^1024)): w stays
+	 * finite for every input (m is always in range), so the special result
+	 * goes in through e, selected without a branch: -inf for zeros, NaN
+	 * below zero, x itself for +inf and NaN */
+	Ref bad = mb_ucmp(b, CC_GE, KW, mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, 0x00100000)), mb_i(b, KW, 0x7fe00000));
+	Ref zero = mb_icmp(b, CC_EQ, KW, mb_iop(b, O_OR, KW, mb_iop(b, O_AND, KW, hs, mb_i(b, KW, 0x7fffffff)),
+	                                         mb_loword(b, xs)), mb_i(b, KW, 0));
+	Ref sp = mb_sel(b, mb_icmp(b, CC_LT, KW, hs, mb_i(b, KW, 0)), mb_f(b, NAN), x);
+	sp = mb_sel(b, zero, mb_f(b, -HUGE_VAL), sp);
+	ef = mb_sel(b, bad, sp, ef);
+	return mb_fma(b, ef, mb_f(b, LN2_HI32), mb_neg(b, w));
+}
+
 Ref math_log(MB *b, Ref x)
 {
+	if (mb_is64(b))
+		return log64(b, x);
 	return log_base(b, x, LN2_D, LN2_LO_D, 1.0, 0.0);
 }
 

@@ -93,6 +93,9 @@ Ref mb_cvt(MB *b, Ref x, ScalarKind from, ScalarKind to);
 Ref mb_bits(MB *b, Ref x);                 /* float -> its bits (b->ik) */
 Ref mb_float(MB *b, Ref i);                /* bits (b->ik) -> float */
 Ref mb_from_words(MB *b, Ref hi, Ref lo);  /* two KW words -> float64 */
+Ref mb_hiword(MB *b, Ref x);               /* float64 -> its high 32 bits (KW) */
+Ref mb_loword(MB *b, Ref x);               /* float64 -> its low 32 bits (KW) */
+Ref mb_round_magic(MB *b, Ref x, Ref y, Ref *kf, Ref *kraw); /* kf = rint(x*y), one rounding; kraw: int32 bits holding it */
 Ref mb_toint(MB *b, Ref x);                /* float (integral value) -> int32 (KW), saturating */
 Ref mb_fromint(MB *b, Ref i);              /* int32 (KW) -> float */
 Ref mb_pow2(MB *b, Ref e);                 /* 2^e for an int32 e in the normal range, as a float */

@@ -247,8 +247,55 @@ static Ref bit(MB *b, Ref q, int m)
 	return mb_icmp(b, CC_NE, KW, mb_iop(b, O_AND, KW, q, mb_i(b, KW, m)), mb_i(b, KW, 0));
 }
 
+/*
+ * float32 sin and cos in CUDA's arrangement, the cost of a few float32
+ * operations: j = rint(x 2/pi) by the magic addition (its bits give the
+ * quadrant), r = x - j pi/2 with pi/2 in three truncated float32 parts
+ * (the first product exact, all parts positive so that r keeps a zero's
+ * sign), rounded twice; beyond FAST_MAX the float64 reduction runs in a
+ * branch and r is its result rounded once.  sin(r) = r + r z S(z) (three
+ * terms) and cos(r) = 1 + z P(z) (four) share one Horner evaluation,
+ * coefficients selected by the quadrant.  The reduction's worst cancellation
+ * below FAST_MAX keeps r right to about 2^-22 relative; the error stays
+ * below CUDA's 2 ulp (bench/math_accuracy.py).
+ */
+#define FAST_MAX 105615.0
+
+static Ref sincos_f32(MB *b, Ref x, int want_cos)
+{
+	static const double S4[4] = {SIN_S3_F[0], SIN_S3_F[1], SIN_S3_F[2], 0.0};
+	Ref jf, jraw;
+	mb_round_magic(b, x, mb_f(b, TWO_OVER_PI_HI), &jf, &jraw);
+	Ref r = mb_fma(b, jf, mb_f(b, -PIO2T_1_F), x);
+	r = mb_fma(b, jf, mb_f(b, -PIO2T_2_F), r);
+	r = mb_fma(b, jf, mb_f(b, -PIO2T_3_F), r);
+	int vq = mb_var(b, KW, "trig_q"), vr = mb_var(b, KS, "trig_r");
+	mb_set(b, vq, jraw);
+	mb_set(b, vr, r);
+	MIf s;
+	mb_if(b, &s, mb_ge(b, mb_abs(b, x), mb_f(b, FAST_MAX)));
+	MB d = mb_new(b->L, SK_F64);
+	Red p = reduce_d(&d, mb_cvt(b, x, SK_F32, SK_F64));
+	mb_set(b, vq, p.q);
+	mb_set(b, vr, mb_cvt(b, mb_add(&d, p.rh, p.rl), SK_F64, SK_F32));
+	mb_endif(b, &s);
+	Ref q = mb_get(b, vq);
+	r = mb_get(b, vr);
+	if (want_cos)
+		q = mb_iop(b, O_ADD, KW, q, mb_i(b, KW, 1));
+	Ref odd = bit(b, q, 1);
+	Ref z = mb_mul(b, r, r);
+	Ref poly = mb_horner_sel(b, z, odd, COS_P_F, S4, 4);
+	Ref base = mb_sel(b, odd, mb_f(b, 1), r);
+	/* base z + 0 is +0 for r = -0, so that the sum below keeps -0 (sin(-0)) */
+	Ref y = mb_fma(b, mb_fma(b, base, z, mb_f(b, 0)), poly, base);
+	return mb_sel(b, bit(b, q, 2), mb_neg(b, y), y);
+}
+
 Ref math_sin(MB *b, Ref x)
 {
+	if (!mb_is64(b))
+		return sincos_f32(b, x, 0);
 	Red r = reduce(b, x);
 	Ref y = sincos_kernel(b, r.rh, r.rl, bit(b, r.q, 1));
 	y = mb_xorsign(b, y, bit(b, r.q, 2));
@@ -257,6 +304,8 @@ Ref math_sin(MB *b, Ref x)
 
 Ref math_cos(MB *b, Ref x)
 {
+	if (!mb_is64(b))
+		return sincos_f32(b, x, 1);
 	Red r = reduce(b, x);
 	Ref y = sincos_kernel(b, r.rh, r.rl, mb_not(b, bit(b, r.q, 1)));
 	Ref q1 = mb_iop(b, O_ADD, KW, r.q, mb_i(b, KW, 1));

@@ -16,6 +16,11 @@
  *     stores are not in this function).
  * Fn.nc marks the loads; the printer writes load.global.nc and the PTX
  * back end ld.global.nc.
+ *
+ * Two such loads of the same address and kind read the same value
+ * wherever they are (nothing writes that memory), so a load dominated by
+ * an identical one is replaced by it (cse leaves loads alone): the
+ * S[i], X[i], T[i] that an expression names several times are read once.
  */
 #include "opt.h"
 
@@ -83,6 +88,38 @@ static void walk(N *n, Ref r, int depth)
 	}
 }
 
+/* Is load a (in block ba, at position ka) before load b everywhere b runs? */
+static int before(const Cfg *g, int ba, int ka, int bb, int kb)
+{
+	return ba == bb ? ka < kb : opt_dominates(g, ba, bb);
+}
+
+static void merge(Fn *f, const Cfg *g)
+{
+	typedef struct L { Ins *i; int b, k; } L;
+	L *ld = NULL;
+	int nld = 0, cap = 0;
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++) {
+			Ins *i = &f->blk[b]->ins[k];
+			if (ir_load_nc(f, i) && nld < 4096) {
+				L l = {i, b, k};
+				VEC_PUSH(f->ctx, ld, nld, cap, l);
+			}
+		}
+	for (int y = 0; y < nld; y++)
+		for (int x = 0; x < nld; x++) {
+			Ins *a = ld[x].i, *b = ld[y].i;
+			if (x == y || a->op != O_LOAD || b->op != O_LOAD || a->ty != b->ty || a->cls != b->cls ||
+			    !ref_eq(a->arg[0], b->arg[0]) || !before(g, ld[x].b, ld[x].k, ld[y].b, ld[y].k))
+				continue;
+			int old = b->to;
+			opt_replace_uses(f, old, REF_VAL(a->to));
+			*b = (Ins){.op = O_NOP_, .to = -1, .arg = {REF_NONE, REF_NONE, REF_NONE}, .loc = b->loc};
+			break;
+		}
+}
+
 void opt_nc(Fn *f)
 {
 	const PjOptions *o = f->ctx->opt;
@@ -113,4 +150,6 @@ void opt_nc(Fn *f)
 			f->nc[i->to] = 1;
 		}
 	}
+	if (f->nc)
+		merge(f, &n.g);
 }

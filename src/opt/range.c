@@ -62,6 +62,7 @@ typedef struct R {
 	int *grow;        /* per phi value: how often its interval grew */
 	Fact **facts;     /* per block: the conditions that hold in it */
 	int small;        /* extents below 2^31 */
+	int nval;         /* values when the intervals were found */
 } R;
 
 static const Rng NONE_ = {0, 0, 0};
@@ -164,7 +165,7 @@ static Rng base(R *s, Ref r)
 		int64_t v = c->cls == KW ? (int32_t)c->i : c->cls == KB ? c->i != 0 : c->i;
 		return rng(v, v);
 	}
-	if (r.kind == R_VAL && (int)r.idx < f->nval)
+	if (r.kind == R_VAL && (int)r.idx < s->nval)
 		return s->r[r.idx];
 	return NONE_;
 }
@@ -258,8 +259,22 @@ static Rng apply(Rng x, int rel, Rng o, int is_unsigned)
 	return x;
 }
 
+/* The 32-bit value r is the sign extension of (the same number), or
+ * REF_NONE: a fact about that value is a fact about r when the
+ * comparison is a signed one. */
+static Ref sext_of(R *s, Ref r)
+{
+	if (r.kind != R_VAL || (int)r.idx >= s->nval)
+		return REF_NONE;
+	const Ins *d = s->g.def[r.idx];
+	if (d && d->op == O_CVT && d->ty == SK_I32 && (d->aux == SK_I64 || d->aux == SK_I32))
+		return d->arg[0];
+	return REF_NONE;
+}
+
 static Rng refine(R *s, Rng x, Ref r, const Fact *ft)
 {
+	Ref n = sext_of(s, r);
 	for (; ft && x.set; ft = ft->next) {
 		const Ins *c = ft->cmp;
 		int uns, rel = rel_of(c, &uns);
@@ -267,9 +282,9 @@ static Rng refine(R *s, Rng x, Ref r, const Fact *ft)
 			continue;
 		if (!ft->truth)
 			rel = negate(rel);
-		if (ref_eq(c->arg[0], r))
+		if (ref_eq(c->arg[0], r) || (!uns && n.kind != R_NONE && ref_eq(c->arg[0], n)))
 			x = apply(x, rel, base(s, c->arg[1]), uns);
-		if (ref_eq(c->arg[1], r))
+		if (ref_eq(c->arg[1], r) || (!uns && n.kind != R_NONE && ref_eq(c->arg[1], n)))
 			x = apply(x, swapped(rel), base(s, c->arg[0]), uns);
 	}
 	if (x.set && x.lo > x.hi)
@@ -407,6 +422,17 @@ static Rng eval_ins(R *s, const Ins *i, int b)
 		Rng x = n > 2 ? at(s, i->arg[2], b) : NONE_;
 		if (!c.set || !x.set)
 			return NONE_;
+		/* each arm only counts where the condition picks it */
+		const Ins *d = i->arg[0].kind == R_VAL && (int)i->arg[0].idx < s->nval ? s->g.def[i->arg[0].idx] : NULL;
+		if (d && int_cmp(d)) {
+			Fact t = {d, 1, NULL}, e = {d, 0, NULL};
+			c = refine(s, c, i->arg[1], &t);
+			x = refine(s, x, i->arg[2], &e);
+			if (!c.set)
+				return x;
+			if (!x.set)
+				return c;
+		}
 		return join(c, x);
 	}
 	default:
@@ -462,6 +488,9 @@ static Rng eval_ins(R *s, const Ins *i, int b)
 		}
 		return full(k);
 	case O_AND:
+		/* x & -2^m rounds a non-negative x down: monotonic */
+		if (a.lo >= 0 && c.lo == c.hi && c.lo < 0 && ((-(uint64_t)c.lo) & (-(uint64_t)c.lo - 1)) == 0)
+			return rng(a.lo & c.lo, a.hi & c.lo);
 		if (a.lo >= 0 && c.lo >= 0)
 			return rng(0, a.hi < c.hi ? a.hi : c.hi);
 		if (a.lo >= 0)
@@ -622,19 +651,211 @@ static void rewrite(R *s)
 	}
 }
 
+/* The intervals of every value of f; 0 if the iteration did not settle. */
+static int analyse(R *s, Fn *f)
+{
+	*s = (R){.f = f, .small = f->ctx->opt ? f->ctx->opt->small_extents : 0, .nval = f->nval};
+	opt_fill_cfg(f, &s->g);
+	Arena *a = f->ctx->arena;
+	s->r = arena_alloc(a, sizeof *s->r * (size_t)(f->nval + 1));
+	s->grow = arena_alloc(a, sizeof *s->grow * (size_t)(f->nval + 1));
+	fill_facts(s);
+	int rounds = 0;
+	while (round_(s, 0))
+		if (++rounds > 100)
+			return 0;   /* should not happen: widening bounds the rounds */
+	round_(s, 1);
+	round_(s, 1);
+	return 1;
+}
+
 void opt_range(Fn *f)
 {
-	R s = {.f = f, .small = f->ctx->opt ? f->ctx->opt->small_extents : 0};
-	opt_fill_cfg(f, &s.g);
-	Arena *a = f->ctx->arena;
-	s.r = arena_alloc(a, sizeof *s.r * (size_t)(f->nval + 1));
-	s.grow = arena_alloc(a, sizeof *s.grow * (size_t)(f->nval + 1));
-	fill_facts(&s);
-	int rounds = 0;
-	while (round_(&s, 0))
-		if (++rounds > 100)
-			return;     /* should not happen: widening bounds the rounds */
-	round_(&s, 1);
-	round_(&s, 1);
-	rewrite(&s);
+	R s;
+	if (analyse(&s, f))
+		rewrite(&s);
+}
+
+/* ------------------------------------------------ 32-bit induction variables
+ *
+ * A 64-bit loop counter costs two instructions for each add and each
+ * comparison on the GPU.  A header phi iv = phi(init, iv + c), c a
+ * constant, whose intervals (iv's, and iv + c's) lie within the int32
+ * range holds the same numbers in a 32-bit register: a w twin
+ * iv' = phi(trunc init, iv' + c) takes over.  A comparison of iv (or of
+ * iv + c) with a value whose interval also fits becomes a 32-bit
+ * comparison of the truncations (the order of numbers within the int32
+ * range is the same in 32 and 64 bits, signed or unsigned); every other
+ * use reads iv sign-extended from the twin (range then makes that a
+ * zero extension where it can).  With the counter only compared and
+ * stepped, the 64-bit phi dies.  Precondition: after sr, which has
+ * already taken the counter out of the address arithmetic. */
+static int fits32(Rng x)
+{
+	return x.set && x.lo >= INT32_MIN && x.hi <= INT32_MAX;
+}
+
+static void insert_ins(Fn *f, Blk *b, int pos, Ins i)
+{
+	b->ins = arena_grow(f->ctx->arena, b->ins, b->nins, &b->capins, sizeof *b->ins);
+	memmove(&b->ins[pos + 1], &b->ins[pos], sizeof *b->ins * (size_t)(b->nins - pos));
+	b->ins[pos] = i;
+	b->nins++;
+}
+
+/* A new w or l value defined by `op` at position pos of b. */
+static Ref put(Fn *f, Blk *b, int pos, Opcode op, Cls k, int ty, Ref a, Ref c, int aux)
+{
+	int v = ir_new_val(f, k, NULL);
+	f->val[v].blk = b->id;
+	insert_ins(f, b, pos, (Ins){.op = (uint16_t)op, .cls = (uint8_t)k, .ty = (uint8_t)ty, .to = v,
+	                           .arg = {a, c, REF_NONE}, .aux = aux, .loc = -1});
+	return REF_VAL(v);
+}
+
+/* r truncated to 32 bits, for a use in block b at position *pos (moved on
+ * when an instruction is put before it). */
+static Ref trunc32(R *s, const Loop *l, Ref r, Blk *b, int *pos)
+{
+	Fn *f = s->f;
+	if (r.kind == R_CON)
+		return ir_con_int(f, KW, (int32_t)base(s, r).lo);
+	if (opt_invariant(&s->g, l, r) && l->pre >= 0) {
+		Blk *pre = f->blk[l->pre];
+		return put(f, pre, pre->nins, O_CVT, KW, SK_I64, r, REF_NONE, SK_I32);
+	}
+	return put(f, b, (*pos)++, O_CVT, KW, SK_I64, r, REF_NONE, SK_I32);
+}
+
+static int narrow_kind32(int sk)
+{
+	return sk == SK_I64 ? SK_I32 : sk == SK_U64 ? SK_U32 : -1;
+}
+
+/* The comparisons of f reading iv64 (or its next value) as one operand
+ * with a value that fits on the other side become 32-bit ones. */
+static void narrow_cmps(R *s, const Loop *l, int v64, Ref v32)
+{
+	Fn *f = s->f;
+	for (int b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		for (int k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			if (i->op != O_CMP || narrow_kind32(i->ty) < 0 || !l->in[b])
+				continue;
+			int side = ref_eq(i->arg[0], REF_VAL(v64)) ? 0 : ref_eq(i->arg[1], REF_VAL(v64)) ? 1 : -1;
+			if (side < 0 || !fits32(at(s, i->arg[!side], b)))
+				continue;
+			Ref o = trunc32(s, l, i->arg[!side], bk, &k);
+			i = &bk->ins[k];
+			i->arg[side] = v32;
+			i->arg[!side] = o;
+			i->ty = (uint8_t)narrow_kind32(i->ty);
+		}
+	}
+}
+
+/* Can every comparison in loop l reading v be narrowed?  (Otherwise the
+ * 64-bit counter would only be traded for an extension in the loop.) */
+static int cmps_fit(R *s, const Loop *l, int v)
+{
+	Fn *f = s->f;
+	for (int k = 0; k < l->nblk; k++) {
+		Blk *bk = f->blk[l->blk[k]];
+		for (int m = 0; m < bk->nins; m++) {
+			Ins *i = &bk->ins[m];
+			if (i->op != O_CMP)
+				continue;
+			int side = ref_eq(i->arg[0], REF_VAL(v)) ? 0 : ref_eq(i->arg[1], REF_VAL(v)) ? 1 : -1;
+			if (side >= 0 && (narrow_kind32(i->ty) < 0 || !fits32(at(s, i->arg[!side], bk->id))))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static int narrow_iv(R *s, const Loop *l, int pp, int pl, int j)
+{
+	Fn *f = s->f;
+	Blk *h = f->blk[l->head];
+	Phi *p = &h->phi[j];
+	int iv = p->to;
+	Ref next = p->arg[pl], init = p->arg[pp];
+	if (p->cls != KL || next.kind != R_VAL || (int)next.idx >= s->nval)
+		return 0;
+	int ab = s->g.defblk[next.idx];
+	Ins *add = NULL;
+	for (int k = 0; ab >= 0 && k < f->blk[ab]->nins; k++)
+		if (f->blk[ab]->ins[k].to == (int)next.idx)
+			add = &f->blk[ab]->ins[k];
+	if (!add || add->op != O_ADD || add->cls != KL || narrow_kind32(add->ty) < 0 || ab < 0 || !l->in[ab])
+		return 0;
+	int ivarg = ref_eq(add->arg[0], REF_VAL(iv)) ? 0 : ref_eq(add->arg[1], REF_VAL(iv)) ? 1 : -1;
+	if (ivarg < 0 || add->arg[!ivarg].kind != R_CON)
+		return 0;
+	Rng c = base(s, add->arg[!ivarg]);
+	if (!fits32(c) || !fits32(s->r[iv]) || !fits32(s->r[next.idx]) || !fits32(at(s, init, l->pre)))
+		return 0;
+	if (!cmps_fit(s, l, iv) || !cmps_fit(s, l, (int)next.idx))
+		return 0;
+	int apos = (int)(add - f->blk[ab]->ins);
+	Ref cc = ir_con_int(f, KW, c.lo);
+
+	/* the twin: phi, its start in the preheader, its step after the add */
+	int zero = 0;
+	Ref init32 = trunc32(s, l, init, f->blk[l->pre], &zero);
+	Phi *p32 = ir_add_phi(f, h, KW, h->npred);
+	p = &h->phi[j];
+	int v32 = p32->to;
+	f->val[v32].name = f->val[iv].name;
+	p32->arg[pp] = init32;
+	Ref n32 = put(f, f->blk[ab], apos + 1, O_ADD, KW, SK_I32, REF_VAL(v32), cc, 0);
+	h->phi[h->nphi - 1].arg[pl] = n32;
+
+	/* comparisons first, then every other use reads a sign extension */
+	narrow_cmps(s, l, iv, REF_VAL(v32));
+	narrow_cmps(s, l, (int)next.idx, n32);
+	Ref ivx = put(f, h, 0, O_CVT, KL, SK_I32, REF_VAL(v32), REF_NONE, SK_I64);
+	opt_replace_uses(f, iv, ivx);
+	/* the old add becomes the extension of the twin's next value */
+	Blk *abk = f->blk[ab];
+	for (int k = 0; k < abk->nins; k++)
+		if (abk->ins[k].to == (int)next.idx) {
+			abk->ins[k] = (Ins){.op = O_CVT, .cls = KL, .ty = SK_I32, .to = (int)next.idx,
+			                    .arg = {n32, REF_NONE, REF_NONE}, .aux = SK_I64, .loc = abk->ins[k].loc};
+			/* n32 must come first: it was put right after the add */
+			if (k + 1 < abk->nins && abk->ins[k + 1].to == (int)n32.idx) {
+				Ins t = abk->ins[k];
+				abk->ins[k] = abk->ins[k + 1];
+				abk->ins[k + 1] = t;
+			}
+			break;
+		}
+	return 1;
+}
+
+void opt_narrow(Fn *f)
+{
+	R s;
+	if (!analyse(&s, f))
+		return;
+	for (int li = 0; li < s.g.nloop; li++) {
+		const Loop *l = &s.g.loop[li];
+		if (l->pre < 0 || l->nlatch != 1)
+			continue;
+		Blk *h = f->blk[l->head];
+		int pp = -1, pl = -1;
+		for (int m = 0; m < h->npred; m++) {
+			if (h->pred[m] == l->pre)
+				pp = m;
+			if (h->pred[m] == l->latch[0])
+				pl = m;
+		}
+		if (pp < 0 || pl < 0)
+			continue;
+		int n = h->nphi;
+		for (int j = 0; j < n; j++)
+			if (h->phi[j].to < s.nval)
+				narrow_iv(&s, l, pp, pl, j);
+	}
 }

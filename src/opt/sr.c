@@ -4,7 +4,7 @@
  * Precondition: a verified function, after licm (invariants are outside
  * their loops).  A basic induction variable is a phi of a loop header
  * whose value around the back edge is iv + step, step invariant, in a
- * 64-bit integer.  A value the loop computes from one such iv with add,
+ * 64-bit integer (or, after unrolling, iv + c1 + c2 + ..., constants).  A value the loop computes from one such iv with add,
  * sub, mul by an invariant and shl by a constant is affine in it:
  *
  *     v = A * iv + B      A = c * s,   B = c1 * t1 + ... + c4 * t4 + k
@@ -47,6 +47,9 @@ typedef struct S {
 	int *ivs;            /* per value: 1 when a basic induction variable */
 	Ref *step;           /* per iv: its step */
 	Ref *init;           /* per iv: its first value */
+	int small;           /* small_extents: array extents below 2^31 */
+	Ref *wide;           /* per value: its 32-bit-widened twin in this preheader */
+	int nval0;           /* values the analysis describes */
 } S;
 
 static Ref emit(S *s, Opcode op, Ref a, Ref b)
@@ -64,6 +67,55 @@ static Ref emit(S *s, Opcode op, Ref a, Ref b)
 static Ref con(S *s, int64_t v)
 {
 	return ir_con_int(s->f, KL, v);
+}
+
+/* The instruction of the preheader defining r (a value this pass made),
+ * or NULL. */
+static Ins *pre_def(S *s, Ref r)
+{
+	if (r.kind != R_VAL)
+		return NULL;
+	for (int k = 0; k < s->pre->nins; k++)
+		if (s->pre->ins[k].to == (int)r.idx)
+			return &s->pre->ins[k];
+	return NULL;
+}
+
+/*
+ * An array extent, under small_extents, as the sign extension of its low
+ * half: the same number (the extent is below 2^31), but products of it
+ * and constants become mul.wide of a 32-bit register, and a pointer
+ * stepped by one is one IMAD.WIDE instead of a 64-bit add (ops.c).
+ * Other values come back as they are.
+ */
+static Ref widen_extent(S *s, Ref r)
+{
+	if (!s->small || r.kind != R_VAL || (int)r.idx >= s->nval0)
+		return r;
+	Ins *i = s->g.def[r.idx];
+	if (!i || i->op != O_PARAM || i->cls != KL)
+		return r;
+	int shape = 0;
+	for (int k = 0; k < s->f->nparam; k++)
+		if (s->f->param[k].off == i->aux && s->f->param[k].role == KP_SHAPE)
+			shape = 1;
+	if (!shape)
+		return r;
+	if (s->wide[r.idx].kind != R_NONE)
+		return s->wide[r.idx];
+	Fn *f = s->f;
+	Blk *p = s->pre;
+	int lo = ir_new_val(f, KW, NULL), w = ir_new_val(f, KL, NULL);
+	f->val[lo].blk = f->val[w].blk = p->id;
+	Ins t = {.op = O_CVT, .cls = KW, .ty = SK_I64, .aux = SK_I32, .to = lo, .arg = {r, REF_NONE, REF_NONE},
+	         .loc = -1};
+	Ins x = {.op = O_CVT, .cls = KL, .ty = SK_I32, .aux = SK_I64, .to = w,
+	         .arg = {REF_VAL(lo), REF_NONE, REF_NONE}, .loc = -1};
+	p->ins = arena_grow(f->ctx->arena, p->ins, p->nins, &p->capins, sizeof *p->ins);
+	p->ins[p->nins++] = t;
+	p->ins = arena_grow(f->ctx->arena, p->ins, p->nins, &p->capins, sizeof *p->ins);
+	p->ins[p->nins++] = x;
+	return s->wide[r.idx] = REF_VAL(w);
 }
 
 static int is_con(S *s, Ref r, int64_t *v)
@@ -84,6 +136,9 @@ static Ref scale(S *s, int64_t c, Ref r)
 		return con(s, (int64_t)((uint64_t)c * (uint64_t)k));
 	if (c == 1)
 		return r;
+	Ins *i = pre_def(s, r);
+	if (i && i->op == O_MUL && i->cls == KL && is_con(s, i->arg[1], &k))
+		return scale(s, (int64_t)((uint64_t)c * (uint64_t)k), i->arg[0]);
 	return emit(s, O_MUL, r, con(s, c));
 }
 
@@ -142,7 +197,7 @@ static Aff leaf_inv(S *s, Ref r)
 	if (is_con(s, r, &k))
 		a.bc = k;
 	else
-		add_term(&a, 1, r);
+		add_term(&a, 1, widen_extent(s, r));
 	return a;
 }
 
@@ -161,10 +216,11 @@ static Aff mul_inv(S *s, Aff x, Ref y)
 			r.tc[j] = (int64_t)((uint64_t)x.tc[j] * (uint64_t)k);
 		return r;
 	}
+	y = widen_extent(s, y);
 	r.as = x.as.kind == R_NONE ? y : times(s, x.as, y);
 	r.nt = 0;
 	r.bc = 0;
-	if (!add_term(&r, 1, times(s, con(s, x.bc), y)))
+	if (x.bc && !add_term(&r, x.bc, y))
 		r.ok = 0;
 	for (int j = 0; j < x.nt && r.ok; j++)
 		if (!add_term(&r, x.tc[j], times(s, x.tr[j], y)))
@@ -254,16 +310,39 @@ static Aff affine(S *s, Ref r, int depth)
 
 static int same_group(const Aff *a, const Aff *b)
 {
-	if (a->iv != b->iv || a->ac != b->ac || !ref_eq(a->as, b->as) || a->nt != b->nt)
+	return a->iv == b->iv && a->ac == b->ac && ref_eq(a->as, b->as);
+}
+
+/* A pointer: a data pointer parameter or a static array's address. */
+static int pointer(S *s, Ref r)
+{
+	Ins *i = r.kind == R_VAL && (int)r.idx < s->nval0 ? s->g.def[r.idx] : NULL;
+	if (!i)
 		return 0;
-	for (int j = 0; j < a->nt; j++) {
-		int found = 0;
-		for (int m = 0; m < b->nt; m++)
-			if (ref_eq(a->tr[j], b->tr[m]) && a->tc[j] == b->tc[m])
-				found = 1;
-		if (!found)
+	if (i->op == O_ADDR)
+		return 1;
+	if (i->op == O_PARAM)
+		for (int k = 0; k < s->f->nparam; k++)
+			if (s->f->param[k].off == i->aux && s->f->param[k].role == KP_DATA)
+				return 1;
+	return 0;
+}
+
+/* Whether b may be written a + (invariant terms) + constant: the terms
+ * are few and no pointer is among them, so every address still has
+ * one pointer it is based on (nc.c and ir_arg_effects follow that). */
+static int differs_by_terms(S *s, const Aff *a, const Aff *b)
+{
+	Aff x = *b;
+	x.iv = -1;
+	Aff y = *a;
+	y.iv = -1;
+	x = combine(x, y, -1);
+	if (!x.ok)
+		return 0;
+	for (int t = 0; t < x.nt; t++)
+		if (x.tc[t] != 0 && pointer(s, x.tr[t]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -298,6 +377,37 @@ static void fill_roots(S *s, char *root)
 				root[f->checks[i].ext[d].idx] = 1;
 }
 
+/* The step of next = iv + step: an add of iv and an invariant, or (after
+ * unrolling) a chain of adds of constants ending at iv, whose sum is the
+ * step; REF_NONE when next is neither. */
+static Ref chain_step(S *s, Ref next, int iv)
+{
+	uint64_t sum = 0;
+	Ref r = next;
+	for (int depth = 0; depth < 64; depth++) {
+		Ins *i = r.kind == R_VAL ? s->g.def[r.idx] : NULL;
+		if (!i || i->op != O_ADD || i->cls != KL || (i->ty != SK_I64 && i->ty != SK_U64))
+			return REF_NONE;
+		int first = i->arg[0].kind == R_VAL && (int)i->arg[0].idx == iv;
+		int second = i->arg[1].kind == R_VAL && (int)i->arg[1].idx == iv;
+		if ((first || second) && depth == 0)
+			return invariant_val(s, i->arg[first ? 1 : 0]) ? i->arg[first ? 1 : 0] : REF_NONE;
+		int64_t k;
+		Ref other;
+		if (is_con(s, i->arg[1], &k))
+			other = i->arg[0];
+		else if (is_con(s, i->arg[0], &k))
+			other = i->arg[1];
+		else
+			return REF_NONE;
+		sum += (uint64_t)k;
+		if (other.kind == R_VAL && (int)other.idx == iv)
+			return con(s, (int64_t)sum);
+		r = other;
+	}
+	return REF_NONE;
+}
+
 static int find_ivs(S *s)
 {
 	Fn *f = s->f;
@@ -319,17 +429,8 @@ static int find_ivs(S *s)
 		Ref nx = p->arg[pl];
 		if (nx.kind != R_VAL)
 			continue;
-		Ins *i = s->g.def[nx.idx];
-		if (!i || i->op != O_ADD || i->cls != KL || (i->ty != SK_I64 && i->ty != SK_U64))
-			continue;
-		Ref st;
-		if (i->arg[0].kind == R_VAL && (int)i->arg[0].idx == p->to)
-			st = i->arg[1];
-		else if (i->arg[1].kind == R_VAL && (int)i->arg[1].idx == p->to)
-			st = i->arg[0];
-		else
-			continue;
-		if (!invariant_val(s, st))
+		Ref st = chain_step(s, nx, p->to);
+		if (st.kind == R_NONE)
 			continue;
 		s->ivs[p->to] = 1;
 		s->step[p->to] = st;
@@ -339,10 +440,86 @@ static int find_ivs(S *s)
 	return n;
 }
 
+enum { MAXM = 16 };
+
 typedef struct Group {
 	Aff a;
 	int phi;             /* the new phi's value */
+	int nx;              /* its value around the back edge (phi + step) */
+	Ref stp;             /* the step */
+	/* the group's values computed so far without their constants: phi +
+	 * terms, the terms relative to the first member, in mb[] blocks */
+	Ref mv[MAXM];
+	Aff md[MAXM];
+	int mb[MAXM];
+	int nm;
 } Group;
+
+/* The terms of x - y (constants dropped) and how many are not zero. */
+static Aff term_diff(Aff x, Aff y, int *n)
+{
+	x.iv = y.iv = -1;
+	x.bc = y.bc = 0;
+	Aff r = combine(x, y, -1);
+	*n = 0;
+	for (int t = 0; t < r.nt; t++)
+		*n += r.tc[t] != 0;
+	return r;
+}
+
+/* r + the terms of x, written before position *j of block b (REF_NONE
+ * terms: r itself). */
+static Ref add_terms(S *s, Blk *b, int *j, Ref r, const Aff *x, int32_t loc)
+{
+	Fn *f = s->f;
+	for (int t = 0; t < x->nt; t++) {
+		if (x->tc[t] == 0)
+			continue;
+		Ref v = scale(s, x->tc[t], x->tr[t]);
+		int nv = ir_new_val(f, KL, NULL);
+		f->val[nv].blk = b->id;
+		Ins sum = {.op = O_ADD, .cls = KL, .ty = SK_I64, .to = nv, .arg = {r, v, REF_NONE}, .loc = loc};
+		b->ins = arena_grow(f->ctx->arena, b->ins, b->nins, &b->capins, sizeof *b->ins);
+		memmove(&b->ins[*j + 1], &b->ins[*j], sizeof *b->ins * (size_t)(b->nins - *j));
+		b->nins++;
+		b->ins[(*j)++] = sum;
+		r = REF_VAL(nv);
+	}
+	return r;
+}
+
+/*
+ * The value of group g computed so far from which x (terms relative to
+ * the first member) is reached with the fewest terms, each of the
+ * smallest coefficient, among those available in block b: a chain
+ * p1 = p0 + 4 * w, p2 = p1 + 4 * w ... where unrolled accesses are a
+ * multiple of an extent apart (one IMAD.WIDE each, where a[k + 2, x]
+ * from p0 would need a second product live).  *rest: what remains.
+ */
+static int chain_base(S *s, Group *g, const Aff *x, int b, Aff *rest)
+{
+	int best = -1, bn = 0;
+	uint64_t bc = 0;
+	for (int m = 0; m < g->nm; m++) {
+		if (g->mb[m] != b && !opt_dominates(&s->g, g->mb[m], b))
+			continue;
+		int n;
+		Aff r = term_diff(*x, g->md[m], &n);
+		if (!r.ok || n > 1)
+			continue;
+		uint64_t c = 0;
+		for (int t = 0; t < r.nt; t++)
+			if (r.tc[t])
+				c = r.tc[t] < 0 ? -(uint64_t)r.tc[t] : (uint64_t)r.tc[t];
+		if (best < 0 || n < bn || (n == bn && c <= bc)) {
+			best = m;
+			bn = n;
+			bc = c;
+			*rest = r;
+		}
+	}
+	return best;
+}
 
 static void reduce_loop(S *s)
 {
@@ -352,6 +529,8 @@ static void reduce_loop(S *s)
 	int nval0 = f->nval;
 	s->aff = arena_alloc(ar, sizeof *s->aff * (size_t)(nval0 + 1));
 	s->done = arena_alloc(ar, (size_t)nval0 + 1);
+	s->wide = arena_alloc(ar, sizeof *s->wide * (size_t)(nval0 + 1));
+	memset(s->wide, 0, sizeof *s->wide * (size_t)(nval0 + 1));
 	char *root = arena_alloc(ar, (size_t)nval0 + 1);
 	fill_roots(s, root);
 	Group groups[MAXC];
@@ -374,7 +553,7 @@ static void reduce_loop(S *s)
 			if (!a.ok || a.iv < 0 || (a.ac == 1 && a.as.kind == R_NONE) || a.ac == 0)
 				continue;
 			int gi = 0;
-			while (gi < ng && !same_group(&groups[gi].a, &a))
+			while (gi < ng && !(same_group(&groups[gi].a, &a) && differs_by_terms(s, &groups[gi].a, &a)))
 				gi++;
 			if (gi == ng) {
 				if (ng == MAXC)
@@ -403,13 +582,70 @@ static void reduce_loop(S *s)
 				h->phi[h->nphi - 1].arg[pl] = REF_VAL(nx);
 				groups[ng].a = a;
 				groups[ng].phi = pv;
+				groups[ng].nx = nx;
+				groups[ng].stp = stp;
+				groups[ng].nm = 1;
+				groups[ng].mv[0] = REF_VAL(pv);
+				memset(&groups[ng].md[0], 0, sizeof groups[ng].md[0]);
+				groups[ng].md[0].ok = 1;
+				groups[ng].md[0].iv = -1;
+				groups[ng].mb[0] = h->id;
 				ng++;
 			}
-			int64_t d = (int64_t)((uint64_t)a.bc - (uint64_t)groups[gi].a.bc);
-			Ref pr = REF_VAL(groups[gi].phi);
+			Group *g = &groups[gi];
+			int dn;
+			Aff x = term_diff(a, g->a, &dn);
+			int64_t d = (int64_t)((uint64_t)a.bc - (uint64_t)g->a.bc);
+			Ref base = REF_VAL(g->phi);
+			if (dn) {
+				/* phi + terms (from the nearest value of the chain),
+				 * then + d: a displacement ptxas folds */
+				Aff rest;
+				int m = chain_base(s, g, &x, b->id, &rest);
+				Ref from = m >= 0 ? g->mv[m] : base;
+				base = add_terms(s, b, &j, from, m >= 0 ? &rest : &x, i->loc);
+				i = &b->ins[j];
+				if (g->nm < MAXM && !ref_eq(base, from)) {
+					g->mv[g->nm] = base;
+					g->md[g->nm] = x;
+					g->mb[g->nm++] = b->id;
+				}
+			}
 			*i = (Ins){.op = d ? O_ADD : O_COPY, .cls = KL, .ty = SK_I64, .to = i->to,
-			           .arg = {pr, d ? con(s, d) : REF_NONE, REF_NONE}, .loc = i->loc};
+			           .arg = {base, d ? con(s, d) : REF_NONE, REF_NONE}, .loc = i->loc};
 		}
+	}
+	/* the step from the chain's last value when it is one term away:
+	 * p' = p3 + 4 * w rather than p0 + 16 * w */
+	for (int gi = 0; gi < ng; gi++) {
+		Group *g = &groups[gi];
+		int64_t k;
+		if (!g->nm || g->a.as.kind == R_NONE || !is_con(s, s->step[g->a.iv], &k))
+			continue;
+		Aff st;
+		memset(&st, 0, sizeof st);
+		st.ok = 1;
+		st.iv = -1;
+		add_term(&st, (int64_t)((uint64_t)g->a.ac * (uint64_t)k), g->a.as);
+		Aff rest;
+		int m = chain_base(s, g, &st, lt->id, &rest);
+		if (m < 0)
+			continue;
+		for (int j = 0; j < lt->nins; j++)
+			if (lt->ins[j].to == g->nx) {
+				Ins i = lt->ins[j];
+				lt->nins--;
+				memmove(&lt->ins[j], &lt->ins[j + 1], sizeof *lt->ins * (size_t)(lt->nins - j));
+				int pos = lt->nins;
+				Ref r = add_terms(s, lt, &pos, g->mv[m], &rest, -1);
+				i.arg[0] = r;
+				i.arg[1] = con(s, 0);
+				i.op = O_COPY;
+				i.arg[1] = REF_NONE;
+				lt->ins = arena_grow(ar, lt->ins, lt->nins, &lt->capins, sizeof *lt->ins);
+				lt->ins[lt->nins++] = i;
+				break;
+			}
 	}
 }
 
@@ -422,6 +658,8 @@ void opt_sr(Fn *f)
 	s.ivs = arena_alloc(a, sizeof *s.ivs * (size_t)(nval0 + 1));
 	s.step = arena_alloc(a, sizeof *s.step * (size_t)(nval0 + 1));
 	s.init = arena_alloc(a, sizeof *s.init * (size_t)(nval0 + 1));
+	s.nval0 = nval0;
+	s.small = f->ctx->opt && f->ctx->opt->small_extents && !f->ctx->opt->target_cpu;
 	/* innermost loops only: their values are the ones computed most often */
 	for (int li = 0; li < s.g.nloop; li++) {
 		Loop *l = &s.g.loop[li];

@@ -1,5 +1,6 @@
 /*
- * unroll.c - unrolling loops whose trip count is a constant.
+ * unroll.c - unrolling loops: constant trip counts fully or by a factor,
+ * run-time trip counts by four with the old loop for the rest.
  *
  * Precondition: a verified function, folded (constants are constants).
  * A loop qualifies when it is innermost, has a preheader and one latch,
@@ -26,7 +27,10 @@
  * induction variable stepped by a constant add and compared with a
  * constant) repeats the body u times inside the loop; the tests of
  * copies 2..u are dropped, which the exact count and its divisibility
- * make safe.
+ * make safe. *
+ * A loop whose count is known only at run time (`for k in range(n)`)
+ * gets a copy in front of it that runs four bodies per test; see
+ * "run-time trip counts" below.
  */
 #include <string.h>
 
@@ -40,7 +44,19 @@ typedef struct U {
 	Loop *l;
 	int iv;           /* the induction variable (a phi of the header) */
 	int from_pre, from_latch;   /* its argument positions */
+	int nblk, nval;   /* blocks and values when g was made: those added since
+	                     (by another loop's transformation) lie outside l */
 } U;
+
+static int in_loop(U *u, int b)
+{
+	return b >= 0 && b < u->nblk && u->l->in[b];
+}
+
+static int def_blk(U *u, int v)
+{
+	return v >= 0 && v < u->nval ? u->g.defblk[v] : -1;
+}
 
 static int64_t norm(int k, uint64_t v)
 {
@@ -73,7 +89,7 @@ static int eval(U *u, Ref r, int64_t ivval, int64_t *out, int depth)
 		*out = norm(c->cls, (uint64_t)c->i);
 		return 1;
 	}
-	if (r.kind != R_VAL || (int)r.idx >= f->nval || depth > 64)
+	if (r.kind != R_VAL || (int)r.idx >= u->nval || depth > 64)
 		return 0;
 	if ((int)r.idx == u->iv) {
 		*out = ivval;
@@ -81,7 +97,7 @@ static int eval(U *u, Ref r, int64_t ivval, int64_t *out, int depth)
 	}
 	Ins *i = u->g.def[r.idx];
 	int b = u->g.defblk[r.idx];
-	if (!i || b < 0 || !u->l->in[b])
+	if (!i || !in_loop(u, b))
 		return 0;
 	int k = i->cls;
 	if ((k != KW && k != KL && k != KB) || narrow(i->ty))
@@ -210,8 +226,8 @@ static int only_iv(U *u, Ref r, int depth)
 		return 1;
 	if ((int)r.idx == u->iv)
 		return 1;
-	int b = u->g.defblk[r.idx];
-	if (b < 0 || !u->l->in[b])
+	int b = def_blk(u, (int)r.idx);
+	if (!in_loop(u, b))
 		return 1;
 	Ins *i = u->g.def[r.idx];
 	if (!i || depth > 64 || op_info[i->op].effect || i->op == O_LOAD)
@@ -339,7 +355,7 @@ static int phi_pos(Blk *b, int pred)
 
 static int is_head_val(U *u, Ref r, int nval0)
 {
-	return r.kind == R_VAL && (int)r.idx < nval0 && u->g.defblk[r.idx] == u->l->head;
+	return r.kind == R_VAL && (int)r.idx < nval0 && def_blk(u, (int)r.idx) == u->l->head;
 }
 
 /* Marks the header's values used outside the loop other than by the exit
@@ -349,7 +365,7 @@ static int uses_outside(U *u, int exit, char *used, int nval0, int nblk0)
 	Fn *f = u->f;
 	int n = 0;
 	for (int b = 0; b < nblk0; b++) {
-		if (u->l->in[b])
+		if (in_loop(u, b))
 			continue;
 		Blk *bk = f->blk[b];
 		for (int k = 0; k < bk->nins; k++) {
@@ -385,7 +401,7 @@ static void redirect(U *u, int exit, int v, Ref to, int nblk0)
 {
 	Fn *f = u->f;
 	for (int b = 0; b < nblk0; b++) {
-		if (u->l->in[b])
+		if (in_loop(u, b))
 			continue;
 		Blk *bk = f->blk[b];
 		for (int k = 0; k < bk->nins; k++) {
@@ -582,13 +598,197 @@ static int try_loop(Fn *f, U *u, int allow_partial)
 	return 0;
 }
 
+/* ------------------------------------------- run-time trip counts
+ *
+ * A loop `for k in range(init, n)` whose bound is only known when the
+ * kernel runs: an innermost loop leaving only from its header, whose
+ * test is `iv < n` (signed or unsigned, or `n > iv`) with n invariant and
+ * iv a header phi stepped by 1.  It runs exactly cnt = n - init times
+ * when init < n, else none (iv cannot wrap: it stays below n).  The
+ * preheader computes
+ *
+ *     lim = init + ((init < n ? n - init : 0) & -4)
+ *
+ * and a new loop in front of the old one runs four copies of the body
+ * per test of `iv < lim` (the same comparison, so the same order of
+ * values): floor(cnt / 4) times, the copies' own tests dropped.  The old
+ * loop follows, entered with the values the new one leaves, and runs the
+ * remaining cnt mod 4 iterations with its test intact; every value of
+ * the loop used after it is still defined by the old loop's header,
+ * which runs at least once more.  Small bodies only (RT_BUDGET), as
+ * nvcc does. */
+enum { RT_FACTOR = 4, RT_BUDGET = 48 };
+
+static Ref pre_ins(Fn *f, Blk *b, Opcode op, Cls k, int ty, Ref a, Ref c, Ref d, int aux)
+{
+	int loc = f->cur_loc;
+	f->cur_loc = -1;
+	Ref r = ir_ins(f, b, op, k, (ScalarKind)ty, a, c, d, aux);
+	f->cur_loc = loc;
+	return r;
+}
+
+static int is_val(Ref r, int v)
+{
+	return r.kind == R_VAL && (int)r.idx == v;
+}
+
+static int try_runtime(Fn *f, U *u)
+{
+	Loop *l = u->l;
+	if (l->ninner || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
+		return 0;
+	Blk *h = f->blk[l->head];
+	Blk *lb = f->blk[l->latch[0]];
+	if (!h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
+		return 0;
+	if (!l->in[h->s1] || l->in[h->s2])
+		return 0;            /* stays on true: `jnz (iv < n) body exit` */
+	Ins *cond = u->g.def[h->cond.idx];
+	if (!cond || cond->op != O_CMP || u->g.defblk[h->cond.idx] != l->head || narrow(cond->ty))
+		return 0;
+	int ivside;
+	if (cond->aux == CC_LT || cond->aux == CC_LTU)
+		ivside = 0;
+	else if (cond->aux == CC_GT || cond->aux == CC_GTU)
+		ivside = 1;
+	else
+		return 0;
+	Ref ivr = cond->arg[ivside], n = cond->arg[!ivside];
+	if (ivr.kind != R_VAL || !opt_invariant(&u->g, l, n))
+		return 0;
+	u->iv = (int)ivr.idx;
+	Phi *p = u->g.phi[u->iv];
+	if (!p || u->g.defblk[u->iv] != l->head)
+		return 0;
+	u->from_pre = phi_pos(h, l->pre);
+	u->from_latch = phi_pos(h, l->latch[0]);
+	if (u->from_pre < 0 || u->from_latch < 0)
+		return 0;
+	Ref init = p->arg[u->from_pre], next = p->arg[u->from_latch];
+	if (init.kind == R_CON && n.kind == R_CON)
+		return 0;            /* a constant count: the passes above */
+	Ins *add = next.kind == R_VAL ? u->g.def[next.idx] : NULL;
+	if (!add || add->op != O_ADD || add->cls != p->cls || narrow(add->ty) ||
+	    (p->cls != KW && p->cls != KL) || ir_cls_of_sk((ScalarKind)cond->ty) != p->cls)
+		return 0;
+	Ref step = is_val(add->arg[0], u->iv) ? add->arg[1] : is_val(add->arg[1], u->iv) ? add->arg[0] : REF_NONE;
+	if (step.kind != R_CON || con_value(f, step) != 1)
+		return 0;
+	if (body_size(f, l) > RT_BUDGET)
+		return 0;
+
+	/* the preheader: lim */
+	Cls k = (Cls)p->cls;
+	int ty = cond->ty;
+	Blk *pre = f->blk[l->pre];
+	Ref ca[2];
+	ca[ivside] = init;
+	ca[!ivside] = n;
+	Ref ok = pre_ins(f, pre, O_CMP, KB, ty, ca[0], ca[1], REF_NONE, cond->aux);
+	Ref d = pre_ins(f, pre, O_SUB, k, add->ty, n, init, REF_NONE, 0);
+	Ref cnt = pre_ins(f, pre, O_SEL, k, add->ty, ok, d, ir_con_int(f, k, 0), 0);
+	Ref q = pre_ins(f, pre, O_AND, k, add->ty, cnt, ir_con_int(f, k, -RT_FACTOR), REF_NONE, 0);
+	Ref lim = pre_ins(f, pre, O_ADD, k, add->ty, init, q, REF_NONE, 0);
+
+	/* the new header: a phi for each of the old header's, and the test */
+	int nphi = h->nphi, latch = l->latch[0];
+	Blk *h4 = ir_new_blk(f);
+	int *p4 = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)nphi);
+	for (int j = 0; j < nphi; j++) {
+		Phi *np = ir_add_phi(f, h4, (Cls)h->phi[j].cls, 2);
+		f->val[np->to].name = f->val[h->phi[j].to].name;
+		p4[j] = np->to;
+	}
+	int iv4 = -1;
+	for (int j = 0; j < nphi; j++)
+		if (h->phi[j].to == u->iv)
+			iv4 = p4[j];
+	ca[ivside] = REF_VAL(iv4);
+	ca[!ivside] = lim;
+	Ref c4 = pre_ins(f, h4, O_CMP, KB, ty, ca[0], ca[1], REF_NONE, cond->aux);
+
+	/* four copies of the body, chained; the last jumps back to h4 */
+	int room = map_room(f, l) * (RT_FACTOR + 1);
+	Ref *prev = NULL, *maps[RT_FACTOR];
+	int heads[RT_FACTOR], latches[RT_FACTOR], nblk0 = f->nblk;
+	for (int c = 0; c < RT_FACTOR; c++) {
+		Ref *map = maps[c] = new_map(f, room);
+		for (int j = 0; j < nphi; j++) {
+			Phi *op = &h->phi[j];
+			map[op->to] = prev ? opt_mapped(prev, op->arg[u->from_latch]) : REF_VAL(p4[j]);
+		}
+		int *bmap = clone_body(u, map, h4->id, 0);
+		heads[c] = bmap[l->head];
+		latches[c] = bmap[latch];
+		prev = map;
+	}
+	for (int c = 1; c < RT_FACTOR; c++) {
+		f->blk[latches[c - 1]]->s1 = heads[c];
+		push_pred(f, f->blk[heads[c]], latches[c - 1]);
+	}
+	/* copy c's step of iv becomes iv4 + (c + 1), not a chain of + 1 */
+	for (int c = 0; c < RT_FACTOR; c++) {
+		Ref nx = maps[c][next.idx];
+		for (int b = nblk0; b < f->nblk && nx.kind == R_VAL; b++)
+			for (int j = 0; j < f->blk[b]->nins; j++) {
+				Ins *i = &f->blk[b]->ins[j];
+				if (i->to == (int)nx.idx && i->op == O_ADD) {
+					i->arg[0] = REF_VAL(iv4);
+					i->arg[1] = ir_con_int(f, k, c + 1);
+				}
+			}
+	}
+	Blk *x = ir_new_blk(f);
+	ir_jnz(h4, c4, heads[0], x->id);
+	push_pred(f, f->blk[heads[0]], h4->id);
+	push_pred(f, h4, l->pre);
+	push_pred(f, h4, latches[RT_FACTOR - 1]);
+	for (int j = 0; j < nphi; j++) {
+		Phi *np = &h4->phi[j];
+		np->arg[0] = h->phi[j].arg[u->from_pre];
+		np->arg[1] = opt_mapped(prev, h->phi[j].arg[u->from_latch]);
+	}
+	/* pre -> h4 -> x -> the old loop */
+	pre->s1 = h4->id;
+	push_pred(f, x, h4->id);
+	ir_jmp(x, l->head);
+	h->pred[u->from_pre] = x->id;
+	for (int j = 0; j < nphi; j++)
+		h->phi[j].arg[u->from_pre] = REF_VAL(p4[j]);
+	return 1;
+}
+
+static int sweep_runtime(Fn *f)
+{
+	U u = {.f = f};
+	opt_fill_cfg(f, &u.g);
+	u.nblk = f->nblk;
+	u.nval = f->nval;
+	int done = 0;
+	for (int i = 0; i < u.g.nloop; i++) {
+		u.l = &u.g.loop[i];
+		done += try_runtime(f, &u);
+	}
+	if (done) {
+		ir_fill_rpo(f);
+		opt_fold(f);
+		opt_copy(f);
+		opt_dce(f);
+	}
+	return done;
+}
+
 /* Each innermost loop is transformed at most once per analysis: loops
  * that do not nest share no block, and a transformation only adds
- * blocks and values, so the others' analysis stays right. */
+ * blocks and values, so the others' analysis stays right (for the blocks
+ * and values it knew: in_loop and def_blk place the new ones outside). */
 static int sweep(Fn *f, int allow_partial)
 {
 	U u = {.f = f};
 	opt_fill_cfg(f, &u.g);
+	u.nblk = f->nblk;
+	u.nval = f->nval;
 	int done = 0;
 	for (int i = 0; i < u.g.nloop; i++) {
 		u.l = &u.g.loop[i];
@@ -608,4 +808,5 @@ void opt_unroll(Fn *f)
 	for (int round = 0; round < 8 && sweep(f, 0); round++)
 		;
 	sweep(f, 1);
+	sweep_runtime(f);
 }

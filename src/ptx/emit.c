@@ -429,6 +429,69 @@ static void edge_moves(Emit *e, Blk *b)
 	}
 }
 
+static void source_line(Emit *e, const Ins *i);
+
+/* Instructions a back edge may repeat: no effect, no call, no label of
+ * their own (warp operations and CAS loops have them). */
+static int repeatable(const Ins *i)
+{
+	if (i->op >= NOPS || op_info[i->op].effect)
+		return 0;
+	switch (i->op) {
+	case O_PARAM: case O_ATOM: case O_FARG: case O_CARG: case O_CALLF: case O_CRES:
+	case O_RETV: case O_PRINT: case O_TRAP: case O_CHECK: case O_POPC: case O_CLZ: case O_BREV:
+	case O_SHFL: case O_VOTE: case O_MATCH: case O_BARRED: case O_SYNCWARP: case O_ACTIVEMASK:
+	case O_NANOSLEEP: case O_APPROX:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* A loop header whose test a back edge from b can repeat: b jumps back to
+ * h, h has no instruction that cannot be repeated (and few), and ends in
+ * a two-way test. */
+static int rotatable(Emit *e, Blk *b, Blk *h)
+{
+	int64_t v;
+	if (h->id > b->id || h->jmp != J_JNZ || h->s1 == h->s2 || ptx_is_con(e, h->cond, &v) ||
+	    h->nins > 8 || e->f->blk[0] == h)
+		return 0;
+	for (int k = 0; k < h->nins; k++)
+		if (!repeatable(&h->ins[k]))
+			return 0;
+	return 1;
+}
+
+/*
+ * The back edge b -> h written as a bottom test: after b's moves into
+ * h's phis, h's own instructions and its two-way branch, so the loop
+ * ends in `@p bra body` (the form ptxas unrolls and software-pipelines)
+ * instead of `bra.uni head` and a test at the top.  The instructions
+ * write the registers h writes, so both ways into h's successors carry
+ * the same values.  h's successors have no moves of their own on these
+ * edges: critical edges were split, and a successor with one
+ * predecessor moves into its phis at its top.
+ */
+static void rotated_jump(Emit *e, Blk *b, Blk *h)
+{
+	int next = b->id + 1;
+	for (int k = 0; k < h->nins; k++) {
+		source_line(e, &h->ins[k]);
+		ptx_ins(e, &h->ins[k]);
+	}
+	succ(e, h, h->s1);
+	succ(e, h, h->s2);
+	const char *p = ptx_pred(e, h->cond);
+	if (h->s1 == next) {
+		ptx_line(e, "@!%s bra $L_%d;", p, h->s2);
+		return;
+	}
+	ptx_line(e, "@%s bra $L_%d;", p, h->s1);
+	if (h->s2 != next)
+		ptx_line(e, "bra.uni $L_%d;", h->s2);
+}
+
 static void jump(Emit *e, Blk *b)
 {
 	int next = b->id + 1;
@@ -438,6 +501,10 @@ static void jump(Emit *e, Blk *b)
 		return;
 	case J_JMP:
 		succ(e, b, b->s1);
+		if (b->s1 != next && rotatable(e, b, e->f->blk[b->s1])) {
+			rotated_jump(e, b, e->f->blk[b->s1]);
+			return;
+		}
 		if (b->s1 != next)
 			ptx_line(e, "bra.uni $L_%d;", b->s1);
 		return;
@@ -517,6 +584,7 @@ static void decl_files(Emit *e, PtxBuf *b)
 
 static void block(Emit *e, Blk *b)
 {
+	e->cur = b->id;
 	ptx_bprintf(e, &e->body, "$L_%d:\n", b->id);
 	if (b->nphi && b->npred == 1)
 		phi_moves(e, b, 0);
@@ -526,6 +594,58 @@ static void block(Emit *e, Blk *b)
 	}
 	edge_moves(e, b);
 	jump(e, b);
+}
+
+/* ---------------------------------------------------- address forms */
+
+static void use(Emit *e, Ref r)
+{
+	if (r.kind == R_VAL && (int)r.idx < e->f->nval)
+		e->folded[r.idx] = 0;
+}
+
+/* The definitions of the values, and which `q + imm` values are used
+ * only as addresses of loads and stores: those are not computed, their
+ * accesses read [q+imm] (ptxas folds the displacement into the
+ * instruction). */
+static void fill_defs(Emit *e)
+{
+	Fn *f = e->f;
+	Arena *a = e->c->arena;
+	e->def = arena_alloc(a, sizeof *e->def * (size_t)(f->nval + 1));
+	e->folded = arena_alloc(a, (size_t)f->nval + 1);
+	e->defblk = arena_alloc(a, sizeof *e->defblk * (size_t)(f->nval + 1));
+	memset(e->def, 0, sizeof *e->def * (size_t)(f->nval + 1));
+	memset(e->folded, 0, (size_t)f->nval + 1);
+	for (int v = 0; v <= f->nval; v++)
+		e->defblk[v] = -1;
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++) {
+			const Ins *i = &f->blk[b]->ins[k];
+			if (i->to >= 0 && i->to < f->nval) {
+				e->def[i->to] = i;
+				e->defblk[i->to] = b;
+			}
+		}
+	for (int v = 0; v < f->nval; v++) {
+		Ref q;
+		int64_t imm;
+		e->folded[v] = ptx_base_disp(e, REF_VAL(v), &q, &imm);
+	}
+	for (int b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		for (int k = 0; k < bk->nphi; k++)
+			for (int j = 0; j < bk->phi[k].n; j++)
+				use(e, bk->phi[k].arg[j]);
+		for (int k = 0; k < bk->nins; k++) {
+			const Ins *i = &bk->ins[k];
+			int addr = (i->op == O_LOAD || i->op == O_STORE) && i->aux != SP_PARAM;
+			for (int j = addr ? 1 : 0; j < 3; j++)
+				use(e, i->arg[j]);
+		}
+		if (bk->jmp == J_JNZ)
+			use(e, bk->cond);
+	}
 }
 
 /* ---------------------------------------------------------- module */
@@ -544,6 +664,7 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 		if (f->blk[k]->id != k)
 			ICE(c, "block %d has id %d", k, f->blk[k]->id);
 
+	fill_defs(e);
 	e->reg = arena_alloc(c->arena, sizeof *e->reg * (size_t)(f->nval + 1));
 	for (int k = 0; k < f->nval; k++) {
 		int cls = f->val[k].cls;

@@ -51,11 +51,120 @@ static void round_f16(Emit *e, const char *d, int sk)
 	ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
 }
 
+/* ---------------------------------------------------- address forms */
+
+int ptx_base_disp(Emit *e, Ref r, Ref *q, int64_t *imm)
+{
+	if (r.kind != R_VAL || (int)r.idx >= e->f->nval)
+		return 0;
+	const Ins *i = e->def[r.idx];
+	if (!i || i->op != O_ADD || i->cls != KL || i->arg[0].kind != R_VAL)
+		return 0;
+	if (!ptx_is_con(e, i->arg[1], imm) || *imm < INT32_MIN || *imm > INT32_MAX)
+		return 0;
+	*q = i->arg[0];
+	return 1;
+}
+
+const char *ptx_addr(Emit *e, Ref r)
+{
+	Ref q;
+	int64_t imm;
+	if (r.kind == R_VAL && e->folded[r.idx] && ptx_base_disp(e, r, &q, &imm))
+		return arena_printf(e->c->arena, "[%s+%lld]", ptx_reg(e, q), (long long)imm);
+	return arena_printf(e->c->arena, "[%s]", ptx_reg(e, r));
+}
+
+/* A 32-bit register widened by cvt to 64 bits: the register, and whether
+ * the widening is signed. */
+static int widened(Emit *e, Ref r, Ref *w, int *sgn)
+{
+	if (r.kind != R_VAL || (int)r.idx >= e->f->nval)
+		return 0;
+	const Ins *i = e->def[r.idx];
+	if (!i || i->op != O_CVT || i->aux != SK_I64 || (i->ty != SK_I32 && i->ty != SK_U32) ||
+	    i->arg[0].kind != R_VAL)
+		return 0;
+	*w = i->arg[0];
+	*sgn = i->ty == SK_I32;
+	return 1;
+}
+
+/* The operands of a 64-bit product that mul.wide computes: a widened
+ * 32-bit value times a constant that fits its kind, or times another
+ * value widened the same way.  *x is the 32-bit register, *y the other
+ * 32-bit operand as text. */
+static int wide_operands(Emit *e, const Ins *i, const char **x, const char **y, int *sgn)
+{
+	Ref w, w2;
+	int64_t v;
+	int s2;
+	if (!i || i->op != O_MUL || i->cls != KL || (i->ty != SK_I64 && i->ty != SK_U64))
+		return 0;
+	for (int n = 0; n < 2; n++) {
+		if (!widened(e, i->arg[n], &w, sgn))
+			continue;
+		if (ptx_is_con(e, i->arg[1 - n], &v)) {
+			if (*sgn ? v < INT32_MIN || v > INT32_MAX : v < 0 || v > UINT32_MAX)
+				continue;
+			*x = ptx_vreg(e, (int)w.idx);
+			*y = arena_printf(e->c->arena, "%lld", (long long)v);
+			return 1;
+		}
+		if (widened(e, i->arg[1 - n], &w2, &s2) && s2 == *sgn) {
+			*x = ptx_vreg(e, (int)w.idx);
+			*y = ptx_vreg(e, (int)w2.idx);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* mul.wide for such a product: the same number, in one IMAD.WIDE. */
+static int mul_wide(Emit *e, const Ins *i)
+{
+	const char *x, *y;
+	int sgn;
+	if (!wide_operands(e, i, &x, &y, &sgn))
+		return 0;
+	ptx_line(e, "mul.wide.%s %s, %s, %s;", sgn ? "s32" : "u32", ptx_def(e, i), x, y);
+	return 1;
+}
+
+/* mad.wide for a 64-bit sum with such a product computed in another
+ * block (a loop's pointer stepped by a 32-bit extent times the element
+ * size, the product hoisted out): one IMAD.WIDE where the add of a
+ * 64-bit register takes two instructions.  ptxas fuses a product and a
+ * sum of the same block on its own, and better (the pointer stays in a
+ * uniform register).  The product is written at its definition too;
+ * ptxas drops it when nothing else reads it. */
+static int mad_wide(Emit *e, const Ins *i)
+{
+	const char *x, *y;
+	int sgn;
+	for (int n = 0; n < 2; n++) {
+		Ref r = i->arg[n];
+		if (r.kind != R_VAL || (int)r.idx >= e->f->nval || e->defblk[r.idx] == e->cur ||
+		    !wide_operands(e, e->def[r.idx], &x, &y, &sgn))
+			continue;
+		const char *c = ptx_reg(e, i->arg[1 - n]);
+		ptx_line(e, "mad.wide.%s %s, %s, %s, %s;", sgn ? "s32" : "u32", ptx_def(e, i), x, y, c);
+		return 1;
+	}
+	return 0;
+}
+
 static void arith(Emit *e, const Ins *i)
 {
 	static const char *const iname[] = {[O_ADD] = "add", [O_SUB] = "sub", [O_MUL] = "mul.lo"};
 	static const char *const fname[] = {[O_ADD] = "add", [O_SUB] = "sub", [O_MUL] = "mul"};
 	int k = i->cls;
+	if (k == KL && i->to >= 0 && i->to < e->f->nval && e->folded[i->to])
+		return;   /* q + imm written inside the addresses that use it */
+	if (k == KL && i->op == O_MUL && (i->ty == SK_I64 || i->ty == SK_U64) && mul_wide(e, i))
+		return;
+	if (0 && k == KL && i->op == O_ADD && (i->ty == SK_I64 || i->ty == SK_U64) && mad_wide(e, i))
+		return;
 	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
 	const char *d = ptx_def(e, i);
 	if (is_int(k)) {
@@ -464,18 +573,18 @@ static void load(Emit *e, const Ins *i)
 	if (i->aux == SP_PARAM)
 		ICE(e->c, "load from the parameter space");
 	mem_kind(e, i, i->cls);
-	const char *sp = ir_load_nc(e->f, i) ? ".global.nc" : ptx_space(e, i->aux), *a = ptx_reg(e, i->arg[0]);
+	const char *sp = ir_load_nc(e->f, i) ? ".global.nc" : ptx_space(e, i->aux), *a = ptx_addr(e, i->arg[0]);
 	const char *d = ptx_def(e, i);
 	if (i->ty == SK_BOOL) {
 		const char *t = ptx_tmp(e, KW);
-		ptx_line(e, "ld%s.u8 %s, [%s];", sp, t, a);
+		ptx_line(e, "ld%s.u8 %s, %s;", sp, t, a);
 		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, t);
 	} else if (i->ty == SK_F16) {
 		const char *h = ptx_tmp(e, RK_H);
-		ptx_line(e, "ld%s.b16 %s, [%s];", sp, h, a);
+		ptx_line(e, "ld%s.b16 %s, %s;", sp, h, a);
 		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
 	} else
-		ptx_line(e, "ld%s.%s %s, [%s];", sp, ptx_sk_mem(i->ty), d, a);
+		ptx_line(e, "ld%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), d, a);
 }
 
 static void store(Emit *e, const Ins *i)
@@ -483,7 +592,7 @@ static void store(Emit *e, const Ins *i)
 	if (i->aux == SP_PARAM || i->aux == SP_CONST)
 		ICE(e->c, "store to space %d", i->aux);
 	mem_kind(e, i, ptx_cls(e, i->arg[1]));
-	const char *sp = ptx_space(e, i->aux), *a = ptx_reg(e, i->arg[0]);
+	const char *sp = ptx_space(e, i->aux), *a = ptx_addr(e, i->arg[0]);
 	int64_t v;
 	if (i->ty == SK_BOOL) {
 		const char *t;
@@ -493,13 +602,13 @@ static void store(Emit *e, const Ins *i)
 			t = ptx_tmp(e, KW);
 			ptx_line(e, "selp.u32 %s, 1, 0, %s;", t, ptx_pred(e, i->arg[1]));
 		}
-		ptx_line(e, "st%s.u8 [%s], %s;", sp, a, t);
+		ptx_line(e, "st%s.u8 %s, %s;", sp, a, t);
 	} else if (i->ty == SK_F16) {
 		const char *h = ptx_tmp(e, RK_H);
 		ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h, ptx_opnd(e, i->arg[1]));
-		ptx_line(e, "st%s.b16 [%s], %s;", sp, a, h);
+		ptx_line(e, "st%s.b16 %s, %s;", sp, a, h);
 	} else
-		ptx_line(e, "st%s.%s [%s], %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));
+		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));
 }
 
 static void check(Emit *e, const Ins *i)

@@ -36,6 +36,11 @@ typedef struct Emit {
 	const char **files;  /* source files named by .file, 1-based in the text */
 	int nfiles, capfiles;
 	int last_file, last_line;
+	const Ins **def;     /* defining instruction of each value, NULL for phis */
+	uint8_t *folded;     /* folded[v]: v = q + imm, written only inside the
+	                        [q+imm] operands of the loads and stores using it */
+	int *defblk;         /* block of each value's defining instruction, -1 if none */
+	int cur;             /* the block being written */
 } Emit;
 
 /* emit.c */
@@ -70,6 +75,10 @@ void ptx_narrow(Emit *e, const char *d, int sk);
 
 /* ops.c */
 void ptx_ins(Emit *e, const Ins *i);
+/* The address operand "[reg]" or "[reg+imm]" of a load or store. */
+const char *ptx_addr(Emit *e, Ref r);
+/* Is r = q + imm (q a value, imm a 32-bit constant)?  Sets q and imm. */
+int ptx_base_disp(Emit *e, Ref r, Ref *q, int64_t *imm);
 /* Converts operand a of kind from to kind to into register d. */
 void ptx_convert(Emit *e, const char *d, int to, Ref a, int from);
 

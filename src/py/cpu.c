@@ -12,7 +12,9 @@
  *   CpuFunc(kernel, path)  one compiled signature: the shared object at
  *                          path (dlopen, dlsym of the entry), or, with
  *                          path None, the simulator program of the Kernel
- *                          (no C compiler: the IR interpreter, one thread).
+ *                          (no C compiler: the IR interpreter, one thread,
+ *                          pj_sim_cpu_call in src/sim/cpu.c, which takes
+ *                          the same parameter buffer and allocator).
  *   CpuMem                 owns a block that a call allocated (malloc) and
  *                          returned inside an array: freed when the last
  *                          NumPy array over it goes.
@@ -100,33 +102,8 @@ typedef struct CpuViewObject {
 typedef struct CpuState {
 	PyTypeObject *Dispatcher_T, *Func_T, *Mem_T, *View_T;
 	PyObject *asarray;        /* numpy.asarray, on first use */
-	PyTypeObject *ndarray_T;  /* numpy.ndarray, on first use */
-	int direct;               /* 1: ndarray fields read directly, -1: never, 0: not checked yet */
 	PyObject *s_compile_for;
 } CpuState;
-
-/* The object layout of numpy.ndarray and the start of its dtype. */
-typedef struct NpArray {
-	PyObject_HEAD
-	char *data;
-	int nd;
-	Py_ssize_t *dimensions;
-	Py_ssize_t *strides;
-	PyObject *base;
-	PyObject *descr;
-	int flags;
-} NpArray;
-typedef struct NpDescr {
-	PyObject_HEAD
-	PyTypeObject *typeobj;
-	char kind, type, byteorder, flags_;
-	int type_num;
-} NpDescr;
-
-static const int np_kind[24] = {
-	K_BOOL, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_I64, K_U64, K_F32, K_F64,
-	-1, K_C64, K_C128, -1, -1, -1, -1, -1, -1, -1, K_F16,
-};
 
 /* ------------------------------------------------------- arguments */
 
@@ -149,93 +126,25 @@ static int bad_arg(CpuDispatcherObject *d, int i, PyObject *o, const char *why)
 	return -1;
 }
 
-static int type_named(PyTypeObject *t, const char *name)
-{
-	PyObject *mro = t->tp_mro;
-	if (!mro)
-		return 0;
-	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++)
-		if (strcmp(((PyTypeObject *)PyTuple_GET_ITEM(mro, i))->tp_name, name) == 0)
-			return 1;
-	return 0;
-}
-
 static int from_buffer(CpuDispatcherObject *d, int i, PyObject *o, CpuArg *a)
 {
-	if (PyObject_GetBuffer(o, &a->view, PyBUF_RECORDS_RO) < 0) {
-		PyErr_Clear();
+	NdArg x = {a->shape, a->strides, &a->view};
+	int rc = nd_read(d->st, o, 0, &x);
+	a->has_view = x.has_view;
+	if (rc == ND_NOBUF || x.kind < 0)
 		return bad_arg(d, i, o, "an array of a dtype @njit functions do not take (numbers and bools only)");
-	}
-	a->has_view = 1;
-	Py_buffer *v = &a->view;
-	a->kind = kind_of_format(v->format, v->itemsize);
-	if (a->kind < 0)
-		return bad_arg(d, i, o, "an array of a dtype @njit functions do not take (numbers and bools only)");
-	if (v->ndim < 1 || v->ndim > PJ_MAXDIM) {
+	if (rc == ND_NDIM || x.ndim < 1) {
 		PyErr_Format(PyExc_ValueError, "%s(): argument %d ('%s') is a %d-dimensional array; @njit functions "
 		             "take arrays of 1 to %d dimensions (pass a 0-d value as a scalar)", d->name, i + 1,
-		             argname(d, i), v->ndim, PJ_MAXDIM);
+		             argname(d, i), x.ndim, PJ_MAXDIM);
 		return -1;
 	}
-	a->ndim = v->ndim;
-	for (int j = 0; j < a->ndim; j++) {
-		a->shape[j] = v->shape[j];
-		a->strides[j] = v->strides ? v->strides[j] : 0;
-	}
-	if (!v->strides) {
-		Py_ssize_t s = v->itemsize;
-		for (int j = a->ndim - 1; j >= 0; j--) {
-			a->strides[j] = s;
-			s *= a->shape[j];
-		}
-	}
-	a->layout = layout_of(a->ndim, a->shape, a->strides, v->itemsize);
-	a->ptr = v->buf;
+	a->kind = x.kind;
+	a->ndim = x.ndim;
+	a->layout = x.layout;
+	a->ptr = x.ptr;
 	a->cls = CA_ARRAY;
 	return 0;
-}
-
-/* Reads an exact ndarray from its fields; 1 if it cannot (then the buffer protocol). */
-static int from_fields(PyObject *o, CpuArg *a)
-{
-	NpArray *x = (NpArray *)o;
-	NpDescr *dt = (NpDescr *)x->descr;
-	if (!dt || dt->type_num < 0 || dt->type_num >= 24 || dt->byteorder == '>' || x->nd < 1 || x->nd > PJ_MAXDIM)
-		return 1;
-	int k = np_kind[dt->type_num];
-	if (k < 0)
-		return 1;
-	a->kind = k;
-	a->ndim = x->nd;
-	a->ptr = x->data;
-	for (int j = 0; j < x->nd; j++) {
-		a->shape[j] = x->dimensions[j];
-		a->strides[j] = x->strides[j];
-	}
-	a->layout = layout_of(a->ndim, a->shape, a->strides, kind_size[k]);
-	a->cls = CA_ARRAY;
-	return 0;
-}
-
-/* Checks once that reading ndarray fields gives what the buffer protocol gives. */
-static void check_direct(CpuState *cs, PyObject *o)
-{
-	CpuArg x, y;
-	memset(&x, 0, sizeof x);
-	memset(&y, 0, sizeof y);
-	int ok = 0;
-	if (PyObject_GetBuffer(o, &y.view, PyBUF_RECORDS_RO) == 0) {
-		Py_buffer *v = &y.view;
-		ok = from_fields(o, &x) == 0 && v->buf == (void *)x.ptr && v->ndim == x.ndim &&
-		     kind_of_format(v->format, v->itemsize) == x.kind && v->strides;
-		for (int j = 0; ok && j < x.ndim; j++)
-			ok = v->shape[j] == x.shape[j] && v->strides[j] == x.strides[j];
-		PyBuffer_Release(v);
-	} else {
-		PyErr_Clear();
-		return;   /* undecided: try the next array */
-	}
-	cs->direct = ok ? 1 : -1;
 }
 
 static int from_int(CpuDispatcherObject *d, int i, PyObject *o, CpuArg *a)
@@ -259,28 +168,17 @@ static int classify(CpuDispatcherObject *d, CpuState *cs, int i, PyObject *o, Cp
 {
 	PyTypeObject *t = Py_TYPE(o);
 	a->obj = o;
-	if (cs->ndarray_T == t) {
-		if (cs->direct == 0)
-			check_direct(cs, o);
-		if (cs->direct > 0 && from_fields(o, a) == 0)
-			return 0;
+	if (t == d->st->ndarray_T)
 		return from_buffer(d, i, o, a);
-	}
 	if (t == &PyLong_Type)
 		return from_int(d, i, o, a);
 	if (scalar_of_builtin(o, &a->kind, &a->v)) {
 		a->cls = CA_SCALAR;
 		return 0;
 	}
-	if (type_named(t, "numpy.ndarray")) {
-		if (!cs->ndarray_T && strcmp(t->tp_name, "numpy.ndarray") == 0) {
-			Py_INCREF(t);
-			cs->ndarray_T = t;
-			return classify(d, cs, i, o, a);
-		}
+	if (nd_is_ndarray(d->st, t))
 		return from_buffer(d, i, o, a);
-	}
-	if (type_named(t, "numpy.generic")) {
+	if (nd_type_named(t, "numpy.generic")) {
 		Py_buffer v;
 		if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) < 0) {
 			PyErr_Clear();
@@ -668,10 +566,14 @@ static PyObject *call_func(CpuDispatcherObject *d, CpuFuncObject *f, CpuArg *arg
 		if (rc)
 			raise_ctx(&cc.ctx);
 	} else {
-		static const unsigned one[3] = {1, 1, 1};
-		PjError e;
-		memset(&e, 0, sizeof e);
-		rc = pj_sim_launch(pk, one, one, 0, params, 0, &e);
+		PjError e;      /* filled only on failure */
+		if (f->nogil) {
+			Py_BEGIN_ALLOW_THREADS
+			rc = pj_sim_cpu_call(pk, params, &cc.ctx, &e);
+			Py_END_ALLOW_THREADS
+		} else {
+			rc = pj_sim_cpu_call(pk, params, &cc.ctx, &e);
+		}
 		if (rc)
 			raise_sim(d->st, rc, &e);
 	}
@@ -944,9 +846,8 @@ static PyObject *Func_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 			return NULL;
 		}
 	} else if (!ko->pk->sim) {
-		PyErr_SetString(PyExc_NotImplementedError,
-		                "this @njit function allocates arrays or calls itself, which needs a C compiler: "
-		                "install one (cc, or set CC) to run it");
+		PyErr_SetString(PyExc_TypeError, "CpuFunc(kernel, None) needs a Kernel compiled with sim=True "
+		                "(the interpreter's program)");
 		return NULL;
 	}
 	CpuFuncObject *f = (CpuFuncObject *)type->tp_alloc(type, 0);

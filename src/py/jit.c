@@ -155,17 +155,6 @@ static PjFunc *func_of_dispatcher(Root *r, PyObject *disp, PjArena *arena)
 	return f;
 }
 
-static int type_is(PyTypeObject *t, const char *name)
-{
-	PyObject *mro = t->tp_mro;
-	if (!mro)
-		return 0;
-	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++)
-		if (strcmp(((PyTypeObject *)PyTuple_GET_ITEM(mro, i))->tp_name, name) == 0)
-			return 1;
-	return 0;
-}
-
 static void unknown(PyObject *obj, PjValue *out, PjArena *arena, const char *why)
 {
 	const char *tn = Py_TYPE(obj)->tp_name;
@@ -290,17 +279,35 @@ static int numpy_scalar(PyObject *obj, PjValue *out, PjArena *arena)
 	return 0;
 }
 
-/* Looks obj up in the table from ptxjit.cuda; 1 if found. */
+static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, PjValue *out, PjArena *arena);
+
+/* Looks obj up in the table from ptxjit.cuda; 1 if found.  The table
+ * may be a dict subclass with a method miss(obj, name) that classifies
+ * an object it does not hold yet (and files it): ptxjit.cuda builds the
+ * costly parts of the table (NumPy's functions) only when one is used. */
 static int from_table(Root *r, const char *name, PyObject *obj, PjValue *out, PjArena *arena)
 {
 	ModState *st = r->st;
 	if (!st->resolve_table)
 		return 0;
-	PyObject *key = PyLong_FromVoidPtr(obj);
+	PyObject *key = PyLong_FromVoidPtr(obj), *found = NULL;
 	if (!key)
 		return -1;
 	PyObject *ent = PyDict_GetItemWithError(st->resolve_table, key);
 	Py_DECREF(key);
+	if (!ent && !PyErr_Occurred() && !PyDict_CheckExact(st->resolve_table)) {
+		found = PyObject_CallMethod(st->resolve_table, "miss", "Os", obj, name ? name : "");
+		if (!found)
+			return -1;
+		ent = found;
+	}
+	int rc = table_entry(r, name, obj, ent, out, arena);
+	Py_XDECREF(found);
+	return rc;
+}
+
+static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, PjValue *out, PjArena *arena)
+{
 	if (!ent)
 		return PyErr_Occurred() ? -1 : 0;
 	if (!PyTuple_Check(ent) || PyTuple_GET_SIZE(ent) != 4 || PyTuple_GET_ITEM(ent, 0) != obj)
@@ -401,9 +408,9 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 				tn = dot + 1;
 			out->kind = PJ_V_EXC;
 			out->s = copy_str(arena, tn, (Py_ssize_t)strlen(tn));
-		} else if (type_is(Py_TYPE(obj), "numpy.ndarray")) {
+		} else if (nd_type_named(Py_TYPE(obj), "numpy.ndarray")) {
 			return const_array(r, obj, out, arena);
-		} else if (type_is(Py_TYPE(obj), "numpy.dtype") && is_record_dtype(obj)) {
+		} else if (nd_type_named(Py_TYPE(obj), "numpy.dtype") && is_record_dtype(obj)) {
 			PyObject *sig = record_sig(obj);
 			if (!sig) {
 				if (!PyErr_ExceptionMatches(PyExc_TypeError))
@@ -419,7 +426,7 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 			Py_DECREF(sig);
 			if (!s)
 				return -1;
-		} else if (type_is(Py_TYPE(obj), "numpy.generic")) {
+		} else if (nd_type_named(Py_TYPE(obj), "numpy.generic")) {
 			return numpy_scalar(obj, out, arena);
 		} else {
 			unknown(obj, out, arena, NULL);
@@ -456,7 +463,7 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 		}
 		/* a NumPy array is frozen as a copy: later changes on the host do
 		 * not reach kernels compiled afterwards (Numba's constant arrays) */
-		if (obj && type_is(Py_TYPE(obj), "numpy.ndarray")) {
+		if (obj && nd_type_named(Py_TYPE(obj), "numpy.ndarray")) {
 			if (!(obj = PyObject_CallMethod(obj, "copy", NULL)))
 				goto pyerr;
 			int rc = PyDict_SetItem(res->frozen, key, obj);

@@ -280,13 +280,39 @@ static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+/* close(): frees the cached memory and releases the context, resetting
+ * it after a fault.  Copies to host memory still pending then never
+ * finish (a lost context runs no more host functions, and after a
+ * successful synchronisation every one has run): their buffers are let
+ * go, unwritten. */
 static PyObject *py_close(PyObject *m, PyObject *unused)
 {
 	ModState *st = mstate(m);
 	RtErr e;
-	if (rt_close(st->rt, &e))
+	int rc = rt_close(st->rt, &e);
+	drain_copies(st);
+	if (!st->sim) {
+		for (int i = 0; i < st->npending; i++) {
+			PyBuffer_Release(&st->pending[i].view);
+			free(st->pending[i].job);
+		}
+		st->npending = 0;
+	}
+	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
+}
+
+/* context_state() -> dict: whether the context is lost to a fault, its
+ * generation (bumps at each close), the resets after faults, and whether
+ * PTXJIT_RESET_ON_FAULT resets it by itself. */
+static PyObject *py_context_state(PyObject *m, PyObject *unused)
+{
+	Rt *rt = mstate(m)->rt;
+	return Py_BuildValue("{s:O,s:I,s:I,s:O,s:s}", "lost", rt_lost(rt) ? Py_True : Py_False,
+	                     "generation", rt->gen, "resets", rt->resets,
+	                     "auto_reset", rt->auto_reset ? Py_True : Py_False,
+	                     "error", rt_lost(rt) ? rt->lost.msg : "");
 }
 
 static PyObject *py_mem_info(PyObject *m, PyObject *unused)
@@ -426,7 +452,9 @@ static PyMethodDef module_methods[] = {
 	{"device_attribute", py_device_attribute, METH_O, "the value of a CUdevice_attribute"},
 	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
 	{"stream_synchronize", py_stream_synchronize, METH_O, "waits for a stream given by its handle"},
-	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context"},
+	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context (resets it after a fault)"},
+	{"context_state", py_context_state, METH_NOARGS,
+	 "{'lost', 'generation', 'resets', 'auto_reset', 'error'}: the context's state after faults"},
 	{"mem_info", py_mem_info, METH_NOARGS, "(free, total) bytes of device memory"},
 	{"mem_stats", py_mem_stats, METH_NOARGS, "the caching allocator's counters"},
 	{"transfer_stats", py_transfer_stats, METH_NOARGS, "bytes launches copied for NumPy arguments"},

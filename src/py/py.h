@@ -12,8 +12,13 @@
  *   array.c    DeviceArray (base of DeviceNDArray), HostBuffer (pinned)
  *   stream.c   Stream, Event
  *   jit.c      Kernel (one compiled signature), the resolver, compile()
- *   launch.c   Dispatcher (base of the Python dispatcher), Launcher, the
- *              launch path: classify, look up, pack, launch
+ *   kcache.c   a Kernel's machine code as bytes and back (the disk cache)
+ *   config.c, argclass.c, argpack.c, hoststage.c, launch.c
+ *              the launch path: Dispatcher (base of the Python
+ *              dispatcher), Launcher; classify, look up, pack, launch
+ *              (their shared declarations are in launch.h)
+ *   ndarg.c    NumPy arrays read as arguments (launches and @njit calls)
+ *   cpu.c      @njit functions
  */
 #ifndef PTXJIT_PY_H
 #define PTXJIT_PY_H
@@ -77,9 +82,17 @@ typedef struct ModState {
 	PyObject *records;         /* [(dtype, Numba spelling)] of record dtypes seen (records.c) */
 	PyObject *s_cai, *s_compile_for, *s_pj_info, *s_shape, *s_typestr, *s_data;
 	PyObject *s_strides, *s_mask, *s_stream, *s_name, *s_builtins;
-	/* classification of argument types seen at launches */
-	struct TypeClass { PyTypeObject *t; int cls, sk; } tcache[32];
+	/* classification of argument types seen at launches (argclass.c);
+	 * off: where a NumPy scalar of the type keeps its value (0: unknown) */
+	struct TypeClass { PyTypeObject *t; int cls, sk, off; } tcache[32];
 	int ntcache;
+	/* __cuda_array_interface__ typestrs seen ("<f4" -> K_F32, 4) */
+	struct TypestrClass { char s[8]; int len, kind, itemsize; } tscache[8];
+	int ntscache;
+	/* ndarg.c: numpy.ndarray (a static type, held for good), and whether
+	 * its fields may be read directly: 1 yes, -1 no, 0 not checked yet */
+	PyTypeObject *ndarray_T;
+	int np_direct;
 	/* array.c: copies to host memory still on their way (copy_to_host
 	 * with a stream): the buffer each writes into is held until it is done */
 	struct Pending { RtHostCopy *job; Py_buffer view; } *pending;
@@ -170,8 +183,39 @@ int cpu_is_dispatcher(ModState *st, PyObject *o);
 PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const uint32_t word[8]);
 PyObject *raise_sim_trap(ModState *st, PyObject *d, const char *msg);
 
-/* launch.c */
+/* config.c (the launch path: launch.h) */
 extern PyType_Spec Dispatcher_spec, Launcher_spec;
+
+/* ndarg.c: an array argument read from a NumPy array or another buffer.
+ * The caller points shape and strides at PJ_MAXDIM slots each and view
+ * at a Py_buffer; nd_read fills the rest.  hold: take a buffer export
+ * even for an ndarray whose fields could be read directly (the memory is
+ * used without the GIL).  Returns ND_OK; ND_NOBUF, o exports no buffer
+ * (no exception set); ND_NDIM, ndim is beyond PJ_MAXDIM.  kind is -1 for
+ * an element format kernels do not take (view->format says which).
+ * has_view says whether the caller must release view, whatever the
+ * result. */
+typedef struct NdArg {
+	Py_ssize_t *shape, *strides;
+	Py_buffer *view;
+	int kind;
+	int ndim;
+	char layout;
+	char readonly;
+	char has_view;
+	char *ptr;
+	Py_ssize_t itemsize;
+} NdArg;
+enum { ND_OK, ND_NOBUF, ND_NDIM };
+int nd_read(ModState *st, PyObject *o, int hold, NdArg *x);
+/* t, or a base of t, has this tp_name ("numpy.generic") */
+int nd_type_named(PyTypeObject *t, const char *name);
+int nd_is_ndarray_slow(ModState *st, PyTypeObject *t);
+/* t is numpy.ndarray or a subclass */
+static inline int nd_is_ndarray(ModState *st, PyTypeObject *t)
+{
+	return t == st->ndarray_T || nd_is_ndarray_slow(st, t);
+}
 
 /* records.c: structured dtypes.  A record dtype seen at a launch gets a
  * kind K_RECORD + its index in ModState.records (the launch key has one

@@ -4,8 +4,9 @@
  * The compiler knows a record by its Numba spelling,
  *   Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)
  * which ptxjit.cuda.records.record_sig writes from the dtype (fields,
- * offsets, itemsize; it refuses nested records, sub-arrays, byte-swapped
- * fields and names that are not identifiers, with a message).  The
+ * offsets, itemsize; nested records spelled as records, sub-array fields
+ * as nestedarray(int32, (2, 3)); it refuses byte-swapped fields, other
+ * kinds of field and names that are not identifiers, with a message).  The
  * launch path keys a signature with one byte per argument kind, so each
  * record dtype seen is numbered: kind K_RECORD + its index in
  * ModState.records, a list of (dtype, spelling).  Equal dtypes (same

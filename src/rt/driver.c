@@ -16,7 +16,11 @@
  * Errors name the driver's code ("CUDA_ERROR_ILLEGAL_ADDRESS"), its
  * number, the operation and the driver's own text.  Errors that leave
  * the context unusable (a kernel that faulted) mark the runtime sticky
- * and say how to recover: rt_close resets the context.
+ * and say how to recover: rt_close resets the context.  Until then every
+ * call fails at rt_enter with that first error (rt->lost), so nothing
+ * more is queued into a dead context and no copy brings garbage back;
+ * with PTXJIT_RESET_ON_FAULT=1 the first call after the error resets the
+ * context itself instead, as rt_close would.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -61,6 +65,8 @@ Rt *rt_new(int sim, int sim_check)
 	rt->sim_check = sim_check;
 	rt->state = sim ? RT_READY : RT_UNINIT;
 	rt->gen = 1;
+	const char *ar = getenv("PTXJIT_RESET_ON_FAULT");
+	rt->auto_reset = ar && *ar && strcmp(ar, "0") != 0;
 	pthread_mutex_init(&rt->lock, NULL);
 	rt_xfer_init(rt);
 	if (sim) {
@@ -136,13 +142,34 @@ int rt_fail(Rt *rt, RtErr *e, CUresult r, const char *fmt, ...)
 	int n = snprintf(e->msg, sizeof e->msg, "%s (%d) in %s%s%s", e->name, r, what,
 	                 text ? ": " : "", text ? text : "");
 	if (is_sticky(r)) {
-		rt->sticky = 1;
 		e->sticky = 1;
 		if (n > 0 && (size_t)n < sizeof e->msg)
 			snprintf(e->msg + n, sizeof e->msg - n,
 			         "\nThe CUDA context cannot be used after this error (a kernel faulted); "
 			         "call cuda.close() to reset it. Device arrays made before are lost.");
+		if (!rt->sticky)
+			rt->lost = *e;
+		rt->sticky = 1;
 	}
+	return -1;
+}
+
+int rt_lost(Rt *rt)
+{
+	return !rt->sim && rt->state == RT_READY && rt->sticky;
+}
+
+/* The error of a call made after the context was lost. */
+static int lost_error(Rt *rt, RtErr *e)
+{
+	memset(e, 0, offsetof(RtErr, msg));
+	e->code = rt->lost.code;
+	e->sticky = 1;
+	snprintf(e->name, sizeof e->name, "%s", rt->lost.name);
+	snprintf(e->msg, sizeof e->msg,
+	         "the CUDA context was lost to an earlier error and cannot be used until cuda.close() "
+	         "resets it (device arrays, streams and events made before it are gone); the error was: %.2800s",
+	         rt->lost.msg);
 	return -1;
 }
 
@@ -230,6 +257,12 @@ int rt_enter(Rt *rt, RtErr *e)
 {
 	if (rt->sim)
 		return 0;
+	if (rt->state == RT_READY && rt->sticky) {
+		if (!rt->auto_reset)
+			return lost_error(rt, e);
+		RtErr ignored;
+		rt_close(rt, &ignored);
+	}
 	if (rt->state != RT_READY) {
 		if (rt->state == RT_FAILED) {
 			*e = rt->init_err;
@@ -253,7 +286,7 @@ int rt_enter(Rt *rt, RtErr *e)
 int rt_available(Rt *rt)
 {
 	RtErr e;
-	return rt_enter(rt, &e) == 0;
+	return rt_lost(rt) || rt_enter(rt, &e) == 0;   /* a lost context: the device is there */
 }
 
 int rt_device_attr(Rt *rt, int a, int *out, RtErr *e)
@@ -323,7 +356,7 @@ int rt_close(Rt *rt, RtErr *e)
 		return 0;
 	RtErr ignored;
 	int rc = 0;
-	if (rt_enter(rt, &ignored) == 0 && !rt->sticky &&
+	if (!rt->sticky && rt_enter(rt, &ignored) == 0 &&
 	    rt->d.cuCtxSynchronize() != CUDA_SUCCESS)
 		rt->sticky = 1;
 	rt_trim(rt);
@@ -349,8 +382,15 @@ int rt_close(Rt *rt, RtErr *e)
 	}
 	if (r != CUDA_SUCCESS)
 		rc = rt_fail(rt, e, r, "cuDevicePrimaryCtxRelease");
+	if (rt->sticky)
+		rt->resets++;
 	rt->ctx = NULL;
 	rt->sticky = 0;
+	/* the blocks handed out are gone with the context: their owners'
+	 * releases (older generation) are dropped, so stop counting them */
+	pthread_mutex_lock(&rt->lock);
+	rt->cache.live_bytes = 0;
+	pthread_mutex_unlock(&rt->lock);
 	rt->gen++;
 	rt->state = RT_UNINIT;
 	return rc;

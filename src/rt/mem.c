@@ -78,7 +78,7 @@ static void raw_free(Rt *rt, CUdeviceptr p)
 	RtErr ignored;
 	if (rt->sim)
 		free((void *)(uintptr_t)p);
-	else if (rt->state == RT_READY && rt_enter(rt, &ignored) == 0)
+	else if (rt->state == RT_READY && !rt->sticky && rt_enter(rt, &ignored) == 0)
 		rt->d.cuMemFree_v2(p);
 }
 

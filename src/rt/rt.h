@@ -221,6 +221,10 @@ typedef struct Rt {
 	RtErr init_err;            /* why initialisation failed (RT_FAILED) */
 	unsigned gen;              /* bumps at rt_close: older handles are stale */
 	int sticky;                /* a sticky error was seen in this context */
+	RtErr lost;                /* that error (sticky): what later calls report */
+	int auto_reset;            /* PTXJIT_RESET_ON_FAULT: the next call after a
+	                              sticky error resets the context itself */
+	unsigned resets;           /* contexts reset after a sticky error */
 	void *lib;                 /* dlopen handle */
 	RtDriver d;
 	CUdevice dev;
@@ -270,8 +274,12 @@ int rt_mem_info(Rt *rt, size_t *free_b, size_t *total_b, RtErr *e);
 int rt_sync(Rt *rt, RtErr *e);
 /* Frees the cached memory and releases the context (resets it after a
  * sticky error); the next call starts afresh.  Arrays, streams, events
- * and modules made before become stale. */
+ * and modules made before become stale.  After a sticky error every call
+ * but rt_close fails with rt->lost, without calling the driver (or, with
+ * rt->auto_reset, rt_enter resets the context and goes on). */
 int rt_close(Rt *rt, RtErr *e);
+/* 1 when the context is lost to a sticky error and not reset yet. */
+int rt_lost(Rt *rt);
 /* Fills *e from a CUresult: "NAME (code) in <op>: <driver's text>". */
 int rt_fail(Rt *rt, RtErr *e, CUresult r, const char *fmt, ...);
 int rt_fail_rt(RtErr *e, int code, const char *name, const char *fmt, ...);

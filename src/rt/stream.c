@@ -93,7 +93,7 @@ int rt_stream_order(Rt *rt, CUstream first, CUstream later, RtErr *e)
 void rt_stream_free(Rt *rt, CUstream s, unsigned gen)
 {
 	RtErr ignored;
-	if (rt->sim || !s || gen != rt->gen || rt->state != RT_READY)
+	if (rt->sim || !s || gen != rt->gen || rt->state != RT_READY || rt->sticky)
 		return;
 	if (rt_enter(rt, &ignored) == 0)
 		rt->d.cuStreamDestroy_v2(s);
@@ -203,7 +203,7 @@ int rt_event_elapsed(Rt *rt, RtEvent *a, RtEvent *b, float *ms, RtErr *e)
 void rt_event_free(Rt *rt, RtEvent *ev)
 {
 	RtErr ignored;
-	if (rt->sim || !ev->ev || ev->gen != rt->gen || rt->state != RT_READY)
+	if (rt->sim || !ev->ev || ev->gen != rt->gen || rt->state != RT_READY || rt->sticky)
 		return;
 	if (rt_enter(rt, &ignored) == 0)
 		rt->d.cuEventDestroy_v2(ev->ev);
@@ -273,7 +273,7 @@ int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e)
 void rt_kernel_unload(Rt *rt, RtKernel *k)
 {
 	RtErr ignored;
-	if (!rt->sim && k->loaded && k->gen == rt->gen && rt->state == RT_READY &&
+	if (!rt->sim && k->loaded && k->gen == rt->gen && rt->state == RT_READY && !rt->sticky &&
 	    rt_enter(rt, &ignored) == 0)
 		rt->d.cuModuleUnload(k->mod);
 	k->loaded = 0;

@@ -278,7 +278,7 @@ static void free_ring_locked(Rt *rt)
 {
 	for (int i = 0; i < rt->nring; i++) {
 		RtSlot *sl = &rt->ring[i];
-		if (sl->busy && rt->state == RT_READY)
+		if (sl->busy && rt->state == RT_READY && !rt->sticky)
 			rt->d.cuEventSynchronize(sl->done);
 		if (sl->done)
 			rt->d.cuEventDestroy_v2(sl->done);

@@ -2,20 +2,30 @@
  * record.c - records (NumPy structured dtypes) and arrays whose element
  * is a scalar or a record.
  *
- * A record type lists its fields: a name, a scalar type and a byte
- * offset, in the order of the dtype, and the size of one record in bytes
- * (the dtype's itemsize, padding included).  As a value in a kernel a
- * record is a reference to one record in memory, as in Numba: `r =
- * a[i]` does not copy, `r.x = 1` writes into the array.  So a record
- * value's type also says which memory space it points into (`space`) and
- * whether it may be written (`readonly`), like an array's; the element
- * type of an array of records is the plain dtype (global, writable) and
- * indexing makes the reference type.  Two record types are the same
- * dtype when their fields, offsets and size agree.
+ * A record type lists its fields: a name, a type and a byte offset, in
+ * the order of the dtype, and the size of one record in bytes (the
+ * dtype's itemsize, padding included).  A field's type is a scalar, a
+ * record (a nested struct) or a C array of fixed extents (RecField.dims)
+ * of scalars or records: Numba's NestedArray.
+ *
+ * As a value in a kernel a record is a reference to one record in
+ * memory, as in Numba: `r = a[i]` does not copy, `r.x = 1` writes into
+ * the array.  So a record value's type also says which memory space it
+ * points into (`space`) and whether it may be written (`readonly`), like
+ * an array's; the element type of an array of records is the plain dtype
+ * (global, writable) and indexing makes the reference type.  A field's
+ * own record or array type is stored global and writable too; reading
+ * it through a reference (ty_field_in) gives a reference, or an array,
+ * in the reference's space and read-only when it is: `r.p.x = 1` and
+ * `r.j[1, 0] = 2` write into the memory that holds r.  Two record types
+ * are the same dtype when their fields, offsets (and extents) and size
+ * agree.
  *
  * The text form is Numba's str() of a Record type,
  *   Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)
- * which the glue writes for structured dtypes and sig.c reads back.
+ * with sub-array fields spelled j[type=nestedarray(int32, (2, 3));offset=8]
+ * and nested records spelled as records, which the glue writes for
+ * structured dtypes and sig.c reads back.
  *
  * Fields must be aligned to their size in every record of an array (the
  * GPU has no unaligned loads): a packed dtype that misaligns a field is
@@ -78,8 +88,32 @@ int ty_record_same(const Type *a, const Type *b)
 		const RecField *x = &a->fields[i], *y = &b->fields[i];
 		if (x->off != y->off || strcmp(x->name, y->name) != 0 || !ty_equal(x->ty, y->ty))
 			return 0;
+		if (x->ty->kind == TY_ARRAY)
+			for (int d = 0; d < x->ty->ndim; d++)
+				if (!x->dims || !y->dims || x->dims[d] != y->dims[d])
+					return 0;
 	}
 	return 1;
+}
+
+int64_t ty_field_size(const RecField *f)
+{
+	if (f->ty->kind != TY_ARRAY)
+		return ty_elem_size(f->ty);
+	int64_t n = ty_elem_size(f->ty->elem);
+	for (int d = 0; d < f->ty->ndim; d++)
+		n *= f->dims ? f->dims[d] : 0;
+	return n;
+}
+
+Type *ty_field_in(Ctx *c, const Type *rec, const RecField *f)
+{
+	Type *t = f->ty;
+	if (t->kind == TY_RECORD)
+		return ty_record_in(c, t, rec->space, rec->readonly);
+	if (t->kind == TY_ARRAY)
+		return ty_array_of(c, t->elem, t->ndim, LAYOUT_C, rec->space, rec->readonly);
+	return t;
 }
 
 Type *ty_array_of(Ctx *c, Type *elem, int ndim, char layout, int space, int readonly)
@@ -106,6 +140,8 @@ int ty_elem_align(const Type *elem)
 		return 1;
 	if (elem->kind == TY_RECORD)
 		return elem->align > 0 ? elem->align : 1;
+	if (elem->kind == TY_ARRAY)
+		return ty_elem_align(elem->elem);
 	const ScalarInfo *si = &scalar_info[elem->sk];
 	return si->is_complex ? si->size / 2 : si->size;
 }
@@ -117,13 +153,25 @@ Type *ty_dtype_record(Ctx *c, Type *rec)
 	return t;
 }
 
+/* nestedarray(int32, (2, 3)), as Numba spells a sub-array field */
+static const char *field_type_str(Ctx *c, const RecField *f)
+{
+	if (f->ty->kind != TY_ARRAY)
+		return ty_str_of(c, f->ty);
+	const char *s = "";
+	for (int d = 0; d < f->ty->ndim; d++)
+		s = arena_printf(c->arena, "%s%s%lld", s, d ? ", " : "", (long long)(f->dims ? f->dims[d] : 0));
+	return arena_printf(c->arena, "nestedarray(%s, (%s%s))", ty_str_of(c, f->ty->elem), s,
+	                    f->ty->ndim == 1 ? "," : "");
+}
+
 const char *ty_record_str(Ctx *c, const Type *rec)
 {
 	const char *s = "Record(";
 	for (int i = 0; i < rec->nfields; i++) {
 		const RecField *f = &rec->fields[i];
 		s = arena_printf(c->arena, "%s%s%s[type=%s;offset=%d]", s, i ? "," : "", f->name,
-		                 ty_str_of(c, f->ty), f->off);
+		                 field_type_str(c, f), f->off);
 	}
 	return arena_printf(c->arena, "%s;%d;False)", s, rec->size);
 }

@@ -366,9 +366,10 @@ static Type *type_abs(Scope *sc, Expr *e, int in)
 	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64) : computed(t);
 	Const *v = NULL;
 	if (a->cval && !ty_is_complex(t) && (v = const_of_type(sc->c, a->cval, r))) {
-		if (v->kind == PJ_V_INT && !is_unsigned(r) && v->i < 0)
+		if (v->kind == PJ_V_INT && !is_unsigned(r) && v->i < 0) {
 			v->i = (int64_t)(0 - (uint64_t)v->i);
-		else if (v->kind == PJ_V_FLOAT)
+			v = const_of_type(sc->c, v, r);   /* abs(int8(-128)) wraps to -128 */
+		} else if (v->kind == PJ_V_FLOAT)
 			v->f = fabs(v->f);
 	}
 	return set(e, r, v);

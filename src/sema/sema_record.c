@@ -4,10 +4,15 @@
  *
  * Records: `a[i]` of an array of records is a record (a reference into
  * the array, see record.c); its fields are read and written as `r.x`,
- * `r['x']` (or by constant position, `r[0]`), `a[i].x = v`, `a[i]['x'] += v`; `a[i] = a[j]` copies a whole
- * record of the same dtype.  The field is looked up here, so lowering
- * finds it again by name.  A field must be aligned to its size in every
- * record of an array, else the access is refused here (a packed dtype).
+ * `r['x']` (or by constant position, `r[0]`), `a[i].x = v`,
+ * `a[i]['x'] += v`; `a[i] = a[j]` copies a whole record of the same
+ * dtype.  A nested record field is a record again (`r.p.x`, `r.p = q`
+ * copies); a sub-array field is a C array of constant extents in the
+ * record's memory (`r.j[1, 0]`, `r.j.shape`, passed on as an array),
+ * and `r.j = src` copies an array of its shape (or broadcasts a number)
+ * into it.  The field is looked up here, so lowering finds it again by
+ * name.  A field must be aligned to its size in every record of an
+ * array, else the access is refused here (a packed dtype).
  *
  * Constant arrays: a global name bound to a NumPy array resolves to a
  * Const of kind PJ_V_ARRAY (resolve.c) whose type is a read-only C array
@@ -34,6 +39,15 @@ static const char *field_list(Ctx *c, const Type *rt)
 	return s;
 }
 
+static const char *field_desc(Ctx *c, const RecField *f)
+{
+	if (f->ty->kind == TY_ARRAY)
+		return arena_printf(c->arena, "an array of %s", ty_str_of(c, f->ty->elem));
+	if (f->ty->kind == TY_RECORD)
+		return "a record";
+	return ty_str_of(c, f->ty);
+}
+
 static const RecField *find_field(Scope *sc, Type *rt, const char *name, Span sp)
 {
 	Ctx *c = sc->c;
@@ -41,19 +55,22 @@ static const RecField *find_field(Scope *sc, Type *rt, const char *name, Span sp
 	if (!f)
 		err_at(c, sp, arena_printf(c->arena, "the fields of this record are %s", field_list(c, rt)),
 		       "the record has no field '%s'", name);
+	/* a sub-array's elements follow each other: a record element's size
+	 * must keep the next one aligned too */
 	int al = ty_elem_align(f->ty);
-	if (f->off % al || rt->size % al)
+	int esz = f->ty->kind == TY_ARRAY ? ty_elem_size(f->ty->elem) : al;
+	if (f->off % al || rt->size % al || esz % al)
 		err_at(c, sp, "make the dtype with align=True (numpy.dtype([...], align=True)) so every field "
 		              "lies at a multiple of its size",
 		       "field '%s' (%s at byte %d of a %d-byte record) is not aligned to %d bytes, which the GPU "
-		       "needs for a load or store", name, ty_str_of(c, f->ty), f->off, rt->size, al);
+		       "needs for a load or store", name, field_desc(c, f), f->off, rt->size, al);
 	return f;
 }
 
 Type *sema_record_attr(Scope *sc, Expr *e, Type *rt)
 {
 	Span sp = e->attr.name_span.src ? e->attr.name_span : e->span;
-	return set(e, find_field(sc, rt, e->attr.name, sp)->ty, NULL);
+	return set(e, ty_field_in(sc->c, rt, find_field(sc, rt, e->attr.name, sp)), NULL);
 }
 
 /* The field named by a record subscript r['x'] (or numbered: r[0]). */
@@ -81,7 +98,7 @@ static const RecField *index_field(Scope *sc, Expr *e, Type *rt)
 Type *sema_record_index(Scope *sc, Expr *e, Type *rt)
 {
 	const RecField *f = index_field(sc, e, rt);
-	return set(e, f ? f->ty : NULL, NULL);
+	return set(e, f ? ty_field_in(sc->c, rt, f) : NULL, NULL);
 }
 
 /* r.x = v, r['x'] = v (value NULL: an augmented assignment, vt unused) */
@@ -105,9 +122,37 @@ void sema_record_store(Scope *sc, Expr *target, Type *vt, Expr *value)
 	if (rt->readonly)
 		err_at(c, target->span, "write into records of an array that is not read-only",
 		       "cannot assign to a field of a record in a read-only array");
-	target->ty = f->ty;
-	if (value && vt)
-		storable(sc, f->ty, value, arena_printf(c->arena, "field '%s' (%s)", f->name, ty_str_of(c, f->ty)));
+	Type *ft = ty_field_in(c, rt, f);
+	target->ty = ft;
+	if (ft->kind == TY_SCALAR) {
+		if (value && vt)
+			storable(sc, ft, value, arena_printf(c->arena, "field '%s' (%s)", f->name, ty_str_of(c, ft)));
+		return;
+	}
+	if (!value)
+		err_at(c, target->span, ft->kind == TY_ARRAY ? "update the elements of the field: r.j[i] += v"
+		                                              : "update the fields of the nested record: r.p.x += v",
+		       "field '%s' is %s, which an augmented assignment cannot update", f->name, field_desc(c, f));
+	if (!vt)
+		return;
+	if (ft->kind == TY_RECORD) {
+		sema_record_copy(sc, ft, value);
+		return;
+	}
+	/* r.j = src (an array of the same number of dimensions) or r.j = x */
+	const char *what = arena_printf(c->arena, "the elements of field '%s' (%s)", f->name, field_desc(c, f));
+	if (vt->kind == TY_ARRAY) {
+		if (vt->ndim != ft->ndim || ft->elem->kind != TY_SCALAR || vt->elem->kind != TY_SCALAR ||
+		    (ty_is_complex(vt->elem) && !ty_is_complex(ft->elem)))
+			err_at(c, value->span, arena_printf(c->arena, "assign a %dd array of numbers of the field's shape",
+			                                    ft->ndim),
+			       "cannot store %s into %s", ty_str_of(c, vt), what);
+		return;
+	}
+	if (ft->elem->kind != TY_SCALAR)
+		err_at(c, value->span, "assign the records one by one", "cannot store %s into %s", ty_str_of(c, vt),
+		       what);
+	storable(sc, ft->elem, value, what);
 }
 
 /* a[i] = value where a[i] is a record of type rt */

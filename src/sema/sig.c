@@ -10,7 +10,8 @@
  *           | "array" "(" (NAME | record) "," INT "d" "," LAYOUT ["," "readonly"] ")"
  *           | record
  *   record  = "Record" "(" field {"," field} ";" INT ";" NAME ")"
- *   field   = NAME "[" "type" "=" type ";" "offset" "=" INT "]"
+ *   field   = NAME "[" "type" "=" (type | nested) ";" "offset" "=" INT "]"
+ *   nested  = "nestedarray" "(" (NAME | record) "," "(" INT {"," INT} [","] ")" ")"
  *   dim     = ":" | "::1"
  *
  * A Record is spelled as Numba prints one (size in bytes, then whether the
@@ -244,8 +245,36 @@ static Type *parse_array_call(SigParser *p, int readonly)
 	return ty_array_of(p->c, elem, ndim, layout, SP_GLOBAL, readonly);
 }
 
+/* "nestedarray" "(" (NAME | record) "," "(" INT {"," INT} [","] ")" ")":
+ * a sub-array field of a record, C-ordered, extents in *dims */
+static Type *parse_nestedarray(SigParser *p, const int64_t **dims)
+{
+	int64_t *d = arena_alloc(p->c->arena, sizeof(int64_t) * 8);
+	int n = 0;
+	next(p);
+	expect(p, '(');
+	Type *elem = is_name(p, "Record") ? parse_record(p) : ty_scalar(scalar_name(p));
+	expect(p, ',');
+	expect(p, '(');
+	while (p->kind == K_INT) {
+		if (n == 8)
+			sig_error(p, p->off, p->len, "a sub-array field has at most 8 dimensions%s", "");
+		d[n++] = p->ival;
+		next(p);
+		if (!is_punct(p, ','))
+			break;
+		next(p);
+	}
+	if (!n)
+		sig_error(p, p->off, p->len, "expected the extents of the sub-array, as in nestedarray(int32, (2, 3))%s", "");
+	expect(p, ')');
+	expect(p, ')');
+	*dims = d;
+	return ty_array_of(p->c, elem, n, LAYOUT_C, SP_GLOBAL, 0);
+}
+
 /* "Record" "(" field {"," field} ";" INT ";" NAME ")"
- * field = NAME "[" "type" "=" type ";" "offset" "=" INT "]" */
+ * field = NAME "[" "type" "=" (type | nestedarray) ";" "offset" "=" INT "]" */
 static Type *parse_record(SigParser *p)
 {
 	RecField *f = NULL;
@@ -263,9 +292,9 @@ static Type *parse_record(SigParser *p)
 		next(p);
 		expect(p, '=');
 		int toff = p->off, tlen = p->len;
-		x.ty = parse_type(p);
-		if (x.ty->kind != TY_SCALAR)
-			sig_error(p, toff, tlen, "record fields hold numbers%s", "");
+		x.ty = is_name(p, "nestedarray") ? parse_nestedarray(p, &x.dims) : parse_type(p);
+		if (x.ty->kind != TY_SCALAR && x.ty->kind != TY_RECORD && !x.dims)
+			sig_error(p, toff, tlen, "record fields hold numbers, records or nestedarray(type, (extents))%s", "");
 		expect(p, ';');
 		if (!is_name(p, "offset"))
 			sig_error(p, p->off, p->len, "expected 'offset=' in a record field%s", "");
@@ -295,7 +324,7 @@ static Type *parse_record(SigParser *p)
 	next(p);
 	expect(p, ')');
 	for (int i = 0; i < n; i++)
-		if (f[i].off < 0 || f[i].off + scalar_info[f[i].ty->sk].size > size)
+		if (f[i].off < 0 || f[i].off + ty_field_size(&f[i]) > size)
 			sig_error(p, soff, 1, "field '%s' lies outside the record", f[i].name);
 	return ty_record(p->c, n, f, size);
 }

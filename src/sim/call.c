@@ -259,8 +259,11 @@ static int stack_fail(Launch *L, Frame *fr, const SIns *ip, const char *what)
 	char at[300] = "";
 	if (loc)
 		snprintf(at, sizeof at, "at %s:%d, ", loc->file, loc->line);
-	snprintf(e->msg, sizeof e->msg, "%s\n  %sin kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)", what, at,
-	         p->name, fr->tid[0], fr->tid[1], fr->tid[2], L->ctaid[0], L->ctaid[1], L->ctaid[2]);
+	if (L->cpu)
+		snprintf(e->msg, sizeof e->msg, "%s\n  %sin function '%s'", what, at, p->name);
+	else
+		snprintf(e->msg, sizeof e->msg, "%s\n  %sin kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)", what,
+		         at, p->name, fr->tid[0], fr->tid[1], fr->tid[2], L->ctaid[0], L->ctaid[1], L->ctaid[2]);
 	e->kind = PJ_ERR_USER;
 	snprintf(e->file, sizeof e->file, "%s", loc ? loc->file : "");
 	e->line = loc ? loc->line : 0;
@@ -284,8 +287,10 @@ int32_t sim_call(Launch *L, Frame *fr, const SIns *ip)
 			return stack_fail(L, fr, ip, "MemoryError: out of host memory for the call stack");
 	}
 	if (st->n >= SIM_MAX_DEPTH)
-		return stack_fail(L, fr, ip, "RecursionError: maximum recursion depth exceeded (10000 nested calls of "
-		                             "device functions; on a GPU the stack overflows much earlier)");
+		return stack_fail(L, fr, ip, L->cpu ? "RecursionError: maximum recursion depth exceeded (10000 nested "
+		                                      "calls on the interpreter)"
+		                             : "RecursionError: maximum recursion depth exceeded (10000 nested calls of "
+		                               "device functions; on a GPU the stack overflows much earlier)");
 	size_t nregs = (size_t)(fn->hi - fn->lo), bytes = nregs * sizeof(Reg) + (size_t)fn->lsize;
 	size_t captmp = (size_t)st->captmp, capfr = (size_t)st->cap;
 	if (grow((void **)&st->tmp, &captmp, (size_t)cs->nargs + 1, sizeof(Reg)) ||

@@ -614,6 +614,10 @@ int sim_exec(Launch *L, Frame *fr)
 		}
 		OP(PRINT) sim_print(L, fr, ip); NEXT;
 		OP(APPROX) D.u = 0; D.s = approx_s(ip->aux, A.s); NEXT;
+		OP(ALLOC)
+			if (sim_alloc(L, fr, ip))
+				return RUN_ERR;
+			NEXT;
 		OP(SHOOK) {
 			uint64_t off = A.u - (uint64_t)(uintptr_t)L->smem, size = (uint64_t)L->smem_size;
 			if ((L->check || (ip->c && (off >= size || size - off < (uint64_t)ip->b))) &&

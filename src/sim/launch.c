@@ -78,8 +78,11 @@ static void where(const Launch *L, const SimLoc *loc, const Frame *fr, char *buf
 		snprintf(at, sizeof at, "at %s:%d, ", loc->file, loc->line);
 	else
 		at[0] = 0;
-	snprintf(buf, n, "%sin kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)", at, L->p->name,
-	         fr->tid[0], fr->tid[1], fr->tid[2], L->ctaid[0], L->ctaid[1], L->ctaid[2]);
+	if (L->cpu)
+		snprintf(buf, n, "%sin function '%s'", at, L->p->name);
+	else
+		snprintf(buf, n, "%sin kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)", at, L->p->name,
+		         fr->tid[0], fr->tid[1], fr->tid[2], L->ctaid[0], L->ctaid[1], L->ctaid[2]);
 }
 
 int sim_fail_check(Launch *L, Frame *fr, const SIns *ip, int64_t index)
@@ -296,7 +299,7 @@ static Reg load_param(const uint8_t *p, int ty)
 	return r;
 }
 
-static void init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local)
+void sim_init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local)
 {
 	const SimProgram *p = L->p;
 	fr->r = regs;
@@ -475,8 +478,8 @@ static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned
 		goto done;
 	}
 	for (uint32_t i = 0; i < nframes; i++)
-		init_frame(&L, &frames[i], regs + (size_t)i * p->nslots,
-		           local ? local + (size_t)i * p->local_size : NULL);
+		sim_init_frame(&L, &frames[i], regs + (size_t)i * p->nslots,
+		               local ? local + (size_t)i * p->local_size : NULL);
 
 	for (unsigned z = 0; z < grid[2]; z++)
 		for (unsigned y = 0; y < grid[1]; y++)

@@ -637,6 +637,9 @@ static void ins_one(Prep *s, Ins *i)
 			bad(s, "print of an unknown format", i->op);
 		emit(s, S_PRINT, -1, a, s->zero, s->zero, i->aux, loc);
 		break;
+	case O_ALLOC:     /* CPU functions: the caller's allocator (cpu.c) */
+		emit(s, S_ALLOC, d, a, s->zero, s->zero, i->aux, loc);
+		break;
 	case O_APPROX:
 		if (i->aux < 0 || i->aux >= NAP || i->cls != KS)
 			bad(s, "approximation of an unknown function", i->op);

@@ -65,7 +65,7 @@ typedef union Reg {
 	X(ATOM) X(SHOOK) \
 	X(POPCW) X(POPCL) X(CLZW) X(CLZL) X(BREVW) X(BREVL) X(WARP) \
 	X(CALL) X(RETV) X(RETF) X(PRINT) \
-	X(APPROX)
+	X(APPROX) X(ALLOC)
 
 typedef enum {
 #define X(name) S_##name,
@@ -91,6 +91,8 @@ typedef enum {
  *   RETV     a = slot of result component aux of the running function
  *   RETF     return from function aux (SimProgram.funcs)
  *   PRINT    a = slot of the argument buffer's address, aux = format
+ *   ALLOC    d = address of a new block of a's value bytes, from the
+ *            caller's allocator (CPU functions only, cpu.c); aux 1: zeroed
  *   SHOOK    a = address slot, b = bytes, aux = HOOK_*, c = 1 when the
  *            space is shared (not generic): before a load, store or atomic
  *            in shared or generic space, the checks that are on, and
@@ -218,6 +220,8 @@ typedef struct Shadow {
 	int32_t w_pc, r_pc;
 } Shadow;
 
+struct PjCpuCtx;
+
 typedef struct Launch {
 	const SimProgram *p;
 	const uint8_t *params;
@@ -232,6 +236,7 @@ typedef struct Launch {
 	PjError *err;
 	int code;           /* the PJ_SIM_* of a failure */
 	uint64_t loop_budget;
+	struct PjCpuCtx *cpu;   /* a CPU function's call (cpu.c), NULL for a kernel launch */
 } Launch;
 
 /* interp.c: runs fr until it returns, reaches a barrier or fails. */
@@ -272,6 +277,13 @@ int32_t sim_return(Launch *L, Frame *fr, const SIns *ip);
 void sim_print(Launch *L, Frame *fr, const SIns *ip);
 void sim_free_stack(Frame *fr);
 void sim_reset_stack(Frame *fr);
+
+/* cpu.c: a CPU function (@njit without a C compiler) run as one thread.
+ * ALLOC asks cpu->alloc (MemoryError at the line when it gives nothing). */
+int sim_alloc(Launch *L, Frame *fr, const SIns *ip);
+/* launch.c: a frame's register file from the program's template and the
+ * launch's parameters (cpu.c runs one frame of its own). */
+void sim_init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local);
 
 /* Jumps back a thread may take between two barriers before the launch
  * stops it as an endless loop (about a minute of interpretation); the

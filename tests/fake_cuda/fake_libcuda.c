@@ -15,6 +15,16 @@
  *   "reject_ptx"     cuModuleLoadDataEx fails with CUDA_ERROR_INVALID_PTX
  *   "fault_on_sync"  the next synchronisation reports CUDA_ERROR_ILLEGAL_ADDRESS,
  *                    and every call after it too, until the primary context is reset
+ *   "fault_on_launch" the next launch faults, as a kernel with a wild address
+ *                    does: it scribbles 0xA5 over the first 4 bytes its first
+ *                    parameter points to, then the work queued behind it is
+ *                    dropped (copies do nothing, host functions are not called,
+ *                    launches run nothing) until a synchronisation or query
+ *                    notices: that one and every call after it fail with
+ *                    CUDA_ERROR_ILLEGAL_ADDRESS until the primary context is reset.
+ *                    A reset destroys the context's memory, modules, streams
+ *                    and events: using one of them afterwards fails with
+ *                    CUDA_ERROR_INVALID_HANDLE (or CUDA_ERROR_INVALID_VALUE for memory).
  *   "launch_write"   a launch stores this int32 at its first parameter's address
  *   "no_device"      cuInit fails with CUDA_ERROR_NO_DEVICE
  *   "launch_xor32"   a launch XORs this value into every int32 of its first
@@ -31,7 +41,8 @@
  * "dtoh", "syncs", "host_allocs" (cuMemHostAlloc calls), "pinned_copies"
  * and "pageable_copies" (asynchronous copies by the kind of host memory),
  * "host_registers" (cuMemHostRegister calls), "stream_waits" (cuStreamWaitEvent),
- * "host_funcs" (cuLaunchHostFunc).
+ * "host_funcs" (cuLaunchHostFunc), "faults" (faulting launches), "stale_uses" (handles
+ * of a context that was reset, refused), "ctx_gen" (contexts made).
  *
  * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
  */
@@ -47,8 +58,8 @@ typedef unsigned long long CUdeviceptr;
 
 enum {
 	OK = 0, E_INVALID_VALUE = 1, E_OOM = 2, E_NOT_INITIALIZED = 3, E_NO_DEVICE = 100,
-	E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_NOT_FOUND = 500, E_NOT_READY = 600,
-	E_ILLEGAL_ADDRESS = 700,
+	E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_INVALID_HANDLE = 400, E_NOT_FOUND = 500,
+	E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700,
 };
 
 static struct {
@@ -57,6 +68,9 @@ static struct {
 	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
 	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
 	long host_funcs;
+	long fault_on_launch, faults, stale_uses;
+	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
+	unsigned ctx_gen;            /* bumps at each reset: older handles are dead */
 	unsigned grid[3], block[3], smem;
 	void *stream;
 	unsigned char params[4096];
@@ -70,9 +84,22 @@ static __thread void *current;
 struct alloc { void *p; size_t n; struct alloc *next; };
 static struct alloc *allocs;
 
-struct module { char *ptx; };
-struct function { char name[256]; };
-struct event { double t; int recorded; volatile int pending; };
+struct module { char *ptx; unsigned gen; };
+struct function { char name[256]; unsigned gen; };
+struct event { double t; int recorded; volatile int pending; unsigned gen; };
+struct stream { unsigned gen; };
+/* A stream of ours (0, 1 and 2 are the driver's default streams). */
+#define OURS(s) ((uintptr_t)(s) > 2)
+static pthread_mutex_t am = PTHREAD_MUTEX_INITIALIZER;   /* allocs */
+
+/* A handle of a context that was reset since it was made. */
+static int dead(unsigned gen)
+{
+	if (gen == F.ctx_gen)
+		return 0;
+	F.stale_uses++;
+	return 1;
+}
 
 /* ------------------------------------------- asynchronous work (dma_mbps) */
 
@@ -88,6 +115,7 @@ struct op {
 	void *arg;
 	unsigned char params[64];    /* OP_KERNEL: the first parameters */
 	size_t nparams;
+	int fault;                   /* OP_KERNEL: this launch faults */
 	struct op *next;
 };
 
@@ -134,12 +162,21 @@ static int is_pinned(const void *p, size_t n)
 	return yes;
 }
 
-/* What a launch does to memory (launch_write, launch_xor32). */
-static void run_kernel(const unsigned char *params, size_t n)
+/* What a launch does to memory (launch_write, launch_xor32; a faulting
+ * launch scribbles and stops the queue). */
+static void run_kernel(const unsigned char *params, size_t n, int fault)
 {
 	CUdeviceptr p = 0;
+	if (F.fault_pending)
+		return;
 	if (n >= 8)
 		memcpy(&p, params, 8);
+	if (fault) {
+		if (p)
+			memset((void *)(uintptr_t)p, 0xA5, 4);
+		F.fault_pending = 1;
+		return;
+	}
 	if (!p)
 		return;
 	if (F.launch_write) {
@@ -172,15 +209,16 @@ static void *dma_main(void *unused)
 			pthread_cond_wait(&qwork, &qm);
 		struct op *o = qhead;
 		pthread_mutex_unlock(&qm);
-		if (o->kind == OP_COPY) {
+		if (o->kind == OP_COPY && !F.fault_pending) {
 			double until = now_s() + (double)o->n / ((double)F.dma_mbps * 1e6);
 			while (now_s() < until)
 				;
 			memcpy(o->dst, o->src, o->n);
 		} else if (o->kind == OP_KERNEL) {
-			run_kernel(o->params, o->nparams);
+			run_kernel(o->params, o->nparams, o->fault);
 		} else if (o->kind == OP_HOST) {
-			o->fn(o->arg);
+			if (!F.fault_pending)    /* the driver calls no host function after an error */
+				o->fn(o->arg);
 		} else if (o->ev) {
 			o->ev->t = now_ms();
 		}
@@ -257,6 +295,7 @@ void fake_set(const char *key, long v)
 	else if (!strcmp(key, "no_device")) F.no_device = v;
 	else if (!strcmp(key, "launch_xor32")) F.launch_xor32 = v;
 	else if (!strcmp(key, "dma_mbps")) { drain(); F.dma_mbps = v; }
+	else if (!strcmp(key, "fault_on_launch")) F.fault_on_launch = v;
 }
 
 long fake_get(const char *key)
@@ -278,6 +317,11 @@ long fake_get(const char *key)
 	if (!strcmp(key, "host_registers")) return F.host_registers;
 	if (!strcmp(key, "stream_waits")) return F.stream_waits;
 	if (!strcmp(key, "host_funcs")) return F.host_funcs;
+	if (!strcmp(key, "faults")) return F.faults;
+	if (!strcmp(key, "stale_uses")) return F.stale_uses;
+	if (!strcmp(key, "ctx_gen")) return F.ctx_gen;
+	if (!strcmp(key, "fault_pending")) return F.fault_pending;
+	if (!strcmp(key, "sticky")) return F.sticky;
 	return -1;
 }
 
@@ -316,6 +360,7 @@ static const char *err_name(CUresult r)
 	case E_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
 	case E_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
 	case E_INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
+	case E_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
 	case E_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
 	case E_NOT_READY: return "CUDA_ERROR_NOT_READY";
 	case E_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
@@ -381,11 +426,25 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev)
 
 CUresult cuDevicePrimaryCtxRelease_v2(int dev) { F.ctx_retained--; return OK; }
 
+/* Destroys the context: its memory, and (through ctx_gen) its modules,
+ * streams and events. */
 CUresult cuDevicePrimaryCtxReset_v2(int dev)
 {
+	drain();
 	F.ctx_resets++;
 	F.sticky = 0;
+	F.fault_pending = 0;
 	F.ctx_retained = 0;
+	F.ctx_gen++;
+	pthread_mutex_lock(&am);
+	while (allocs) {
+		struct alloc *x = allocs;
+		allocs = x->next;
+		free(x->p);
+		free(x);
+	}
+	F.live_bytes = 0;
+	pthread_mutex_unlock(&am);
 	return OK;
 }
 
@@ -397,6 +456,11 @@ static CUresult sync_point(void)
 	GUARD();
 	drain();
 	F.syncs++;
+	if (F.fault_pending) {
+		F.fault_pending = 0;
+		F.sticky = 1;
+		return E_ILLEGAL_ADDRESS;
+	}
 	if (F.fault_on_sync) {
 		F.fault_on_sync = 0;
 		F.sticky = 1;
@@ -424,10 +488,12 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	struct alloc *a = malloc(sizeof *a);
 	a->p = malloc(n);
 	a->n = n;
+	pthread_mutex_lock(&am);
 	a->next = allocs;
 	allocs = a;
 	F.allocs++;
 	F.live_bytes += (long)n;
+	pthread_mutex_unlock(&am);
 	*p = (CUdeviceptr)(uintptr_t)a->p;
 	return OK;
 }
@@ -435,26 +501,32 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 CUresult cuMemFree_v2(CUdeviceptr p)
 {
 	if (!F.inited) return E_NOT_INITIALIZED;
+	pthread_mutex_lock(&am);
 	for (struct alloc **a = &allocs; *a; a = &(*a)->next)
 		if ((*a)->p == (void *)(uintptr_t)p) {
 			struct alloc *x = *a;
 			*a = x->next;
 			F.live_bytes -= (long)x->n;
 			F.frees++;
+			pthread_mutex_unlock(&am);
 			free(x->p);
 			free(x);
 			return OK;
 		}
+	pthread_mutex_unlock(&am);
+	F.stale_uses++;      /* not memory of this context */
 	return E_INVALID_VALUE;
 }
 
-CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { GUARD(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { GUARD(); if (F.fault_pending) return sync_point(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
 CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { GUARD(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { GUARD(); if (F.fault_pending) return sync_point(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
 {
 	GUARD();
+	if (F.fault_pending)
+		return OK;          /* queued behind a faulted kernel: never runs */
 	if (!F.dma_mbps)
 		return cuMemcpyHtoD_v2(d, s, n);
 	F.htod++;
@@ -475,6 +547,8 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 {
 	GUARD();
 	F.dtoh++;
+	if (F.fault_pending)
+		return OK;          /* queued behind a faulted kernel: never runs */
 	if (F.dma_mbps && is_pinned(d, n)) {
 		F.pinned_copies++;
 		queue_copy(d, (void *)(uintptr_t)s, n, NULL);
@@ -490,7 +564,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
-CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
 
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
 {
@@ -525,6 +599,7 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 	}
 	struct module *m = malloc(sizeof *m);
 	m->ptx = strdup(image);
+	m->gen = F.ctx_gen;
 	*mod = m;
 	F.module_loads++;
 	return OK;
@@ -533,6 +608,8 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 CUresult cuModuleUnload(void *mod)
 {
 	struct module *m = mod;
+	if (m && dead(m->gen))
+		return E_INVALID_HANDLE;    /* went with its context (the fake leaks it) */
 	if (m) {
 		free(m->ptx);
 		free(m);
@@ -544,12 +621,15 @@ CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
 {
 	GUARD();
 	struct module *m = mod;
+	if (dead(m->gen))
+		return E_INVALID_HANDLE;
 	char pat[300];
 	snprintf(pat, sizeof pat, ".entry %s(", name);
 	if (!strstr(m->ptx, pat))
 		return E_NOT_FOUND;
 	struct function *f = malloc(sizeof *f);
 	snprintf(f->name, sizeof f->name, "%s", name);
+	f->gen = F.ctx_gen;
 	*fn = f;
 	return OK;
 }
@@ -569,7 +649,15 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 {
 	GUARD();
 	if (current != &ctx_token) return E_INVALID_CONTEXT;
+	if (dead(((struct function *)fn)->gen) || (OURS(stream) && dead(((struct stream *)stream)->gen)))
+		return E_INVALID_HANDLE;
 	F.launches++;
+	int fault = 0;
+	if (F.fault_on_launch) {
+		F.fault_on_launch = 0;
+		F.faults++;
+		fault = 1;
+	}
 	F.grid[0] = gx; F.grid[1] = gy; F.grid[2] = gz;
 	F.block[0] = bx; F.block[1] = by; F.block[2] = bz;
 	F.smem = smem;
@@ -593,10 +681,13 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 			o->kind = OP_KERNEL;
 			o->nparams = size < sizeof o->params ? size : sizeof o->params;
 			memcpy(o->params, buf, o->nparams);
+			o->fault = fault;
 			enqueue(o);
 		} else {
-			run_kernel(buf, size);
+			run_kernel(buf, size, fault);
 		}
+	} else if (fault) {
+		F.fault_pending = 1;
 	}
 	return OK;
 }
@@ -606,7 +697,8 @@ CUresult cuLaunchHostFunc(void *stream, void (*fn)(void *), void *arg)
 	GUARD();
 	F.host_funcs++;
 	if (!F.dma_mbps) {
-		fn(arg);
+		if (!F.fault_pending)
+			fn(arg);
 		return OK;
 	}
 	struct op *o = calloc(1, sizeof *o);
@@ -617,17 +709,50 @@ CUresult cuLaunchHostFunc(void *stream, void (*fn)(void *), void *arg)
 	return OK;
 }
 
-CUresult cuStreamCreate(void **s, unsigned flags) { GUARD(); *s = malloc(16); return OK; }
-CUresult cuStreamSynchronize(void *s) { return sync_point(); }
-CUresult cuStreamQuery(void *s) { GUARD(); return qhead ? E_NOT_READY : OK; }
+CUresult cuStreamCreate(void **s, unsigned flags)
+{
+	GUARD();
+	struct stream *st = calloc(1, sizeof *st);
+	st->gen = F.ctx_gen;
+	*s = st;
+	return OK;
+}
+CUresult cuStreamSynchronize(void *s)
+{
+	if (OURS(s) && dead(((struct stream *)s)->gen))
+		return E_INVALID_HANDLE;
+	return sync_point();
+}
+CUresult cuStreamQuery(void *s)
+{
+	GUARD();
+	if (F.fault_pending)
+		return sync_point();
+	return qhead ? E_NOT_READY : OK;
+}
 CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { GUARD(); F.stream_waits++; return OK; }
-CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
+CUresult cuStreamDestroy_v2(void *s)
+{
+	if (OURS(s) && dead(((struct stream *)s)->gen))
+		return E_INVALID_HANDLE;   /* went with its context (the fake leaks it) */
+	free(s);
+	return OK;
+}
 
-CUresult cuEventCreate(void **e, unsigned flags) { GUARD(); *e = calloc(1, sizeof(struct event)); return OK; }
+CUresult cuEventCreate(void **e, unsigned flags)
+{
+	GUARD();
+	struct event *ev = calloc(1, sizeof *ev);
+	ev->gen = F.ctx_gen;
+	*e = ev;
+	return OK;
+}
 CUresult cuEventRecord(void *e, void *s)
 {
 	GUARD();
 	struct event *ev = e;
+	if (dead(ev->gen))
+		return E_INVALID_HANDLE;
 	ev->recorded = 1;
 	if (!F.dma_mbps) {
 		ev->t = now_ms();
@@ -647,6 +772,8 @@ CUresult cuEventSynchronize(void *e)
 {
 	struct event *ev = e;
 	GUARD();
+	if (dead(ev->gen))
+		return E_INVALID_HANDLE;
 	if (!F.dma_mbps)
 		return sync_point();
 	F.syncs++;
@@ -654,11 +781,22 @@ CUresult cuEventSynchronize(void *e)
 	while (ev->pending)
 		pthread_cond_wait(&qdone, &qm);
 	pthread_mutex_unlock(&qm);
+	if (F.fault_pending) {
+		F.fault_pending = 0;
+		F.sticky = 1;
+		return E_ILLEGAL_ADDRESS;
+	}
 	return OK;
 }
 
 /* an unrecorded event is "done" */
-CUresult cuEventQuery(void *e) { GUARD(); return ((struct event *)e)->pending ? E_NOT_READY : OK; }
+CUresult cuEventQuery(void *e)
+{
+	GUARD();
+	if (F.fault_pending)
+		return sync_point();
+	return ((struct event *)e)->pending ? E_NOT_READY : OK;
+}
 
 CUresult cuEventElapsedTime(float *ms, void *a, void *b)
 {
@@ -670,4 +808,10 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b)
 	return OK;
 }
 
-CUresult cuEventDestroy_v2(void *e) { free(e); return OK; }
+CUresult cuEventDestroy_v2(void *e)
+{
+	if (e && dead(((struct event *)e)->gen))
+		return E_INVALID_HANDLE;   /* went with its context (the fake leaks it) */
+	free(e);
+	return OK;
+}

@@ -6,7 +6,7 @@ millisecond), then the driver's ptxas turns the PTX into machine code (7 to
 driver's linker: src/rt/link.c) is written to a file, and a later process
 loads that file instead of running ptxas.
 
-The file's name is a SHA-256 key over everything the machine code depends
+The file's name is a SHA-512 key (64 hex digits) over everything the machine code depends
 on:
 
   * the compiler's version (ptxjit's and its C core's);
@@ -29,14 +29,22 @@ testable without a GPU.
 
 Counters: dispatcher.stats.cache_hits / cache_misses (as Numba's), per
 signature.
+
+A hit costs what the compiler costs (the key needs the PTX: well under a
+millisecond for usual kernels) plus a hash, a file read and the driver's
+load of the cubin.  So this module imports nothing slow: SHA-512 comes
+from the C module that `random` (and NumPy) load anyway, not from hashlib
+(OpenSSL, milliseconds), tempfile only when a file is written, and the
+device's description is asked for once.  When the driver cannot make
+machine code (no cuLink* entry points) the kernel runs uncached.
 """
 
 import collections
-import hashlib
 import os
-import tempfile
+import sys
 
 from .. import _core
+from ..errors import CudaSupportError
 
 try:
     from .. import __version__ as _PKG_VERSION
@@ -64,26 +72,51 @@ def cache_dir():
     return os.path.join(base, "ptxjit")
 
 
+_sha512 = None
+
+
+def _hasher():
+    global _sha512
+    if _sha512 is None:
+        try:   # a failed import searches sys.path: ask for the one this Python has
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha512 as h
+            else:
+                from _sha512 import sha512 as h
+        except ImportError:
+            from hashlib import sha512 as h
+        _sha512 = h
+    return _sha512()
+
+
 def cache_key(source, argtypes, options, ptx, arch, driver_version, compiler_version=None):
-    """The hex key of one compiled kernel (see the module's text)."""
-    h = hashlib.sha256()
+    """The hex key of one compiled kernel (see the module's text): 64 hex
+    digits of a SHA-512 over the length-prefixed parts."""
+    h = _hasher()
     opts = ",".join("%s=%r" % (n, options.get(n)) for n in _OPTION_NAMES)
-    parts = ("ptxjit-cache-1", compiler_version or COMPILER_VERSION, source, "|".join(argtypes), opts,
+    parts = ("ptxjit-cache-2", compiler_version or COMPILER_VERSION, source, "|".join(argtypes), opts,
              ptx or "", "sm_%s" % arch, str(driver_version))
     for p in parts:
         b = p.encode("utf-8", "surrogatepass")
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
-    return h.hexdigest()
+    return h.hexdigest()[:64]
+
+
+_target_memo = None
 
 
 def _target():
     """(arch, driver version, simulator?) of the device kernels are built for."""
-    if _core.is_simulator():
-        return "sim", 0, True
-    info = _core.device_info()
-    cc = info.get("compute_capability", (0, 0))
-    return "%d%d" % tuple(cc), info.get("driver_version", 0), False
+    global _target_memo
+    if _target_memo is None:
+        if _core.is_simulator():
+            _target_memo = ("sim", 0, True)
+        else:
+            info = _core.device_info()
+            cc = info.get("compute_capability", (0, 0))
+            _target_memo = ("%d%d" % tuple(cc), info.get("driver_version", 0), False)
+    return _target_memo
 
 
 def _read(path):
@@ -95,6 +128,7 @@ def _read(path):
 
 
 def _write(path, data):
+    import tempfile
     d = os.path.dirname(path)
     try:
         os.makedirs(d, exist_ok=True)
@@ -137,5 +171,9 @@ def attach(kernel, source, argtypes, options, stats):
         except Exception:
             pass      # damaged or from another driver build: make it again
     stats.cache_misses[argtypes] += 1
-    _write(path, kernel._cubin())
+    try:
+        cubin = kernel._cubin()
+    except CudaSupportError:
+        return None   # no machine code from this driver: the launch loads the PTX as without a cache
+    _write(path, cubin)
     return path

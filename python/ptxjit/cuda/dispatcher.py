@@ -15,6 +15,7 @@ signature its arguments convert to, as in Numba.
 """
 
 import sys
+from types import ModuleType as _ModuleType
 
 from .. import _core
 from .. import types as _types
@@ -173,10 +174,70 @@ def _dedent(lines):
     return "".join(out), n
 
 
+def _last_line(code):
+    """The last source line any instruction of code (or of a function
+    defined in it) comes from; None when the positions are not kept."""
+    last = code.co_firstlineno
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return None
+    for line, end, _, _ in positions():
+        if line is None:
+            continue
+        if end is None:          # python -X no_debug_ranges
+            return None
+        if end > last:
+            last = end
+    for c in code.co_consts:
+        if hasattr(c, "co_positions"):
+            n = _last_line(c)
+            if n is None:
+                return None
+            last = max(last, n)
+    return last
+
+
+def _quick_source_lines(func):
+    """(lines, first line) of a function's definition, decorators included,
+    read from the file through linecache with the end taken from the code's
+    positions (Python 3.11+); None where that does not apply, and then
+    inspect (which tokenizes, several milliseconds the first time) does it."""
+    import linecache
+    code = func.__code__
+    if func.__name__ == "<lambda>":
+        return None
+    lines = linecache.getlines(code.co_filename, func.__globals__)
+    first = code.co_firstlineno
+    last = _last_line(code)
+    if not lines or last is None or first < 1 or last > len(lines) or last < first:
+        return None
+    head = lines[first - 1].lstrip()
+    if not head.startswith(("@", "def ", "async def ")):
+        return None
+    block = lines[first - 1:last]
+    # the block ends with the code; trailing lines indented deeper than the
+    # def (a closing bracket, a comment) belong to it too
+    indent = len(lines[first - 1]) - len(head)
+    for extra in lines[last:]:
+        body = extra.lstrip()
+        if body and len(extra) - len(body) <= indent:
+            break
+        if body and not body.startswith(("#", ")", "]", "}")):
+            break
+        block.append(extra)
+    while block and not block[-1].strip():
+        block.pop()
+    return block, first
+
+
 def source_of(func):
     """(dedented source, file, first line, columns removed) of a function."""
-    import inspect
     code = func.__code__
+    quick = _quick_source_lines(func)
+    if quick is not None:
+        text, shift = _dedent(quick[0])
+        return text, code.co_filename, max(quick[1], 1), shift
+    import inspect
     try:
         lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError) as e:
@@ -192,24 +253,72 @@ def source_of(func):
 _table_ready = False
 
 
-def _build_resolve_table():
+class _ResolveTable(dict):
     """id(obj) -> (obj, kind, qualified name, module) for the modules,
-    functions and types kernels may name by a global or closure variable."""
-    global _table_ready
-    import cmath
-    import math
+    functions and types kernels may name by a global or closure variable.
 
+    The C resolver (src/py/jit.c) looks objects up here and calls miss()
+    for one it does not find.  What is cheap is filed at the first compile
+    (the modules, cuda's functions, the number types, math and cmath when
+    imported); math or cmath imported later is filed when a kernel first
+    names it; NumPy's few hundred functions are filed the first time a
+    kernel names one of them by a variable of its own (`from numpy import
+    sqrt`), which most kernels never do: they write np.sqrt, resolved by
+    the compiler."""
+
+    def __init__(self):
+        super().__init__()
+        self._numpy_done = False
+
+    def add(self, obj, kind, qual, module=None):
+        self.setdefault(id(obj), (obj, kind, qual, module))
+
+    def miss(self, obj, name):
+        if isinstance(obj, _ModuleType):
+            mod = obj.__name__
+            if mod in ("math", "cmath"):
+                self._add_math(obj)
+                return self.get(id(obj))
+            return None
+        if not callable(obj):
+            return None
+        mod = getattr(obj, "__module__", None)
+        if mod in ("math", "cmath"):
+            self._add_math(sys.modules[mod])
+            return self.get(id(obj))
+        if self._numpy_done:
+            return None
+        if not (isinstance(mod, str) and mod.partition(".")[0] == "numpy"):
+            return None          # every callable in numpy's namespace says it is numpy's
+        import numpy as np
+        self._numpy_done = True
+        for attr, v in sorted(vars(np).items()):
+            if attr.startswith("_") or not callable(v):
+                continue
+            if isinstance(v, np.ufunc) and getattr(np, v.__name__, None) is v:
+                attr = v.__name__
+            self.add(v, "intrin", "numpy." + attr, np)
+        return self.get(id(obj))
+
+
+    def _add_math(self, m):
+        self.add(m, "module", m.__name__)
+        for name, v in vars(m).items():
+            if callable(v) and not name.startswith("_"):
+                self.add(v, "intrin", "%s.%s" % (m.__name__, name), m)
+
+
+def _build_resolve_table():
+    """Files the cheap part of the resolver's table (see _ResolveTable)."""
+    global _table_ready
     import numpy as np
 
     import ptxjit
     from .. import cuda as cuda_mod
 
-    table = {}
-
-    def add(obj, kind, qual, module=None):
-        table.setdefault(id(obj), (obj, kind, qual, module))
-
-    for m in (math, cmath, np, ptxjit, cuda_mod):
+    table = _ResolveTable()
+    add = table.add
+    for m in (np, ptxjit, cuda_mod):
         add(m, "module", m.__name__)
     for name in ("numba", "numba.cuda"):
         m = sys.modules.get(name)
@@ -230,16 +339,9 @@ def _build_resolve_table():
         add(getattr(np, attr), "intrin", "numpy." + attr, np)
         add(np.dtype(t.np_name), "dtype", t.np_name)
         add(t, "dtype", t.name)
-    for m in (math, cmath):
-        for name, v in vars(m).items():
-            if callable(v) and not name.startswith("_"):
-                add(v, "intrin", "%s.%s" % (m.__name__, name), m)
-    for name, v in sorted(vars(np).items()):
-        if name.startswith("_") or not callable(v):
-            continue
-        if isinstance(v, np.ufunc) and getattr(np, v.__name__, None) is v:
-            name = v.__name__
-        add(v, "intrin", "numpy." + name, np)
+    for name in ("math", "cmath"):        # a kernel can name them only once imported
+        if name in sys.modules:
+            table._add_math(sys.modules[name])
     _core.set_resolve_table(table)
     _table_ready = True
 

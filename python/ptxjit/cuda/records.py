@@ -10,8 +10,10 @@ Inside the kernel `a[i]` is the record (a reference into the array), and its
 fields read and write as `a[i].x`, `a[i]['x']`, `a[i][0]`, `a[i].x = v`;
 `a[i] = b[j]` copies a record.  A record passed on its own (`k[1, 1](a[3])`)
 is a reference too: what the kernel writes reaches the array.  Fields are
-numbers (bool, integers, floats, complex); each must lie at a multiple of its
-size, which `numpy.dtype([...], align=True)` guarantees.
+numbers (bool, integers, floats, complex), records (`r.p.x`) or sub-arrays of
+those (`('j', np.int32, (2, 3))`: `r.j[1, 0]`, `r.j.shape`, spelled
+`nestedarray(int32, (2, 3))` as Numba does); each must lie at a multiple of
+its size, which `numpy.dtype([...], align=True)` guarantees.
 """
 
 import numpy as np
@@ -19,6 +21,31 @@ import numpy as np
 from .. import types as _types
 
 _NAMES = {t.np_name: t.name for t in _types.number_types()}
+
+
+def _field_type(name, fdt):
+    """The spelling of one field's type: a number, a nested Record, or
+    nestedarray(T, (extents)) for a sub-array field."""
+    if fdt.subdtype is not None:
+        base, shape = fdt.subdtype
+        if base.subdtype is not None:
+            raise TypeError("record field %r is an array of arrays (%s)" % (name, fdt))
+        if not shape or any(n < 1 for n in shape):
+            raise TypeError("record field %r is an array of shape %s; kernels take sub-arrays of at least "
+                            "one element" % (name, shape))
+        if len(shape) > 8:
+            raise TypeError("record field %r has %d dimensions (at most 8)" % (name, len(shape)))
+        return "nestedarray(%s, (%s%s))" % (_field_type(name, base), ", ".join(str(n) for n in shape),
+                                            "," if len(shape) == 1 else "")
+    if fdt.fields is not None:
+        return record_sig(fdt)
+    if fdt.byteorder == ">" or (fdt.byteorder == "=" and not np.little_endian):
+        raise TypeError("record field %r is big-endian (%s); use native byte order" % (name, fdt.str))
+    tname = _NAMES.get(fdt.name)
+    if tname is None:
+        raise TypeError("record field %r has dtype %s, which kernels do not take (fields are bool, "
+                        "integers, floats, complex, records or sub-arrays of those)" % (name, fdt))
+    return tname
 
 
 def record_sig(dtype):
@@ -29,21 +56,9 @@ def record_sig(dtype):
     parts = []
     for name in dt.names:
         fdt, off = dt.fields[name][:2]
-        if fdt.subdtype is not None:
-            raise TypeError("record field %r is an array (%s); kernels take records whose fields are "
-                            "numbers" % (name, fdt))
-        if fdt.fields is not None:
-            raise TypeError("record field %r is itself a record; kernels take records whose fields are "
-                            "numbers" % (name,))
-        if fdt.byteorder == ">" or (fdt.byteorder == "=" and not np.little_endian):
-            raise TypeError("record field %r is big-endian (%s); use native byte order" % (name, fdt.str))
-        tname = _NAMES.get(fdt.name)
-        if tname is None:
-            raise TypeError("record field %r has dtype %s, which kernels do not take (fields are bool, "
-                            "integers, floats or complex)" % (name, fdt))
         if not name.isidentifier():
             raise TypeError("record field name %r is not a Python identifier, which kernels need" % (name,))
-        parts.append("%s[type=%s;offset=%d]" % (name, tname, off))
+        parts.append("%s[type=%s;offset=%d]" % (name, _field_type(name, fdt), off))
     if not parts:
         raise TypeError("dtype %s has no fields" % dt)
     return "Record(%s;%d;%s)" % (",".join(parts), dt.itemsize, bool(dt.isalignedstruct))

@@ -1,0 +1,114 @@
+/*
+ * hoststage.c - NumPy arrays (A_HOST arguments) around a launch.
+ *
+ * The GPU gets a device copy of each host array: memory from rt_alloc,
+ * filled through rt_put with the arrays the kernel reads or writes
+ * (PjKernel.read_args / written_args; cuda.Out skips it).  After the
+ * kernel, rt_get brings back the writable arrays the kernel writes
+ * (cuda.In and read-only arrays are not copied back) and waits: the call
+ * returns when the results are in host memory, as in Numba.  A record
+ * scalar is small and always copied both ways.  The copies go through
+ * the runtime's staging ring or page-locked registrations (src/rt); the
+ * GIL is released while they run.  The scratch allocations go back to
+ * the runtime's allocator in arg_release.
+ *
+ * The simulator uses host arrays in place, except that a read-only array
+ * (or a cuda.In one) the kernel writes gets a scratch copy, so that the
+ * caller's array is not changed.
+ *
+ * If anything fails after copies were queued, stage_abort waits for the
+ * stream (the scratch memory is about to be reused) unless the context
+ * is lost, and drops the registrations.
+ */
+#include "launch.h"
+
+#include <string.h>
+
+static int arg_bit(uint64_t mask, int i)
+{
+	return (int)(mask >> (i < 63 ? i : 63) & 1);
+}
+
+int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg)
+{
+	ModState *st = L->d->st;
+	Rt *rt = st->rt;
+	RtErr e;
+	int rc;
+	sg->nin = sg->nout = 0;
+	if (!st->sim && enter_rt(st))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (a[i].cls != A_HOST)
+			continue;
+		int rec = a[i].layout == 'R';
+		int rd = rec || arg_bit(pk->read_args, i), wr = rec || arg_bit(pk->written_args, i);
+		if (st->sim) {
+			if ((a[i].readonly || a[i].dir == DIR_IN) && wr && a[i].nbytes) {
+				if (!(a[i].host_tmp = PyMem_RawMalloc(a[i].nbytes))) {
+					PyErr_NoMemory();
+					return -1;
+				}
+				memcpy(a[i].host_tmp, a[i].view.buf, a[i].nbytes);
+				a[i].ptr = (CUdeviceptr)(uintptr_t)a[i].host_tmp;
+			}
+			continue;
+		}
+		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e)) {
+			raise_rt(st, &e);
+			return -1;
+		}
+		a[i].ptr = a[i].tmp;
+		if ((rd || wr) && a[i].nbytes && a[i].dir != DIR_OUT)
+			sg->in[sg->nin++] = (RtXfer){a[i].view.buf, a[i].tmp, a[i].nbytes, 0};
+	}
+	if (!sg->nin)
+		return 0;
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_put(rt, sg->in, sg->nin, L->stream, &e);
+	Py_END_ALLOW_THREADS
+	if (rc) {
+		raise_rt(st, &e);
+		stage_abort(L, sg, e.sticky);
+		return -1;
+	}
+	return 0;
+}
+
+int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg, RtErr *e)
+{
+	Rt *rt = L->d->st->rt;
+	int rc;
+	for (int i = 0; i < n; i++)
+		if (a[i].cls == A_HOST && !a[i].readonly && a[i].dir != DIR_IN && a[i].nbytes &&
+		    (a[i].layout == 'R' || arg_bit(pk->written_args, i))) {
+			RtXfer *x = &sg->out[sg->nout++];
+			*x = (RtXfer){a[i].view.buf, a[i].tmp, a[i].nbytes, 0};
+			for (int j = 0; j < sg->nin; j++)
+				if (sg->in[j].dev == a[i].tmp)
+					x->reg = sg->in[j].reg;
+		}
+	Py_BEGIN_ALLOW_THREADS
+	rc = rt_get(rt, sg->out, sg->nout, L->stream, e);
+	Py_END_ALLOW_THREADS
+	if (rc)
+		return -1;
+	rt_unregister_xfers(rt, sg->in, sg->nin, 1);
+	rt_unregister_xfers(rt, sg->out, sg->nout, 2);
+	return 0;
+}
+
+void stage_abort(LauncherObject *L, Stage *sg, int sticky)
+{
+	ModState *st = L->d->st;
+	if (st->sim)
+		return;
+	if (!sticky) {
+		/* copies may still be queued into the scratch arrays, which are
+		 * about to go back to the allocator */
+		RtErr ignored;
+		rt_stream_sync(st->rt, L->stream, &ignored);
+	}
+	rt_unregister_xfers(st->rt, sg->in, sg->nin, 1);
+	rt_unregister_xfers(st->rt, sg->out, sg->nout, 2);
+}

@@ -1,0 +1,1256 @@
+"""A seeded random generator of well-typed kernels in ptxjit's dialect.
+
+Program(seed, mode) builds a small typed AST (expressions know their Numba
+type) and renders it twice into one Python module:
+
+  kern          the kernel, as a user writes it (implicit promotions,
+                `x * y + z` that ptxjit contracts into an fma, ...);
+  kern_ref      the same control flow as plain Python over NumPy scalars,
+                with every conversion Numba's typing implies spelled out
+                as calls into refrt.py.  It runs once per thread; in the
+                "comm" mode it is a generator that yields at each
+                cuda.syncthreads(), so the harness can run a block's threads
+                in lock step over their shared arrays.
+
+Types are short strings: b, i8..i64, u8..u64, f32, f64.  The typing rules
+(checked against Numba 0.68's CPU typing, which CUDA shares):
+
+  arithmetic   ints compute in 64 bits, unsigned only when both operands
+               are (bool counts as signed); a float with a small int (bool,
+               i8, u8, i16) keeps its width, float32 with anything wider
+               goes to float64; int / int is float64;
+  shifts       64 bits with the left operand's signedness;
+  unary - + ~  ints widen to 64 bits (same signedness), floats keep;
+  comparisons, min/max, `and`/`or`, `a if c else b`, and a variable's
+               type: NumPy's promote_types (int64 with uint64 -> float64);
+  float ** int keeps the float type; int ** int as arithmetic.
+
+Things Numba and ptxjit spell differently on purpose (int(int32), float
+(float32), math.copysign of ints) are not generated.
+
+Statements: assignments (a variable keeps the type of its first
+assignment; later ones may assign any type that unifies into it),
+augmented assignments, if/elif/else, for over range() with run-time
+bounds (bounded trip counts), while with break/continue, local arrays,
+tuples (packing, unpacking, indexing), device functions, stores to the
+output arrays, and math calls whose results go straight to an output
+column that is compared within the math library's ULP bounds.
+"""
+
+import random
+
+import numpy as np
+
+TYPES = ("b", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64")
+INTS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+FLOATS = ("f32", "f64")
+NPNAME = {"b": "np.bool_", "i8": "np.int8", "i16": "np.int16", "i32": "np.int32", "i64": "np.int64",
+          "u8": "np.uint8", "u16": "np.uint16", "u32": "np.uint32", "u64": "np.uint64",
+          "f32": "np.float32", "f64": "np.float64"}
+DTYPE = {"b": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+         "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+         "f32": np.float32, "f64": np.float64}
+SMALL = ("b", "i8", "u8", "i16")
+
+INEXACT1 = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+            "atanh", "exp", "expm1", "log", "log2", "log10", "log1p", "erf", "erfc", "gamma", "lgamma")
+INEXACT2 = ("atan2", "hypot", "pow")
+
+
+def unify(a, b):
+    if a == b:
+        return a
+    t = np.promote_types(DTYPE[a], DTYPE[b])
+    for k, v in DTYPE.items():
+        if np.dtype(v) == t:
+            return k
+    raise ValueError((a, b))
+
+
+def arith(a, b):
+    if a in FLOATS or b in FLOATS:
+        wide = "f64" in (a, b) or any(t not in FLOATS and t not in SMALL for t in (a, b))
+        return "f64" if wide else "f32"
+    return "u64" if a[0] == "u" and b[0] == "u" else "i64"
+
+
+def widen(a):
+    if a in FLOATS:
+        return a
+    return "u64" if a[0] == "u" else "i64"
+
+
+# ----------------------------------------------------------------- expressions
+# Each node has .ty and two renderings: k() for the kernel, r() for the
+# reference.  kids() and replace() serve the minimiser.
+
+class E:
+    const = False
+
+    def kids(self):
+        return []
+
+    def set_kid(self, i, e):
+        raise IndexError
+
+
+class Lit(E):
+    const = True
+
+    def __init__(self, v, ty):
+        self.v, self.ty = v, ty
+
+    def k(self):
+        if self.ty == "i64":
+            return "(%d)" % self.v if self.v < 0 else "%d" % self.v
+        if self.ty == "f64":
+            s = repr(float(self.v))
+            return "(%s)" % s if s.startswith("-") else s
+        if self.ty == "b":
+            return "True" if self.v else "False"
+        return "%s(%r)" % (NPNAME[self.ty], self.v)
+
+    def r(self):
+        return "%s(%r)" % (NPNAME[self.ty], self.v)
+
+
+def is_literal(e):
+    """A literal Numba prunes a branch on (np.uint8(1) is a call to it)."""
+    return isinstance(e, Lit) and e.ty in ("b", "i64", "f64")
+
+
+class Var(E):
+    def __init__(self, name, ty):
+        self.name, self.ty = name, ty
+
+    def k(self):
+        return self.name
+
+    r = k
+
+
+class Raw(E):
+    """A fixed piece of text in both renderings (thread indices, shapes)."""
+
+    def __init__(self, ktext, rtext, ty):
+        self.kt, self.rt, self.ty = ktext, rtext, ty
+
+    def k(self):
+        return self.kt
+
+    def r(self):
+        return self.rt
+
+
+class Node(E):
+    def __init__(self, *args):
+        self.args = list(args)
+
+    def kids(self):
+        return self.args
+
+    def set_kid(self, i, e):
+        self.args[i] = e
+
+    @property
+    def const(self):
+        return all(a.const for a in self.args)
+
+
+class Bin(Node):
+    def __init__(self, op, a, b):
+        super().__init__(a, b)
+        self.op = op
+        self.retype()
+
+    def retype(self):
+        a, b = self.args[0].ty, self.args[1].ty
+        op = self.op
+        if op == "/":
+            self.ct = arith(a, b) if (a in FLOATS or b in FLOATS) else "f64"
+        elif op in ("<<", ">>"):
+            self.ct = widen(a)
+        elif op == "**" and a in FLOATS and b not in FLOATS:
+            self.ct = a
+        elif op in ("&", "|", "^") and a == "b" and b == "b":
+            self.ct = "b"
+        else:
+            self.ct = arith(a, b)
+        self.ty = self.ct
+
+    def fma_parts(self):
+        """(x, y, z, negate_xy, negate_z) when ptxjit contracts this node."""
+        if self.op not in ("+", "-") or self.ty not in FLOATS:
+            return None
+        a, b = self.args
+        if isinstance(a, Bin) and a.op == "*" and a.ty == self.ty and not a.const:
+            return a.args[0], a.args[1], b, False, self.op == "-"
+        if isinstance(b, Bin) and b.op == "*" and b.ty == self.ty and not b.const:
+            return b.args[0], b.args[1], a, self.op == "-", False
+        return None
+
+    def k(self):
+        return "(%s %s %s)" % (self.args[0].k(), self.op, self.args[1].k())
+
+    def r(self):
+        f = self.fma_parts()
+        if f:
+            x, y, z, nx, nz = f
+            xs = "R.unop('-', %s, %r)" % (R_as(x, self.ty), self.ty) if nx else x.r()
+            zs = "R.unop('-', %s, %r)" % (R_as(z, self.ty), self.ty) if nz else z.r()
+            return "R.fma(%s, %s, %s, %r)" % (xs, y.r(), zs, self.ty)
+        return "R.binop(%r, %s, %s, %r)" % (self.op, self.args[0].r(), self.args[1].r(), self.ct)
+
+
+def R_as(e, t):
+    return "R.cast(%s, %r)" % (e.r(), t)
+
+
+class Un(Node):
+    def __init__(self, op, a):
+        super().__init__(a)
+        self.op = op
+        self.ty = widen(a.ty) if a.ty != "b" else "i64"
+
+    def k(self):
+        return "(%s%s)" % (self.op, self.args[0].k())
+
+    def r(self):
+        return "R.unop(%r, %s, %r)" % (self.op, self.args[0].r(), self.ty)
+
+
+class Not(Node):
+    ty = "b"
+
+    def k(self):
+        return "(not %s)" % self.args[0].k()
+
+    def r(self):
+        return "np.bool_(not %s)" % self.args[0].r()
+
+
+class Cmp(Node):
+    """a op1 b op2 c ...: chained."""
+    ty = "b"
+
+    def __init__(self, ops, *operands):
+        super().__init__(*operands)
+        self.ops = list(ops)
+
+    def k(self):
+        s = self.args[0].k()
+        for op, e in zip(self.ops, self.args[1:]):
+            s += " %s %s" % (op, e.k())
+        return "(%s)" % s
+
+    def r(self):
+        parts = []
+        for i, op in enumerate(self.ops):
+            a, b = self.args[i], self.args[i + 1]
+            parts.append("R.cmp(%r, %s, %s, %r)" % (op, a.r(), b.r(), unify(a.ty, b.ty)))
+        return "(%s)" % " and ".join(parts) if len(parts) > 1 else parts[0]
+
+
+class BoolOp(Node):
+    """a and b, a or b: Numba prunes the branch on a literal left operand
+    (True or x is bool); gen gives a non-literal constant left operand the
+    right operand's type (ptxjit prunes on any constant, Numba does not)."""
+
+    def __init__(self, op, a, b):
+        super().__init__(a, b)
+        self.op = op
+        self.retype()
+
+    def retype(self):
+        a, b = self.args
+        if is_literal(a):
+            self.ty = a.ty if bool(a.v) == (self.op == "or") else b.ty
+        else:
+            self.ty = unify(a.ty, b.ty)
+
+    def k(self):
+        return "(%s %s %s)" % (self.args[0].k(), self.op, self.args[1].k())
+
+    def r(self):
+        return "R.cast((%s %s %s), %r)" % (self.args[0].r(), self.op, self.args[1].r(), self.ty)
+
+
+class IfExp(Node):
+    """a if c else b: Numba prunes a branch whose condition is a constant
+    before typing (the type is the taken branch's); gen keeps constant
+    conditions to literals, or gives both branches one type."""
+
+    def __init__(self, c, a, b):
+        super().__init__(c, a, b)
+        self.retype()
+
+    def retype(self):
+        c, a, b = self.args
+        if is_literal(c):
+            self.ty = a.ty if c.v else b.ty
+        else:
+            self.ty = unify(a.ty, b.ty)
+
+    def k(self):
+        return "(%s if %s else %s)" % (self.args[1].k(), self.args[0].k(), self.args[2].k())
+
+    def r(self):
+        return "R.cast((%s if %s else %s), %r)" % (self.args[1].r(), self.args[0].r(), self.args[2].r(), self.ty)
+
+
+class Cast(Node):
+    """np.T(x), int(x) (floats and int64 only), float(x) (not float32), bool(x)."""
+
+    def __init__(self, how, ty, a):
+        super().__init__(a)
+        self.how, self.ty = how, ty
+
+    def k(self):
+        return "%s(%s)" % (self.how, self.args[0].k())
+
+    def r(self):
+        return "R.cast(%s, %r)" % (self.args[0].r(), self.ty)
+
+
+class Call(Node):
+    """A call whose reference is R.<rfun>(args..., argtype)."""
+
+    def __init__(self, kname, rfun, ty, at, *args):
+        super().__init__(*args)
+        self.kname, self.rfun, self.ty, self.at = kname, rfun, ty, at
+
+    def k(self):
+        return "%s(%s)" % (self.kname, ", ".join(a.k() for a in self.args))
+
+    def r(self):
+        return "R.%s(%s, %r)" % (self.rfun, ", ".join(a.r() for a in self.args), self.at)
+
+
+class MathCall(Node):
+    """math.f(x) with an inexact result: the reference stores the accurate
+    value, and the harness compares within the function's ULP bound."""
+
+    def __init__(self, f, t, *args):
+        super().__init__(*args)
+        self.f, self.ty = f, t
+
+    def k(self):
+        return "math.%s(%s)" % (self.f, ", ".join(a.k() for a in self.args))
+
+    def r(self):
+        return "R.inexact(%r, [%s], %r)" % (self.f, ", ".join(a.r() for a in self.args), self.ty)
+
+
+class MinMax(Node):
+    def __init__(self, which, *args):
+        super().__init__(*args)
+        self.which = which
+        t = args[0].ty
+        for a in args[1:]:
+            t = unify(t, a.ty)
+        self.ty = t
+
+    def k(self):
+        return "%s(%s)" % (self.which, ", ".join(a.k() for a in self.args))
+
+    def r(self):
+        return "R.minmax(%r, [%s], %r)" % (self.which, ", ".join(a.r() for a in self.args), self.ty)
+
+
+class DevCall(Node):
+    def __init__(self, fn, *args):
+        super().__init__(*args)
+        self.fn = fn
+        self.ty = fn.rty
+
+    def k(self):
+        return "%s(%s)" % (self.fn.name, ", ".join(a.k() for a in self.args))
+
+    def r(self):
+        return "%s_ref(%s)" % (self.fn.name, ", ".join(a.r() for a in self.args))
+
+
+class Index(Node):
+    """arr[i] or arr[i, j]; the indices are int expressions already reduced
+    into range (the generator builds `e % arr.shape[d]`, maybe minus the
+    extent for a negative index)."""
+
+    def __init__(self, arr, ty, *idx):
+        super().__init__(*idx)
+        self.arr, self.ty = arr, ty
+
+    def k(self):
+        return "%s[%s]" % (self.arr, ", ".join(a.k() for a in self.args))
+
+    def r(self):
+        return "%s[%s]" % (self.arr, ", ".join("int(%s)" % a.r() for a in self.args))
+
+
+class TupleGet(E):
+    def __init__(self, name, i, ty):
+        self.name, self.i, self.ty = name, i, ty
+
+    def k(self):
+        return "%s[%d]" % (self.name, self.i)
+
+    r = k
+
+
+# ----------------------------------------------------------------- statements
+
+class S:
+    def blocks(self):
+        """The statement lists inside (for the minimiser)."""
+        return []
+
+    def exprs(self):
+        return []
+
+
+class Assign(S):
+    def __init__(self, name, ty, e):
+        self.name, self.ty, self.e = name, ty, e
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "%s = R.cast(%s, %r)" % (self.name, self.e.r(), self.ty)]
+        return [ind + "%s = %s" % (self.name, self.e.k())]
+
+    def exprs(self):
+        return [self]
+
+
+class AugAssign(S):
+    def __init__(self, name, ty, op, e):
+        self.name, self.ty, self.op, self.e = name, ty, op, e
+
+    def lines(self, ind, ref):
+        if not ref:
+            return [ind + "%s %s= %s" % (self.name, self.op, self.e.k())]
+        b = Bin(self.op, Var(self.name, self.ty), self.e)
+        return [ind + "%s = R.cast(%s, %r)" % (self.name, b.r(), self.ty)]
+
+    def exprs(self):
+        return [self]
+
+
+class Store(S):
+    """arr[row, col] = e (the store converts to the array's dtype)."""
+
+    def __init__(self, arr, dt, idx, e):
+        self.arr, self.dt, self.idx, self.e = arr, dt, idx, e
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "%s[%s] = R.cast(%s, %r)" % (self.arr, self.idx, self.e.r(), self.dt)]
+        return [ind + "%s[%s] = %s" % (self.arr, self.idx, self.e.k())]
+
+    def exprs(self):
+        return [self]
+
+
+class LocalStore(S):
+    def __init__(self, arr, dt, idx, e):
+        self.arr, self.dt, self.idx, self.e = arr, dt, idx, e
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "%s[int(%s)] = R.cast(%s, %r)" % (self.arr, self.idx.r(), self.e.r(), self.dt)]
+        return [ind + "%s[%s] = %s" % (self.arr, self.idx.k(), self.e.k())]
+
+    def exprs(self):
+        return [self]
+
+
+class Text(S):
+    """A line that is the same in both renderings (or given twice)."""
+
+    def __init__(self, ktext, rtext=None):
+        self.kt, self.rt = ktext, ktext if rtext is None else rtext
+
+    def lines(self, ind, ref):
+        t = self.rt if ref else self.kt
+        return [ind + x for x in t.split("\n")] if t else []
+
+
+class TupleAssign(S):
+    """t = (e1, e2, ...)  or  a, b = e1, e2 (names given)."""
+
+    def __init__(self, names, tys, es, packed):
+        self.names, self.tys, self.es, self.packed = names, tys, es, packed
+
+    def lines(self, ind, ref):
+        if ref:
+            vals = ", ".join("R.cast(%s, %r)" % (e.r(), t) for e, t in zip(self.es, self.tys))
+        else:
+            vals = ", ".join(e.k() for e in self.es)
+        if self.packed:
+            return [ind + "%s = (%s,)" % (self.names[0], vals)]
+        return [ind + "%s = %s" % (", ".join(self.names), vals)]
+
+    def exprs(self):
+        return [_ExprList(self.es)]
+
+
+class _ExprList:
+    def __init__(self, es):
+        self.es = es
+
+
+class If(S):
+    def __init__(self, arms, orelse):
+        self.arms, self.orelse = arms, orelse  # arms: [(cond, body)]
+
+    def lines(self, ind, ref):
+        out = []
+        for i, (c, body) in enumerate(self.arms):
+            out.append(ind + ("if " if i == 0 else "elif ") + (c.r() if ref else c.k()) + ":")
+            out += body_lines(body, ind + "    ", ref)
+        if self.orelse:
+            out.append(ind + "else:")
+            out += body_lines(self.orelse, ind + "    ", ref)
+        return out
+
+    def blocks(self):
+        return [b for _, b in self.arms] + ([self.orelse] if self.orelse else [])
+
+
+class For(S):
+    def __init__(self, var, bounds, body):
+        self.var, self.bounds, self.body = var, bounds, body
+        # i is int64, uint64 when any bound is
+        self.ty = "u64" if any(b.ty == "u64" for b in bounds) else "i64"
+
+    def lines(self, ind, ref):
+        if ref:
+            bs = ", ".join("int(%s)" % b.r() for b in self.bounds)
+            out = [ind + "for %s in range(%s):" % (self.var, bs),
+                   ind + "    %s = R.cast(%s, %r)" % (self.var, self.var, self.ty)]
+        else:
+            out = [ind + "for %s in range(%s):" % (self.var, ", ".join(b.k() for b in self.bounds))]
+        return out + body_lines(self.body, ind + "    ", ref)
+
+    def blocks(self):
+        return [self.body]
+
+
+class While(S):
+    """cnt = 0; while cnt < bound: cnt += 1; body (break/continue inside)."""
+
+    def __init__(self, cnt, bound, body):
+        self.cnt, self.bound, self.body = cnt, bound, body
+
+    def lines(self, ind, ref):
+        if ref:
+            return ([ind + "%s = np.int64(0)" % self.cnt,
+                     ind + "while %s < %d:" % (self.cnt, self.bound),
+                     ind + "    %s = np.int64(%s + 1)" % (self.cnt, self.cnt)]
+                    + body_lines(self.body, ind + "    ", ref))
+        return ([ind + "%s = 0" % self.cnt, ind + "while %s < %d:" % (self.cnt, self.bound),
+                 ind + "    %s += 1" % self.cnt] + body_lines(self.body, ind + "    ", ref))
+
+    def blocks(self):
+        return [self.body]
+
+
+class Jump(S):
+    """if c: break / continue"""
+
+    def __init__(self, c, what):
+        self.c, self.what = c, what
+
+    def lines(self, ind, ref):
+        return [ind + "if %s:" % (self.c.r() if ref else self.c.k()), ind + "    " + self.what]
+
+
+class Return(S):
+    def __init__(self, e, ty):
+        self.e, self.ty = e, ty
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "return R.cast(%s, %r)" % (self.e.r(), self.ty)]
+        return [ind + "return %s" % self.e.k()]
+
+    def exprs(self):
+        return [self]
+
+
+def body_lines(body, ind, ref):
+    out = []
+    for s in body:
+        out += s.lines(ind, ref)
+    return out or [ind + "pass"]
+
+
+# ----------------------------------------------------------------- programs
+
+class DevFn:
+    def __init__(self, name, params, body, rty):
+        self.name, self.params, self.body, self.rty = name, params, body, rty
+
+
+class Arg:
+    """An input argument: an array (dtype, layout) or a scalar."""
+
+    def __init__(self, name, kind, ty, shape=None, layout=None, readonly=False):
+        self.name, self.kind, self.ty = name, kind, ty
+        self.shape, self.layout, self.readonly = shape, layout, readonly
+
+
+CLAMP = {"i8": (-100, 100), "u8": (0, 200), "i16": (-30000, 30000), "u16": (0, 60000),
+         "i32": (-1e9, 1e9), "u32": (0, 4e9), "i64": (-1e18, 1e18), "u64": (0, 1e19)}
+
+
+def clamp(e, t):
+    """max(lo, min(hi, e)): e in the range of int type t, NaN going to hi
+    (Python's min and max keep the first operand unless another is
+    strictly better), so converting the result to t is defined."""
+    lo, hi = CLAMP[t]
+    return MinMax("max", Lit(float(lo), "f64"), MinMax("min", Lit(float(hi), "f64"), e))
+
+
+class Program:
+    """One generated kernel program.  mode: 'pure' (threads independent:
+    compared per thread) or 'comm' (shared memory, barriers, atomics:
+    compared by invariants, with a lock-step reference)."""
+
+    def __init__(self, seed, mode=None):
+        self.seed = seed
+        self.rnd = random.Random(seed)
+        r = self.rnd
+        self.mode = mode or ("comm" if r.random() < 0.25 else "pure")
+        self.nvar = 0
+        self.in_dev = False
+        self.nest = 0
+        self.devs = []
+        self.args = []
+        self.mslots = []      # out_m columns: (func, float type)
+        self.ncols = r.choice((2, 3, 4))
+        self.sdt = r.choice(TYPES)   # dtype of out_s
+        self.grid2 = self.mode == "pure" and r.random() < 0.2
+        if self.mode == "comm":
+            self.tpb = r.choice((32, 64))
+            self.blocks = r.choice((1, 2, 3))
+        elif self.grid2:
+            self.tpb = r.choice(((8, 4), (16, 2), (4, 4)))
+            self.blocks = r.choice(((2, 1), (1, 2), (2, 2)))
+        else:
+            self.tpb = r.choice((32, 64, 40))
+            self.blocks = r.choice((1, 2))
+        nthreads = self.nthreads()
+        self.rows = nthreads - (r.choice((0, 0, 3)) if not self.grid2 else 0)
+        self.make_args()
+        self.budget = r.randint(6, 22)
+        self.body = []
+        self.comm = []
+        for _ in range(r.choice((0, 0, 1, 2))):
+            self.make_dev()
+        self.make_body()
+
+    def nthreads(self):
+        if self.grid2:
+            return self.tpb[0] * self.tpb[1] * self.blocks[0] * self.blocks[1]
+        return self.tpb * self.blocks
+
+    # ---------------------------------------------------------- arguments
+
+    def make_args(self):
+        r = self.rnd
+        for i in range(r.randint(1, 4)):
+            dt = r.choice(TYPES)
+            lay = r.choice(("1C", "1C", "2C", "2F", "1S", "2S", "1R"))
+            n = r.randint(1, 40)
+            shape = (n,) if lay[0] == "1" else (r.randint(1, 7), r.randint(1, 7))
+            self.args.append(Arg("a%d" % i, "array", dt, shape, lay, readonly=r.random() < 0.2))
+        for i in range(r.randint(0, 3)):
+            self.args.append(Arg("s%d" % i, "scalar", r.choice(("i64", "f64", "f32", "i32", "u8", "u64",
+                                                                "b", "i16"))))
+
+    def fresh(self, p="v"):
+        self.nvar += 1
+        return "%s%d" % (p, self.nvar)
+
+    # ---------------------------------------------------------- expressions
+
+    def lit(self, ty):
+        r = self.rnd
+        if ty == "b":
+            return Lit(r.random() < 0.5, "b")
+        if ty in FLOATS:
+            v = r.choice((0.0, 0.5, 1.0, 2.0, -1.5, 3.25, 0.1, 1e10, 1e-3, -7.0, 100.0, 0.3333, 65504.0,
+                          1e30, 2.5))
+            return Lit(v, ty)
+        if ty == "i64":
+            v = r.choice((0, 1, 2, 3, 5, 7, -1, -2, -8, 100, 255, 127, -128, 65535, 2147483647,
+                          -2147483648, 4294967296, 9223372036854775807, 12345678901, -3))
+            return Lit(v, "i64")
+        lo, hi = (0, (1 << int(ty[1:])) - 1) if ty[0] == "u" else (-(1 << (int(ty[1:]) - 1)),
+                                                                       (1 << (int(ty[1:]) - 1)) - 1)
+        v = r.choice((0, 1, 2, 3, 7, lo, hi, hi // 2, lo + 1))
+        return Lit(v, ty)
+
+    def leaf(self, scope, want):
+        r = self.rnd
+        cands = []
+        vs = [(n, t) for n, t in scope.items() if self.fits(t, want)]
+        if vs:
+            cands += ["var"] * 4
+        arrs = [a for a in self.args if a.kind == "array" and self.fits(a.ty, want)] \
+            if self.nest < 2 else []
+        if arrs:
+            cands += ["arr"] * 2
+        scal = [a for a in self.args if a.kind == "scalar" and self.fits(a.ty, want)]
+        if scal:
+            cands += ["scal"]
+        if want in ("int", "num", "any") and not self.in_dev:
+            cands += ["tid", "sreg"]
+        cands += ["lit"] * 2
+        c = r.choice(cands)
+        if c == "var":
+            n, t = r.choice(vs)
+            if isinstance(t, tuple):
+                i = r.randrange(len(t))
+                return TupleGet(n, i, t[i])
+            return Var(n, t)
+        if c == "arr":
+            return self.index(r.choice(arrs), scope)
+        if c == "scal":
+            a = r.choice(scal)
+            return Var(a.name, a.ty)
+        if c == "tid":
+            return Var("tid", "i64")
+        if c == "sreg":
+            if self.grid2:
+                k = r.choice(("threadIdx.x", "threadIdx.y", "blockIdx.x", "blockIdx.y", "blockDim.x"))
+            else:
+                k = r.choice(("threadIdx.x", "blockIdx.x", "blockDim.x"))
+            rv = {"threadIdx.x": "T.tx", "threadIdx.y": "T.ty", "blockIdx.x": "T.bx", "blockIdx.y": "T.by",
+                  "blockDim.x": "T.bdx"}[k]
+            return Raw("cuda." + k, "R.sr(%s)" % rv, "i32")
+        ty = {"int": r.choice(INTS), "float": r.choice(FLOATS), "bool": "b"}.get(want) or r.choice(TYPES)
+        return self.lit(ty)
+
+    @staticmethod
+    def fits(t, want):
+        if isinstance(t, tuple):
+            return any(Program.fits(x, want) for x in t)
+        if want == "any":
+            return True
+        if want == "num":
+            return t != "b"
+        if want == "int":
+            return t in INTS
+        if want == "float":
+            return t in FLOATS
+        if want == "bool":
+            return t == "b"
+        return t == want
+
+    def int_index(self, scope, extent_k, extent_r, neg=False):
+        """An int expression in [0, extent) (or [-extent, 0) when neg)."""
+        e = self.expr(scope, 1, "int")
+        m = Bin("%", e, Raw(extent_k, "np.int64(%s)" % extent_r, "i64"))
+        if neg:
+            m = Bin("-", m, Raw(extent_k, "np.int64(%s)" % extent_r, "i64"))
+        return m
+
+    def index(self, a, scope):
+        self.nest += 1
+        try:
+            return self._index(a, scope)
+        finally:
+            self.nest -= 1
+
+    def _index(self, a, scope):
+        r = self.rnd
+        neg = r.random() < 0.2
+        if len(a.shape) == 1:
+            ext = r.choice(("%s.shape[0]" % a.name, "%s.size" % a.name, "len(%s)" % a.name))
+            return Index(a.name, a.ty, self.int_index(scope, ext, "%s.shape[0]" % a.name, neg))
+        return Index(a.name, a.ty,
+                     self.int_index(scope, "%s.shape[0]" % a.name, "%s.shape[0]" % a.name, neg),
+                     self.int_index(scope, "%s.shape[1]" % a.name, "%s.shape[1]" % a.name))
+
+    def expr(self, scope, depth, want="any"):
+        """A random expression of the class want (any, num, int, float, bool)."""
+        r = self.rnd
+        if depth <= 0 or r.random() < 0.25:
+            e = self.leaf(scope, want)
+            return self.coerce(e, want)
+        kinds = {"any": ["bin", "bin", "bin", "cmp", "un", "cast", "call", "ifexp", "boolop", "minmax", "dev"],
+                 "num": ["bin", "bin", "bin", "un", "cast", "call", "ifexp", "minmax", "dev"],
+                 "int": ["bin", "bin", "bin", "un", "cast", "call", "ifexp", "minmax", "dev"],
+                 "float": ["bin", "bin", "bin", "un", "cast", "call", "ifexp", "minmax", "dev"],
+                 "bool": ["cmp", "cmp", "not", "boolop", "call"]}[want]
+        k = r.choice(kinds)
+        d = depth - 1
+        if k == "bin":
+            if want == "int" or (want in ("any", "num") and r.random() < 0.5):
+                op = r.choice(("+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>", "**", "+", "-", "*"))
+                a = self.expr(scope, d, "int")
+                if op in ("<<", ">>"):
+                    b = Bin("&", self.expr(scope, d, "int"), Lit(r.choice((7, 15, 31, 63)), "i64"))
+                elif op == "**":
+                    b = Lit(r.randint(0, 4), "i64") if r.random() < 0.5 else \
+                        Bin("&", self.expr(scope, d, "int"), Lit(3, "i64"))
+                else:
+                    b = self.expr(scope, d, "int")
+                e = Bin(op, a, b)
+            else:
+                op = r.choice(("+", "-", "*", "/", "+", "*", "-", "//", "%", "**"))
+                a = self.expr(scope, d, "float")
+                if op == "**":
+                    e = Bin(op, a, Lit(r.choice((0, 1, 2, 3, 4, -1, -2)), "i64") if r.random() < 0.7
+                            else Bin("&", self.expr(scope, d, "int"), Lit(3, "i64")))
+                else:
+                    b = self.expr(scope, d, r.choice(("float", "float", "num")))
+                    if r.random() < 0.5:
+                        a, b = b, a
+                    if op in ("+", "-") and r.random() < 0.5:
+                        # a contractible multiply
+                        m = Bin("*", self.expr(scope, d, "float"), self.expr(scope, d, "float"))
+                        a = m
+                    e = Bin(op, a, b)
+                    if e.ty not in FLOATS:  # num operands may both be ints
+                        e = Bin(op, Cast("float", "f64", a), b)
+            return self.coerce(e, want)
+        if k == "cmp":
+            n = 2 if r.random() < 0.8 else 3
+            w = r.choice(("num", "int", "float"))
+            ops = [r.choice(("<", "<=", ">", ">=", "==", "!=")) for _ in range(n - 1)]
+            return self.coerce(Cmp(ops, *[self.expr(scope, d, w) for _ in range(n)]), want)
+        if k == "not":
+            return Not(self.expr(scope, d, r.choice(("bool", "num"))))
+        if k == "boolop":
+            w = "bool" if want == "bool" or r.random() < 0.5 else r.choice(("int", "float"))
+            a, b = self.expr(scope, d, w), self.expr(scope, d, w)
+            if a.const and not is_literal(a):
+                b = self.coerce_exact(b, a.ty)
+            return self.coerce(BoolOp(r.choice(("and", "or")), a, b), want)
+        if k == "un":
+            a = self.expr(scope, d, "num" if want == "any" else want)
+            ops = ["-", "+"] + (["~"] if a.ty in INTS else [])
+            return self.coerce(Un(r.choice(ops), a), want)
+        if k == "cast":
+            a = self.expr(scope, d, "num" if r.random() < 0.8 else "bool")
+            choices = []
+            if want in ("any", "num", "int"):
+                choices += [("np", t) for t in INTS]
+                if a.ty in FLOATS or a.ty == "i64":
+                    choices.append(("int", "i64"))
+            if want in ("any", "num", "float"):
+                choices += [("np", "f32"), ("np", "f64")]
+                if a.ty != "f32":
+                    choices.append(("float", "f64"))
+            how, t = r.choice(choices)
+            if a.ty in FLOATS and t in INTS:
+                a = clamp(a, t)
+            return self.coerce(Cast(NPNAME[t] if how == "np" else how, t, a), want)
+        if k == "ifexp":
+            w = want if want != "any" else r.choice(("int", "float", "num"))
+            c, a, b = self.expr(scope, d, "bool"), self.expr(scope, d, w), self.expr(scope, d, w)
+            if c.const and not is_literal(c):
+                b = self.coerce_exact(b, a.ty)
+            return self.coerce(IfExp(c, a, b), want)
+        if k == "minmax":
+            w = want if want != "any" else r.choice(("int", "float", "num"))
+            n = 2 if r.random() < 0.8 else 3
+            return self.coerce(MinMax(r.choice(("min", "max")), *[self.expr(scope, d, w) for _ in range(n)]), want)
+        if k == "dev" and self.devs:
+            fn = r.choice(self.devs)
+            args = [self.coerce_exact(self.expr(scope, d, "num"), t) for _, t in fn.params]
+            return self.coerce(DevCall(fn, *args), want)
+        # a math call with an exact result
+        if want == "bool":
+            a = self.expr(scope, d, "float")
+            f = r.choice(("isnan", "isinf", "isfinite"))
+            return Call("math." + f, "m" + f, "b", a.ty, a)
+        c = r.choice(("floor", "ceil", "trunc", "sqrt", "fabs", "copysign", "abs", "round"))
+        if c == "abs":
+            a = self.expr(scope, d, "num" if want == "any" else want)
+            return self.coerce(Call("abs", "absval", a.ty, a.ty, a), want)
+        a = self.expr(scope, d, "float")
+        if c in ("floor", "ceil", "trunc"):
+            # numba-cuda: the rounding functions return floats (libdevice)
+            return self.coerce(Call("math." + c, "m" + c, a.ty, a.ty, a), want)
+        if c == "round":
+            return self.coerce(Call("round", "pyround", "i64", "f64", clamp(a, "i64")), want)
+        if c == "copysign":
+            b = self.coerce_exact(self.expr(scope, d, "float"), a.ty)
+            return self.coerce(Call("math.copysign", "mcopysign", a.ty, a.ty, a, b), want)
+        if c == "sqrt" and r.random() < 0.3:
+            a = self.expr(scope, d, "int")
+            return self.coerce(Call("math.sqrt", "msqrt", "f64", "f64", a), want)
+        return self.coerce(Call("math." + c, "m" + c, a.ty, a.ty, a), want)
+
+    def coerce(self, e, want):
+        """e, converted if its type is not of class want."""
+        if self.fits(e.ty, want):
+            return e
+        r = self.rnd
+        if want == "bool":
+            if r.random() < 0.5:
+                return Cmp([r.choice(("<", ">", "==", "!="))], e, self.lit(e.ty if e.ty != "b" else "i64"))
+            return Cast("bool", "b", e)
+        if want == "int":
+            if e.ty in FLOATS:
+                t = r.choice(INTS)
+                if r.random() < 0.2:
+                    return Cast("int", "i64", clamp(e, "i64"))
+                return Cast(NPNAME[t], t, clamp(e, t))
+            return Cast(NPNAME[t], t, e) if (t := r.choice(INTS)) else e
+        if want == "float":
+            t = r.choice(FLOATS)
+            return Cast(NPNAME[t], t, e)
+        if want == "num":
+            return Cast(NPNAME["i64"], "i64", e)
+        return e
+
+    def coerce_exact(self, e, t):
+        if e.ty == t:
+            return e
+        if e.ty in FLOATS and t in INTS:
+            e = clamp(e, t)
+        return Cast(NPNAME[t], t, e)
+
+    # ---------------------------------------------------------- statements
+
+    def stmts(self, scope, depth, n, in_loop, out):
+        r = self.rnd
+        for _ in range(n):
+            if self.budget <= 0:
+                return
+            self.budget -= 1
+            k = r.choice(["assign"] * 5 + ["aug"] * 2 + ["store"] * 3 + ["if"] * 2 + ["for"] * 2 +
+                         ["while"] + ["tuple"] + ["local"] + (["jump"] if in_loop else []) +
+                         ["math"] + ["reassign"] * 2)
+            if self.in_dev and k in ("store", "math"):
+                k = "assign"
+            if depth >= 3 and k in ("if", "for", "while"):
+                k = "assign"
+            getattr(self, "st_" + k)(scope, depth, in_loop, out)
+
+    def st_assign(self, scope, depth, in_loop, out):
+        e = self.expr(scope, self.rnd.randint(1, 3))
+        n = self.fresh()
+        out.append(Assign(n, e.ty, e))
+        scope[n] = e.ty
+
+    def st_reassign(self, scope, depth, in_loop, out):
+        vs = [(n, t) for n, t in scope.items() if not isinstance(t, tuple) and n[0] == "v"]
+        if not vs:
+            return self.st_assign(scope, depth, in_loop, out)
+        n, t = self.rnd.choice(vs)
+        e = self.expr(scope, self.rnd.randint(1, 3))
+        if unify(t, e.ty) != t:
+            e = self.coerce_exact(e, t)
+        out.append(Assign(n, t, e))
+
+    def st_aug(self, scope, depth, in_loop, out):
+        vs = [(n, t) for n, t in scope.items() if not isinstance(t, tuple) and n[0] == "v" and t != "b"]
+        if not vs:
+            return self.st_assign(scope, depth, in_loop, out)
+        n, t = self.rnd.choice(vs)
+        for _ in range(6):
+            op = self.rnd.choice(("+", "-", "*", "//", "%", "&", "|", "^", "+", "-"))
+            if t in FLOATS:
+                op = self.rnd.choice(("+", "-", "*", "/", "+", "-"))
+            e = self.expr(scope, 2, "num")
+            if op in ("+", "-") and t in FLOATS and self.rnd.random() < 0.4:
+                e = Bin("*", self.expr(scope, 1, "float"), self.expr(scope, 1, "float"))
+            if op in ("&", "|", "^") and e.ty not in INTS:
+                continue
+            b = Bin(op, Var(n, t), e)
+            if unify(t, b.ty) == t:
+                # x op= y*z contracts when the product has the result's type
+                out.append(AugAssign(n, t, op, e))
+                return
+        self.st_assign(scope, depth, in_loop, out)
+
+    def st_store(self, scope, depth, in_loop, out):
+        r = self.rnd
+        arr = r.choice(("out_i", "out_f", "out_s"))
+        dt = {"out_i": "i64", "out_f": "f64", "out_s": self.sdt}[arr]
+        e = self.expr(scope, r.randint(1, 3), "int" if arr == "out_i" else "num")
+        if dt in INTS and e.ty in FLOATS:
+            e = self.coerce(e, "int")
+        out.append(Store(arr, dt, "tid, %d" % r.randrange(self.ncols), e))
+
+    def st_math(self, scope, depth, in_loop, out):
+        """out_m[tid, k] = math.f(x): compared within the function's bound."""
+        r = self.rnd
+        if len(self.mslots) >= 4:
+            return self.st_store(scope, depth, in_loop, out)
+        t = r.choice(FLOATS)
+        if r.random() < 0.75:
+            f = r.choice(INEXACT1)
+            a = self.coerce_exact(self.expr(scope, 2, "float"), t)
+            if f in ("lgamma", "gamma"):
+                a = Call("math.fabs", "mfabs", t, t, a)
+            args = [a]
+        else:
+            f = r.choice(INEXACT2)
+            args = [self.coerce_exact(self.expr(scope, 2, "float"), t) for _ in range(2)]
+        k = len(self.mslots)
+        self.mslots.append((f, t))
+        out.append(Store("out_m", "f64", "tid, %d" % k, MathCall(f, t, *args)))
+
+    def st_if(self, scope, depth, in_loop, out):
+        r = self.rnd
+        arms = []
+        for _ in range(r.choice((1, 1, 2, 3))):
+            c = self.expr(scope, 2, "bool")
+            body = []
+            self.stmts(dict(scope), depth + 1, r.randint(1, 3), in_loop, body)
+            arms.append((c, body))
+        orelse = []
+        if r.random() < 0.5:
+            self.stmts(dict(scope), depth + 1, r.randint(1, 3), in_loop, orelse)
+        out.append(If(arms, orelse))
+
+    def st_for(self, scope, depth, in_loop, out):
+        r = self.rnd
+        lo = self.expr(scope, 1, "int")
+        span = Bin("%", self.expr(scope, 1, "int"), Lit(r.choice((3, 4, 5)), "i64"))
+        kind = r.random()
+        if kind < 0.4:
+            bounds = [span]
+        elif kind < 0.6:
+            bounds = [Lit(r.choice((0, 1, 2)), "i64"), Lit(r.choice((2, 3, 4)), "i64")]
+        elif kind < 0.7:
+            bounds = [Cast("np.uint64", "u64", span)]
+        elif kind < 0.85:
+            base = Bin("%", lo, Lit(100, "i64"))
+            bounds = [base, Bin("+", Var("_b", "i64"), span), Lit(r.choice((1, 2)), "i64")]
+            # written out: range(base, base + span, step)
+            bounds[1] = Bin("+", base, span)
+        else:
+            base = Bin("%", lo, Lit(100, "i64"))
+            bounds = [base, Bin("-", base, span), Lit(-1, "i64")]
+        v = self.fresh("j")
+        f = For(v, bounds, [])
+        sc = dict(scope)
+        sc[v] = f.ty
+        self.stmts(sc, depth + 1, r.randint(1, 4), True, f.body)
+        out.append(f)
+
+    def st_while(self, scope, depth, in_loop, out):
+        cnt = self.fresh("w")
+        w = While(cnt, self.rnd.randint(1, 5), [])
+        sc = dict(scope)
+        sc[cnt] = "i64"
+        self.stmts(sc, depth + 1, self.rnd.randint(1, 4), True, w.body)
+        out.append(w)
+
+    def st_jump(self, scope, depth, in_loop, out):
+        out.append(Jump(self.expr(scope, 2, "bool"), self.rnd.choice(("break", "continue"))))
+
+    def st_tuple(self, scope, depth, in_loop, out):
+        r = self.rnd
+        n = r.choice((2, 2, 3))
+        es = [self.expr(scope, 2) for _ in range(n)]
+        tys = [e.ty for e in es]
+        if r.random() < 0.5:
+            name = self.fresh("t")
+            out.append(TupleAssign([name], tys, es, True))
+            scope[name] = tuple(tys)
+        else:
+            names = [self.fresh() for _ in range(n)]
+            out.append(TupleAssign(names, tys, es, False))
+            for nm, t in zip(names, tys):
+                scope[nm] = t
+
+    def st_local(self, scope, depth, in_loop, out):
+        r = self.rnd
+        n = r.choice((2, 4, 5))
+        t = r.choice(("i32", "i64", "f32", "f64", "u8", "i16"))
+        name = self.fresh("la")
+        q = self.fresh("q")
+        out.append(Text("%s = cuda.local.array(%d, %s)" % (name, n, NPNAME[t]),
+                        "%s = np.zeros(%d, %s)" % (name, n, NPNAME[t])))
+        sc = dict(scope)
+        sc[q] = "i64"
+        init = For(q, [Lit(n, "i64")], [LocalStore(name, t, Var(q, "i64"),
+                                                  self.coerce_exact(self.expr(sc, 2, "num"), t))])
+        out.append(init)
+        # one more store and a read into a variable
+        idx = Bin("%", self.expr(scope, 1, "int"), Lit(n, "i64"))
+        out.append(LocalStore(name, t, idx, self.coerce_exact(self.expr(scope, 2, "num"), t)))
+        v = self.fresh()
+        idx2 = Bin("%", self.expr(scope, 1, "int"), Lit(n, "i64"))
+        out.append(Assign(v, t, Index(name, t, idx2)))
+        scope[v] = t
+
+    # ---------------------------------------------------------- functions
+
+    def make_dev(self):
+        r = self.rnd
+        name = "dev%d" % len(self.devs)
+        params = [("p%d" % i, r.choice(TYPES)) for i in range(r.randint(1, 3))]
+        scope = dict(params)
+        body = []
+        saved = self.args
+        self.args = []  # a device function sees only its parameters
+        saved_budget = self.budget
+        self.budget = r.randint(1, 4)
+        self.in_dev = True
+        self.stmts(scope, 2, self.budget, False, body)
+        e = self.expr(scope, 2, "num")
+        self.in_dev = False
+        self.args = saved
+        self.budget = saved_budget
+        body.append(Return(e, e.ty))
+        self.devs.append(DevFn(name, params, body, e.ty))
+
+    def make_body(self):
+        scope = {}
+        self.stmts(scope, 0, 40, False, self.body)
+        # every thread writes something
+        for k in range(self.ncols):
+            if self.rnd.random() < 0.5:
+                e = self.expr(scope, 2, "int")
+                self.body.append(Store("out_i", "i64", "tid, %d" % k, e))
+        if self.mode == "comm":
+            self.make_comm(scope)
+
+    # ---------------------------------------------------------- communication
+    # Each phase: every thread writes its own slot of a fresh shared array,
+    # a barrier, then reads any slot; atomics on ints are order independent.
+
+    def make_comm(self, scope):
+        r = self.rnd
+        tpb = self.tpb
+        out = self.body
+        prev = []
+        for p in range(r.randint(1, 3)):
+            t = r.choice(("i32", "i64", "f64", "f32", "u32", "i16"))
+            sh = "sh%d" % p
+            out.append(Text("%s = cuda.shared.array(%d, %s)" % (sh, tpb, NPNAME[t]),
+                            "%s = SH(%r, %d, %s)" % (sh, sh, tpb, NPNAME[t])))
+            e = self.expr(scope, 2, "num")
+            if prev and r.random() < 0.7:
+                psh, pt = r.choice(prev)
+                e = Bin(r.choice(("+", "-", "*")), Index(psh, pt, Bin("%", Bin("+", Var("tx", "i32"),
+                                                                              Lit(r.randint(1, tpb - 1), "i64")),
+                                                                     Lit(tpb, "i64"))), e)
+            out.append(LocalStore(sh, t, Var("tx", "i32"), self.coerce_exact(e, t)))
+            out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+            prev.append((sh, t))
+            v = self.fresh()
+            src, st = r.choice(prev)
+            idx = Bin("%", self.expr(scope, 1, "int"), Lit(tpb, "i64"))
+            out.append(Assign(v, st, Index(src, st, idx)))
+            scope[v] = st
+            if r.random() < 0.5:
+                out.append(Store("out_i" if st in INTS else "out_f", "i64" if st in INTS else "f64",
+                                 "tid, %d" % r.randrange(self.ncols), Var(v, st)))
+            out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+        # barrier reductions
+        if r.random() < 0.5:
+            f = r.choice(("syncthreads_count", "syncthreads_and", "syncthreads_or"))
+            c = self.expr(scope, 2, "bool")
+            v = self.fresh()
+            out.append(Text("%s = cuda.%s(%s)" % (v, f, c.k()),
+                            "%s = yield (%r, %s)" % (v, f, c.r())))
+            scope[v] = "i32"
+            out.append(Store("out_i", "i64", "tid, %d" % r.randrange(self.ncols), Var(v, "i32")))
+        # atomics on the global accumulators (ints: exact in any order)
+        for _ in range(r.randint(1, 3)):
+            op = r.choice(("add", "add", "max", "min", "and_", "or_", "xor", "sub"))
+            slot = r.randrange(4)
+            e = self.coerce_exact(self.expr(scope, 2, "int"), "i64")
+            out.append(Text("cuda.atomic.%s(acc, %d, %s)" % (op, slot, e.k()),
+                            "ATOM(%r, %d, R.cast(%s, 'i64'))" % (op, slot, e.r())))
+        # shared-memory atomic add, read back after a barrier
+        if r.random() < 0.6:
+            sh = "sacc"
+            out.append(Text("%s = cuda.shared.array(4, np.int64)" % sh, "%s = SH(%r, 4, np.int64)" % (sh, sh)))
+            out.append(Text("if cuda.threadIdx.x < 4:\n    %s[cuda.threadIdx.x] = 0" % sh,
+                            "if T.tx < 4:\n    %s[T.tx] = 0" % sh))
+            out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+            e = self.coerce_exact(self.expr(scope, 2, "int"), "i64")
+            k = r.randrange(4)
+            out.append(Text("cuda.atomic.add(%s, %d, %s)" % (sh, k, e.k()),
+                            "%s[%d] = R.binop('+', %s[%d], R.cast(%s, 'i64'), 'i64')" % (sh, k, sh, k, e.r())))
+            out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+            out.append(Store("out_i", "i64", "tid, %d" % r.randrange(self.ncols),
+                             Index(sh, "i64", Lit(k, "i64"))))
+
+    # ---------------------------------------------------------- rendering
+
+    def params(self):
+        ps = ["out_i", "out_f", "out_s", "out_m"] + (["acc"] if self.mode == "comm" else [])
+        return ps + [a.name for a in self.args]
+
+    def render(self):
+        L = ["# difftest program seed=%d mode=%s (tests/difftest/gen.py)" % (self.seed, self.mode),
+             "import math", "", "import numpy as np", "", "from numba import cuda", "",
+             "import refrt as R", "", ""]
+        L.append("SPEC = %r" % (self.spec(),))
+        L += ["", ""]
+        for fn in self.devs:
+            L.append("@cuda.jit(device=True)")
+            L.append("def %s(%s):" % (fn.name, ", ".join(n for n, _ in fn.params)))
+            L += body_lines(fn.body, "    ", False)
+            L += ["", ""]
+            L.append("def %s_ref(%s):" % (fn.name, ", ".join(n for n, _ in fn.params)))
+            for n, t in fn.params:
+                L.append("    %s = R.cast(%s, %r)" % (n, n, t))
+            L += body_lines(fn.body, "    ", True)
+            L += ["", ""]
+        L.append("@cuda.jit")
+        L.append("def kern(%s):" % ", ".join(self.params()))
+        L += self.prologue(False)
+        L += body_lines(self.body, "    ", False)
+        L += ["", ""]
+        L.append("def kern_ref(T, SH, ATOM, %s):" % ", ".join(self.params()))
+        L += self.prologue(True)
+        for a in self.args:
+            if a.kind == "scalar":
+                L.append("    %s = R.cast(%s, %r)" % (a.name, a.name, a.ty))
+        L += body_lines(self.body, "    ", True)
+        if self.mode == "comm":
+            L.append("    yield ('end', None)")
+        return "\n".join(L) + "\n"
+
+    def prologue(self, ref):
+        if self.grid2:
+            w = self.tpb[0] * self.blocks[0]
+            if ref:
+                return ["    x, y = T.grid2()", "    tid = R.cast(y * %d + x, 'i64')" % w,
+                        "    if tid >= out_i.shape[0]:", "        return"]
+            return ["    x, y = cuda.grid(2)", "    tid = y * %d + x" % w,
+                    "    if tid >= out_i.shape[0]:", "        return"]
+        if ref:
+            L = ["    tid = T.grid1()"]
+            if self.mode == "comm":
+                L.append("    tx = R.sr(T.tx)")
+            else:
+                L += ["    if tid >= out_i.shape[0]:", "        return"]
+            return L
+        L = ["    tid = cuda.grid(1)"]
+        if self.mode == "comm":
+            L.append("    tx = cuda.threadIdx.x")
+        else:
+            L += ["    if tid >= out_i.shape[0]:", "        return"]
+        return L
+
+    def spec(self):
+        return {
+            "seed": self.seed, "mode": self.mode, "tpb": self.tpb, "blocks": self.blocks,
+            "rows": self.rows if self.mode == "pure" else self.nthreads(), "ncols": self.ncols, "sdt": self.sdt,
+            "grid2": self.grid2, "mslots": self.mslots,
+            "args": [(a.name, a.kind, a.ty, a.shape, a.layout, a.readonly) for a in self.args],
+        }
+
+
+def generate(seed, mode=None):
+    """The module text of program number seed."""
+    return Program(seed, mode).render()
+
+
+if __name__ == "__main__":
+    import sys
+    print(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 0,
+                   sys.argv[2] if len(sys.argv) > 2 else None))

@@ -1,0 +1,300 @@
+"""Reduces a failing generated program to a small reproducer.
+
+minimise_seed(seed, mode, outcome) regenerates program `seed`, then
+greedily, until nothing more can go:
+
+  * deletes statements (anywhere, device functions included);
+  * replaces if/for/while by their bodies, drops elif/else arms;
+  * replaces an expression by a child of the same type, or by a literal
+    0/1 of that type (same type: the types of everything around it stay
+    what they were, so the reference stays right).
+
+A candidate is kept when the reference still runs (a deleted definition
+makes it fail, and the candidate is dropped) and the path still fails the
+same way: a mismatch in the same array, or an error with the same message.
+The result is written to tests/difftest/regress/NNN_<what>.py with the
+failure in its header; tests/test_difftest.py runs every file there.
+
+    python3 tests/difftest/minimise.py SEED [--mode pure|comm] [--path sim]
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import gen  # noqa: E402
+import harness  # noqa: E402
+
+REGRESS = os.path.join(HERE, "regress")
+
+
+def signature(o):
+    """What must stay the same while reducing."""
+    if o.status == "mismatch":
+        m = re.match(r"(input \w+ was written|\w+)", o.detail)
+        return ("mismatch", m.group(1) if m else "")
+    if o.status == "error":
+        d = re.sub(r"\S+\.py:\d+:\d+: ", "", o.detail)
+        d = d.split(" | ")[0]
+        d = re.sub(r"\b(v|j|w|t|la|q)\d+\b", "_", d)
+        return ("error", d[:80])
+    return (o.status, "")
+
+
+class Reducer:
+    def __init__(self, prog, path, sig, work):
+        self.p, self.path, self.sig, self.work = prog, path, sig, work
+        self.tries = 0
+
+    def interesting(self):
+        self.tries += 1
+        if not consistent(self.p):
+            return False
+        try:
+            text = self.p.render()
+        except Exception:
+            return False
+        o = harness.check_text(text, [self.path], self.work)[0]
+        return signature(o) == self.sig
+
+    # ------------------------------------------------------------ statements
+
+    def blocks(self):
+        """Every statement list, outermost first."""
+        out = []
+
+        def walk(body):
+            out.append(body)
+            for s in body:
+                for b in s.blocks():
+                    walk(b)
+        walk(self.p.body)
+        for fn in self.p.devs:
+            walk(fn.body)
+        return out
+
+    @staticmethod
+    def deletable(s):
+        if isinstance(s, gen.Return):
+            return False
+        if isinstance(s, gen.Text):
+            return False  # barriers, shared arrays and their initialisation
+        return True
+
+    def pass_statements(self):
+        changed = False
+        for body in self.blocks():
+            i = len(body) - 1
+            while i >= 0:
+                if i < len(body) and self.deletable(body[i]):
+                    s = body.pop(i)
+                    if self.interesting():
+                        changed = True
+                    else:
+                        body.insert(i, s)
+                        # a compound statement: its body instead of it
+                        if isinstance(s, (gen.For, gen.While)) or (isinstance(s, gen.If)):
+                            inner = s.body if not isinstance(s, gen.If) else s.arms[0][1]
+                            body[i:i + 1] = inner
+                            if self.interesting():
+                                changed = True
+                            else:
+                                body[i:i + len(inner)] = [s]
+                if i < len(body) and isinstance(body[i], gen.If):
+                    changed |= self.reduce_if(body[i])
+                i -= 1
+        return changed
+
+    def reduce_if(self, s):
+        changed = False
+        if s.orelse:
+            saved = s.orelse
+            s.orelse = []
+            if self.interesting():
+                changed = True
+            else:
+                s.orelse = saved
+        k = len(s.arms) - 1
+        while k >= 1:
+            arm = s.arms.pop(k)
+            if self.interesting():
+                changed = True
+            else:
+                s.arms.insert(k, arm)
+            k -= 1
+        return changed
+
+    # ------------------------------------------------------------ expressions
+
+    def slots(self):
+        """(get, set) pairs of every expression position, outermost first."""
+        out = []
+
+        def expr_slots(get, put):
+            out.append((get, put))
+            e = get()
+            for i, _ in enumerate(e.kids()):
+                def g(e=e, i=i):
+                    return e.kids()[i]
+
+                def p(x, e=e, i=i):
+                    e.set_kid(i, x)
+                expr_slots(g, p)
+
+        def stmt(s):
+            for attr in ("e", "c", "idx"):
+                v = getattr(s, attr, None)
+                if isinstance(v, gen.E):
+                    expr_slots(lambda s=s, a=attr: getattr(s, a), lambda x, s=s, a=attr: setattr(s, a, x))
+            if isinstance(s, gen.For):
+                for i in range(len(s.bounds)):
+                    expr_slots(lambda s=s, i=i: s.bounds[i], lambda x, s=s, i=i: s.bounds.__setitem__(i, x))
+            if isinstance(s, gen.TupleAssign):
+                for i in range(len(s.es)):
+                    expr_slots(lambda s=s, i=i: s.es[i], lambda x, s=s, i=i: s.es.__setitem__(i, x))
+            if isinstance(s, gen.If):
+                for i in range(len(s.arms)):
+                    expr_slots(lambda s=s, i=i: s.arms[i][0],
+                               lambda x, s=s, i=i: s.arms.__setitem__(i, (x, s.arms[i][1])))
+            for b in s.blocks():
+                for t in b:
+                    stmt(t)
+        for s in self.p.body:
+            stmt(s)
+        for fn in self.p.devs:
+            for s in fn.body:
+                stmt(s)
+        return out
+
+    def replacements(self, e):
+        out = []
+        for k in e.kids():
+            if k.ty == e.ty and not isinstance(e, gen.IfExp) or (isinstance(e, gen.IfExp) and k is not e.args[0]
+                                                                   and k.ty == e.ty):
+                out.append(k)
+        if not isinstance(e, gen.Lit) and isinstance(e.ty, str):
+            out.append(gen.Lit(False if e.ty == "b" else (0.0 if e.ty in gen.FLOATS else 0), e.ty))
+            out.append(gen.Lit(True if e.ty == "b" else (1.0 if e.ty in gen.FLOATS else 1), e.ty))
+        return out
+
+    def pass_exprs(self):
+        changed = False
+        for get, put in self.slots():
+            try:
+                e = get()
+            except (IndexError, AttributeError):
+                continue
+            for r in self.replacements(e):
+                put(r)
+                if self.interesting():
+                    changed = True
+                    break
+                put(e)
+        return changed
+
+    def pass_devs(self):
+        changed = False
+        for i in range(len(self.p.devs) - 1, -1, -1):
+            fn = self.p.devs.pop(i)
+            if self.interesting():
+                changed = True
+            else:
+                self.p.devs.insert(i, fn)
+        return changed
+
+    def run(self, limit=4000):
+        while self.tries < limit:
+            self.pass_devs()
+            c1 = self.pass_statements()
+            c2 = self.pass_exprs()
+            if not (c1 or c2):
+                break
+        return self.p
+
+
+def consistent(p):
+    """No conditional expression whose condition became constant while its
+    branches have different types (Numba would type it by the taken branch)."""
+    bad = []
+
+    def walk(e):
+        if isinstance(e, gen.IfExp):
+            c, a, b = e.args
+            if gen.is_literal(c):
+                want = a.ty if c.v else b.ty
+            elif c.const and a.ty != b.ty:
+                want = None
+            else:
+                want = gen.unify(a.ty, b.ty)
+            if want != e.ty:
+                bad.append(e)
+        if isinstance(e, gen.BoolOp):
+            a, b = e.args
+            if gen.is_literal(a):
+                want = a.ty if bool(a.v) == (e.op == "or") else b.ty
+            elif a.const and a.ty != b.ty:
+                want = None
+            else:
+                want = gen.unify(a.ty, b.ty)
+            if want != e.ty:
+                bad.append(e)
+        for k in e.kids():
+            walk(k)
+    r = Reducer(p, None, None, None)
+    for get, _ in r.slots():
+        walk(get())
+    return not bad
+
+
+def minimise_seed(seed, mode, outcome, write=True):
+    prog = gen.Program(seed, mode)
+    sig = signature(outcome)
+    work = tempfile.mkdtemp(prefix="difftest_min")
+    red = Reducer(prog, outcome.path, sig, work)
+    if not red.interesting():
+        return None
+    red.run()
+    text = prog.render()
+    o = harness.check_text(text, [outcome.path], work)[0]
+    if not write:
+        return text
+    return save(text, seed, o)
+
+
+def save(text, seed, o):
+    os.makedirs(REGRESS, exist_ok=True)
+    nums = [int(f[:3]) for f in os.listdir(REGRESS) if f[:3].isdigit()]
+    n = max(nums, default=0) + 1
+    what = o.status + "_" + re.sub(r"[^a-z0-9]+", "_", o.detail.split("=")[0].lower())[:30].strip("_")
+    path = os.path.join(REGRESS, "%03d_%s.py" % (n, what))
+    head = "# reduced from difftest seed %d on %s: %s\n" % (seed, o.path, o.detail.replace("\n", " ")[:300])
+    with open(path, "w") as f:
+        f.write(head + text)
+    return path
+
+
+def main():
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--mode", default=None)
+    ap.add_argument("--path", default="sim")
+    ap.add_argument("--print", action="store_true", help="print instead of writing regress/")
+    a = ap.parse_args()
+    os.environ.setdefault("PTXJIT_SIM", "0" if a.path.startswith("gpu") else "1")
+    text = gen.generate(a.seed, a.mode)
+    o = harness.check_text(text, [a.path], tempfile.mkdtemp(prefix="difftest_min"))[0]
+    print("before:", o)
+    if o.status not in ("mismatch", "error"):
+        return 1
+    r = minimise_seed(a.seed, a.mode, o, write=not a.print)
+    print(r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

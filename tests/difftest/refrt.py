@@ -1,0 +1,415 @@
+"""The reference semantics of generated kernels, in plain Python and NumPy.
+
+gen.py renders every kernel twice: once in ptxjit's dialect (what the
+compiler sees) and once as a per-thread Python function that calls the
+helpers below.  The second rendering spells out every conversion Numba's
+typing rules imply (gen.py computes the types), so these helpers only
+need NumPy's fixed-width scalars and exact Python integers:
+
+  * integers compute as Python ints and wrap to the operation's type
+    (two's complement, as LLVM/PTX); `//` and `%` floor, and a zero
+    divisor gives 0 (Numba's numpy error model on CUDA);
+  * floats compute in np.float32 / np.float64, which round every
+    operation correctly (IEEE); fma rounds once (exactly, via Fraction);
+  * what Numba leaves undefined (a float out of an integer's range
+    converted to it, INT_MIN // -1, a shift by 64 or more, a negative
+    integer exponent) raises Undefined: the harness then leaves that
+    thread's outputs out of the comparison.
+"""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+NP = {"b": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+      "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+      "f32": np.float32, "f64": np.float64}
+INTS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+FLOATS = ("f32", "f64")
+BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+
+class Undefined(Exception):
+    """The thread did something whose result Numba does not define."""
+
+
+def lo_hi(t):
+    n = BITS[t]
+    if t[0] == "u":
+        return 0, (1 << n) - 1
+    return -(1 << (n - 1)), (1 << (n - 1)) - 1
+
+
+def wrap(x, t):
+    n = BITS[t]
+    x &= (1 << n) - 1
+    if t[0] == "i" and x >> (n - 1):
+        x -= 1 << n
+    return NP[t](x)
+
+
+def is_float(v):
+    return isinstance(v, (np.floating, float))
+
+
+def cast(v, t):
+    """v (a NumPy scalar or Python number) converted to type t as Numba does."""
+    if t == "b":
+        return np.bool_(bool(v))
+    if t in INTS:
+        if is_float(v):
+            f = float(v)
+            if not math.isfinite(f):
+                raise Undefined("%r to %s" % (f, t))
+            x = int(f)  # truncates
+            lo, hi = lo_hi(t)
+            if x < lo or x > hi:
+                raise Undefined("%r to %s" % (f, t))
+            return NP[t](x)
+        return wrap(int(v), t)
+    if is_float(v):
+        with np.errstate(all="ignore"):
+            return NP[t](v)
+    x = int(v)
+    # NumPy's int64/uint64 -> float conversion rounds once (a C cast)
+    return (np.int64(x) if x < (1 << 63) else np.uint64(x)).astype(NP[t])
+
+
+def _int_op(op, x, y, t):
+    if op == "+":
+        r = x + y
+    elif op == "-":
+        r = x - y
+    elif op == "*":
+        r = x * y
+    elif op == "//":
+        if y == 0:
+            return NP[t](0)
+        r = x // y
+        lo, hi = lo_hi(t)
+        if r > hi:
+            raise Undefined("overflowing //")
+    elif op == "%":
+        if y == 0:
+            return NP[t](0)
+        if y == -1 and x == lo_hi(t)[0]:
+            raise Undefined("INT_MIN % -1")
+        r = x % y
+    elif op == "&":
+        r = x & y
+    elif op == "|":
+        r = x | y
+    elif op == "^":
+        r = x ^ y
+    elif op == "**":
+        if y < 0:
+            raise Undefined("negative integer exponent")
+        r = pow(x, y, 1 << 64)
+    else:
+        raise ValueError(op)
+    return wrap(r, t)
+
+
+def binop(op, a, b, t):
+    """a op b computed in type t (both operands converted to t first)."""
+    if op == "/":
+        a, b = cast(a, t), cast(b, t)
+        with np.errstate(all="ignore"):
+            return NP[t](a / b)
+    if op in ("<<", ">>"):
+        n = int(b)
+        if n < 0 or n >= 64:
+            raise Undefined("shift by %d" % n)
+        x = int(cast(a, t))
+        return wrap(x << n, t) if op == "<<" else wrap(x >> n, t)
+    if t in FLOATS:
+        if op == "**":
+            return fpow_int(cast(a, t), int(b), t) if not is_float(b) else fpow(a, b, t)
+        a, b = cast(a, t), cast(b, t)
+        with np.errstate(all="ignore"):
+            if op == "+":
+                r = a + b
+            elif op == "-":
+                r = a - b
+            elif op == "*":
+                r = a * b
+            elif op == "//":
+                r = a // b
+            elif op == "%":
+                r = a % b
+            else:
+                raise ValueError(op)
+        return NP[t](r)
+    if t == "b":  # bool & | ^ bool
+        x, y = bool(a), bool(b)
+        return np.bool_(x & y if op == "&" else x | y if op == "|" else x ^ y)
+    return _int_op(op, int(cast(a, t)), int(cast(b, t)), t)
+
+
+def fpow_int(a, n, t):
+    """float ** int: Numba's exponentiation by squaring, in type t."""
+    inv = n < 0
+    n = -n if inv else n
+    r = NP[t](1)
+    with np.errstate(all="ignore"):
+        while n:
+            if n & 1:
+                r = NP[t](r * a)
+            n >>= 1
+            if n:
+                a = NP[t](a * a)
+        if inv:
+            r = NP[t](NP[t](1) / r)
+    return r
+
+
+def fpow(a, b, t):
+    with np.errstate(all="ignore"):
+        return NP[t](np.power(cast(a, t), cast(b, t)))
+
+
+def unop(op, a, t):
+    if op == "-":
+        if t in FLOATS:
+            return NP[t](-cast(a, t))
+        return wrap(-int(cast(a, t)), t)
+    if op == "+":
+        return cast(a, t)
+    if op == "~":
+        return wrap(~int(cast(a, t)), t)
+    raise ValueError(op)
+
+
+def cmp(op, a, b, t):
+    a, b = cast(a, t), cast(b, t)
+    if t in INTS:
+        a, b = int(a), int(b)
+    r = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+    return np.bool_(bool(r))
+
+
+def _frac_round(q, t):
+    """The exact rational q rounded once to float type t (nearest, even)."""
+    if t == "f64":
+        try:
+            return np.float64(float(q))  # Fraction.__float__ rounds correctly
+        except OverflowError:
+            return np.float64(math.inf if q > 0 else -math.inf)
+    if q == 0:
+        return np.float32(0.0)
+    neg = q < 0
+    q = -q if neg else q
+    # q = m * 2**e with 2**23 <= m < 2**24, e >= -149 (subnormals)
+    e = q.numerator.bit_length() - q.denominator.bit_length() - 24
+    while q / Fraction(2) ** e >= (1 << 24):
+        e += 1
+    while q / Fraction(2) ** e < (1 << 23):
+        e -= 1
+    e = max(e, -149)
+    m = q / Fraction(2) ** e
+    r = int(m)
+    frac = m - r
+    if frac > Fraction(1, 2) or (frac == Fraction(1, 2) and r & 1):
+        r += 1
+    v = r * 2.0 ** e if e < 128 else math.inf
+    with np.errstate(all="ignore"):
+        f = np.float32(v) if v < 3.5e38 else np.float32(math.inf)
+    return -f if neg else f
+
+
+def fma(x, y, z, t):
+    """x*y + z rounded once in type t."""
+    x, y, z = cast(x, t), cast(y, t), cast(z, t)
+    if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
+        with np.errstate(all="ignore"):
+            return NP[t](np.float64(x) * np.float64(y) + np.float64(z)) if t == "f32" else NP[t](x * y + z)
+    q = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+    if q == 0:
+        # the sign of an exact zero: as x*y + z in IEEE arithmetic
+        with np.errstate(all="ignore"):
+            return NP[t](NP[t](x * y) + z) if (x * y) == 0 else NP[t](0.0)
+    return _frac_round(q, t)
+
+
+def minmax(which, args, t):
+    """Python's min/max (Numba reproduces its algorithm): the first of the
+    extreme values, comparisons in the unified type t."""
+    acc = cast(args[0], t)
+    for v in args[1:]:
+        v = cast(v, t)
+        if (v < acc) if which == "min" else (v > acc):
+            acc = v
+    return acc
+
+
+def absval(a, t):
+    if t in FLOATS:
+        return NP[t](abs(cast(a, t)))
+    return wrap(abs(int(cast(a, t))), t)
+
+
+def pyround(a, t):
+    """round(float) -> int64, half to even."""
+    f = float(a)
+    if not math.isfinite(f):
+        raise Undefined("round(%r)" % f)
+    return cast(np.float64(round(f)), "i64")
+
+
+def mfloor(a, t):
+    return NP[t](np.floor(cast(a, t)))
+
+
+def mceil(a, t):
+    return NP[t](np.ceil(cast(a, t)))
+
+
+def mtrunc(a, t):
+    return NP[t](np.trunc(cast(a, t)))
+
+
+def msqrt(a, t):
+    with np.errstate(all="ignore"):
+        return NP[t](np.sqrt(cast(a, t)))
+
+
+def mfabs(a, t):
+    return NP[t](abs(cast(a, t)))
+
+
+def mcopysign(a, b, t):
+    return NP[t](np.copysign(cast(a, t), cast(b, t)))
+
+
+def misnan(a, t):
+    return np.bool_(bool(np.isnan(cast(a, t)))) if t in FLOATS else np.bool_(False)
+
+
+def misinf(a, t):
+    return np.bool_(bool(np.isinf(cast(a, t)))) if t in FLOATS else np.bool_(False)
+
+
+def misfinite(a, t):
+    return np.bool_(bool(np.isfinite(cast(a, t)))) if t in FLOATS else np.bool_(True)
+
+
+# ---------------------------------------------------------------- inexact math
+# The value of math.NAME on argument(s) converted to float type t, computed
+# in float64 (float32 functions) or with mpmath (float64), for the ULP check.
+
+def _mp():
+    import mpmath
+    mpmath.mp.prec = 120
+    return mpmath
+
+
+def inexact(name, args, t):
+    """The accurate value, as a Python float (or nan/inf)."""
+    xs = [float(cast(a, t)) for a in args]
+    if t == "f32":
+        return _libm(name, xs)
+    try:
+        return _mpvalue(name, xs)
+    except Exception:
+        return _libm(name, xs)
+
+
+def _libm(name, xs):
+    f = {"pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "exp": np.exp, "expm1": np.expm1,
+         "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sin": np.sin,
+         "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+         "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
+         "acosh": np.arccosh, "atanh": np.arctanh}.get(name)
+    with np.errstate(all="ignore"):
+        if f is not None:
+            return float(f(*[np.float64(x) for x in xs]))
+        try:
+            return float(getattr(math, name)(*xs))
+        except (ValueError, OverflowError):
+            if name == "gamma":
+                x = xs[0]
+                if x == 0:
+                    return math.copysign(math.inf, x)
+                if x < 0 and x == int(x) or x == -math.inf:
+                    return math.nan
+                return math.inf
+            if name == "lgamma":
+                return math.inf
+            return math.nan
+
+
+def _mpvalue(name, xs):
+    if any(not math.isfinite(x) or x == 0 for x in xs):
+        return _libm(name, xs)  # mpmath has no signed zero
+    mp = _mp()
+    a = [mp.mpf(x) for x in xs]
+    f = {"exp": mp.exp, "expm1": mp.expm1, "log": mp.log, "log1p": mp.log1p, "sin": mp.sin,
+         "cos": mp.cos, "tan": mp.tan, "atan": mp.atan, "sinh": mp.sinh, "cosh": mp.cosh,
+         "tanh": mp.tanh, "asinh": mp.asinh, "erf": mp.erf, "erfc": mp.erfc, "gamma": mp.gamma,
+         "lgamma": lambda x: mp.log(abs(mp.gamma(x))), "log2": lambda x: mp.log(x, 2),
+         "log10": mp.log10, "asin": mp.asin, "acos": mp.acos, "atanh": mp.atanh, "acosh": mp.acosh,
+         "atan2": mp.atan2, "hypot": mp.hypot, "pow": mp.power}.get(name)
+    if name in ("gamma", "lgamma") and xs[0] <= 0 and xs[0] == int(xs[0]):
+        return _libm(name, xs)
+    if name in ("log2", "log10") and xs[0] <= 0:
+        return _libm(name, xs)
+    if name in ("asin", "acos", "atanh") and abs(xs[0]) >= 1 or name == "acosh" and xs[0] < 1:
+        return _libm(name, xs)
+    if name == "pow" and (xs[0] <= 0 or xs[1] == 0):
+        return _libm(name, xs)
+    if f is None or (name in ("log", "log1p") and xs[0] <= (0 if name == "log" else -1)):
+        return _libm(name, xs)
+    v = f(*a)
+    if isinstance(v, mp.mpc):
+        return _libm(name, xs)
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
+def ulps_apart(got, want, t):
+    """How many ulps (of type t at want) got is from want; 0 for equal
+    specials, inf when one is special and the other is not."""
+    if math.isnan(want) or math.isnan(got):
+        return 0.0 if math.isnan(want) and math.isnan(got) else math.inf
+    if math.isinf(want) or math.isinf(got):
+        if got == want:
+            return 0.0
+        # a result at the edge of the range: the float max counts as near inf
+        fmax = float(np.finfo(NP[t]).max)
+        other = got if math.isinf(want) else want
+        return 1.0 if abs(other) >= fmax * (1 - 2.0 ** -20) and (other > 0) == ((got if math.isinf(got) else want) > 0) else math.inf
+    if got == want:
+        return 0.0
+    tiny = float(np.finfo(NP[t]).smallest_subnormal)
+    m, e = math.frexp(abs(want)) if want else (0.5, -1074)
+    ulp = 2.0 ** (e - (24 if t == "f32" else 53))
+    return abs(got - want) / max(ulp, tiny)
+
+
+# ---------------------------------------------------------------- threads
+
+class Thread:
+    """What the reference sees of cuda.* for one thread (the fake cuda module)."""
+
+    __slots__ = ("tx", "ty", "bx", "by", "bdx", "bdy", "gdx", "gdy")
+
+    def __init__(self, tx, ty, bx, by, bdx, bdy, gdx, gdy):
+        self.tx, self.ty, self.bx, self.by = tx, ty, bx, by
+        self.bdx, self.bdy, self.gdx, self.gdy = bdx, bdy, gdx, gdy
+
+    def grid1(self):
+        return np.int64(self.bx * self.bdx + self.tx)
+
+    def grid2(self):
+        return np.int64(self.bx * self.bdx + self.tx), np.int64(self.by * self.bdy + self.ty)
+
+    def gridsize1(self):
+        return np.int64(self.gdx * self.bdx)
+
+
+def sr(v):
+    """A special register (threadIdx.x, ...): int32."""
+    return np.int32(v)

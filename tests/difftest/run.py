@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Differential testing from the command line.
+
+    python3 tests/difftest/run.py --n 2000 --seed 0            # the simulator
+    python3 tests/difftest/run.py --n 5000 --seed 0 --gpu      # the GPU (PTXJIT_TEST_GPU=1 likewise)
+
+Generates programs seed, seed+1, ..., runs each on the paths (sim and sim-O0,
+or gpu and gpu-O0 with --gpu), compares with the reference, and prints one line per
+failure and a summary per path.  --minimise writes a reduced reproducer of
+each failure to tests/difftest/regress/ (minimise.py).  --show S prints
+program S.  The exit status is 1 when any path had a mismatch or error.
+"""
+
+import argparse
+import collections
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--gpu", action="store_true")
+    ap.add_argument("--mode", choices=("pure", "comm"), default=None)
+    ap.add_argument("--paths", default=None, help="comma-separated: sim,sim-O0,gpu,gpu-O0")
+    ap.add_argument("--minimise", action="store_true")
+    ap.add_argument("--show", type=int, default=None)
+    ap.add_argument("-v", action="store_true")
+    a = ap.parse_args(argv)
+    if a.gpu or os.environ.get("PTXJIT_TEST_GPU") == "1":
+        os.environ["PTXJIT_SIM"] = "0"
+        paths = ["gpu", "gpu-O0"]
+    else:
+        os.environ["PTXJIT_SIM"] = "1"
+        paths = ["sim", "sim-O0"]
+    if a.paths:
+        paths = a.paths.split(",")
+    import gen
+    import harness
+    if a.show is not None:
+        print(gen.generate(a.show, a.mode))
+        return 0
+    work = tempfile.mkdtemp(prefix="difftest")
+    counts = {p: collections.Counter() for p in paths}
+    failures = []
+    t0 = time.time()
+    for s in range(a.seed, a.seed + a.n):
+        text = gen.generate(s, a.mode)
+        if a.v:
+            print("seed", s, flush=True)
+        outs = harness.check_text(text, paths, work)
+        bad = []
+        for o in outs:
+            counts[o.path][o.status] += 1
+            if o.status not in ("ok", "skipped"):
+                bad.append(o)
+                print("seed %d %s %s: %s" % (s, o.path, o.status, o.detail), flush=True)
+        if bad:
+            failures.append((s, bad))
+            if a.minimise and any(o.status in ("mismatch", "error") for o in bad):
+                import minimise
+                f = minimise.minimise_seed(s, a.mode, [o for o in bad if o.status in ("mismatch", "error")][0])
+                print("  reproducer:", f, flush=True)
+    dt = time.time() - t0
+    print("%d programs (seeds %d..%d) in %.1f s" % (a.n, a.seed, a.seed + a.n - 1, dt))
+    for p in paths:
+        c = counts[p]
+        print("  %-7s %s" % (p, ", ".join("%s %d" % kv for kv in sorted(c.items()))))
+    return 1 if any(c["mismatch"] or c["error"] for c in counts.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
