@@ -1,6 +1,6 @@
 """The simulator: ptxjit's (PTXJIT_SIM=1) against Numba's (NUMBA_ENABLE_CUDASIM=1).
 
-    python3 bench/bench_sim.py [--numba-full] [--reps N]
+    python3 bench/bench_sim.py [--numba-full] [--reps N] [--ptxjit-only]
 
 Two kernels, each at 2**20 elements, on the CPU:
 
@@ -16,7 +16,9 @@ ptxjit's figure is the median wall time of a launch after a first one
 thread and needs minutes at 2**20, so it is timed at smaller sizes and the
 time per element at the largest of them is scaled to 2**20 (its cost is
 linear in the number of threads); the output says which figures are scaled.
---numba-full runs Numba at 2**20 as well.  Needs no GPU.
+--numba-full runs Numba at 2**20 as well; --ptxjit-only leaves Numba out
+(to compare two builds of ptxjit: PYTHONPATH picks the one measured).
+Needs no GPU.
 """
 
 import argparse
@@ -107,13 +109,14 @@ def run(imp, env, sizes, reps, prelude=""):
     return {k: {int(n): t for n, t in v.items()} for k, v in out.items()}
 
 
-def measure(numba_full=False, reps=3):
+def measure(numba_full=False, reps=3, ptxjit_only=False):
     """Rows: [kernel, ptxjit s, numba s, numba/ptxjit, how numba's was had]."""
     p = run("from ptxjit import cuda", {"PTXJIT_SIM": "1", "PTXJIT_SIM_CHECK": ""}, [N], reps)
     n_sizes = [1 << 12, 1 << 14] + ([N] if numba_full else [])
-    nb, why = None, ""
+    nb, why = None, "not run (--ptxjit-only)" if ptxjit_only else ""
     try:
-        nb = run("from numba import cuda", {"NUMBA_ENABLE_CUDASIM": "1"}, n_sizes, 1, NUMBA_PRELUDE)
+        if not ptxjit_only:
+            nb = run("from numba import cuda", {"NUMBA_ENABLE_CUDASIM": "1"}, n_sizes, 1, NUMBA_PRELUDE)
     except RuntimeError as e:
         why = "numba unavailable: %s" % str(e).splitlines()[-1][:200]
     rows = []
@@ -158,8 +161,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--numba-full", action="store_true", help="run Numba's simulator at 2^20 too (minutes)")
     ap.add_argument("--reps", type=int, default=3, help="launches per figure for ptxjit (median)")
+    ap.add_argument("--ptxjit-only", action="store_true", help="leave Numba's simulator out")
     args = ap.parse_args()
-    rows = measure(args.numba_full, args.reps)
+    rows = measure(args.numba_full, args.reps, args.ptxjit_only)
     print(table("== simulators, one launch at 2^20 elements (seconds; medians)", HEADER, rows))
     print("machine: %s; numba %s; each side pinned to one core (Numba's simulator runs each "
           "CUDA thread as a Python thread under the GIL)" % (machine(), numba_version()))

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # gpu-check.sh - build ptxjit on a GPU machine and run everything there.
 #
-#   bash tools/gpu-check.sh            (logs under $OUT, or /tmp/out)
+#   bash tools/gpu-check.sh [GROUP...]   (logs under $OUT, or /tmp/out)
+#
+# GROUPs (default: all of them, in this order): tests (make test, pytest on
+# the GPU, the examples), sim (pytest on the simulator), diff (the
+# differential tester on the GPU), bench (every benchmark and the suite
+# table), soak (launch/alloc/thread/fault soak), sass (SASS of the suite
+# kernels against CUDA C's).  A group per call keeps each call short.
 #
 # For a machine without internet that already has Python 3, NumPy, pytest,
 # CuPy and numba-cuda: builds the Python extension in place, builds the C
@@ -84,15 +90,33 @@ run gpu-present $PY -c 'from ptxjit import cuda
 assert cuda.is_available(), "ptxjit sees no GPU"
 d = cuda.get_current_device()
 print("GPU:", d.name, "compute capability", d.compute_capability)'
-run make-test make test
-run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
-run pytest-sim env -u PTXJIT_TEST_GPU PTXJIT_SIM=1 $PY -m pytest tests -q -rs -p no:cacheprovider
-run example-vector-add $PY examples/vector_add.py
-run example-reduction $PY examples/reduction.py
-run example-matmul $PY examples/matmul.py
+groups=${*:-tests sim diff bench soak sass}
+want() { case " $groups " in *" $1 "*) return 0 ;; esac; return 1; }
+if want tests; then
+	run make-test make test
+	run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
+	run example-vector-add $PY examples/vector_add.py
+	run example-reduction $PY examples/reduction.py
+	run example-matmul $PY examples/matmul.py
+fi
+if want sim; then
+	run pytest-sim env -u PTXJIT_TEST_GPU PTXJIT_SIM=1 $PY -m pytest tests -q -rs -p no:cacheprovider
+fi
+if want diff; then
+	run difftest-gpu $PY tests/difftest/run.py --gpu --n ${DIFF_N:-3000} --seed 100000
+fi
 
 # 3. benchmarks
-run bench $PY bench/run_all.py --ptxjitc build/ptxjitc
+if want bench; then
+	run bench $PY bench/run_all.py --ptxjitc build/ptxjitc
+	run bench-suite $PY bench/bench_suite.py
+fi
+if want soak; then
+	run soak $PY bench/soak.py all --json "$OUT/soak_gpu.json"
+fi
+if want sass; then
+	run sass $PY bench/dump_sass.py --out "$OUT/sass"
+fi
 
 # 4. summary
 echo

@@ -77,6 +77,8 @@ static void optimise(Ctx *c, Fn *f)
 				verify(f, "narrow");
 			}
 		}
+		opt_merge_cond(f);
+		verify(f, "merge_cond");
 		opt_fold(f);
 		verify(f, "fold");
 		opt_copy(f);

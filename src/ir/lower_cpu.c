@@ -67,7 +67,7 @@ static int count_nodes(Ctx *c, Type *t, Span sp)
 	}
 }
 
-static void layout(Ctx *c, Type *t, PjRet *r, int *nr, int *off)
+static void layout(Ctx *c, Type *t, PjRet *r, int *nr, int *off, Span sp)
 {
 	PjRet *x = &r[(*nr)++];
 	memset(x, 0, sizeof *x);
@@ -80,7 +80,8 @@ static void layout(Ctx *c, Type *t, PjRet *r, int *nr, int *off)
 		break;
 	case TY_ARRAY:
 		if (t->elem->kind != TY_SCALAR)
-			err_at(c, (Span){0}, NULL, "an @njit function cannot return an array of records");
+			err_at(c, sp, "return an array of numbers, or the record array's fields one by one",
+			       "an @njit function cannot return an array of records");
 		x->kind = PJ_RET_ARRAY;
 		x->ty = t->elem->sk;
 		x->ndim = t->ndim;
@@ -91,7 +92,7 @@ static void layout(Ctx *c, Type *t, PjRet *r, int *nr, int *off)
 		x->kind = PJ_RET_TUPLE;
 		x->n = t->n;
 		for (int i = 0; i < t->n; i++)
-			layout(c, t->elts[i], r, nr, off);
+			layout(c, t->elts[i], r, nr, off, sp);
 		break;
 	default:
 		x->kind = PJ_RET_NONE;
@@ -108,7 +109,7 @@ int lower_cpu_rets(Ctx *c, Type *ret, PjRet **out, int *bytes)
 	int n = count_nodes(c, t, none);
 	PjRet *r = arena_alloc(c->arena, sizeof *r * (size_t)n);
 	int nr = 0, off = 0;
-	layout(c, t, r, &nr, &off);
+	layout(c, t, r, &nr, &off, none);
 	*out = r;
 	*bytes = off;
 	return nr;

@@ -206,7 +206,8 @@ static Value lenval(Lower *L, Expr *e)
 	Value v = lower_expr(L, a);
 	if (v.ty->kind == TY_ARRAY) {
 		if (v.ty->ndim < 1)
-			err_at(L->c, a->span, NULL, "len() of a 0-d array");
+			err_at(L->c, a->span, "a 0-d array holds one value and has no length; use len() on arrays of 1 or more dimensions",
+			       "len() of a 0-d array");
 		return lower_convert(L, lower_scalar(ty_scalar(SK_I64), v.shape[0]), e->ty, e->span);
 	}
 	if (v.ty->kind == TY_TUPLE)

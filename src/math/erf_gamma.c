@@ -1,10 +1,10 @@
 /*
  * erf_gamma.c - erf, erfc, gamma (tgamma) and lgamma.
  *
- * erf(x) = x + x E(x^2) for |x| < 1; beyond, erf = 1 - exp(H(a)) with H a
- * fit of log(erfc) on [1, 2.5] and [2.5, 6] (the coefficients of the two
- * are selected, so one polynomial runs), weighted by erfc so that erf's
- * absolute error stays below half an ulp of 1; erf(6) is 1 in float64.
+ * erf(t) = 1 - exp(-t Q(t)) with one polynomial Q over [0, 5.93] (float32:
+ * [0, 3.92]), weighted by erfc so that erf's relative error stays small,
+ * and no branch, as CUDA's; float64 (erf64) arranges it as CUDA does,
+ * float32 computes 1 - exp as (1 - 2^k) - 2^k (...) from a pair.
  * erfc: 1 - erf(x) for |x| < 1; exp(H(a)) on [1, 2]; beyond,
  * exp(-a^2) G(Y) / (1 + 2a) with Y = (a - 4)/(a + 4), the
  * Schonfelder / Shepherd-Laframboise form that converges for all a >= 0,

@@ -28,6 +28,11 @@
  * u + v, and the sum (2^k - 1) + 2^k u + 2^k v taken with an exact
  * two-sum: below 1 ulp, as CUDA's.
  *
+ * math.exp and math.log themselves take shorter fast paths (math_exp,
+ * log64 below): the reduced argument rounded once, k from a magic
+ * addition, special values from the high word; within CUDA's bounds with
+ * about as many operations as CUDA's own.
+ *
  * For pow, math_log_ext gives log(x) to about 2^-100 relative (s as a
  * pair, the s^3 term in double-double), and math_exp_dd takes a pair
  * (math_exp_dd_mul also multiplies a factor in before the scaling, for

@@ -20,6 +20,8 @@
  *     pi/2 (|r| about 2^-61).  It runs in a branch that only such large
  *     arguments take.  float32 arguments beyond 2^15 use the float64
  *     reduction.
+ * float32 sin and cos take a shorter path below 105615 (sincos_f32: pi/2
+ * in three float32 parts, r rounded, CUDA's arrangement).
  * sin and cos share one polynomial evaluation: the coefficients of
  * sin(r) = r + r^3 S(r^2) or cos(r) = 1 - r^2/2 + r^4 C(r^2) are selected
  * by the quadrant (as CUDA does), and rl enters through the derivative.
@@ -263,7 +265,7 @@ static Ref bit(MB *b, Ref q, int m)
 
 static Ref sincos_f32(MB *b, Ref x, int want_cos)
 {
-	static const double S4[4] = {SIN_S3_F[0], SIN_S3_F[1], SIN_S3_F[2], 0.0};
+	const double S4[4] = {SIN_S3_F[0], SIN_S3_F[1], SIN_S3_F[2], 0.0};
 	Ref jf, jraw;
 	mb_round_magic(b, x, mb_f(b, TWO_OVER_PI_HI), &jf, &jraw);
 	Ref r = mb_fma(b, jf, mb_f(b, -PIO2T_1_F), x);

@@ -16,9 +16,17 @@
  * A * init + B in the preheader and advanced by A * step in the latch:
  * the multiplications leave the loop.  Values that differ only in k
  * share one phi and become `phi + (k - k0)`, which ptxas folds into the
- * address of a load (a[i, j], a[i, j + 1] after unrolling).  Wrapping
- * integer arithmetic is a ring, so A * iv + B computed step by step is
- * the same number in every iteration.
+ * address of a load (a[i, j], a[i, j + 1] after unrolling).  Values
+ * with the same A whose B differ by invariant terms (no pointer among
+ * them) share the phi too: each is reached from the nearest value of
+ * the group computed before it, `p1 = p0 + 4 * w`, `p2 = p1 + 4 * w`
+ * (a[k, x], a[k + 1, x] ... after unrolling), and the step from the last
+ * one.  Under small_extents (PjOptions) an array extent in A or B is
+ * read as the sign extension of its low half, the same number, so the
+ * products are mul.wide of a 32-bit register and ptxas makes each step
+ * one IMAD.WIDE (ops.c).  Wrapping integer arithmetic is a ring, so
+ * A * iv + B computed step by step is the same number in every
+ * iteration.
  */
 #include <string.h>
 
@@ -340,9 +348,15 @@ static int differs_by_terms(S *s, const Aff *a, const Aff *b)
 	x = combine(x, y, -1);
 	if (!x.ok)
 		return 0;
-	for (int t = 0; t < x.nt; t++)
-		if (x.tc[t] != 0 && pointer(s, x.tr[t]))
+	for (int t = 0; t < x.nt; t++) {
+		if (x.tc[t] == 0)
+			continue;
+		/* a pointer loaded from memory (the CPU target's arrays) counts
+		 * as a pointer too */
+		Ins *d = x.tr[t].kind == R_VAL && (int)x.tr[t].idx < s->nval0 ? s->g.def[x.tr[t].idx] : NULL;
+		if (pointer(s, x.tr[t]) || (d && d->op == O_LOAD))
 			return 0;
+	}
 	return 1;
 }
 
@@ -543,13 +557,28 @@ static void reduce_loop(S *s)
 		if (h->pred[m] == l->latch[0])
 			pl = m;
 	}
+	/* every candidate's form first: the rewriting below inserts
+	 * instructions into the loop's blocks, which moves the instructions
+	 * the analysis (s->g.def) points at */
+	char *cand = arena_alloc(ar, (size_t)nval0 + 1);
+	Aff *form = arena_alloc(ar, sizeof *form * (size_t)(nval0 + 1));
 	for (int k = 0; k < l->nblk; k++) {
 		Blk *b = f->blk[l->blk[k]];
 		for (int j = 0; j < b->nins; j++) {
 			Ins *i = &b->ins[j];
 			if (i->to < 0 || i->to >= nval0 || !root[i->to] || i->cls != KL || !is_affine_op(i))
 				continue;
-			Aff a = affine(s, REF_VAL(i->to), 0);
+			form[i->to] = affine(s, REF_VAL(i->to), 0);
+			cand[i->to] = 1;
+		}
+	}
+	for (int k = 0; k < l->nblk; k++) {
+		Blk *b = f->blk[l->blk[k]];
+		for (int j = 0; j < b->nins; j++) {
+			Ins *i = &b->ins[j];
+			if (i->to < 0 || i->to >= nval0 || !cand[i->to])
+				continue;
+			Aff a = form[i->to];
 			if (!a.ok || a.iv < 0 || (a.ac == 1 && a.as.kind == R_NONE) || a.ac == 0)
 				continue;
 			int gi = 0;

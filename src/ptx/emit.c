@@ -13,7 +13,9 @@
  *
  * Every SSA value gets one virtual register of its class; ptxas allocates
  * the real ones.  Blocks become labels $L_<id> in Fn.blk order, so a jump
- * to the next block is left out.  Phis are resolved by moves: for a block
+ * to the next block is left out.  A back edge to a loop header with a
+ * short test repeats that test and branches to the body: loops are
+ * bottom-tested, the form ptxas unrolls (rotated_jump).  Phis are resolved by moves: for a block
  * with one predecessor at its top, otherwise at the end of each
  * predecessor, which must then have that block as its only successor
  * (opt_split_edges splits critical edges before we run).  Moves go
@@ -646,6 +648,22 @@ static void fill_defs(Emit *e)
 		if (bk->jmp == J_JNZ)
 			use(e, bk->cond);
 	}
+	e->twin = arena_alloc(a, (size_t)f->nval + 1);
+	e->twin_reg = arena_alloc(a, sizeof *e->twin_reg * (size_t)(f->nval + 1));
+	memset(e->twin, 0, (size_t)f->nval + 1);
+	memset(e->twin_reg, 0, sizeof *e->twin_reg * (size_t)(f->nval + 1));
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++) {
+			const Ins *i = &f->blk[b]->ins[k];
+			if (i->op != O_ADD || i->cls != KL)
+				continue;
+			for (int j = 0; j < 2; j++) {
+				Ref r = i->arg[j];
+				if (r.kind == R_VAL && (int)r.idx < f->nval && e->def[r.idx] &&
+				    e->def[r.idx]->op == O_MUL && e->defblk[r.idx] != b)
+					e->twin[r.idx] = 1;
+			}
+		}
 }
 
 /* ---------------------------------------------------------- module */

@@ -41,6 +41,8 @@ typedef struct Emit {
 	                        [q+imm] operands of the loads and stores using it */
 	int *defblk;         /* block of each value's defining instruction, -1 if none */
 	int cur;             /* the block being written */
+	uint8_t *twin;       /* twin[v]: v is read by a 64-bit add of another block */
+	const char **twin_reg; /* the copy of such a product those adds read (ops.c) */
 } Emit;
 
 /* emit.c */

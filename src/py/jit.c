@@ -22,6 +22,12 @@
  *
  * A Python exception raised while resolving (a property that fails) is
  * kept and re-raised after pj_compile returns.
+ *
+ * Every name the compiler asks for, found or not, is noted per function:
+ * a compiled Kernel's _deps is [(None, kernel's names), (dispatcher,
+ * its names), ...] for the kernel and each function it reached.  That
+ * is what the disk cache (python/ptxjit/cuda/cache.py) keys a kernel on
+ * besides its source: the values of exactly these names.
  */
 #include "py.h"
 
@@ -39,6 +45,7 @@ typedef struct Root Root;
 typedef struct Resolver {
 	Root *root;
 	PyObject *globals, *closure, *frozen;   /* kept alive by Root.keep */
+	PyObject *asked;                        /* the names resolve() was asked for (Root.keep) */
 } Resolver;
 
 struct Root {
@@ -46,7 +53,7 @@ struct Root {
 	PyObject *keep;            /* what the compile borrows from */
 	int failed;                /* a Python exception is saved below */
 	PyObject *et, *ev, *etb;
-	struct { PyObject *disp; PjFunc *f; } *funcs;
+	struct { PyObject *disp; PjFunc *f; Resolver *res; } *funcs;
 	int nfuncs, capfuncs;
 };
 
@@ -120,6 +127,12 @@ static int func_from_info(Root *r, PyObject *info, PjFunc *f, Resolver *res, PjA
 	res->globals = g;
 	res->closure = cl;
 	res->frozen = fr;
+	if (!(res->asked = PyList_New(0)))
+		return -1;
+	int rc = PyList_Append(r->keep, res->asked);
+	Py_DECREF(res->asked);   /* r->keep holds it */
+	if (rc < 0)
+		return -1;
 	f->resolve = resolve;
 	f->data = res;
 	return 0;
@@ -151,6 +164,7 @@ static PjFunc *func_of_dispatcher(Root *r, PyObject *disp, PjArena *arena)
 	}
 	r->funcs[r->nfuncs].disp = disp;
 	r->funcs[r->nfuncs].f = f;
+	r->funcs[r->nfuncs].res = res;
 	r->nfuncs++;
 	return f;
 }
@@ -449,7 +463,7 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 	if (r->failed)
 		return 0;
 	PyObject *key = PyUnicode_FromString(name), *obj = NULL;
-	if (!key)
+	if (!key || PyList_Append(res->asked, key) < 0)
 		goto pyerr;
 	obj = lookup(res->frozen, key);
 	if (!obj && !PyErr_Occurred()) {
@@ -635,6 +649,14 @@ static PyObject *Kernel_max_block_size(KernelObject *k, PyObject *arg)
 	return PyLong_FromLong(tpb);
 }
 
+/* kcache.c: the disk cache's side of Kernel */
+extern long kcache_loads;
+PyObject *kcache_entry(KernelObject *k, PyObject *args);
+PyObject *kcache_from_entry(PyObject *type, PyObject *args);
+PyObject *kcache_adopt_sim(KernelObject *k, PyObject *fresh);
+PyObject *kcache_build_id(PyObject *type, PyObject *unused);
+static PyObject *Kernel_counters(PyObject *type, PyObject *unused);
+
 static PyGetSetDef Kernel_getset[] = {
 	{"ptx", (getter)Kernel_ptx, NULL, "the PTX text", NULL},
 	{"entry", (getter)Kernel_entry, NULL, "the .entry name", NULL},
@@ -661,6 +683,16 @@ static PyMethodDef Kernel_methods[] = {
 	 "the block size of highest occupancy for this many bytes of dynamic shared memory"},
 	{"_cubin", (PyCFunction)kcache_cubin, METH_NOARGS, "the machine code (linked and loaded now), as bytes"},
 	{"_load_cubin", (PyCFunction)kcache_load, METH_O, "loads machine code made by _cubin()"},
+	{"_cache_entry", (PyCFunction)kcache_entry, METH_VARARGS,
+	 "_cache_entry(key, image): the disk cache's file of this kernel (kcache.c)"},
+	{"_from_cache", (PyCFunction)kcache_from_entry, METH_VARARGS | METH_CLASS,
+	 "_from_cache(data, key, max_registers, load): the Kernel of a disk cache file, or None"},
+	{"_adopt_sim", (PyCFunction)kcache_adopt_sim, METH_O,
+	 "takes the simulator program of a fresh compile of the same kernel; False if that differs"},
+	{"_build_id", (PyCFunction)kcache_build_id, METH_NOARGS | METH_CLASS,
+	 "the build id of the compiler library (hex), or '' when it has none"},
+	{"_counters", (PyCFunction)Kernel_counters, METH_NOARGS | METH_CLASS,
+	 "compiles, simulator-program compiles and disk cache loads in this process"},
 	{NULL, NULL, 0, NULL},
 };
 
@@ -714,6 +746,41 @@ static int opt_int(PyObject *opts, const char *key, int dflt, int *out)
 	return 0;
 }
 
+/* Calls of pj_compile from compile(): for code, and (options with
+ * _sim_program) for the simulator program of a kernel the disk cache
+ * loaded (Kernel._counters()). */
+static long n_compiles, n_sim_programs;
+
+/* Kernel._counters(): {"compiles", "sim_programs", "cache_loads"} */
+static PyObject *Kernel_counters(PyObject *type, PyObject *unused)
+{
+	return Py_BuildValue("{slslsl}", "compiles", n_compiles, "sim_programs", n_sim_programs,
+	                     "cache_loads", kcache_loads);
+}
+
+/* k._deps: the names each function was asked for (see the top). */
+static int attach_deps(Root *r, Resolver *res, KernelObject *k)
+{
+	PyObject *l = PyList_New(0), *t;
+	if (!l)
+		return -1;
+	if (!(t = Py_BuildValue("(OO)", Py_None, res->asked)) || PyList_Append(l, t) < 0)
+		goto fail;
+	Py_DECREF(t);
+	for (int i = 0; i < r->nfuncs; i++) {
+		if (!(t = Py_BuildValue("(OO)", r->funcs[i].disp, r->funcs[i].res->asked)) || PyList_Append(l, t) < 0)
+			goto fail;
+		Py_DECREF(t);
+	}
+	int rc = PyObject_SetAttrString((PyObject *)k, "_deps", l);
+	Py_DECREF(l);
+	return rc;
+fail:
+	Py_XDECREF(t);
+	Py_DECREF(l);
+	return -1;
+}
+
 /* compile(info, argsig, options) -> Kernel */
 PyObject *py_compile(PyObject *mod, PyObject *args)
 {
@@ -733,6 +800,9 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	if (opt_int(opts, "target_cpu", 0, &o.target_cpu) || opt_int(opts, "boundscheck", 0, &o.boundscheck))
 		return NULL;
 	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias))
+		return NULL;
+	int sim_program = 0;
+	if (opt_int(opts, "_sim_program", 0, &sim_program))
 		return NULL;
 	PyObject *dump = PyDict_GetItemString(opts, "dump");
 	if (dump && dump != Py_None && !(o.dump = PyUnicode_AsUTF8(dump)))
@@ -771,6 +841,10 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	memset(&err, 0, sizeof err);
 	if (func_from_info(&r, info, &f, &res, NULL))
 		goto done;
+	if (sim_program)
+		n_sim_programs++;
+	else
+		n_compiles++;
 	int rc = pj_compile(&f, argsig, &o, &pk, &err);
 	if (r.failed) {
 		PyErr_Restore(r.et, r.ev, r.etb);
@@ -797,6 +871,10 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	for (int i = 0; i < pk->nparams; i++)
 		if (pk->params[i].arg + 1 > k->nargs)
 			k->nargs = pk->params[i].arg + 1;
+	if (attach_deps(&r, &res, k) < 0) {
+		Py_DECREF(k);
+		goto done;
+	}
 	result = (PyObject *)k;
 done:
 	Py_XDECREF(r.et);

@@ -641,13 +641,17 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 	if (!cv || (cv->kind != PJ_V_INT && cv->kind != PJ_V_TUPLE)) {
 		if (!cv && !sc->final)
 			return set(e, NULL, NULL);
+		if (cv && cv->kind != PJ_V_UNKNOWN && shape->ty)
+			err_at(c, shape->span, "give the shape as an int such as 128, or a tuple of ints such as (16, 16)",
+			       "the shape of a %s array must be an int or a tuple of ints, not %s", what, tstr(sc, shape->ty));
 		err_at(c, shape->span, shape_hint,
 		       "the shape of a %s array must be a constant: an int or a tuple of ints known when the kernel is compiled",
 		       what);
 	}
 	if (cv->kind == PJ_V_INT) {
 		if (!ty_is_int(shape->ty))
-			err_at(c, shape->span, shape_hint, "the shape of a %s array must be an int or a tuple of ints", what);
+			err_at(c, shape->span, shape_hint, "the shape of a %s array must be an int or a tuple of ints, not %s", what,
+			       tstr(sc, shape->ty));
 		ndim = 1;
 		if (cv->i < 0 || (cv->i == 0 && !shared))
 			err_at(c, shape->span, "shared and local arrays have a constant shape: an int such as 128, or a tuple such as (16, 16)", "the size of a %s array must be positive, not %lld", what,
@@ -976,6 +980,6 @@ Type *type_call(Scope *sc, Expr *e)
 		err_at(c, e->call.fn->span,
 		       "kernels call builtins such as min and range, functions of math, numpy and cuda, and other "
 		       "@cuda.jit functions",
-		       "a %s value is not callable", tstr(sc, ft));
+		       "a value of type %s is not callable", tstr(sc, ft));
 	}
 }

@@ -956,7 +956,7 @@ static Type *type_subscript(Scope *sc, Expr *e)
 		return tuple_subscript(sc, e, ot, index);
 	if (ot->kind == TY_RECORD)
 		return sema_record_index(sc, e, ot);
-	err_at(sc->c, e->span, "index arrays and tuples", "a %s cannot be indexed", tstr(sc, ot));
+	err_at(sc->c, e->span, "index arrays and tuples", "a value of type %s cannot be indexed", tstr(sc, ot));
 }
 
 /* ------------------------------------------------------------- literals */

@@ -91,7 +91,7 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 		return;
 	}
 	if (ot->kind != TY_ARRAY)
-		err_at(c, target->span, "assign to elements of arrays", "a %s does not support item assignment",
+		err_at(c, target->span, "assign to elements of arrays", "a value of type %s does not support item assignment",
 		       tstr(sc, ot));
 	Type *t = subscript_array(sc, target, ot, index, value ? NULL : "an augmented assignment");
 	if (!t)

@@ -398,7 +398,7 @@ const char *ty_str_of(Ctx *c, const Type *t)
 	case TY_DIM3:
 		return "Dim3";
 	case TY_RANGE:
-		return arena_printf(A, "range_state_%s", ty_str_of(c, t->elem));
+		return arena_printf(A, "range(%s)", ty_str_of(c, t->elem));
 	case TY_FUNC:
 		return arena_printf(A, "function(%s)", t->func && t->func->name ? t->func->name : "?");
 	case TY_EXC:

@@ -13,6 +13,8 @@
  *             memory, the others are freed.  No copy either way.
  *   messages  "at file:line, in function 'f'" instead of a thread and a
  *             block (launch.c's where() asks Launch.cpu).
+ *   memory    the guard (guard.c) knows the out buffer and every block
+ *             ALLOC hands out, besides the arguments and constants;
  *   loops     not counted: a CPU function may loop as long as it likes,
  *             as its compiled code would (a kernel's endless-loop guard
  *             exists because a GPU thread that waits for another thread
@@ -33,7 +35,7 @@ int sim_alloc(Launch *L, Frame *fr, const SIns *ip)
 	PjCpuCtx *ctx = L->cpu;
 	uint64_t n = fr->r[ip->a].u;
 	void *p = ctx && ctx->alloc ? ctx->alloc(ctx, n, ip->aux) : NULL;
-	if (p) {
+	if (p && sim_guard_alloc(L, (uint64_t)(uintptr_t)p, n) == 0) {
 		fr->r[ip->d].u = (uint64_t)(uintptr_t)p;
 		return 0;
 	}
@@ -92,7 +94,8 @@ int pj_sim_cpu_call(const struct PjKernel *k, const void *params, PjCpuCtx *ctx,
 	int rc = PJ_SIM_OK;
 	Frame fr;
 	memset(&fr, 0, sizeof fr);
-	if (!regs || (p->local_size && !local)) {
+	uint64_t guard[256];     /* the memory guard's tables (guard.c), when they fit */
+	if (!regs || (p->local_size && !local) || sim_guard_init(&L, 1, k->ret_bytes, guard, sizeof guard)) {
 		snprintf(err->msg, sizeof err->msg, "MemoryError: out of host memory for the interpreter (function '%s')",
 		         p->name);
 		err->kind = PJ_ERR_USER;
@@ -116,6 +119,7 @@ int pj_sim_cpu_call(const struct PjKernel *k, const void *params, PjCpuCtx *ctx,
 		rc = PJ_SIM_BAD;
 	}
 done:
+	sim_guard_free(&L);
 	sim_free_stack(&fr);
 	if (regs != small)
 		free(regs);

@@ -18,7 +18,10 @@
  *     both NaN gives NaN) and order -0.0 below +0.0 like the hardware;
  *   - float to int conversions truncate and saturate, NaN gives 0;
  *   - rint rounds half to even (the default rounding mode is assumed).
- * Atomics are plain read-modify-writes: threads only interleave at
+ * Every load, store and atomic first checks its address against the
+ * launch's memory regions (GUARD: one cached region per instruction, a
+ * lookup in guard.c on a miss), so a wrong address is reported, never
+ * dereferenced.  Atomics are plain read-modify-writes: threads only interleave at
  * barriers, so each one is atomic by construction.  Their float max/min
  * follow Numba's NaN rules (see atom_f32 below).
  *
@@ -390,17 +393,42 @@ static uint32_t brev32(uint32_t x)
 
 #define PTR(reg) ((void *)(uintptr_t)(reg).u)
 
+#if defined(__GNUC__)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
+
+static int atom_size(int aux)
+{
+	int ty = aux >> 8;
+	return ty == SK_I32 || ty == SK_U32 || ty == SK_F32 ? 4 : 8;
+}
+
 int sim_exec(Launch *L, Frame *fr)
 {
 	const SIns *const code = L->p->code;
 	const SIns *ip = code + fr->pc;
 	Reg *const r = fr->r;
+	SimRegion *const gc = L->guard.cache;
 	uint64_t budget = L->loop_budget;
 
 #define D r[ip->d]
 #define A r[ip->a]
 #define B r[ip->b]
 #define C r[ip->c]
+/* The memory guard (guard.c): the access's bytes [A, A + size) against
+ * the region its instruction's last access fell in, then the table. */
+#define GUARD(size, what) \
+	do { \
+		const SimRegion *g_ = &gc[ip->g]; \
+		uint64_t o_ = A.u - g_->lo; \
+		if (UNLIKELY(o_ >= g_->len || g_->len - o_ < (uint64_t)(size)) && \
+		    sim_guard_miss(L, fr, ip, A.u, (uint64_t)(size), (what))) { \
+			fr->pc = (int32_t)(ip - code); \
+			return RUN_ERR; \
+		} \
+	} while (0)
 
 #if defined(__GNUC__) && !defined(SIM_SWITCH)
 	static const void *const label[NSOPS] = {
@@ -578,20 +606,27 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(SATW) D.u = A.u > UINT32_MAX ? UINT32_MAX : A.u; NEXT;
 		OP(CVT) D = cvt(A, ip->aux); NEXT;
 
-		OP(LDI8) { int8_t v; memcpy(&v, PTR(A), 1); D.u = (uint32_t)(int32_t)v; NEXT; }
-		OP(LDU8) { uint8_t v; memcpy(&v, PTR(A), 1); D.u = v; NEXT; }
-		OP(LDI16) { int16_t v; memcpy(&v, PTR(A), 2); D.u = (uint32_t)(int32_t)v; NEXT; }
-		OP(LDU16) { uint16_t v; memcpy(&v, PTR(A), 2); D.u = v; NEXT; }
-		OP(LD32) { uint32_t v; memcpy(&v, PTR(A), 4); D.u = v; NEXT; }
-		OP(LD64) { uint64_t v; memcpy(&v, PTR(A), 8); D.u = v; NEXT; }
-		OP(LDF16) { uint16_t v; memcpy(&v, PTR(A), 2); D.u = 0; D.s = sim_f16_to_f32(v); NEXT; }
-		OP(LDB) { uint8_t v; memcpy(&v, PTR(A), 1); D.u = v != 0; NEXT; }
-		OP(ST8) { uint8_t v = (uint8_t)B.u; memcpy(PTR(A), &v, 1); NEXT; }
-		OP(ST16) { uint16_t v = (uint16_t)B.u; memcpy(PTR(A), &v, 2); NEXT; }
-		OP(ST32) { uint32_t v = B.w; memcpy(PTR(A), &v, 4); NEXT; }
-		OP(ST64) { uint64_t v = B.u; memcpy(PTR(A), &v, 8); NEXT; }
-		OP(STF16) { uint16_t v = sim_f64_to_f16(B.s); memcpy(PTR(A), &v, 2); NEXT; }
-		OP(ATOM) D = atom(PTR(A), ip->aux, B, C); NEXT;
+		OP(LDI8) { int8_t v; GUARD(1, HOOK_READ); memcpy(&v, PTR(A), 1); D.u = (uint32_t)(int32_t)v; NEXT; }
+		OP(LDU8) { uint8_t v; GUARD(1, HOOK_READ); memcpy(&v, PTR(A), 1); D.u = v; NEXT; }
+		OP(LDI16) { int16_t v; GUARD(2, HOOK_READ); memcpy(&v, PTR(A), 2); D.u = (uint32_t)(int32_t)v; NEXT; }
+		OP(LDU16) { uint16_t v; GUARD(2, HOOK_READ); memcpy(&v, PTR(A), 2); D.u = v; NEXT; }
+		OP(LD32) { uint32_t v; GUARD(4, HOOK_READ); memcpy(&v, PTR(A), 4); D.u = v; NEXT; }
+		OP(LD64) { uint64_t v; GUARD(8, HOOK_READ); memcpy(&v, PTR(A), 8); D.u = v; NEXT; }
+		OP(LDF16) {
+			uint16_t v;
+			GUARD(2, HOOK_READ);
+			memcpy(&v, PTR(A), 2);
+			D.u = 0;
+			D.s = sim_f16_to_f32(v);
+			NEXT;
+		}
+		OP(LDB) { uint8_t v; GUARD(1, HOOK_READ); memcpy(&v, PTR(A), 1); D.u = v != 0; NEXT; }
+		OP(ST8) { uint8_t v = (uint8_t)B.u; GUARD(1, HOOK_WRITE); memcpy(PTR(A), &v, 1); NEXT; }
+		OP(ST16) { uint16_t v = (uint16_t)B.u; GUARD(2, HOOK_WRITE); memcpy(PTR(A), &v, 2); NEXT; }
+		OP(ST32) { uint32_t v = B.w; GUARD(4, HOOK_WRITE); memcpy(PTR(A), &v, 4); NEXT; }
+		OP(ST64) { uint64_t v = B.u; GUARD(8, HOOK_WRITE); memcpy(PTR(A), &v, 8); NEXT; }
+		OP(STF16) { uint16_t v = sim_f64_to_f16(B.s); GUARD(2, HOOK_WRITE); memcpy(PTR(A), &v, 2); NEXT; }
+		OP(ATOM) GUARD(atom_size(ip->aux), HOOK_ATOM); D = atom(PTR(A), ip->aux, B, C); NEXT;
 		OP(POPCW) D.u = popc64(A.w); NEXT;
 		OP(POPCL) D.u = popc64(A.u); NEXT;
 		OP(CLZW) D.u = clz64(A.w) - 32; NEXT;
@@ -612,7 +647,12 @@ int sim_exec(Launch *L, Frame *fr)
 				return RUN_ERR;
 			GOTO(to);
 		}
-		OP(PRINT) sim_print(L, fr, ip); NEXT;
+		OP(PRINT)
+			if (sim_print(L, fr, ip)) {
+				fr->pc = (int32_t)(ip - code);
+				return RUN_ERR;
+			}
+			NEXT;
 		OP(APPROX) D.u = 0; D.s = approx_s(ip->aux, A.s); NEXT;
 		OP(ALLOC)
 			if (sim_alloc(L, fr, ip))
@@ -640,4 +680,5 @@ endless:
 #undef A
 #undef B
 #undef C
+#undef GUARD
 }

@@ -14,6 +14,9 @@
  * warp.c lets the lanes of each warp meet, and only when no warp can meet
  * does the barrier open.
  *
+ * Every load, store and atomic is checked against the memory the
+ * kernel may touch (guard.c), whose table the launch builds first.
+ *
  * Memory: one shared-memory buffer, reused by every block and filled with
  * 0xFF bytes (a NaN for floats, -1 for ints) before each, because the GPU
  * does not clear it either; local arrays likewise per thread.  Frames and
@@ -473,7 +476,8 @@ static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned
 	if (L.check)
 		L.shadow = calloc((size_t)smem, sizeof *L.shadow);
 	int rc = PJ_SIM_OK;
-	if (!frames || !regs || (p->local_size && !local) || !L.smem || (L.check && !L.shadow)) {
+	if (!frames || !regs || (p->local_size && !local) || !L.smem || (L.check && !L.shadow) ||
+	    sim_guard_init(&L, (int)nframes, 0, NULL, 0)) {
 		rc = bad_launch(err, "out of host memory for the simulator (kernel '%s')", p->name);
 		goto done;
 	}
@@ -511,6 +515,7 @@ done:
 	free(local);
 	free(L.smem);
 	free(L.shadow);
+	sim_guard_free(&L);
 	return rc;
 }
 

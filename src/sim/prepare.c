@@ -133,6 +133,16 @@ static int emit(Prep *s, int op, int32_t d, int32_t a, int32_t b, int32_t c, int
 	return s->ncode++;
 }
 
+/* Gives the memory access at pc its entry in the guard's cache; past
+ * 65535 accesses the rest share the last entry. */
+static void guard_slot(Prep *s, int pc)
+{
+	SimProgram *p = s->p;
+	p->code[pc].g = (uint16_t)(p->nguards < 65535 ? p->nguards : 65535);
+	if (p->nguards < 65536)
+		p->nguards++;
+}
+
 static void add_init(Prep *s, int32_t slot, int kind, int32_t off, int ty)
 {
 	SimProgram *p = s->p;
@@ -441,7 +451,7 @@ static void ins_load(Prep *s, Ins *i, int32_t d, int32_t a, int32_t loc)
 	}
 	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
 		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_READ, loc);
-	emit(s, op, d, a, s->zero, s->zero, 0, loc);
+	guard_slot(s, emit(s, op, d, a, s->zero, s->zero, 0, loc));
 }
 
 static void ins_store(Prep *s, Ins *i, int32_t a, int32_t b, int32_t loc)
@@ -457,7 +467,7 @@ static void ins_store(Prep *s, Ins *i, int32_t a, int32_t b, int32_t loc)
 	}
 	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
 		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_WRITE, loc);
-	emit(s, op, -1, a, b, s->zero, 0, loc);
+	guard_slot(s, emit(s, op, -1, a, b, s->zero, 0, loc));
 }
 
 static void ins_atom(Prep *s, Ins *i, int32_t d, int32_t loc)
@@ -475,7 +485,7 @@ static void ins_atom(Prep *s, Ins *i, int32_t d, int32_t loc)
 	int32_t c = at == AT_CAS ? slot_of(s, i->arg[2]) : s->zero;
 	if (s->p->has_shared && (space == SP_SHARED || space == SP_GENERIC))
 		emit(s, S_SHOOK, -1, a, sk_size(i->ty), space == SP_SHARED, HOOK_ATOM, loc);
-	emit(s, S_ATOM, d < 0 ? s->tmp : d, a, b, c, at | i->ty << 8, loc);
+	guard_slot(s, emit(s, S_ATOM, d < 0 ? s->tmp : d, a, b, c, at | i->ty << 8, loc));
 }
 
 /* Bit operations, and the meeting points of threads (warp.c). */
@@ -837,6 +847,12 @@ SimProgram *sim_prepare(Ctx *c, Fn *f)
 	assign_slots(s);
 	fill_template(s);
 	copy_checks(s);
+	if (sim_prepare_args(c, p, f) < 0) {   /* guard.c */
+		drop(s);
+		ICE(c, "out of host memory preparing the simulator program");
+	}
+	for (int i = 0; i < p->nargs; i++)
+		p->args[i].name = intern(s, p->args[i].name);
 	s->start = xcalloc(s, (size_t)f->nblk, sizeof *s->start);
 	p->fmts = xcalloc(s, (size_t)f->nfmts, sizeof *p->fmts);
 	for (int k = 0; k < f->nfmts; k++)
@@ -880,5 +896,6 @@ void sim_free_program(SimProgram *p)
 	}
 	free(p->calls);
 	free(p->fmts);
+	free(p->args);
 	free(p);
 }

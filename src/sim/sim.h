@@ -101,6 +101,7 @@ typedef enum {
  */
 typedef struct SIns {
 	uint16_t op;
+	uint16_t g;       /* loads, stores, atomics: entry in the guard's cache (guard.c) */
 	int32_t d, a, b, c;
 	int32_t aux;
 } SIns;
@@ -130,6 +131,21 @@ typedef struct SimCheck {
 	int32_t loc;
 	const char *msg;
 } SimCheck;
+
+/* An argument that points to memory: an array's data or a record.  The
+ * byte offsets of its parameters in the buffer (-1 where absent) and what
+ * the argument types say of it; esize 0 when they say nothing (a program
+ * made from IR text), and then the guard (guard.c) allows 8 bytes per
+ * element, or everything above the pointer when there are no extents. */
+typedef struct SimArg {
+	const char *name;    /* the Python parameter, for messages */
+	int32_t data;
+	int ndim;            /* extents given */
+	int32_t shape[8], stride[8];
+	uint8_t shape_ty[8], stride_ty[8];
+	int64_t esize;       /* bytes of an element, or of the record */
+	int strided;         /* layout A: the strides give the span */
+} SimArg;
 
 typedef struct SimArray {
 	int space;
@@ -197,6 +213,10 @@ struct SimProgram {
 	int maxrets;         /* most result components of a function */
 	const char **fmts;   /* print formats (interned) */
 	int nfmts;
+	SimArg *args;        /* arguments that point to memory (guard.c) */
+	int nargs;
+	int32_t ret_param;   /* CPU functions: offset of the out buffer's address, else -1 */
+	int nguards;         /* entries of the guard's cache (SIns.g) */
 };
 
 enum { RUN_RET, RUN_BAR, RUN_ERR, RUN_WARP };
@@ -222,6 +242,27 @@ typedef struct Shadow {
 
 struct PjCpuCtx;
 
+/* Bytes [lo, lo + len) that a kernel may touch. */
+typedef struct SimRegion {
+	uint64_t lo, len;
+} SimRegion;
+
+/* The memory guard of a launch (guard.c).  Every load, store and atomic
+ * first compares its address with cache[SIns.g], the region the last
+ * access there fell in; a miss looks the address up (sim_guard_miss) and
+ * stops the launch with an internal error when it lies outside every
+ * region. */
+typedef struct Guard {
+	SimRegion *cache;
+	SimRegion *reg;          /* sorted by lo, overlapping ones merged */
+	int nreg;
+	struct GuardNamed *named;   /* the regions one by one, for messages */
+	int nnamed;
+	int cache_local;         /* one frame: a local hit may be cached */
+	struct GuardAllocs *allocs; /* CPU functions: ALLOC's blocks */
+	void *heap;              /* what sim_guard_init allocated */
+} Guard;
+
 typedef struct Launch {
 	const SimProgram *p;
 	const uint8_t *params;
@@ -237,6 +278,7 @@ typedef struct Launch {
 	int code;           /* the PJ_SIM_* of a failure */
 	uint64_t loop_budget;
 	struct PjCpuCtx *cpu;   /* a CPU function's call (cpu.c), NULL for a kernel launch */
+	Guard guard;
 } Launch;
 
 /* interp.c: runs fr until it returns, reaches a barrier or fails. */
@@ -274,7 +316,7 @@ void sim_prep_funcs(Ctx *c, SimProgram *p, Fn *f, const SimMerge *m, const int32
 int32_t sim_call(Launch *L, Frame *fr, const SIns *ip);
 void sim_retv(Frame *fr, const SIns *ip);
 int32_t sim_return(Launch *L, Frame *fr, const SIns *ip);
-void sim_print(Launch *L, Frame *fr, const SIns *ip);
+int sim_print(Launch *L, Frame *fr, const SIns *ip);   /* RUN_ERR: its buffer is outside memory */
 void sim_free_stack(Frame *fr);
 void sim_reset_stack(Frame *fr);
 
@@ -284,6 +326,23 @@ int sim_alloc(Launch *L, Frame *fr, const SIns *ip);
 /* launch.c: a frame's register file from the program's template and the
  * launch's parameters (cpu.c runs one frame of its own). */
 void sim_init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local);
+
+/* guard.c: the memory guard.  sim_prepare_args fills the program's
+ * SimArg table from the kernel's parameters and argument types.
+ * Its names point into the compile's memory until prepare.c interns them
+ * (returns -1 when out of memory).  sim_guard_init builds a launch's regions from the parameter buffer
+ * (ret_bytes: the CPU function's out buffer), using scratch when it is
+ * large enough; it returns -1 when out of memory.  sim_guard_miss checks
+ * an access that missed the cache (returns 0, or RUN_ERR after filling
+ * L->err); sim_guard_range checks one without the cache (print);
+ * sim_guard_alloc adds a CPU function's new block (-1: out of memory). */
+int sim_prepare_args(Ctx *c, SimProgram *p, Fn *f);
+int sim_guard_init(Launch *L, int nframes, int64_t ret_bytes, void *scratch, size_t nscratch);
+void sim_guard_free(Launch *L);
+int sim_guard_miss(Launch *L, Frame *fr, const SIns *ip, uint64_t addr, uint64_t size, int what);
+int sim_guard_range(Launch *L, Frame *fr, const SIns *ip, uint64_t addr, uint64_t size, int what);
+int sim_guard_alloc(Launch *L, uint64_t addr, uint64_t size);
+enum { GUARD_PRINT = HOOK_ATOM + 1 };
 
 /* Jumps back a thread may take between two barriers before the launch
  * stops it as an endless loop (about a minute of interpretation); the

@@ -29,6 +29,7 @@
  *   "no_device"      cuInit fails with CUDA_ERROR_NO_DEVICE
  *   "launch_xor32"   a launch XORs this value into every int32 of its first
  *                    argument (a C-contiguous 1-d array: data, then extent)
+ *   "reject_cubin"   cuModuleLoadDataEx refuses machine code with CUDA_ERROR_INVALID_IMAGE
  *   "dma_mbps"       copies and launches become asynchronous, as on a GPU: a
  *                    thread runs them in order, each copy taking n / rate
  *                    (MB/s); copies from or to pinned memory (cuMemHostAlloc,
@@ -42,7 +43,15 @@
  * and "pageable_copies" (asynchronous copies by the kind of host memory),
  * "host_registers" (cuMemHostRegister calls), "stream_waits" (cuStreamWaitEvent),
  * "host_funcs" (cuLaunchHostFunc), "faults" (faulting launches), "stale_uses" (handles
- * of a context that was reset, refused), "ctx_gen" (contexts made).
+ * of a context that was reset, refused), "ctx_gen" (contexts made), "links"
+ * (cuLinkComplete calls), "ptx_loads" and "cubin_loads" (modules loaded from PTX,
+ * which a driver compiles, and from machine code).
+ *
+ * The linker (cuLinkCreate_v2, cuLinkAddData_v2, cuLinkComplete, cuLinkDestroy)
+ * makes "machine code" that is the PTX behind a header: "\177ELF" and
+ * "fake-cubin\n".  cuModuleLoadDataEx takes either; other bytes that start as
+ * an ELF file are refused (CUDA_ERROR_INVALID_IMAGE).  Built with
+ * -DFAKE_NO_LINKER the library has no cuLink* entry points.
  *
  * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
  */
@@ -58,7 +67,7 @@ typedef unsigned long long CUdeviceptr;
 
 enum {
 	OK = 0, E_INVALID_VALUE = 1, E_OOM = 2, E_NOT_INITIALIZED = 3, E_NO_DEVICE = 100,
-	E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_INVALID_HANDLE = 400, E_NOT_FOUND = 500,
+	E_INVALID_IMAGE = 200, E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_INVALID_HANDLE = 400, E_NOT_FOUND = 500,
 	E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700,
 };
 
@@ -69,6 +78,7 @@ static struct {
 	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
 	long host_funcs;
 	long fault_on_launch, faults, stale_uses;
+	long reject_cubin, links, ptx_loads, cubin_loads;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
 	unsigned ctx_gen;            /* bumps at each reset: older handles are dead */
 	unsigned grid[3], block[3], smem;
@@ -296,6 +306,7 @@ void fake_set(const char *key, long v)
 	else if (!strcmp(key, "launch_xor32")) F.launch_xor32 = v;
 	else if (!strcmp(key, "dma_mbps")) { drain(); F.dma_mbps = v; }
 	else if (!strcmp(key, "fault_on_launch")) F.fault_on_launch = v;
+	else if (!strcmp(key, "reject_cubin")) F.reject_cubin = v;
 }
 
 long fake_get(const char *key)
@@ -322,6 +333,9 @@ long fake_get(const char *key)
 	if (!strcmp(key, "ctx_gen")) return F.ctx_gen;
 	if (!strcmp(key, "fault_pending")) return F.fault_pending;
 	if (!strcmp(key, "sticky")) return F.sticky;
+	if (!strcmp(key, "links")) return F.links;
+	if (!strcmp(key, "ptx_loads")) return F.ptx_loads;
+	if (!strcmp(key, "cubin_loads")) return F.cubin_loads;
 	return -1;
 }
 
@@ -358,6 +372,7 @@ static const char *err_name(CUresult r)
 	case E_OOM: return "CUDA_ERROR_OUT_OF_MEMORY";
 	case E_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
 	case E_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
+	case E_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
 	case E_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
 	case E_INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
 	case E_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
@@ -580,6 +595,7 @@ CUresult cuMemHostUnregister(void *p) { drain(); drop_pinned(p); return OK; }
 CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { return E_INVALID_VALUE; }
 
 enum { JIT_MAX_REGISTERS = 0, JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };
+#define FAKE_CUBIN "fake-cubin\n"
 
 CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts, void **vals)
 {
@@ -592,10 +608,17 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 		if (opts[i] == JIT_ERROR_LOG_BUFFER_SIZE) logsize = (size_t)(uintptr_t)vals[i];
 		if (opts[i] == JIT_MAX_REGISTERS) F.max_registers = (long)(uintptr_t)vals[i];
 	}
-	if (F.reject_ptx || !strstr(image, ".entry")) {
+	if (!memcmp(image, "\177ELF", 4)) {         /* machine code: no compile */
+		if (F.reject_cubin || memcmp((const char *)image + 4, FAKE_CUBIN, strlen(FAKE_CUBIN)))
+			return E_INVALID_IMAGE;
+		image = (const char *)image + 4 + strlen(FAKE_CUBIN);
+		F.cubin_loads++;
+	} else if (F.reject_ptx || !strstr(image, ".entry")) {
 		if (log && logsize)
 			strncpy(log, "ptxas fatal   : fake driver rejected this PTX (tests/fake_cuda)", logsize - 1);
 		return E_INVALID_PTX;
+	} else {
+		F.ptx_loads++;
 	}
 	struct module *m = malloc(sizeof *m);
 	m->ptx = strdup(image);
@@ -633,6 +656,59 @@ CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
 	*fn = f;
 	return OK;
 }
+
+#ifndef FAKE_NO_LINKER
+/* The linker: its "machine code" is FAKE_CUBIN's header and the PTX. */
+struct link { char *image; size_t n; };
+
+CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state)
+{
+	GUARD();
+	F.max_registers = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (opts[i] == JIT_MAX_REGISTERS) F.max_registers = (long)(uintptr_t)vals[i];
+	*state = calloc(1, sizeof(struct link));
+	return OK;
+}
+
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name, unsigned n,
+                          int *opts, void **vals)
+{
+	GUARD();
+	struct link *l = state;
+	if (type != 1 || l->image)          /* CU_JIT_INPUT_PTX, one input */
+		return E_INVALID_VALUE;
+	if (F.reject_ptx || !strstr(data, ".entry"))
+		return E_INVALID_PTX;
+	size_t h = 4 + strlen(FAKE_CUBIN), m = strlen(data) + 1;
+	l->image = malloc(h + m);
+	memcpy(l->image, "\177ELF", 4);
+	memcpy(l->image + 4, FAKE_CUBIN, h - 4);
+	memcpy(l->image + h, data, m);
+	l->n = h + m;
+	return OK;
+}
+
+CUresult cuLinkComplete(void *state, void **cubin, size_t *size)
+{
+	GUARD();
+	struct link *l = state;
+	if (!l->image)
+		return E_INVALID_VALUE;
+	F.links++;
+	*cubin = l->image;
+	*size = l->n;
+	return OK;
+}
+
+CUresult cuLinkDestroy(void *state)
+{
+	struct link *l = state;
+	free(l->image);
+	free(l);
+	return OK;
+}
+#endif
 
 CUresult cuFuncSetAttribute(void *fn, int attr, int v) { GUARD(); return OK; }
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn) { GUARD(); *v = attr == 4 ? 32 : 0; return OK; }

@@ -1,47 +1,70 @@
-"""The disk cache of @cuda.jit(cache=True): the driver's machine code, kept.
+"""The disk cache of @cuda.jit(cache=True): compiled kernels kept, and loaded
+by later processes without compiling.
 
-Compiling a kernel has two steps: ptxjit's compiler makes PTX (well under a
-millisecond), then the driver's ptxas turns the PTX into machine code (7 to
-33 ms per kernel).  With cache=True the machine code (a cubin, from the
-driver's linker: src/rt/link.c) is written to a file, and a later process
-loads that file instead of running ptxas.
+Compiling a kernel has two steps: ptxjit's compiler makes PTX (a fraction of
+a millisecond for a small kernel, more for big ones), then the driver's
+ptxas turns the PTX into machine code (7 to 33 ms per kernel).  With
+cache=True both are skipped in a later process: the file holds the machine
+code (a cubin, from the driver's linker: src/rt/link.c) and everything the
+launch needs of the compiler's output (the parameter layout, the arrays the
+kernel reads and writes, shared memory, the traps of a debug kernel, the
+PTX; src/py/kcache.c writes and reads it).  A hit is a key, two small file
+reads and the driver's load of the cubin.
 
-The file's name is a SHA-512 key (64 hex digits) over everything the machine code depends
-on:
+The key covers everything the PTX and the machine code depend on, without
+compiling:
 
-  * the compiler's version (ptxjit's and its C core's);
-  * the kernel's source text and its argument types (with the launch's
-    variant flags) and the compile options (fastmath, debug, lineinfo,
-    opt, max_registers);
-  * the PTX the compiler made: it holds every resolved global and closure
-    constant, the device functions called, and whatever a new compiler
-    does differently, so a changed constant or a compiler change that
-    alters the code can never load stale machine code;
-  * the device's compute capability and the driver's version (ptxas is
-    the driver's).
+  * the compiler: the package's version and the GNU build id of the
+    compiler library (a hash of the linked code; where the library has
+    none, a hash of its bytes, kept next to the cache entries);
+  * the device's compute capability and the driver's version;
+  * the kernel: its name, source text, file, first line, and, as the
+    launch sees them, the signature, the argument types (layout and
+    read-only arrays included) and the launch's variant flags (small
+    extents, no aliasing); the compile options, all of them;
+  * every name the compiler resolved, in the kernel and in each device
+    function it reached (transitively), with the value it resolves to:
+    numbers, strings and tuples by value, NumPy arrays (frozen as
+    constants) by dtype, shape and a hash of their bytes, device
+    functions by their own source and names, modules and functions of
+    math, NumPy and cuda by the name the compiler knows them by.
+
+Which names a kernel resolves is known only after a compile, so there are
+two levels: `<key1>.idx`, with key1 over everything but the values, lists
+the names the compiles of that kernel resolved (per function); the entry
+is `<key2>.pjc`, with key2 over key1 and the values of those names now.
+A lookup reads the index, walks the names (frozen values first, then the
+closure, the globals and the builtins' exception classes: the compiler's
+own order), and reads the entry.  A hit freezes the values it walked, as
+the compile would have (later changes to a global do not reach the kernel,
+as in Numba).
 
 The directory is $PTXJIT_CACHE_DIR, else ~/.cache/ptxjit (XDG_CACHE_HOME
 is honoured).  Files are written to a temporary name and renamed, so a
-reader never sees half a file; a file that cannot be read or loaded is
-ignored (and replaced).  On the simulator there is no machine code: the
-cache keeps the PTX under the same key, which makes the key logic
-testable without a GPU.
+reader never sees half a file; a file that does not parse, fails its
+checksum, or that the driver refuses is ignored, and the kernel compiled
+and stored again.  When the driver cannot make machine code (no cuLink*
+entry points) the kernel runs uncached.
+
+On the simulator there is no machine code: the entry keeps the PTX and
+the metadata, and a hit builds the Kernel from them exactly as on the GPU.
+The simulator still needs its program (built from the IR), so a hit
+compiles once more for it (Kernel._counters()["sim_programs"]) and checks
+that this compile made the same PTX and metadata as the entry: on the
+simulator every cached kernel tests the key.
 
 Counters: dispatcher.stats.cache_hits / cache_misses (as Numba's), per
-signature.
-
-A hit costs what the compiler costs (the key needs the PTX: well under a
-millisecond for usual kernels) plus a hash, a file read and the driver's
-load of the cubin.  So this module imports nothing slow: SHA-512 comes
-from the C module that `random` (and NumPy) load anyway, not from hashlib
-(OpenSSL, milliseconds), tempfile only when a file is written, and the
-device's description is asked for once.  When the driver cannot make
-machine code (no cuLink* entry points) the kernel runs uncached.
+signature; LAST holds the microseconds of the last lookup (key, read,
+load).  This module imports nothing slow: SHA-512 comes from the C module
+that `random` (and NumPy) load anyway, not from hashlib (OpenSSL,
+milliseconds), tempfile only when a file is written.
 """
 
+import builtins as _builtins
 import collections
 import os
 import sys
+import time
 
 from .. import _core
 from ..errors import CudaSupportError
@@ -51,9 +74,15 @@ try:
 except ImportError:  # during package import
     _PKG_VERSION = "?"
 
-COMPILER_VERSION = "%s/%s" % (_PKG_VERSION, getattr(_core, "PJ_VERSION", "?"))
+FORMAT = "ptxjit-cache-3"
 
-_OPTION_NAMES = ("fastmath", "debug", "lineinfo", "opt", "max_registers", "small_extents", "noalias")
+# The compiler's version in the key; None: computed at the first lookup
+# (tests set it to simulate another compiler).
+COMPILER_VERSION = None
+
+# Microseconds of the last lookup: key (both levels), read (index and
+# entry), load (the Kernel from the entry: the driver's load of the cubin).
+LAST = {}
 
 
 class CacheStats:
@@ -89,33 +118,69 @@ def _hasher():
     return _sha512()
 
 
-def cache_key(source, argtypes, options, ptx, arch, driver_version, compiler_version=None):
-    """The hex key of one compiled kernel (see the module's text): 64 hex
-    digits of a SHA-512 over the length-prefixed parts."""
-    h = _hasher()
-    opts = ",".join("%s=%r" % (n, options.get(n)) for n in _OPTION_NAMES)
-    parts = ("ptxjit-cache-2", compiler_version or COMPILER_VERSION, source, "|".join(argtypes), opts,
-             ptx or "", "sm_%s" % arch, str(driver_version))
-    for p in parts:
-        b = p.encode("utf-8", "surrogatepass")
-        h.update(len(b).to_bytes(8, "little"))
-        h.update(b)
-    return h.hexdigest()[:64]
+class _Key:
+    """A SHA-512 over length-prefixed parts (str or bytes)."""
+
+    __slots__ = ("h",)
+
+    def __init__(self):
+        self.h = _hasher()
+
+    def put(self, *parts):
+        h = self.h
+        for p in parts:
+            b = p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p
+            h.update(len(b).to_bytes(8, "little"))
+            h.update(b)
+
+    def hex(self):
+        return self.h.hexdigest()[:64]
+
+
+def _so_hash():
+    """A hash of the compiler library's bytes, for a library without a
+    build id: computed once per build and kept in the cache directory."""
+    path = getattr(_core, "__file__", None)
+    if not path:
+        return "?"
+    try:
+        s = os.stat(path)
+    except OSError:
+        return "?"
+    memo = os.path.join(cache_dir(), "build-%x-%x-%x" % (s.st_ino, s.st_size, s.st_mtime_ns))
+    got = _read(memo)
+    if got and len(got) == 64:
+        return got.decode("ascii", "replace")
+    k = _Key()
+    with open(path, "rb") as f:
+        k.put(f.read())
+    h = k.hex()
+    _write(memo, h.encode("ascii"))
+    return h
+
+
+def compiler_version():
+    global COMPILER_VERSION
+    if COMPILER_VERSION is None:
+        bid = _core.Kernel._build_id() or _so_hash()
+        COMPILER_VERSION = "%s/%s/%s" % (_PKG_VERSION, getattr(_core, "PJ_VERSION", "?"), bid)
+    return COMPILER_VERSION
 
 
 _target_memo = None
 
 
 def _target():
-    """(arch, driver version, simulator?) of the device kernels are built for."""
+    """(arch, driver version, simulator?) of the device kernels are built
+    for (tests set _target_memo to simulate another device)."""
     global _target_memo
     if _target_memo is None:
+        info = _core.device_info()
+        cc = "%d%d" % tuple(info.get("compute_capability", (0, 0)))
         if _core.is_simulator():
-            _target_memo = ("sim", 0, True)
+            _target_memo = ("sim" + cc, 0, True)
         else:
-            info = _core.device_info()
-            cc = info.get("compute_capability", (0, 0))
-            _target_memo = ("%d%d" % tuple(cc), info.get("driver_version", 0), False)
+            _target_memo = (cc, info.get("driver_version", 0), False)
     return _target_memo
 
 
@@ -147,33 +212,312 @@ def _write(path, data):
         pass          # a cache that cannot be written only costs time
 
 
-def attach(kernel, source, argtypes, options, stats):
-    """Gives the freshly compiled `kernel` its machine code from the disk
-    cache (a hit), or makes it and stores it (a miss).  Returns the path
-    of the cache file."""
-    arch, driver, sim = _target()
-    key = cache_key(source, argtypes, options, kernel.ptx, arch, driver)
-    path = os.path.join(cache_dir(), key + (".ptx" if sim else ".cubin"))
-    data = _read(path)
-    if sim:
-        ptx = (kernel.ptx or "").encode()
-        if data is not None and data == ptx:
-            stats.cache_hits[argtypes] += 1
-        else:
-            stats.cache_misses[argtypes] += 1
-            _write(path, ptx)
-        return path
-    if data:
-        try:
-            kernel._load_cubin(data)
-            stats.cache_hits[argtypes] += 1
-            return path
-        except Exception:
-            pass      # damaged or from another driver build: make it again
-    stats.cache_misses[argtypes] += 1
+# ------------------------------------------------------------------ keys
+
+def _fid(info):
+    """The identity of a function for the compiler: everything of its
+    _pj_info() but the namespaces (src/py/jit.c, func_from_info)."""
+    name, text, file, first, shift = info[:5]
+    dev, sig, inline = info[8], info[9], info[10]
+    k = _Key()
+    k.put(name, text, file, str(int(first)), str(int(shift)), "d" if dev else "k",
+          "\0" if sig is None else sig, "i" if inline else "-")
+    return k.hex()[:32]
+
+
+def _opts_text(opts):
+    return ",".join("%s=%r" % (n, opts[n]) for n in sorted(opts))
+
+
+def key1(info, sigtext, argtypes, opts, flags=0):
+    """The first level: everything but the values of resolved names."""
+    arch, driver, _ = _target()
+    k = _Key()
+    k.put(FORMAT, compiler_version(), "sm_%s" % arch, str(driver), _fid(info), sigtext,
+          "|".join(argtypes), str(flags), _opts_text(opts))
+    return k.hex()
+
+
+_MISSING = object()
+_DISPATCHERS = tuple(t for t in (getattr(_core, "Dispatcher", None), getattr(_core, "CpuDispatcher", None)) if t)
+_INTRIN_KINDS = ("module", "intrin", "dtype", "exc")
+
+
+class _Walk:
+    """The second level: from the kernel, every function the compiler
+    reached and the value of every name it resolved in each (deps: fid ->
+    names), as the resolver (src/py/jit.c) finds and converts them."""
+
+    def __init__(self, k1, deps, table):
+        self.key = _Key()
+        self.key.put(k1)
+        self.deps = deps
+        self.table = table
+        self.seen = {}
+        self.freeze = []       # (frozen dict, name, value) the compile would have frozen
+        self.ok = True
+
+    def func(self, disp):
+        put = self.key.put
+        i = self.seen.get(id(disp))
+        if i is not None:
+            put("F@%d" % i)
+            return
+        self.seen[id(disp)] = len(self.seen)
+        info = disp._pj_info()
+        fid = _fid(info)
+        put("F", fid)
+        names = self.deps.get(fid)
+        if names is None:           # a function the compiles did not reach: another kernel
+            self.ok = False
+            return
+        g, cl, fr = info[5], info[6], info[7]
+        bi = vars(_builtins)
+        for name in names:
+            v = fr.get(name, _MISSING)
+            if v is _MISSING:
+                v = cl.get(name, _MISSING)
+                if v is _MISSING:
+                    v = g.get(name, _MISSING)
+                if v is _MISSING:
+                    v = bi.get(name, _MISSING)
+                    if not (isinstance(v, type) and issubclass(v, BaseException)):
+                        v = _MISSING
+                if v is not _MISSING:
+                    self.freeze.append((fr, name, v))
+            if v is _MISSING:
+                put("-", name)
+            else:
+                put("=", name)
+                self.value(v, name, 0)
+            if not self.ok:
+                return
+
+    def value(self, v, name, depth):
+        put = self.key.put
+        if v is None:
+            put("N")
+        elif type(v) is bool:
+            put("B1" if v else "B0")
+        elif isinstance(v, int):
+            put("I", int.__repr__(v))
+        elif isinstance(v, float):
+            put("D", _float_bits(v))
+        elif isinstance(v, complex):
+            re, im = complex.__getnewargs__(v)
+            put("C", _float_bits(re), _float_bits(im))
+        elif isinstance(v, str):
+            put("S", str.__str__(v))
+        elif isinstance(v, tuple):
+            n = tuple.__len__(v)
+            if depth > 16 or n > 1 << 16:
+                put("?tuple")
+                return
+            put("T", str(n))
+            for j in range(n):
+                self.value(tuple.__getitem__(v, j), None, depth + 1)
+        elif isinstance(v, _DISPATCHERS):
+            put("F")
+            self.func(v)
+        elif not self.table_value(v, name):
+            self.other(v)
+
+    def table_value(self, v, name):
+        """Modules, functions and types the compiler knows by identity
+        (jit.c, from_table): the name it knows them by."""
+        t = self.table
+        if t is None:
+            return False
+        ent = t.get(id(v))
+        if ent is None and type(t) is not dict:
+            ent = t.miss(v, name or "")
+        if not (isinstance(ent, tuple) and len(ent) == 4 and ent[0] is v and ent[1] in _INTRIN_KINDS):
+            return False
+        kind, qual, module = ent[1], ent[2], ent[3]
+        head, dot, tail = qual.rpartition(".")
+        if kind == "intrin" and dot and module is not None and name and tail != name:
+            try:
+                if getattr(module, name) is v:
+                    qual = head + "." + name
+            except Exception:
+                pass
+        self.key.put("K", kind, qual)
+        return True
+
+    def other(self, v):
+        put = self.key.put
+        if isinstance(v, type) and issubclass(v, BaseException):
+            put("E", str(v.__module__), v.__qualname__)
+            return
+        np = sys.modules.get("numpy")
+        if np is not None and isinstance(v, np.ndarray):
+            a = np.ascontiguousarray(v)
+            put("A", repr(a.dtype), str(a.dtype.isalignedstruct), repr(a.shape))
+            try:
+                put(memoryview(a).cast("B"))
+            except (TypeError, ValueError):
+                put(a.tobytes())
+        elif np is not None and isinstance(v, np.dtype):
+            put("R", repr(v), str(v.isalignedstruct))
+        elif np is not None and isinstance(v, np.generic):
+            put("G", type(v).__module__, type(v).__qualname__, v.dtype.str, v.tobytes())
+        else:                        # what the compiler cannot use: its type names it
+            put("?", str(type(v).__module__), type(v).__qualname__)
+
+    def hex(self):
+        return self.key.hex()
+
+    def apply_freeze(self):
+        """Freezes what the walk found, as the compile's resolver does
+        (a NumPy array as a copy)."""
+        np = sys.modules.get("numpy")
+        for fr, name, v in self.freeze:
+            if name not in fr:
+                fr[name] = v.copy() if np is not None and isinstance(v, np.ndarray) else v
+
+
+def _float_bits(x):
+    """A double exactly: its hex form, or its bytes for a NaN."""
+    x = float.__float__(x)
+    if x == x:
+        return x.hex()
+    import struct
+    return struct.pack("<d", x).hex()
+
+
+# ------------------------------------------------------------ the index
+
+def _parse_index(data):
+    """[{fid: names}] from an index file; [] when it is not one."""
+    if not data:
+        return []
     try:
-        cubin = kernel._cubin()
-    except CudaSupportError:
-        return None   # no machine code from this driver: the launch loads the PTX as without a cache
-    _write(path, cubin)
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return []
+    if not lines or lines[0] != FORMAT + " index":
+        return []
+    out = []
+    for line in lines[1:]:
+        if not line:
+            continue
+        deps = {}
+        for part in line.split(";"):
+            fid, colon, names = part.partition(":")
+            if not colon or len(fid) != 32:
+                return out
+            deps[fid] = tuple(names.split(",")) if names else ()
+        out.append(deps)
+    return out
+
+
+def _index_line(deps):
+    return ";".join("%s:%s" % (fid, ",".join(deps[fid])) for fid in sorted(deps))
+
+
+def _deps_of(kernel, info):
+    """{fid: sorted names} from a compiled Kernel's _deps (jit.c)."""
+    deps = {}
+    for disp, names in getattr(kernel, "_deps", ()):
+        fid = _fid(info if disp is None else disp._pj_info())
+        deps[fid] = tuple(sorted(set(names) | set(deps.get(fid, ()))))
+    return deps
+
+
+# ------------------------------------------------------------ the cache
+
+def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
+    """The Kernel of disp for these argument types: from the disk cache
+    (a hit), or compiled and stored (a miss)."""
+    try:
+        arch, driver, sim = _target()
+    except Exception:           # no device to key on: as without a cache
+        return _core.compile(info, sigtext, opts)
+    t0 = time.perf_counter()
+    k1 = key1(info, sigtext, argtypes, opts, flags)
+    d = cache_dir()
+    t1 = time.perf_counter()
+    idx = _read(os.path.join(d, k1 + ".idx"))
+    t_read = time.perf_counter() - t1
+    t_key = t1 - t0
+    variants = _parse_index(idx)
+    for deps in variants:
+        t1 = time.perf_counter()
+        w = _Walk(k1, deps, table)
+        w.func(disp)
+        t2 = time.perf_counter()
+        t_key += t2 - t1
+        if not w.ok:
+            continue
+        k2 = w.hex()
+        path = os.path.join(d, k2 + ".pjc")
+        data = _read(path)
+        t3 = time.perf_counter()
+        t_read += t3 - t2
+        if not data:
+            continue
+        k = _load(data, k2, opts, sim)
+        t4 = time.perf_counter()
+        LAST.clear()
+        LAST.update(key=t_key * 1e6, read=t_read * 1e6, load=(t4 - t3) * 1e6, hit=k is not None)
+        if k is None:
+            continue
+        w.apply_freeze()
+        if sim and not _adopt_sim(k, info, sigtext, opts):
+            break                   # the entry is not what the compiler makes now: replace it
+        k.cache_path = path
+        stats.cache_hits[argtypes] += 1
+        return k
+    LAST.clear()
+    LAST.update(key=t_key * 1e6, read=t_read * 1e6, load=0.0, hit=False)
+    k = _core.compile(info, sigtext, opts)
+    stats.cache_misses[argtypes] += 1
+    k.cache_path = _store(disp, k, info, k1, variants, table, sim)
+    return k
+
+
+def _load(data, k2, opts, sim):
+    """The Kernel of an entry, or None (damaged, or refused by the driver)."""
+    try:
+        return _core.Kernel._from_cache(data, k2, int(opts.get("max_registers") or 0), not sim)
+    except Exception:
+        return None
+
+
+def _adopt_sim(k, info, sigtext, opts):
+    """Gives a cached kernel its simulator program (see the module's text);
+    False when the fresh compile differs from the entry."""
+    fresh = _core.compile(info, sigtext, dict(opts, _sim_program=1))
+    k._twin = fresh
+    if k._adopt_sim(fresh):
+        return True
+    import warnings
+    warnings.warn("ptxjit cache: the entry for kernel %r differs from what the compiler makes now; "
+                  "it is replaced (the key misses an input)" % info[0], RuntimeWarning, stacklevel=4)
+    return False
+
+
+def _store(disp, k, info, k1, variants, table, sim):
+    """Writes the entry of a freshly compiled kernel and notes its names
+    in the index; returns the entry's path (None when nothing is kept)."""
+    deps = _deps_of(k, info)
+    w = _Walk(k1, deps, table)
+    w.func(disp)
+    if not w.ok:
+        return None
+    k2 = w.hex()
+    image = None
+    if not sim:
+        try:
+            image = k._cubin()
+        except CudaSupportError:
+            return None   # no machine code from this driver: the launch loads the PTX as without a cache
+    d = cache_dir()
+    path = os.path.join(d, k2 + ".pjc")
+    _write(path, k._cache_entry(k2, image))
+    line = _index_line(deps)
+    lines = [_index_line(v) for v in variants]
+    if line not in lines:
+        lines.append(line)
+        _write(os.path.join(d, k1 + ".idx"), ("\n".join([FORMAT + " index"] + lines) + "\n").encode("utf-8"))
     return path

@@ -251,6 +251,7 @@ def source_of(func):
 
 
 _table_ready = False
+_table = None
 
 
 class _ResolveTable(dict):
@@ -310,7 +311,7 @@ class _ResolveTable(dict):
 
 def _build_resolve_table():
     """Files the cheap part of the resolver's table (see _ResolveTable)."""
-    global _table_ready
+    global _table_ready, _table
     import numpy as np
 
     import ptxjit
@@ -343,6 +344,7 @@ def _build_resolve_table():
         if name in sys.modules:
             table._add_math(sys.modules[name])
     _core.set_resolve_table(table)
+    _table = table
     _table_ready = True
 
 
@@ -446,11 +448,12 @@ class CUDADispatcher(_core.Dispatcher):
         if flags & 2:
             opts["noalias"] = True
         info = self._pj_info()
-        k = _core.compile(info, sigtext, opts)
+        if self._cache:
+            k = _cache.compile(self, info, sigtext, argtypes, opts, flags, _table, self.stats)
+        else:
+            k = _core.compile(info, sigtext, opts)
         k.signature = argtypes
         k.variant = flags
-        if self._cache:
-            k.cache_path = _cache.attach(k, info[1], argtypes, opts, self.stats)
         self._variants[(argtypes, flags)] = k
         if flags == 0 or argtypes not in self.overloads:
             self.overloads[argtypes] = k
@@ -535,18 +538,34 @@ class CUDADispatcher(_core.Dispatcher):
             return self._kernel(signature).ptx
         return {sig: k.ptx for sig, k in self.overloads.items()}
 
+    def _text(self, k, attr):
+        """k.ir or k.types; a kernel from the disk cache has neither, and
+        gets them from a compile made now (once)."""
+        v = getattr(k, attr)
+        if v is None and getattr(k, "cache_path", None):
+            twin = getattr(k, "_twin", None)
+            if twin is None:
+                opts = self._options()
+                if k.variant & 1:
+                    opts["small_extents"] = True
+                if k.variant & 2:
+                    opts["noalias"] = True
+                twin = k._twin = _core.compile(self._pj_info(), ", ".join(k.signature), opts)
+            v = getattr(twin, attr)
+        return v
+
     def inspect_ir(self, signature=None):
         """The optimised IR: a dict by signature, or the text for one."""
         if signature is not None:
-            return self._kernel(signature).ir
-        return {sig: k.ir for sig, k in self.overloads.items()}
+            return self._text(self._kernel(signature), "ir")
+        return {sig: self._text(k, "ir") for sig, k in self.overloads.items()}
 
     def typed_source(self, signature=None):
         """The source with the type of every variable: a dict by signature,
         or the text for one."""
         if signature is not None:
-            return self._kernel(signature).types
-        return {sig: k.types for sig, k in self.overloads.items()}
+            return self._text(self._kernel(signature), "types")
+        return {sig: self._text(k, "types") for sig, k in self.overloads.items()}
 
     def inspect_types(self, file=None, signature=None):
         """Prints the source of every compiled signature with the type of
@@ -557,7 +576,7 @@ class CUDADispatcher(_core.Dispatcher):
         for sig, k in kernels:
             print("%s (%s)" % (self.__name__, ", ".join(k.signature)), file=out)
             print("-" * 80, file=out)
-            print(k.types or "", file=out)
+            print(self._text(k, "types") or "", file=out)
             print("=" * 80, file=out)
 
     def _kernel_attr(self, attr, signature):

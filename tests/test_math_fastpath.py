@@ -1,0 +1,189 @@
+"""The math library's fast paths (exp, log, erf in float64; sin, cos, exp in
+float32) on the inputs that are hard for them: the edges of each fast path
+and its branch, the arguments whose reduction cancels most, the points
+where the reduction's integer k changes, subnormals and the special values.
+Each result is compared with a reference that is exact to well below an
+ulp (mpmath for float64 when it is installed, float64 for float32) and must
+stay within CUDA's documented bound; special values must match C99 Annex F
+bit for bit, signed zeros included.  Runs on the simulator and the GPU.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from ptxjit import cuda
+
+try:
+    import mpmath
+except ImportError:
+    mpmath = None
+
+
+@cuda.jit
+def k_exp(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.exp(x[i])
+
+
+@cuda.jit
+def k_log(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.log(x[i])
+
+
+@cuda.jit
+def k_erf(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.erf(x[i])
+
+
+@cuda.jit
+def k_sin(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.sin(x[i])
+
+
+@cuda.jit
+def k_cos(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.cos(x[i])
+
+
+KERNELS = {"exp": k_exp, "log": k_log, "erf": k_erf, "sin": k_sin, "cos": k_cos}
+# CUDA's bounds (ulps from the correctly rounded result): float32, float64
+BOUND = {"exp": (2, 1), "log": (1, 1), "erf": (2, 2), "sin": (2, 2), "cos": (2, 2)}
+
+
+def run(name, x):
+    x = np.ascontiguousarray(x)
+    out = np.zeros_like(x)
+    KERNELS[name][(x.size + 127) // 128, 128](x, out)
+    return out
+
+
+def ulp_of(ref, dt):
+    p, emin = (24, -126) if dt == np.float32 else (53, -1022)
+    a = np.abs(ref)
+    e = np.floor(np.log2(np.where(a > 0, a, 1.0)))
+    e = np.where(np.exp2(e) > a, e - 1, e)
+    return np.exp2(np.maximum(e, emin) - (p - 1))
+
+
+def reference(name, x):
+    """(reference values as float64, slack in ulps for the reference's own error)"""
+    if x.dtype == np.float32:
+        xd = x.astype(np.float64)
+        return {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
+                "erf": np.vectorize(math.erf)}[name](xd), 0.001
+    if mpmath is None:
+        return {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
+                "erf": np.vectorize(math.erf)}[name](x), 1.0
+    mpmath.mp.prec = 120
+    f = getattr(mpmath, name)
+    return np.array([float(f(mpmath.mpf(float(v)))) for v in x]), 0.0
+
+
+def check(name, x):
+    got = run(name, x)
+    with np.errstate(all="ignore"):
+        ref, slack = reference(name, x)
+        ok = np.isfinite(ref) & np.isfinite(got) & (ref != 0)
+        err = np.where(ok, np.abs(got.astype(np.float64) - ref) / ulp_of(ref, x.dtype), 0.0)
+    bound = BOUND[name][0 if x.dtype == np.float32 else 1]
+    worst = int(np.argmax(err))
+    assert err[worst] <= bound + 0.5 + slack, "%s(%r) = %r, reference %r: %.3f ulp" % (
+        name, float(x[worst]), float(got[worst]), float(ref[worst]), err[worst])
+    return got
+
+
+def test_exp_f64_edges(rng):
+    # around the branch at |x| = 707, the subnormal results, overflow, and
+    # the points where k = rint(x / ln2) changes
+    ln2 = math.log(2)
+    halves = (np.arange(-1000, 1000) + 0.5) * ln2
+    x = np.concatenate([
+        np.linspace(706.9, 707.1, 101), -np.linspace(706.9, 707.1, 101),
+        rng.uniform(-745.2, -708.0, 300), rng.uniform(700.0, 709.78, 200),
+        halves[np.abs(halves) < 706], np.nextafter(halves[np.abs(halves) < 706], 0),
+        rng.uniform(-1, 1, 300) * 2.0 ** rng.integers(-60, 0, 300),
+    ])
+    check("exp", x)
+
+
+def test_exp_f32_edges(rng):
+    x = np.concatenate([
+        np.linspace(85.9, 86.1, 101), -np.linspace(85.9, 86.1, 101),
+        rng.uniform(-103.9, -86.0, 300), rng.uniform(80.0, 88.72, 200),
+        (np.arange(-124, 124) + 0.5) * math.log(2),
+        rng.uniform(-1, 1, 300) * 2.0 ** rng.integers(-30, 0, 300),
+    ]).astype(np.float32)
+    check("exp", x)
+
+
+def test_log_f64_edges(rng):
+    # subnormals, the ends of the reduction's interval [sqrt(1/2), sqrt(2)),
+    # values near 1 and the extremes
+    s = math.sqrt(2)
+    x = np.concatenate([
+        rng.uniform(1, 2, 300) * 2.0 ** rng.integers(-1074, -1022, 300),
+        np.array([5e-324, 1e-323, 2.2250738585072014e-308, np.nextafter(2.2250738585072014e-308, 0),
+                  1.7976931348623157e308, 1.0, np.nextafter(1.0, 0), np.nextafter(1.0, 2)]),
+        s * (1 + np.linspace(-1e-15, 1e-15, 21)), s / 2 * (1 + np.linspace(-1e-15, 1e-15, 21)),
+        1 + rng.uniform(-1, 1, 300) * 2.0 ** rng.integers(-52, -1, 300),
+        rng.uniform(1, 2, 300) * 2.0 ** rng.integers(-1000, 1000, 300),
+    ])
+    check("log", x)
+
+
+def test_erf_f64_edges(rng):
+    # the points where k changes (q = t Q(t) near (j + 1/2) ln2), the end of
+    # the polynomial near 5.92, tiny and subnormal arguments, both signs
+    t = np.concatenate([
+        rng.uniform(0.25, 0.4, 400), rng.uniform(0, 6.2, 600), np.linspace(5.9, 5.95, 51),
+        rng.uniform(1, 2, 100) * 2.0 ** rng.integers(-1074, -20, 100), np.array([5e-324, 1e-310]),
+    ])
+    check("erf", np.concatenate([t, -t]))
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+def test_sincos_f32_reduction(name, rng):
+    # the float32 arguments nearest to multiples of pi/2 below the fast
+    # path's limit (the reduction's worst cancellation), the limit itself,
+    # and beyond it (the float64 reduction)
+    j = np.arange(1, 67000, dtype=np.float64)
+    near = (j * (math.pi / 2)).astype(np.float32)
+    x = np.concatenate([
+        near, np.nextafter(near, np.float32(0)), np.nextafter(near, np.float32(np.inf)),
+        np.linspace(105600, 105630, 301).astype(np.float32),
+        rng.uniform(-1, 1, 2000).astype(np.float32) * np.float32(105615),
+        (rng.uniform(1, 2, 500) * 2.0 ** rng.integers(17, 127, 500)).astype(np.float32),
+        (rng.uniform(-1, 1, 500) * 2.0 ** rng.integers(-149, 0, 500)).astype(np.float32),
+    ]).astype(np.float32)
+    check(name, np.concatenate([x, -x]))
+
+
+SPECIALS = [0.0, -0.0, math.inf, -math.inf, math.nan, -1.0, -1e-310, 1e-310, -5e-324, 5e-324, 1e308,
+            -1e308, 710.0, -750.0, 1e30, -1e30]
+
+
+@pytest.mark.parametrize("prec", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["exp", "log", "erf", "sin", "cos"])
+def test_specials(name, prec):
+    with np.errstate(over="ignore"):
+        x = np.array(SPECIALS, dtype=prec)
+    got = run(name, x)
+    with np.errstate(all="ignore"):
+        ref = {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
+               "erf": np.vectorize(math.erf, otypes=[prec])}[name](x).astype(prec)
+    for xi, g, r in zip(x, got, ref):
+        if np.isnan(r):
+            assert np.isnan(g), "%s(%r) = %r, expected NaN" % (name, xi, g)
+        elif np.isinf(r) or r == 0:
+            assert g == r and np.signbit(g) == np.signbit(r), "%s(%r) = %r, expected %r" % (name, xi, g, r)
