@@ -1,7 +1,9 @@
 """Launch overhead, import time and first-call time: ptxjit against Numba.
 
-    python3 bench/bench_launch.py          # on the GPU machine
-    python3 bench/bench_launch.py --fake   # host-side cost only, no GPU needed
+    python3 bench/bench_launch.py               # on the GPU machine
+    python3 bench/bench_launch.py --first-call  # the first-call rows only (and the disk cache's parts)
+    python3 bench/bench_launch.py --fake        # host-side cost only, no GPU needed
+    python3 bench/bench_launch.py --fake --first-call
 
 * launch overhead from Python: `k[grid, block](...)` of an empty kernel, of
   a kernel with three device arrays, of three arrays and two scalars, and
@@ -13,15 +15,18 @@
 * first call of seed 001's vector add in a fresh process, compile, module
   load and launch included: with the driver's JIT cache off
   (CUDA_CACHE_DISABLE=1) and with it warm; from ptxjit's disk cache
-  (cache=True, a second process); then the second call.
+  (cache=True, a second process: the kernel is built from the file without
+  compiling, its cubin loaded by the driver), split into the cache's key,
+  file reads and load; then the second call.
 
 Needs a GPU, except with --fake: then the launches go to
 tests/fake_cuda/fake_libcuda.c (a driver that runs nothing, built here),
 so the figures are ptxjit's own host cost per launch in nanoseconds (the
 fake's cuLaunchKernel, about 40 ns of snprintf, included), and the first
 call is split into what ptxjit spends (resolver table, source, compile,
-cache) with no ptxas at all.  Numba is optional (its column then says why
-it is empty).
+cache) with no ptxas at all: without the cache, and from the disk cache
+(the fake's linker makes a "cubin" that its module load takes without
+compiling).  Numba is optional (its column then says why it is empty).
 """
 
 import json
@@ -150,7 +155,9 @@ add_arrays_cuda[blocks, 128](x, y, out)
 cuda.synchronize()
 t2 = time.perf_counter()
 assert (out.copy_to_host() == hx * 3).all()
-print(json.dumps([(t1 - t0) * 1e3, (t2 - t1) * 1e6]))
+import sys
+_c = sys.modules.get("ptxjit.cuda.cache")
+print(json.dumps([(t1 - t0) * 1e3, (t2 - t1) * 1e6, dict(_c.LAST) if _c else {}]))
 """
 
 
@@ -163,16 +170,43 @@ def first_call(imp, prelude="", runs=RUNS):
     return median([c[0] for c in cold]), median([w[0] for w in warm]), median([w[1] for w in warm])
 
 
-def first_call_disk_cache(imp, prelude="", runs=RUNS):
+def run_at(path, code, env=None, timeout=300):
+    """Runs `code` as the file `path` in a fresh interpreter (the disk
+    cache keys a kernel on its file, so every process must see the same
+    one); returns its stdout."""
+    e = dict(os.environ)
+    import ptxjit   # the child imports the ptxjit this process uses
+    where = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__)))
+    e["PYTHONPATH"] = where + os.pathsep + e.get("PYTHONPATH", "")
+    e.update(env or {})
+    with open(path, "w") as f:
+        f.write(code)
+    import subprocess
+    p = subprocess.run([sys.executable, path], env=e, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError("child failed (%d): %s" % (p.returncode, (p.stderr or p.stdout).strip()[-800:]))
+    return p.stdout
+
+
+def first_call_disk_cache(imp, prelude="", runs=RUNS, parts=None):
     """First call in a new process with cache=True and the entry on disk
-    (the driver's own JIT cache off): ms, median over `runs` processes."""
+    (the driver's own JIT cache off): ms, median over `runs` processes.
+    parts (a dict) gets ptxjit's cache lookup split up: key, read, load
+    (us, medians)."""
     import tempfile
     code = FIRST_CALL_CODE % {"imp": imp, "prelude": prelude, "n": 4096 if QUICK else 1000000,
                               "jitargs": "(cache=True)"}
     with tempfile.TemporaryDirectory(prefix="ptxjit-bench-cache-") as d:
         env = {"CUDA_CACHE_DISABLE": "1", "PTXJIT_CACHE_DIR": d, "NUMBA_CACHE_DIR": d}
-        run_python(code, env=env)        # writes the entry
-        return median([json.loads(last_line(run_python(code, env=env)))[0] for _ in range(runs)])
+        ensure_ptxjit_path()
+        path = os.path.join(d, "first_call.py")
+        run_at(path, code, env=env)      # writes the entry
+        rs = [json.loads(last_line(run_at(path, code, env=env))) for _ in range(runs)]
+    if parts is not None:
+        for k in ("key", "read", "load"):
+            vals = [r[2][k] for r in rs if r[2].get("hit") and k in r[2]]
+            parts[k] = median(vals) if vals else None
+    return median([r[0] for r in rs])
 
 
 def measure():
@@ -198,7 +232,8 @@ def measure():
         except RuntimeError as e:
             print("numba import:", e, file=sys.stderr)
     p_cold, p_warm, p_second = first_call("from ptxjit import cuda")
-    p_disk = first_call_disk_cache("from ptxjit import cuda")
+    parts = {}
+    p_disk = first_call_disk_cache("from ptxjit import cuda", parts=parts)
     n_cold = n_warm = n_second = n_disk = None
     if nb:
         try:
@@ -216,6 +251,33 @@ def measure():
         ["first call, CUDA_CACHE_DISABLE=1 (ms)", p_cold, n_cold, ratio(p_cold, n_cold), "ptxas + 1"],
         ["first call, driver cache warm (ms)", p_warm, n_warm, ratio(p_warm, n_warm), ""],
         ["first call, cache=True entry on disk (ms)", p_disk, n_disk, ratio(p_disk, n_disk), "<= 1"],
+    ] + disk_parts_rows(parts) + [
+        ["second call incl. sync (us)", p_second, n_second, ratio(p_second, n_second), ""],
+    ]
+
+
+def disk_parts_rows(parts):
+    return [["  of which cache %s (us)" % k, parts.get(k), None, None, ""] for k in ("key", "read", "load")]
+
+
+def first_call_rows():
+    """--first-call: the first-call rows only (ptxjit, and Numba when there)."""
+    ensure_ptxjit_path()
+    p_cold, p_warm, p_second = first_call("from ptxjit import cuda")
+    parts = {}
+    p_disk = first_call_disk_cache("from ptxjit import cuda", parts=parts)
+    n_cold = n_warm = n_second = n_disk = None
+    if numba_cuda():
+        try:
+            n_cold, n_warm, n_second = first_call("from numba import cuda", NUMBA_PRELUDE)
+            n_disk = first_call_disk_cache("from numba import cuda", NUMBA_PRELUDE)
+        except RuntimeError as e:
+            print("numba first call:", e, file=sys.stderr)
+    return [
+        ["first call, CUDA_CACHE_DISABLE=1 (ms)", p_cold, n_cold, ratio(p_cold, n_cold), "ptxas + 1"],
+        ["first call, driver cache warm (ms)", p_warm, n_warm, ratio(p_warm, n_warm), ""],
+        ["first call, cache=True entry on disk (ms)", p_disk, n_disk, ratio(p_disk, n_disk), "<= 1"],
+    ] + disk_parts_rows(parts) + [
         ["second call incl. sync (us)", p_second, n_second, ratio(p_second, n_second), ""],
     ]
 
@@ -236,32 +298,65 @@ def wrap(obj, name):
         try:
             return f(*a, **k)
         finally:
-            T[name] = T.get(name, 0) + time.perf_counter() - t0
+            label = "cache" if obj is C else name
+            T[label] = T.get(label, 0) + time.perf_counter() - t0
     setattr(obj, name, w)
-for o, n in ((D, "_build_resolve_table"), (D, "source_of"), (_core, "compile"), (C, "attach")):
+for o, n in ((D, "_build_resolve_table"), (D, "source_of"), (_core, "compile"), (C, "compile")):
     wrap(o, n)
-x = cuda.to_device(np.arange(4096, dtype=np.float32))
-y = cuda.to_device(np.ones(4096, np.float32))
-out = cuda.device_array(4096, np.float32)
+x = cuda.to_device(np.arange(4096, dtype=%(dtype)s))
+y = cuda.to_device(np.ones(4096, %(dtype)s))
+out = cuda.device_array(4096, %(dtype)s)
 cuda.synchronize()
-
-@cuda.jit(cache=%(cache)s)
-def add_arrays_cuda(x, y, out):
-    idx = cuda.grid(1)
-    if idx < out.size:
-        out[idx] = x[idx] + y[idx]
-
+%(kernel)s
 t0 = time.perf_counter()
-add_arrays_cuda[32, 128](x, y, out)
+%(call)s
 cuda.synchronize()
 t1 = time.perf_counter()
 T["total"] = t1 - t0
-print(json.dumps({k: v * 1e6 for k, v in T.items()}))
+T = {k: v * 1e6 for k, v in T.items()}
+if C.LAST.get("hit"):
+    T.update({"cache " + k: C.LAST[k] for k in ("key", "read", "load")})
+T["hits"] = sum(kern.stats.cache_hits.values())
+T["compiles"] = _core.Kernel._counters()["compiles"]
+print(json.dumps(T))
 """.replace("import os, sys, time", "import json, os, sys, time")
+
+FAKE_KERNELS = {
+    "vector add": ("np.float32", """
+@cuda.jit(cache=%(cache)s)
+def kern(x, y, out):
+    idx = cuda.grid(1)
+    if idx < out.size:
+        out[idx] = x[idx] + y[idx]
+""", "kern[32, 128](x, y, out)"),
+    # bench/suite_kernels.py's, with its device function
+    "Black-Scholes": ("np.float64", """
+import math
+RSQRT2 = 0.7071067811865476
+
+@cuda.jit(device=True)
+def cnd(d):
+    return 0.5 * (1.0 + math.erf(d * RSQRT2))
+
+@cuda.jit(cache=%(cache)s)
+def kern(call, put, S, X, T, r, v):
+    i = cuda.grid(1)
+    if i < S.shape[0]:
+        sqrt_t = math.sqrt(T[i])
+        d1 = (math.log(S[i] / X[i]) + (r + 0.5 * v * v) * T[i]) / (v * sqrt_t)
+        d2 = d1 - v * sqrt_t
+        cnd1 = cnd(d1)
+        cnd2 = cnd(d2)
+        exp_rt = math.exp(-r * T[i])
+        call[i] = S[i] * cnd1 - X[i] * exp_rt * cnd2
+        put[i] = X[i] * exp_rt * (1.0 - cnd2) - S[i] * (1.0 - cnd1)
+""", "kern[32, 128](out, out, x, y, y, 0.02, 0.3)"),
+}
 
 
 def fake_main():
     """--fake: host-side figures with the fake driver (no GPU)."""
+    import itertools
     import shutil
     import subprocess
     import tempfile
@@ -277,19 +372,26 @@ def fake_main():
         child_env = dict(os.environ, **env)
         child_env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__))) + \
             os.pathsep + child_env.get("PYTHONPATH", "")
-        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--fake-child"], env=child_env,
-                           capture_output=True, text=True, timeout=600)
-        if p.returncode:
-            raise RuntimeError("child failed: %s" % p.stderr[-800:])
-        print(p.stdout.rstrip())
+        if "--first-call" not in sys.argv:
+            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--fake-child"], env=child_env,
+                               capture_output=True, text=True, timeout=600)
+            if p.returncode:
+                raise RuntimeError("child failed: %s" % p.stderr[-800:])
+            print(p.stdout.rstrip())
         runs = 3 if QUICK else 9
-        for cache_on in (False, True):
+        for (name, (dtype, kernel, call)), cache_on in itertools.product(FAKE_KERNELS.items(), (False, True)):
             env2 = dict(env, PTXJIT_CACHE_DIR=os.path.join(d, "cache"))
-            code = FAKE_FIRST_CALL % {"cache": cache_on}
-            rs = [json.loads(last_line(run_python(code, env=env2))) for _ in range(runs)]
-            keys = sorted({k for r in rs for k in r}, key=lambda k: -median([r.get(k, 0) for r in rs]))
-            print("first call%s, fake driver (no ptxas), median of %d processes, us: %s" % (
-                " with cache=True (the fake has no linker: a miss)" if cache_on else "", runs,
+            code = FAKE_FIRST_CALL % {"kernel": kernel % {"cache": cache_on}, "call": call, "dtype": dtype}
+            path = os.path.join(d, "first_call_%s_%d.py" % (name.replace(" ", "_"), cache_on))
+            if cache_on:
+                first = json.loads(last_line(run_at(path, code, env=env2)))     # the miss that stores
+                assert first["hits"] == 0 and first["compiles"] == 1, first
+            rs = [json.loads(last_line(run_at(path, code, env=env2))) for _ in range(runs)]
+            assert all(r["hits"] == int(cache_on) and r["compiles"] == int(not cache_on) for r in rs), rs
+            keys = sorted({k for r in rs for k in r} - {"hits", "compiles"},
+                          key=lambda k: -median([r.get(k, 0) for r in rs]))
+            print("%s, first call%s, fake driver (no ptxas), median of %d processes, us: %s" % (
+                name, " from the disk cache (cache=True, entry on disk; no compile)" if cache_on else "", runs,
                 ", ".join("%s %.0f" % (k, median([r.get(k, 0) for r in rs])) for k in keys)))
 
 
@@ -312,6 +414,12 @@ def main():
         return fake_child()
     if "--fake" in sys.argv:
         return fake_main()
+    if "--first-call" in sys.argv:
+        rows = first_call_rows()
+        print(table("== first call (medians)", HEADER, rows))
+        for k, v in missing().items():
+            print("note: %s" % v)
+        return rows
     rows = measure()
     print(table("== launch and start-up (medians)", HEADER, rows))
     for k, v in missing().items():

@@ -285,7 +285,10 @@ class Soak:
                 self.setf("fault_on_launch", 1)
                 where = 0
             else:
-                where = 1 << 40                     # far outside any allocation
+                # 2 GiB past the array: far outside any allocation, and an
+                # offset that the 32-bit addressing of small arrays keeps
+                # (an index beyond 2^31 bytes is undefined and may wrap)
+                where = (1 << 29) - 64
             first = None
             try:
                 wild[1, 32](h, d_mine, where)

@@ -700,6 +700,18 @@ def test_sim_race(tmp_path):
     assert "race on shared memory" in res[1] and "cuda.syncthreads()" in res[1] and "simkern.py:" in res[1], res
 
 
+@sim_only
+def test_sim_memory_guard(tmp_path):
+    # a miscompiled address (PTXJIT_SIM_FAULT moves race's global store, src/sim/prepare.c)
+    body = "import os\nos.environ['PTXJIT_SIM_FAULT'] = 'store1:%d'\n" % (1 << 40) + \
+           "a = np.zeros(8, np.float32)\nsimkern.race[1, 8](a)"
+    res = _sim_child(body, "", tmp_path)
+    assert res[0] == "SimulatorError", res
+    assert res[1].startswith("ptxjit internal error: the simulator caught a store from address 0x"), res
+    assert "outside every array of kernel 'race'" in res[1] and "simkern.py:" in res[1], res
+    assert "please report" in res[1], res
+
+
 # Compiler messages no trigger or golden covers yet (by their format text).
 # Keep it empty: a new err_at() message gets a trigger (or a golden), or,
 # when an earlier check always pre-empts it, an entry in

@@ -422,9 +422,12 @@ def test_record_nested(load, rng):
     want["p"]["y"] = b0["a"].astype(f32)
     for f in ("a", "j", "p"):
         np.testing.assert_array_equal(a[f], want[f], err_msg=f)
-    copied = a.copy()
-    copied["p"] = a[0]["p"]
-    np.testing.assert_array_equal(b, copied)
+    for f in ("a", "j"):
+        np.testing.assert_array_equal(b[f], a[f], err_msg=f)
+    # a[0].p is written by thread 0 while the threads of other warps copy
+    # it: they see it before or after that write (a race of the kernel)
+    before, after = b0[0]["p"], a[0]["p"]
+    assert all(bp == after or (i >= 32 and bp == before) for i, bp in enumerate(b["p"]))
 
 
 # ------------------------------------------------------------------ errors

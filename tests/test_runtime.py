@@ -1152,7 +1152,7 @@ def test_faulting_kernel_reports_the_driver_error(tmp_path):
             a[i] = 1.0
         d = cuda.to_device(np.zeros(4))
         try:
-            wild[1, 1](d, 1 << 40)
+            wild[1, 1](d, (1 << 28) - 1)  # 2 GiB past d, within 32-bit offsets
             cuda.synchronize()
         except errors.CudaAPIError as e:
             result["fault"] = e.name
@@ -1178,6 +1178,6 @@ def test_faulting_kernel_on_the_simulator(tmp_path):
         def wild(a, i):
             a[i] = 1.0
         d = cuda.to_device(np.zeros(4))
-        wild[1, 1](d, 1 << 40)
+        wild[1, 1](d, (1 << 28) - 1)  # 2 GiB past d, within 32-bit offsets
     """, {"PTXJIT_SIM": "1"}, tmp_path)
     assert res["raised"] == "SimIndexError" and "wild" in res["msg"], res

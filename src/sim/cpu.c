@@ -72,6 +72,14 @@ int pj_sim_cpu_call(const struct PjKernel *k, const void *params, PjCpuCtx *ctx,
 		return PJ_SIM_BAD;
 	}
 	const SimProgram *p = k->sim;
+	if (!params && p->param_bytes > 0) {
+		snprintf(err->msg, sizeof err->msg, "internal error in the simulator: function '%s' called without "
+		         "its parameter buffer", p->name);
+		err->kind = PJ_ERR_INTERNAL;
+		err->file[0] = 0;
+		err->line = err->col = 0;
+		return PJ_SIM_BAD;
+	}
 	Launch L;
 	memset(&L, 0, sizeof L);
 	L.p = p;

@@ -496,15 +496,16 @@ static int report(Launch *L, Frame *fr, const SIns *ip, uint64_t addr, uint64_t 
 	if (best) {
 		char name[300];
 		describe(name, sizeof name, best, best->kind == GN_ARG ? besti : 0);
+		uint64_t end = best->lo + best->len;
 		if (addr < best->lo)
-			snprintf(near, sizeof near, "; it lies %llu bytes before %s", (unsigned long long)(best->lo - addr),
-			         name);
-		else if (addr - best->lo < best->len)
-			snprintf(near, sizeof near, "; it starts at byte %llu of %s and runs past its end",
+			snprintf(near, sizeof near, ", %llu bytes before %s", (unsigned long long)(best->lo - addr), name);
+		else if (addr < end)
+			snprintf(near, sizeof near, " from byte %llu of %s, running past its end",
 			         (unsigned long long)(addr - best->lo), name);
+		else if (addr == end)
+			snprintf(near, sizeof near, " right after the end of %s", name);
 		else
-			snprintf(near, sizeof near, "; it lies %llu bytes past the end of %s",
-			         (unsigned long long)(addr - best->lo - best->len), name);
+			snprintf(near, sizeof near, ", %llu bytes past the end of %s", (unsigned long long)(addr - end), name);
 		size_t k = strlen(near);
 		snprintf(near + k, sizeof near - k, " (%llu bytes at 0x%llx)", (unsigned long long)best->len,
 		         (unsigned long long)best->lo);

@@ -24,6 +24,10 @@
  * messages are copied (interned) into it, and constant arrays' bytes too.
  * Nothing points into the compile arena once sim_prepare returns.
  * Shapes of the IR that cannot be run are internal errors (ICE).
+ *
+ * Each load, store and atomic gets an entry of the memory guard's cache
+ * (SIns.g, guard.c).  For testing the guard, PTXJIT_SIM_FAULT moves the
+ * address of one access (read_fault below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +47,10 @@ typedef struct Prep {
 	int ninits, capinits;
 	SimMerge mg;          /* the device functions appended (call.c) */
 	int nkblk;            /* blocks of the kernel; the functions' follow */
+	/* PTXJIT_SIM_FAULT: the access whose address is moved (see fault) */
+	int fault_kind, fault_n, seen[3];
+	int64_t fault_delta;
+	int32_t fault_slot, fault_addr;
 } Prep;
 
 /* Frees what the preparation owns, before an internal error unwinds. */
@@ -131,6 +139,46 @@ static int emit(Prep *s, int op, int32_t d, int32_t a, int32_t b, int32_t c, int
 	p->code[s->ncode] = (SIns){.op = (uint16_t)op, .d = d, .a = a, .b = b, .c = c, .aux = aux};
 	p->code_loc[s->ncode] = loc;
 	return s->ncode++;
+}
+
+/* PTXJIT_SIM_FAULT=KINDN:DELTA (KIND load, store or atom; N counts the
+ * accesses of that kind in program order from 0; DELTA in bytes, decimal
+ * or 0x hex, may be negative) adds DELTA to that one access's address, as
+ * a miscompiled address would: the test of the memory guard (guard.c)
+ * from Python, tests/test_simguard.py.  Read when a program is prepared. */
+static void read_fault(Prep *s)
+{
+	static const char *const kinds[3] = {"load", "store", "atom"};
+	const char *e = getenv("PTXJIT_SIM_FAULT");
+	s->fault_kind = -1;
+	if (!e || !*e)
+		return;
+	for (int k = 0; k < 3; k++) {
+		size_t n = strlen(kinds[k]);
+		char *end;
+		if (strncmp(e, kinds[k], n) != 0)
+			continue;
+		long idx = strtol(e + n, &end, 10);
+		if (end == e + n || *end != ':' || idx < 0)
+			return;
+		const char *d = end + 1;
+		long long delta = strtoll(d, &end, 0);
+		if (end == d || *end)
+			return;
+		s->fault_kind = k;
+		s->fault_n = (int)idx;
+		s->fault_delta = delta;
+	}
+}
+
+/* The address slot an access of kind k uses: a, or a + DELTA for the
+ * access PTXJIT_SIM_FAULT names. */
+static int32_t fault(Prep *s, int k, int32_t a, int32_t loc)
+{
+	if (s->fault_kind != k || s->seen[k]++ != s->fault_n)
+		return a;
+	emit(s, S_ADDL, s->fault_addr, a, s->fault_slot, s->zero, 0, loc);
+	return s->fault_addr;
 }
 
 /* Gives the memory access at pc its entry in the guard's cache; past
@@ -257,6 +305,10 @@ static void assign_slots(Prep *s)
 	s->zero = p->sreg_slot + NSR;
 	s->tmp = s->zero + 1;
 	p->nslots = s->tmp + 1;
+	if (s->fault_kind >= 0) {
+		s->fault_slot = p->nslots++;
+		s->fault_addr = p->nslots++;
+	}
 	for (int b = 0; b < f->nblk; b++) {
 		Blk *bk = f->blk[b];
 		for (int j = 0; j < bk->nins; j++) {
@@ -275,6 +327,8 @@ static void fill_template(Prep *s)
 	Fn *f = s->f;
 	SimProgram *p = s->p;
 	p->init = xcalloc(s, (size_t)p->nslots, sizeof *p->init);
+	if (s->fault_kind >= 0)
+		p->init[s->fault_slot].i = s->fault_delta;
 	for (int i = 0; i < f->ncon; i++) {
 		Con *k = &f->con[i];
 		Reg *r = &p->init[s->con0 + i];
@@ -449,6 +503,7 @@ static void ins_load(Prep *s, Ins *i, int32_t d, int32_t a, int32_t loc)
 	case SK_F16: op = S_LDF16; break;
 	default: bad(s, "load of an unsupported kind", i->op);
 	}
+	a = fault(s, HOOK_READ, a, loc);
 	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
 		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_READ, loc);
 	guard_slot(s, emit(s, op, d, a, s->zero, s->zero, 0, loc));
@@ -465,6 +520,7 @@ static void ins_store(Prep *s, Ins *i, int32_t a, int32_t b, int32_t loc)
 	case SK_F16: op = S_STF16; break;
 	default: bad(s, "store of an unsupported kind", i->op);
 	}
+	a = fault(s, HOOK_WRITE, a, loc);
 	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
 		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_WRITE, loc);
 	guard_slot(s, emit(s, op, -1, a, b, s->zero, 0, loc));
@@ -483,6 +539,7 @@ static void ins_atom(Prep *s, Ins *i, int32_t d, int32_t loc)
 	}
 	int32_t a = slot_of(s, i->arg[0]), b = slot_of(s, i->arg[1]);
 	int32_t c = at == AT_CAS ? slot_of(s, i->arg[2]) : s->zero;
+	a = fault(s, HOOK_ATOM, a, loc);
 	if (s->p->has_shared && (space == SP_SHARED || space == SP_GENERIC))
 		emit(s, S_SHOOK, -1, a, sk_size(i->ty), space == SP_SHARED, HOOK_ATOM, loc);
 	guard_slot(s, emit(s, S_ATOM, d < 0 ? s->tmp : d, a, b, c, at | i->ty << 8, loc));
@@ -830,7 +887,7 @@ static const char *kernel_name(Ctx *c, Fn *f)
 
 SimProgram *sim_prepare(Ctx *c, Fn *f)
 {
-	Prep st = {.c = c, .f = f, .nkblk = f->nblk};
+	Prep st = {.c = c, .f = f, .nkblk = f->nblk, .fault_kind = -1};
 	Prep *s = &st;
 	if (f->nfuncs)
 		s->f = f = sim_merge(c, f, &s->mg);   /* the functions it calls, appended (call.c) */
@@ -840,6 +897,7 @@ SimProgram *sim_prepare(Ctx *c, Fn *f)
 	if (f->nblk <= 0)
 		bad(s, "kernel without blocks", NOPS);
 	SimProgram *p = s->p;
+	read_fault(s);
 	p->name = intern(s, kernel_name(c, f));
 	p->param_bytes = f->param_bytes;
 	copy_locs(s);

@@ -229,11 +229,11 @@ def _opts_text(opts):
     return ",".join("%s=%r" % (n, opts[n]) for n in sorted(opts))
 
 
-def key1(info, sigtext, argtypes, opts, flags=0):
+def key1(info, sigtext, argtypes, opts, flags=0, fid=None):
     """The first level: everything but the values of resolved names."""
     arch, driver, _ = _target()
     k = _Key()
-    k.put(FORMAT, compiler_version(), "sm_%s" % arch, str(driver), _fid(info), sigtext,
+    k.put(FORMAT, compiler_version(), "sm_%s" % arch, str(driver), fid or _fid(info), sigtext,
           "|".join(argtypes), str(flags), _opts_text(opts))
     return k.hex()
 
@@ -248,11 +248,12 @@ class _Walk:
     reached and the value of every name it resolved in each (deps: fid ->
     names), as the resolver (src/py/jit.c) finds and converts them."""
 
-    def __init__(self, k1, deps, table):
+    def __init__(self, k1, deps, table, known=None):
         self.key = _Key()
         self.key.put(k1)
         self.deps = deps
         self.table = table
+        self.known = known or {}      # id(dispatcher) -> fid, computed already
         self.seen = {}
         self.freeze = []       # (frozen dict, name, value) the compile would have frozen
         self.ok = True
@@ -265,7 +266,7 @@ class _Walk:
             return
         self.seen[id(disp)] = len(self.seen)
         info = disp._pj_info()
-        fid = _fid(info)
+        fid = self.known.get(id(disp)) or _fid(info)
         put("F", fid)
         names = self.deps.get(fid)
         if names is None:           # a function the compiles did not reach: another kernel
@@ -405,7 +406,7 @@ def _parse_index(data):
         for part in line.split(";"):
             fid, colon, names = part.partition(":")
             if not colon or len(fid) != 32:
-                return out
+                return []
             deps[fid] = tuple(names.split(",")) if names else ()
         out.append(deps)
     return out
@@ -434,7 +435,9 @@ def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
     except Exception:           # no device to key on: as without a cache
         return _core.compile(info, sigtext, opts)
     t0 = time.perf_counter()
-    k1 = key1(info, sigtext, argtypes, opts, flags)
+    fid = _fid(info)
+    known = {id(disp): fid}
+    k1 = key1(info, sigtext, argtypes, opts, flags, fid)
     d = cache_dir()
     t1 = time.perf_counter()
     idx = _read(os.path.join(d, k1 + ".idx"))
@@ -443,8 +446,11 @@ def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
     variants = _parse_index(idx)
     for deps in variants:
         t1 = time.perf_counter()
-        w = _Walk(k1, deps, table)
-        w.func(disp)
+        w = _Walk(k1, deps, table, known)
+        try:
+            w.func(disp)
+        except Exception:           # what the walk cannot read, the compile reports
+            break
         t2 = time.perf_counter()
         t_key += t2 - t1
         if not w.ok:
@@ -472,7 +478,7 @@ def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
     LAST.update(key=t_key * 1e6, read=t_read * 1e6, load=0.0, hit=False)
     k = _core.compile(info, sigtext, opts)
     stats.cache_misses[argtypes] += 1
-    k.cache_path = _store(disp, k, info, k1, variants, table, sim)
+    k.cache_path = _store(disp, k, info, k1, variants, table, sim, known)
     return k
 
 
@@ -497,13 +503,16 @@ def _adopt_sim(k, info, sigtext, opts):
     return False
 
 
-def _store(disp, k, info, k1, variants, table, sim):
+def _store(disp, k, info, k1, variants, table, sim, known):
     """Writes the entry of a freshly compiled kernel and notes its names
     in the index; returns the entry's path (None when nothing is kept)."""
-    deps = _deps_of(k, info)
-    w = _Walk(k1, deps, table)
-    w.func(disp)
-    if not w.ok:
+    try:
+        deps = _deps_of(k, info)
+        w = _Walk(k1, deps, table, known)
+        w.func(disp)
+    except Exception:
+        return None
+    if not w.ok or any(not n.isidentifier() for names in deps.values() for n in names):
         return None
     k2 = w.hex()
     image = None
@@ -512,6 +521,8 @@ def _store(disp, k, info, k1, variants, table, sim):
             image = k._cubin()
         except CudaSupportError:
             return None   # no machine code from this driver: the launch loads the PTX as without a cache
+        except Exception:
+            return None   # the driver's linker failed: so will the launch, with its message
     d = cache_dir()
     path = os.path.join(d, k2 + ".pjc")
     _write(path, k._cache_entry(k2, image))
