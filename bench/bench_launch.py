@@ -171,16 +171,23 @@ def first_call(imp, prelude="", runs=RUNS):
 
 
 def run_at(path, code, env=None, timeout=300):
-    """Runs `code` as the file `path` in a fresh interpreter (the disk
-    cache keys a kernel on its file, so every process must see the same
-    one); returns its stdout."""
+    """Runs `code` as the file `path` in a fresh interpreter; returns its
+    stdout.  The disk caches key a kernel on its file (Numba's on the
+    file's time stamp too), so every process runs the same file, written
+    once."""
     e = dict(os.environ)
     import ptxjit   # the child imports the ptxjit this process uses
     where = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__)))
     e["PYTHONPATH"] = where + os.pathsep + e.get("PYTHONPATH", "")
     e.update(env or {})
-    with open(path, "w") as f:
-        f.write(code)
+    try:
+        with open(path) as f:
+            same = f.read() == code
+    except OSError:
+        same = False
+    if not same:
+        with open(path, "w") as f:
+            f.write(code)
     import subprocess
     p = subprocess.run([sys.executable, path], env=e, capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
@@ -207,6 +214,29 @@ def first_call_disk_cache(imp, prelude="", runs=RUNS, parts=None):
             vals = [r[2][k] for r in rs if r[2].get("hit") and k in r[2]]
             parts[k] = median(vals) if vals else None
     return median([r[0] for r in rs])
+
+
+def driver_floor():
+    """(empty, 3 pointers): us per launch of the same loop written in C
+    against the driver (bench/c/launch_floor.c), or (None, None) without
+    a C compiler or a driver.  What a launch costs with nothing on top."""
+    import shutil
+    import subprocess
+    import tempfile
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return None, None
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c", "launch_floor.c")
+    with tempfile.TemporaryDirectory() as d:
+        exe = os.path.join(d, "launch_floor")
+        try:
+            subprocess.run([cc, "-O2", src, "-ldl", "-o", exe], check=True, capture_output=True)
+            out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("launch_floor:", e, file=sys.stderr)
+            return None, None
+    got = dict(line.split() for line in out.splitlines())
+    return float(got["empty"]), float(got["add3"])
 
 
 def measure():
@@ -244,6 +274,7 @@ def measure():
     return [
         ["launch, empty kernel (us)", p_empty, n_empty, ratio(p_empty, n_empty), "<= 3"],
         ["launch, 3 device arrays (us)", p_add3, n_add3, ratio(p_add3, n_add3), "<= 3"],
+        ["  driver alone, C loop: empty / 3 pointers (us)", "%s / %s" % driver_floor(), "-", "-", ""],
         ["launch, 3 arrays + 2 scalars (us)", p_axpy5, n_axpy5, ratio(p_axpy5, n_axpy5), ""],
         ["launch, 3 __cuda_array_interface__ objects (us)", p_cai, n_cai, ratio(p_cai, n_cai), ""],
         ["launch, 3 CuPy arrays (us)", p_cp, n_cp, ratio(p_cp, n_cp), ""],

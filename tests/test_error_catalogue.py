@@ -568,6 +568,85 @@ def test_runtime_closed_context():
     assert e.copy_to_host().tolist() == [2.0] * 4
 
 
+# ------------------------------------- the runtime's and simulator's catalogue
+#
+# tests/errcat_runtime.py reads every message that src/py, src/rt, src/sim
+# and python/ptxjit raise, and holds the triggers.  A new message fails
+# test_every_runtime_message_is_catalogued until a trigger gives it (or it
+# is listed as GPU-only, internal, or not yet triggered).
+
+import errcat_runtime  # noqa: E402
+
+RT_FORMATS = errcat_runtime.runtime_formats()
+RT_REGEXES = {f: errcat_runtime.message_regex(f) for f in RT_FORMATS}
+
+
+def runtime_formats_of(message):
+    hits = [f for f, r in RT_REGEXES.items() if r is not None and r.search(message)]
+    best = max((errcat_runtime.literal_len(f) for f in hits), default=0)
+    return [f for f in hits if errcat_runtime.literal_len(f) == best]
+
+
+def _fire(trig):
+    """Runs a trigger; (exception, message)."""
+    fn = trig[1]
+    try:
+        fn()
+        cuda.synchronize()
+    except Exception as e:          # noqa: BLE001 - the point is the message
+        return e, str(e)
+    return None, None
+
+
+def _check_trigger(trig):
+    name, fn, cls, words = trig[:4]
+    e, msg = _fire(trig)
+    assert e is not None, "%s raised nothing" % name
+    assert cls == "Exception" or type(e).__name__ == cls, "%s: %s: %s" % (name, type(e).__name__, msg)
+    missing = [w for w in words if w not in msg]
+    assert not missing, "%s: %r not in %r" % (name, missing, msg)
+    found = runtime_formats_of(msg) + list(trig[4] if len(trig) > 4 else [])
+    assert found, "%s: the message matches no format in the sources: %r" % (name, msg)
+    return found
+
+
+@pytest.mark.parametrize("trig", errcat_runtime.TRIGGERS, ids=[t[0] for t in errcat_runtime.TRIGGERS])
+def test_runtime_message(trig):
+    _check_trigger(trig)
+
+
+@pytest.mark.skipif(ON_GPU, reason="messages of the simulator")
+@pytest.mark.parametrize("trig", errcat_runtime.SIM_TRIGGERS, ids=[t[0] for t in errcat_runtime.SIM_TRIGGERS])
+def test_simulator_message(trig):
+    _check_trigger(trig)
+
+
+@pytest.mark.skipif(ON_GPU, reason="the catalogue is counted on the simulator")
+def test_every_runtime_message_is_catalogued():
+    R = errcat_runtime
+    covered = set()
+    for trig in R.TRIGGERS + R.SIM_TRIGGERS:
+        e, msg = _fire(trig)
+        if e is not None:
+            covered.update(runtime_formats_of(msg))
+            covered.update(trig[4] if len(trig) > 4 else [])
+    for fmt, test in R.COVERED_ELSEWHERE.items():
+        assert callable(globals().get(test)), test
+        covered.add(fmt)
+    listed = {"GPU_ONLY": set(R.GPU_ONLY), "INTERNAL": set(R.INTERNAL), "NOT_YET_TRIGGERED": R.NOT_YET_TRIGGERED}
+    missing = sorted(f for f in RT_FORMATS if f not in covered and not any(f in v for v in listed.values()))
+    assert not missing, ("runtime/simulator messages that no trigger in tests/errcat_runtime.py gives and no "
+                         "list there names (add a trigger):\n"
+                         + "\n".join("  %s: %r" % (RT_FORMATS[f], f) for f in missing))
+    stale = sorted("%s: %r" % (k, f) for k, v in listed.items() for f in v
+                   if f not in RT_FORMATS or (k == "NOT_YET_TRIGGERED" and f in covered))
+    assert not stale, "lists name messages that are gone or now triggered; remove them:\n" + "\n".join(stale)
+    n = len(RT_FORMATS)
+    print("runtime and simulator messages: %d formats, %d triggered, %d GPU-only, %d internal, "
+          "%d not yet triggered" % (n, len(covered & set(RT_FORMATS)), len(R.GPU_ONLY), len(R.INTERNAL),
+                                    len(R.NOT_YET_TRIGGERED)))
+
+
 # ----------------------------------------------------- simulator messages
 
 sim_only = pytest.mark.skipif(ON_GPU, reason="messages of the simulator")

@@ -511,6 +511,8 @@ class ElementwiseFunction:
         self._what = what or "%s()" % self.__name__
         self._options = options
         self.identity = identity
+        if not callable(self.py_func) or not hasattr(self.py_func, "__code__"):
+            raise TypeError("expected a Python function, not %r" % (py_func,))
         code = self.py_func.__code__
         if code.co_flags & 0x0C or code.co_kwonlyargcount:
             raise TypeError("%s: *args, **kwargs and keyword-only parameters are not supported; a function "
@@ -1156,7 +1158,7 @@ def vectorize(ftylist_or_function=None, **kwargs):
     sigs = _sig_list(ftylist_or_function) or None
 
     def wrap(func):
-        return ElementwiseFunction(func, sigs, opts, what="vectorize function %s" % func.__name__,
+        return ElementwiseFunction(func, sigs, opts, what="vectorize function %s" % getattr(func, "__name__", func),
                                    identity=identity)
     return wrap
 

@@ -31,15 +31,16 @@
  * Cost: the launch sorts its regions once (merging the ones that overlap:
  * one array passed twice, views of one buffer) into a small table.  Each
  * memory instruction has an entry in a cache (SIns.g, numbered by
- * prepare.c) that holds the region its last access fell in; interp.c
- * compares the address with that entry inline, and only a miss calls
+ * prepare.c) made from the region its last access fell in; interp.c
+ * makes one subtraction and one comparison with that entry inline (about
+ * ten machine instructions per access), and only a miss calls
  * sim_guard_miss, which looks at the thread's local memory, then
  * binary-searches the table and the allocations.  A local hit is cached
  * only when the launch runs every thread in one frame, since each frame
  * has local memory of its own.  The allocations of a CPU function are
- * two sorted arrays, a large one and a small one that is merged into it
- * when it grows past about the square root of the large one's size, so
- * a function that allocates in a loop stays near O(n sqrt n).
+ * sorted runs of doubling sizes (a binary counter), so a function that
+ * allocates n blocks in a loop pays O(log n) for each, and a lookup
+ * O(log^2 n).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +55,15 @@ typedef struct GuardNamed {
 	const char *name;
 } GuardNamed;
 
+/* ALLOC's blocks: fewer than RUN0 in buf, sorted; the rest in sorted
+ * runs, run k empty or holding RUN0 << k blocks (a binary counter: a
+ * full buf is merged into the runs as a carry ripples through bits). */
+#define RUN0 32
+#define NRUNS 40
 typedef struct GuardAllocs {
-	SimRegion *big, *small;
-	int nbig, capbig, nsmall, capsmall;
+	SimRegion buf[RUN0];
+	int nbuf;
+	SimRegion *run[NRUNS];
 } GuardAllocs;
 
 /* ------------------------------------------------------- preparation */
@@ -260,7 +267,17 @@ static int by_lo(const void *x, const void *y)
 /* Sorts regions and merges those that overlap or touch; returns the count. */
 static int merge(SimRegion *r, int n)
 {
-	qsort(r, (size_t)n, sizeof *r, by_lo);
+	if (n > 16) {
+		qsort(r, (size_t)n, sizeof *r, by_lo);
+	} else {
+		for (int i = 1; i < n; i++) {
+			SimRegion x = r[i];
+			int j = i;
+			for (; j > 0 && r[j - 1].lo > x.lo; j--)
+				r[j] = r[j - 1];
+			r[j] = x;
+		}
+	}
 	int m = 0;
 	for (int i = 0; i < n; i++) {
 		if (!r[i].len)
@@ -279,22 +296,21 @@ static int merge(SimRegion *r, int n)
 int sim_guard_init(Launch *L, int nframes, int64_t ret_bytes, void *scratch, size_t nscratch)
 {
 	const SimProgram *p = L->p;
-	Guard *g = &L->guard;
-	memset(g, 0, sizeof *g);
+	Guard *g = &L->guard;      /* zero, as the whole Launch is at first */
 	int n = p->nargs + 2;
 	for (int i = 0; i < p->narrays; i++)
 		n += p->arrays[i].space == SP_CONST;
 	size_t ncache = (size_t)(p->nguards ? p->nguards : 1);
-	size_t bytes = ncache * sizeof(SimRegion) + (size_t)n * (sizeof(SimRegion) + sizeof(GuardNamed));
+	size_t bytes = ncache * sizeof(SimHit) + (size_t)n * (sizeof(SimRegion) + sizeof(GuardNamed));
 	void *mem = scratch;
 	if (bytes > nscratch) {
 		mem = g->heap = malloc(bytes);
 		if (!mem)
 			return -1;
 	}
-	memset(mem, 0, bytes);
+	memset(mem, 0, ncache * sizeof(SimHit));   /* empty entries: every address misses */
 	g->cache = mem;
-	g->reg = g->cache + ncache;
+	g->reg = (SimRegion *)(g->cache + ncache);
 	g->named = (GuardNamed *)(g->reg + n);
 	g->cache_local = nframes == 1;
 
@@ -327,8 +343,8 @@ void sim_guard_free(Launch *L)
 {
 	Guard *g = &L->guard;
 	if (g->allocs) {
-		free(g->allocs->big);
-		free(g->allocs->small);
+		for (int k = 0; k < NRUNS; k++)
+			free(g->allocs->run[k]);
 		free(g->allocs);
 	}
 	free(g->heap);
@@ -338,11 +354,11 @@ void sim_guard_free(Launch *L)
 /* ------------------------------------------------------ allocations */
 
 /* The region of a sorted array that holds addr, or NULL. */
-static const SimRegion *find(const SimRegion *r, int n, uint64_t addr)
+static const SimRegion *find(const SimRegion *r, size_t n, uint64_t addr)
 {
-	int lo = 0, hi = n;      /* the first region whose lo is above addr */
+	size_t lo = 0, hi = n;   /* the first region whose lo is above addr */
 	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
+		size_t mid = lo + (hi - lo) / 2;
 		if (r[mid].lo <= addr)
 			lo = mid + 1;
 		else
@@ -353,19 +369,20 @@ static const SimRegion *find(const SimRegion *r, int n, uint64_t addr)
 	return &r[lo - 1];
 }
 
-static int grow(SimRegion **r, int *cap, int need)
+/* The sorted merge of a (na blocks) and b (nb), in a new array. */
+static SimRegion *merge_runs(const SimRegion *a, size_t na, const SimRegion *b, size_t nb)
 {
-	if (need <= *cap)
-		return 0;
-	int c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	SimRegion *q = realloc(*r, sizeof *q * (size_t)c);
-	if (!q)
-		return -1;
-	*r = q;
-	*cap = c;
-	return 0;
+	SimRegion *m = malloc(sizeof *m * (na + nb));
+	if (!m)
+		return NULL;
+	size_t i = 0, j = 0, w = 0;
+	while (i < na && j < nb)
+		m[w++] = a[i].lo <= b[j].lo ? a[i++] : b[j++];
+	while (i < na)
+		m[w++] = a[i++];
+	while (j < nb)
+		m[w++] = b[j++];
+	return m;
 }
 
 int sim_guard_alloc(Launch *L, uint64_t addr, uint64_t size)
@@ -376,36 +393,46 @@ int sim_guard_alloc(Launch *L, uint64_t addr, uint64_t size)
 	GuardAllocs *A = g->allocs;
 	if (!A && !(A = g->allocs = calloc(1, sizeof *A)))
 		return -1;
-	if (grow(&A->small, &A->capsmall, A->nsmall + 1))
-		return -1;
-	int i = A->nsmall;
-	while (i > 0 && A->small[i - 1].lo > addr) {
-		A->small[i] = A->small[i - 1];
+	int i = A->nbuf;
+	while (i > 0 && A->buf[i - 1].lo > addr) {
+		A->buf[i] = A->buf[i - 1];
 		i--;
 	}
-	A->small[i] = (SimRegion){addr, size};
-	A->nsmall++;
-	int lim = 32;
-	while ((int64_t)lim * lim < A->nbig)
-		lim *= 2;
-	if (A->nsmall > lim) {
-		if (grow(&A->big, &A->capbig, A->nbig + A->nsmall))
+	A->buf[i] = (SimRegion){addr, size};
+	if (++A->nbuf < RUN0)
+		return 0;
+	SimRegion *carry = merge_runs(A->buf, RUN0, NULL, 0);
+	size_t n = RUN0;
+	for (int k = 0; carry && k < NRUNS; k++, n *= 2) {
+		if (!A->run[k]) {
+			A->run[k] = carry;
+			A->nbuf = 0;
+			return 0;
+		}
+		SimRegion *m = merge_runs(A->run[k], n, carry, n);
+		free(carry);
+		if (!m) {
+			A->nbuf = RUN0 - 1;   /* out of memory: the function stops (MemoryError) */
 			return -1;
-		int a = A->nbig - 1, b = A->nsmall - 1;
-		for (int w = A->nbig + A->nsmall - 1; b >= 0; w--)
-			A->big[w] = a >= 0 && A->big[a].lo > A->small[b].lo ? A->big[a--] : A->small[b--];
-		A->nbig += A->nsmall;
-		A->nsmall = 0;
+		}
+		free(A->run[k]);
+		A->run[k] = NULL;
+		carry = m;
 	}
-	return 0;
+	free(carry);
+	A->nbuf = RUN0 - 1;
+	return -1;
 }
 
 static const SimRegion *find_alloc(const GuardAllocs *A, uint64_t addr)
 {
 	if (!A)
 		return NULL;
-	const SimRegion *r = find(A->small, A->nsmall, addr);
-	return r ? r : find(A->big, A->nbig, addr);
+	const SimRegion *r = find(A->buf, (size_t)A->nbuf, addr);
+	for (int k = 0; !r && k < NRUNS; k++)
+		if (A->run[k])
+			r = find(A->run[k], (size_t)RUN0 << k, addr);
+	return r;
 }
 
 /* ----------------------------------------------------------- reports */
@@ -480,14 +507,15 @@ static int report(Launch *L, Frame *fr, const SIns *ip, uint64_t addr, uint64_t 
 	}
 	if (fr->local)
 		consider(&local, addr, &best, &bestd);
-	if (g->allocs) {
+	for (int k = -1; g->allocs && k < NRUNS; k++) {
 		const GuardAllocs *A = g->allocs;
-		for (int i = 0; i < A->nbig + A->nsmall; i++) {
-			SimRegion r = i < A->nbig ? A->big[i] : A->small[i - A->nbig];
-			GuardNamed c = {r.lo, r.len, -1, NULL};
+		const SimRegion *run = k < 0 ? A->buf : A->run[k];
+		size_t n = k < 0 ? (size_t)A->nbuf : run ? (size_t)RUN0 << k : 0;
+		for (size_t i = 0; i < n; i++) {
+			GuardNamed c = {run[i].lo, run[i].len, -1, NULL};
 			if (!best || distance(&c, addr) < bestd) {
-				blk.lo = r.lo;
-				blk.len = r.len;
+				blk.lo = run[i].lo;
+				blk.len = run[i].len;
 				bestd = distance(&c, addr);
 				best = &blk;
 			}
@@ -547,7 +575,7 @@ static const SimRegion *lookup(Launch *L, Frame *fr, uint64_t addr, uint64_t siz
 		*local = 1;
 		r = tmp;
 	} else {
-		r = find(L->guard.reg, L->guard.nreg, addr);
+		r = find(L->guard.reg, (size_t)L->guard.nreg, addr);
 		if (!r)
 			r = find_alloc(L->guard.allocs, addr);
 	}
@@ -561,8 +589,8 @@ int sim_guard_miss(Launch *L, Frame *fr, const SIns *ip, uint64_t addr, uint64_t
 	const SimRegion *r = lookup(L, fr, addr, size, &tmp, &local);
 	if (!r)
 		return report(L, fr, ip, addr, size, what);
-	if (!local || L->guard.cache_local)
-		L->guard.cache[ip->g] = *r;
+	if ((!local || L->guard.cache_local) && ip->g != SIM_GUARD_SHARED)
+		L->guard.cache[ip->g] = (SimHit){r->lo, r->len - size + 1};
 	return 0;
 }
 

@@ -410,7 +410,7 @@ int sim_exec(Launch *L, Frame *fr)
 	const SIns *const code = L->p->code;
 	const SIns *ip = code + fr->pc;
 	Reg *const r = fr->r;
-	SimRegion *const gc = L->guard.cache;
+	const SimHit *const gc = L->guard.cache;
 	uint64_t budget = L->loop_budget;
 
 #define D r[ip->d]
@@ -421,9 +421,8 @@ int sim_exec(Launch *L, Frame *fr)
  * the region its instruction's last access fell in, then the table. */
 #define GUARD(size, what) \
 	do { \
-		const SimRegion *g_ = &gc[ip->g]; \
-		uint64_t o_ = A.u - g_->lo; \
-		if (UNLIKELY(o_ >= g_->len || g_->len - o_ < (uint64_t)(size)) && \
+		const SimHit *g_ = &gc[ip->g]; \
+		if (UNLIKELY(A.u - g_->lo >= g_->n) && \
 		    sim_guard_miss(L, fr, ip, A.u, (uint64_t)(size), (what))) { \
 			fr->pc = (int32_t)(ip - code); \
 			return RUN_ERR; \

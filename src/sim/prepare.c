@@ -182,11 +182,11 @@ static int32_t fault(Prep *s, int k, int32_t a, int32_t loc)
 }
 
 /* Gives the memory access at pc its entry in the guard's cache; past
- * 65535 accesses the rest share the last entry. */
+ * 65535 accesses the rest share the last entry (SIM_GUARD_SHARED). */
 static void guard_slot(Prep *s, int pc)
 {
 	SimProgram *p = s->p;
-	p->code[pc].g = (uint16_t)(p->nguards < 65535 ? p->nguards : 65535);
+	p->code[pc].g = (uint16_t)(p->nguards < SIM_GUARD_SHARED ? p->nguards : SIM_GUARD_SHARED);
 	if (p->nguards < 65536)
 		p->nguards++;
 }

@@ -247,13 +247,22 @@ typedef struct SimRegion {
 	uint64_t lo, len;
 } SimRegion;
 
+/* An entry of the guard's cache: an access of its instruction may start
+ * at lo + 0 ... lo + n - 1 (n is the region's length less the access's
+ * size plus one; 0 in an empty entry, which every address misses). */
+typedef struct SimHit {
+	uint64_t lo, n;
+} SimHit;
+
 /* The memory guard of a launch (guard.c).  Every load, store and atomic
- * first compares its address with cache[SIns.g], the region the last
- * access there fell in; a miss looks the address up (sim_guard_miss) and
- * stops the launch with an internal error when it lies outside every
- * region. */
+ * first compares its address with cache[SIns.g], from the region the
+ * last access there fell in; a miss looks the address up
+ * (sim_guard_miss) and stops the launch with an internal error when it
+ * lies outside every region.  Entry SIM_GUARD_SHARED, which the accesses
+ * past the first 65535 share, is never filled (their sizes differ). */
+#define SIM_GUARD_SHARED 65535
 typedef struct Guard {
-	SimRegion *cache;
+	SimHit *cache;
 	SimRegion *reg;          /* sorted by lo, overlapping ones merged */
 	int nreg;
 	struct GuardNamed *named;   /* the regions one by one, for messages */
@@ -328,14 +337,16 @@ int sim_alloc(Launch *L, Frame *fr, const SIns *ip);
 void sim_init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local);
 
 /* guard.c: the memory guard.  sim_prepare_args fills the program's
- * SimArg table from the kernel's parameters and argument types.
- * Its names point into the compile's memory until prepare.c interns them
- * (returns -1 when out of memory).  sim_guard_init builds a launch's regions from the parameter buffer
- * (ret_bytes: the CPU function's out buffer), using scratch when it is
- * large enough; it returns -1 when out of memory.  sim_guard_miss checks
- * an access that missed the cache (returns 0, or RUN_ERR after filling
+ * SimArg table from the kernel's parameters and argument types; its
+ * names point into the compile's memory until prepare.c interns them (it
+ * returns -1 when out of memory).  sim_guard_init builds a launch's
+ * regions (L->guard is zero before) from the parameter buffer, with
+ * ret_bytes the CPU function's out buffer, in scratch when it is large
+ * enough; it returns -1 when out of memory.  sim_guard_miss checks an
+ * access that missed the cache (returns 0, or RUN_ERR after filling
  * L->err); sim_guard_range checks one without the cache (print);
- * sim_guard_alloc adds a CPU function's new block (-1: out of memory). */
+ * sim_guard_alloc adds a CPU function's new block (-1: out of memory).
+ * `what` is HOOK_READ, HOOK_WRITE, HOOK_ATOM or GUARD_PRINT. */
 int sim_prepare_args(Ctx *c, SimProgram *p, Fn *f);
 int sim_guard_init(Launch *L, int nframes, int64_t ret_bytes, void *scratch, size_t nscratch);
 void sim_guard_free(Launch *L);

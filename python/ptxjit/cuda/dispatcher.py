@@ -653,9 +653,9 @@ def jit(func_or_sig=None, device=False, **options):
         @cuda.jit(device=True)                      a device function
 
     Options: fastmath, debug, lineinfo, max_registers, opt (False: no IR
-    optimisation passes), inline ("always"), cache (True: the driver's
-    machine code is kept on disk and loaded by later processes; see
-    ptxjit/cuda/cache.py).
+    optimisation passes), inline ("always"), cache (True: the compiled
+    kernel, the driver's machine code included, is kept on disk, and a
+    later process loads it without compiling; see ptxjit/cuda/cache.py).
     """
     unknown = set(options) - _OPTIONS
     if unknown:
