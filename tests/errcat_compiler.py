@@ -183,7 +183,7 @@ UNREACHABLE = {
         "%s() cannot change a read-only array"),
     "%s is not callable": (
         "every callable intrinsic has a case in type_call(); names that are values come first",
-        ("call_pi", "def k(a):\n    a[0] = math.pi()  #!\n", A), "a value of type %s is not callable"),
+        ("call_pi", "def k(a):\n    a[0] = math.pi()  #!\n", A), "this %s value is not callable"),
     "%s has no method conjugate()": (
         "only scalars reach type_conjugate() and every scalar is a number; others lack the attribute",
         ("tuple_conjugate", "def k(a):\n    t = (1, 2)\n    a[0] = t.conjugate()  #!\n", A),
@@ -308,7 +308,7 @@ UNREACHABLE = {
         "a %s cannot be stored in a variable"),
     "%s() is not supported in kernels yet": (
         "lowering has a case for every intrinsic sema types; names that are values come first",
-        ("call_nan", "def k(a):\n    a[0] = np.nan()  #!\n", A), "a value of type %s is not callable"),
+        ("call_nan", "def k(a):\n    a[0] = np.nan()  #!\n", A), "this %s value is not callable"),
     "%s has no attribute %s": (
         "sema checks Dim3 attributes", ("dim3_w", "def k(a):\n    a[0] = cuda.blockIdx.w  #!\n", A),
         "%s has no attribute '%s'"),

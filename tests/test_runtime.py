@@ -1181,3 +1181,26 @@ def test_faulting_kernel_on_the_simulator(tmp_path):
         wild[1, 1](d, (1 << 28) - 1)  # 2 GiB past d, within 32-bit offsets
     """, {"PTXJIT_SIM": "1"}, tmp_path)
     assert res["raised"] == "SimIndexError" and "wild" in res["msg"], res
+
+
+@cuda.jit
+def _ends_in_dead_code(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * 2.0
+    if False:
+        out[i] = -1.0
+        out[i] += 3.0
+
+
+def test_source_of_a_kernel_ending_in_dead_code(rng):
+    # the bytecode keeps no line of an `if False:` body (Python 3.12): the
+    # source must still be read to the end of the function
+    from ptxjit.cuda.dispatcher import source_of
+    text = source_of(_ends_in_dead_code.py_func if hasattr(_ends_in_dead_code, "py_func")
+                     else _ends_in_dead_code.__wrapped__)[0]
+    assert text.rstrip().endswith("out[i] += 3.0"), text
+    x = rng.standard_normal(50)
+    out = np.zeros(50)
+    _ends_in_dead_code[1, 64](out, x)
+    np.testing.assert_array_equal(out, x * 2.0)

@@ -980,6 +980,6 @@ Type *type_call(Scope *sc, Expr *e)
 		err_at(c, e->call.fn->span,
 		       "kernels call builtins such as min and range, functions of math, numpy and cuda, and other "
 		       "@cuda.jit functions",
-		       "a value of type %s is not callable", tstr(sc, ft));
+		       "this %s value is not callable", tstr(sc, ft));
 	}
 }

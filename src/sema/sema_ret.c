@@ -27,7 +27,7 @@ Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 	FuncDef *def = sema_template(&S, f);
 	if (def->nparams != nargs)
 		err_at(c, def->span, "give one argument per parameter of the function",
-		       "%s() has %d parameter%s, but %d argument type%s %s given", f->name, def->nparams,
+		       "%s() takes %d argument%s, but %d argument type%s %s given", f->name, def->nparams,
 		       def->nparams == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s", nargs == 1 ? "was" : "were");
 	Spec *sp = sema_specialise(&top, f, nargs, argtypes, def->span);
 	return sp->ret;

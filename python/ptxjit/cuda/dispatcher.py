@@ -216,13 +216,13 @@ def _quick_source_lines(func):
         return None
     block = lines[first - 1:last]
     # the block ends with the code; trailing lines indented deeper than the
-    # def (a closing bracket, a comment) belong to it too
+    # def belong to it too: a closing bracket, a comment, and statements
+    # that left no instructions (the body of `if False:`, dropped by the
+    # bytecode compiler of Python 3.12)
     indent = len(lines[first - 1]) - len(head)
     for extra in lines[last:]:
         body = extra.lstrip()
         if body and len(extra) - len(body) <= indent:
-            break
-        if body and not body.startswith(("#", ")", "]", "}")):
             break
         block.append(extra)
     while block and not block[-1].strip():
