@@ -5,9 +5,11 @@
 
 For each kernel of suite_kernels.py, ptxjit compiles it the way a launch
 does: the launch-time variant for disjoint arrays with extents below 2^31
-(--variant 3, the default; 0 is the plain signature, 1 small extents only,
-2 disjoint arrays only).  No GPU is needed: the signature comes from the
-case's host arrays and the kernel is compiled without launching it.  The
+and a grid of fewer than 2^31 threads per dimension (--variant 7, the
+default; flags: 1 small extents, 2 disjoint arrays, 4 small grid; 3 is
+the variant without the grid fact, 0 the plain signature).  No GPU is
+needed: the signature comes from the case's host arrays and the kernel is
+compiled without launching it.  The
 PTX becomes machine code through the driver's linker when a GPU is there
 (Kernel._cubin(), the same bytes cache=True keeps), and through `ptxas`
 for --arch (default sm_90) when not.  The CUDA C of suite_cuda.py goes
@@ -17,8 +19,8 @@ the PATH) prints both.
 
 With --ptxjitc the PTX comes from that command-line compiler instead of
 the Python extension (the signature still comes from the extension's
-typing of the host arrays; the variant's flags become --small-extents and
---noalias): a compiler built elsewhere (make BUILD=...) is measured
+typing of the host arrays; the variant's flags become --small-extents,
+--noalias and --small-grid): a compiler built elsewhere (make BUILD=...) is measured
 without rebuilding the extension.
 
 DIR (default ./sass) gets NAME.ptx, NAME.ir, NAME.ptxjit.sass,
@@ -156,6 +158,8 @@ def ptxjitc_compile(exe, name, sig, variant, arch, ptx, ir):
         cmd.append("--small-extents")
     if variant & 2:
         cmd.append("--noalias")
+    if variant & 4:
+        cmd.append("--small-grid")
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("ptxjitc failed: %s" % (r.stderr.strip() or r.stdout.strip())[:300])
@@ -168,7 +172,8 @@ def main():
     ap.add_argument("kernels", nargs="*")
     ap.add_argument("--out", default="sass")
     ap.add_argument("--arch", default=None, help="sm_XY (default: the GPU's, or sm_90)")
-    ap.add_argument("--variant", type=int, default=3, help="launch flags: 1 small extents, 2 disjoint arrays")
+    ap.add_argument("--variant", type=int, default=7,
+                    help="launch flags: 1 small extents, 2 disjoint arrays, 4 small grid")
     ap.add_argument("--show", action="store_true", help="print the innermost loops")
     ap.add_argument("--ptxjitc", default=None, help="compile with this ptxjitc instead of the extension")
     args = ap.parse_args()

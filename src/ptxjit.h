@@ -80,9 +80,12 @@ typedef struct PjOptions {
 	 * every array argument is below 2^31 and every array argument spans
 	 * fewer than 2^31 - 2^20 bytes; noalias, no two array arguments
 	 * share memory (a read-only one may be read through the non-coherent
-	 * cache, ld.global.nc). */
+	 * cache, ld.global.nc).  small_grid: in each dimension the launch's
+	 * gridDim times blockDim is below 2^31, so ctaid * ntid + tid (and
+	 * nctaid * ntid) of a dimension lies in [0, 2^31). */
 	int small_extents;
 	int noalias;
+	int small_grid;
 	const char *dump;       /* "ast,types,ir,opt,ptx" or NULL (also PTXJIT_DUMP) */
 	/* The CPU target (@njit, src/cgen): the function may return a value
 	 * and allocate arrays; PjKernel.csrc is its C text.  boundscheck:
@@ -180,6 +183,9 @@ int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz
 enum { PJ_SIM_UNINIT = 1, PJ_SIM_RACE = 2 };
 enum { PJ_SIM_OK = 0, PJ_SIM_INDEX = 1, PJ_SIM_DEADLOCK = 2, PJ_SIM_TRAP = 3,
        PJ_SIM_UNINIT_READ = 4, PJ_SIM_RACE_FOUND = 5, PJ_SIM_BAD = 6 };
+/* 1 when gridDim * blockDim is below 2^31 in every dimension: a launch
+ * of that configuration may run the PjOptions.small_grid variant. */
+int pj_grid_small(const unsigned grid[3], const unsigned block[3]);
 int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
                   unsigned dyn_smem, const void *params, int check, PjError *err);
 

@@ -4,7 +4,7 @@
  *   ptxjitc FILE.py --kernel NAME --sig "void(float32[::1], float32)"
  *           [--arch sm_90] [--driver 12080] [--dump ast,types,ir,opt,ptx]
  *           [--sim] [--debug] [--fastmath] [--lineinfo] [-O0] [-o out.ptx]
- *           [--small-extents] [--noalias] [--time N]
+ *           [--small-extents] [--noalias] [--small-grid] [--time N]
  *
  * No Python runs: the file is parsed (parse_module) and the names the
  * kernel uses but does not define are answered from the file itself.
@@ -52,6 +52,8 @@ static const char usage[] =
 	"                      and whose bytes span fewer than 2^31 - 2^20 (32-bit offsets)\n"
 	"  --noalias           the launch variant for arrays that share no memory (read-only\n"
 	"                      arrays through the non-coherent cache)\n"
+	"  --small-grid        the launch variant for grids where gridDim * blockDim is\n"
+	"                      below 2^31 in every dimension (32-bit cuda.grid indices)\n"
 	"  -o FILE             write the PTX to FILE instead of stdout\n"
 	"  --parse-only        only parse: print the AST of the kernel (or, without\n"
 	"                      --kernel, of every top-level def) and stop\n"
@@ -259,6 +261,8 @@ int main(int argc, char **argv)
 			opt.small_extents = 1;
 		} else if (!strcmp(a, "--noalias")) {
 			opt.noalias = 1;
+		} else if (!strcmp(a, "--small-grid")) {
+			opt.small_grid = 1;
 		} else if (!strcmp(a, "-O0")) {
 			opt.opt_level = 0;
 		} else if (!strcmp(a, "-O1")) {

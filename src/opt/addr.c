@@ -65,6 +65,7 @@ typedef struct A {
 	Part *memo[2];
 	int32_t loc;
 	int small;       /* array arguments: offsets fit in 32 bits */
+	int grid;        /* small_grid: ctaid * ntid + tid below 2^31 */
 	char *bset;      /* bounds of old values (fits32), 1 known, 2 being found */
 	Bnd *bnd;
 } A;
@@ -358,7 +359,9 @@ static Ref address(A *a, Ref v)
  * low halves keep the order of such values in either reading).  The
  * bounds come from the values' own definitions only: special registers
  * (the hardware's limits), values widened from 32 bits, array extents
- * under small_extents, constants, and add, sub and mul of those.
+ * under small_extents, constants, and add, sub and mul of those; under
+ * small_grid also tid + ctaid * ntid, ctaid * ntid and nctaid * ntid of
+ * one dimension (below 2^31).
  */
 static Bnd bnd(__int128 lo, __int128 hi)
 {
@@ -380,6 +383,57 @@ static Bnd sreg_bnd(int sr)
 	case SR_WARPSIZE: return bnd(32, 32);
 	default: return bnd(0, (int64_t)1 << 24);
 	}
+}
+
+/* The special register r reads, through widenings of a 32-bit value,
+ * or -1. */
+static int sreg_of(A *a, Ref r)
+{
+	for (int d = 0; d < 4; d++) {
+		Ins *i = def_of(a, r);
+		if (!i)
+			return -1;
+		if (i->op == O_SREG)
+			return i->aux;
+		if (i->op != O_CVT || (i->ty != SK_U32 && i->ty != SK_I32) ||
+		    (i->aux != SK_I32 && i->aux != SK_U32 && i->aux != SK_I64 && i->aux != SK_U64))
+			return -1;
+		r = i->arg[0];
+	}
+	return -1;
+}
+
+/* Under small_grid (PjOptions), 1 with *b set when i is one dimension's
+ * ctaid * ntid, nctaid * ntid or tid + ctaid * ntid: below 2^31, as the
+ * launch checked gridDim * blockDim < 2^31 per dimension. */
+static int grid_bnd(A *a, const Ins *i, Bnd *b)
+{
+	if (!a->grid || (i->cls != KW && i->cls != KL))
+		return 0;
+	int x = sreg_of(a, i->arg[0]), y = sreg_of(a, i->arg[1]);
+	if (i->op == O_MUL) {
+		int lo = x < y ? x : y, hi = x < y ? y : x;
+		int ok = lo >= SR_NTID_X && lo <= SR_NTID_Z &&
+		         (hi == lo + (SR_CTAID_X - SR_NTID_X) || hi == lo + (SR_NCTAID_X - SR_NTID_X));
+		if (ok)
+			*b = bnd(0, INT32_MAX);
+		return ok;
+	}
+	if (i->op != O_ADD)
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		int t = k ? y : x;
+		const Ins *m = def_of(a, i->arg[!k]);
+		if (t < SR_TID_X || t > SR_TID_Z || !m || m->op != O_MUL || m->cls != i->cls)
+			continue;
+		int p = sreg_of(a, m->arg[0]), q = sreg_of(a, m->arg[1]);
+		int n = t - SR_TID_X + SR_NTID_X, g = t - SR_TID_X + SR_CTAID_X;
+		if ((p == n && q == g) || (p == g && q == n)) {
+			*b = bnd(0, INT32_MAX);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static Bnd bounds(A *a, Ref r, int depth)
@@ -416,6 +470,8 @@ static Bnd bounds(A *a, Ref r, int depth)
 		break;
 	case O_ADD: case O_SUB: case O_MUL:
 		if (!ring64(i) && !(i->cls == KW && i->ty == SK_I32))
+			break;
+		if (grid_bnd(a, i, &b))
 			break;
 		x = bounds(a, i->arg[0], depth + 1);
 		y = bounds(a, i->arg[1], depth + 1);
@@ -475,7 +531,7 @@ void opt_addr(Fn *f)
 	if (!o || o->target_cpu)
 		return;
 	Arena *ar = f->ctx->arena;
-	A a = {.f = f, .nval0 = f->nval, .small = o->small_extents};
+	A a = {.f = f, .nval0 = f->nval, .small = o->small_extents, .grid = o->small_grid};
 	a.def = arena_alloc(ar, sizeof *a.def * (size_t)(f->nval + 1));
 	memset(a.def, 0, sizeof *a.def * (size_t)(f->nval + 1));
 	int any = 0;

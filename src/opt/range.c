@@ -7,7 +7,10 @@
  * b).  Where the intervals come from:
  *
  *   - special registers: tid.x is 0..1023, ntid.x 1..1024, ctaid.x
- *     0..2^31-1, ctaid.y 0..65535, ... (the hardware's limits);
+ *     0..2^31-1, ctaid.y 0..65535, ... (the hardware's limits); when
+ *     the launch said gridDim * blockDim is below 2^31 in every
+ *     dimension (PjOptions.small_grid), ctaid * ntid + tid, ctaid * ntid
+ *     and nctaid * ntid of one dimension are too (cuda.grid, gridsize);
  *   - parameters: an extent is never negative, and below 2^31 when the
  *     launch said all array extents are (PjOptions.small_extents); other
  *     parameters, loads and atomics: the range of their kind (a uint8 is
@@ -62,6 +65,7 @@ typedef struct R {
 	int *grow;        /* per phi value: how often its interval grew */
 	Fact **facts;     /* per block: the conditions that hold in it */
 	int small;        /* extents below 2^31 */
+	int grid;         /* small_grid: ctaid * ntid + tid below 2^31 */
 	int nval;         /* values when the intervals were found */
 } R;
 
@@ -153,6 +157,60 @@ static Rng sreg_range(int sr)
 	case SR_DYNSMEM: return rng(0, 1 << 24);
 	default: return full(KW);
 	}
+}
+
+/* The special register r reads, through widenings of a 32-bit value
+ * (cvt from u32 or i32 to a wider integer), or -1. */
+static int sreg_of(R *s, Ref r)
+{
+	for (int d = 0; d < 4 && r.kind == R_VAL && (int)r.idx < s->nval; d++) {
+		const Ins *i = s->g.def[r.idx];
+		if (!i)
+			return -1;
+		if (i->op == O_SREG)
+			return i->aux;
+		if (i->op != O_CVT || (i->ty != SK_U32 && i->ty != SK_I32) ||
+		    (i->aux != SK_I32 && i->aux != SK_U32 && i->aux != SK_I64 && i->aux != SK_U64))
+			return -1;
+		r = i->arg[0];
+	}
+	return -1;
+}
+
+/* Under small_grid, the interval of i (an add or mul) when it is one
+ * dimension's ctaid * ntid (0..2^31-1), nctaid * ntid (1..2^31-1) or
+ * tid + ctaid * ntid (0..2^31-1); no value (.set 0) otherwise.  The
+ * launch checked gridDim * blockDim < 2^31 per dimension, and
+ * ctaid < nctaid. */
+static Rng grid_range(R *s, const Ins *i)
+{
+	if (!s->grid || (i->cls != KW && i->cls != KL))
+		return NONE_;
+	int a = sreg_of(s, i->arg[0]), c = sreg_of(s, i->arg[1]);
+	if (i->op == O_MUL) {
+		int lo = a < c ? a : c, hi = a < c ? c : a;
+		if (lo >= SR_NTID_X && lo <= SR_NTID_Z && hi == lo + (SR_CTAID_X - SR_NTID_X))
+			return rng(0, INT32_MAX);
+		if (lo >= SR_NTID_X && lo <= SR_NTID_Z && hi == lo + (SR_NCTAID_X - SR_NTID_X))
+			return rng(1, INT32_MAX);
+		return NONE_;
+	}
+	if (i->op != O_ADD)
+		return NONE_;
+	for (int k = 0; k < 2; k++) {
+		int t = k ? c : a;
+		Ref m = i->arg[!k];
+		if (t < SR_TID_X || t > SR_TID_Z || m.kind != R_VAL || (int)m.idx >= s->nval)
+			continue;
+		const Ins *mi = s->g.def[m.idx];
+		if (!mi || mi->op != O_MUL || mi->cls != i->cls)
+			continue;
+		int x = sreg_of(s, mi->arg[0]), y = sreg_of(s, mi->arg[1]);
+		int n = t - SR_TID_X + SR_NTID_X, g = t - SR_TID_X + SR_CTAID_X;
+		if ((x == n && y == g) || (x == g && y == n))
+			return rng(0, INT32_MAX);
+	}
+	return NONE_;
 }
 
 static Rng base(R *s, Ref r)
@@ -443,6 +501,11 @@ static Rng eval_ins(R *s, const Ins *i, int b)
 	if (narrow_kind(i->ty))
 		return kind_range(i->ty);
 	int sg = sk_signed(i->ty);
+	if (i->op == O_ADD || i->op == O_MUL) {
+		Rng gr = grid_range(s, i);
+		if (gr.set)
+			return gr;
+	}
 	switch (i->op) {
 	case O_ADD: case O_SUB: case O_MUL: case O_DIV: case O_REM: case O_AND: case O_OR:
 	case O_XOR: case O_SHL: case O_SHR: case O_MIN: case O_MAX:
@@ -654,7 +717,9 @@ static void rewrite(R *s)
 /* The intervals of every value of f; 0 if the iteration did not settle. */
 static int analyse(R *s, Fn *f)
 {
-	*s = (R){.f = f, .small = f->ctx->opt ? f->ctx->opt->small_extents : 0, .nval = f->nval};
+	const PjOptions *o = f->ctx->opt;
+	*s = (R){.f = f, .small = o ? o->small_extents : 0, .grid = o && o->small_grid && !o->target_cpu,
+	         .nval = f->nval};
 	opt_fill_cfg(f, &s->g);
 	Arena *a = f->ctx->arena;
 	s->r = arena_alloc(a, sizeof *s->r * (size_t)(f->nval + 1));

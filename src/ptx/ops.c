@@ -263,7 +263,9 @@ static void unary(Emit *e, const Ins *i)
 		if (k == KB)
 			ptx_line(e, "not.pred %s, %s;", d, a);
 		else if (is_int(k)) {
-			ptx_line(e, "not.%s %s, %s;", bty(k), d, a);
+			/* xor with all ones, not `not`: ptxas (12.x-13.0, sm_90)
+			 * folds not(not(x)) under a branch on x == 0 to -1 */
+			ptx_line(e, "xor.%s %s, %s, -1;", bty(k), d, a);
 			ptx_narrow(e, d, i->ty);
 		} else
 			bad_cls(e, i);

@@ -799,7 +799,8 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	o.opt_level = optimise ? 1 : 0;
 	if (opt_int(opts, "target_cpu", 0, &o.target_cpu) || opt_int(opts, "boundscheck", 0, &o.boundscheck))
 		return NULL;
-	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias))
+	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias) ||
+	    opt_int(opts, "small_grid", 0, &o.small_grid))
 		return NULL;
 	int sim_program = 0;
 	if (opt_int(opts, "_sim_program", 0, &sim_program))

@@ -21,8 +21,11 @@
  * The last byte of the key holds what the launch knows about its array
  * arguments: bit 0, every extent is below 2^31; bit 1, no two arrays
  * share memory (their byte spans, with 16 bytes for the last element, do
- * not meet).  A kernel compiled for these facts (PjOptions.small_extents,
- * .noalias) is a variant of the signature.
+ * not meet); bit 2 (from the configuration, not the arguments), gridDim
+ * times blockDim is below 2^31 in every dimension (pj_grid_small, the
+ * simulator's rule as well).  A kernel compiled for these facts
+ * (PjOptions.small_extents, .noalias, .small_grid) is a variant of the
+ * signature.
  *
  * Tuple and None arguments take a slower path (launch_shaped): a tuple is
  * flattened, as Numba does, into its leaves (numbers and arrays, nested
@@ -507,7 +510,7 @@ PyObject *launch_call(LauncherObject *L, PyObject *const *args, size_t nargsf, P
 		nhost += a[i].cls == A_HOST;
 		put_key(&a[i], key + 4 * i);
 	}
-	key[4 * n] = arg_flags(a, (int)n);
+	key[4 * n] = arg_flags(a, (int)n) | (pj_grid_small(L->grid, L->block) ? 4 : 0);
 	Plain ctx = {a, (int)n, key[4 * n]};
 	result = find_and_launch(L, key, 4 * (int)n + 1, a, (int)n, nhost, compile_plain, &ctx);
 	if (nhost || !result)

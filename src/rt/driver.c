@@ -242,7 +242,19 @@ static int init_device(Rt *rt, RtErr *e)
 	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &rt->max_smem_block, e) ||
 	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &rt->max_smem_optin, e))
 		return -1;
-	CHECK(rt->d.cuDevicePrimaryCtxRetain(&rt->ctx, rt->dev), "cuDevicePrimaryCtxRetain");
+	r = rt->d.cuDevicePrimaryCtxRetain(&rt->ctx, rt->dev);
+	if (r != CUDA_SUCCESS) {
+		rt_fail(rt, e, r, "cuDevicePrimaryCtxRetain");
+		if (rt->resets > 0 && is_sticky(r))
+			/* drivers that keep a process off the GPU after a fault */
+			snprintf(e->msg, sizeof e->msg,
+			         "%s (%d) in cuDevicePrimaryCtxRetain: after the kernel fault and "
+			         "cuda.close(), the driver gives this process no new context. CUDA does "
+			         "not always recover from a kernel fault inside a process (its "
+			         "documentation: the process must be terminated and relaunched); "
+			         "restart Python to use the GPU again.", e->name, (int)r);
+		return -1;
+	}
 	r = rt->d.cuCtxSetCurrent(rt->ctx);
 	if (r != CUDA_SUCCESS) {
 		rt->d.cuDevicePrimaryCtxRelease_v2(rt->dev);

@@ -519,6 +519,16 @@ done:
 	return rc;
 }
 
+/* The launch variant rule (PjOptions.small_grid), shared by every launch
+ * path so that the simulator runs the variant the GPU would. */
+int pj_grid_small(const unsigned grid[3], const unsigned block[3])
+{
+	for (int d = 0; d < 3; d++)
+		if ((uint64_t)grid[d] * block[d] >= ((uint64_t)1 << 31))
+			return 0;
+	return 1;
+}
+
 /* The kernel computes in the default floating-point environment (round to
  * nearest, subnormals kept), as the GPU does, whatever the calling thread
  * set (code built with -ffast-math flushes subnormals to zero). */

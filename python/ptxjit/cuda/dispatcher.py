@@ -439,7 +439,8 @@ class CUDADispatcher(_core.Dispatcher):
 
     def _compile(self, sigtext, argtypes, flags=0):
         """Compiles one signature; flags (from the launch) select a variant:
-        1 all array extents below 2^31, 2 no two arrays share memory."""
+        1 all array extents below 2^31, 2 no two arrays share memory,
+        4 gridDim * blockDim below 2^31 in every dimension."""
         if not _table_ready:
             _build_resolve_table()
         opts = self._options()
@@ -447,6 +448,8 @@ class CUDADispatcher(_core.Dispatcher):
             opts["small_extents"] = True
         if flags & 2:
             opts["noalias"] = True
+        if flags & 4:
+            opts["small_grid"] = True
         info = self._pj_info()
         if self._cache:
             k = _cache.compile(self, info, sigtext, argtypes, opts, flags, _table, self.stats)
@@ -550,6 +553,8 @@ class CUDADispatcher(_core.Dispatcher):
                     opts["small_extents"] = True
                 if k.variant & 2:
                     opts["noalias"] = True
+                if k.variant & 4:
+                    opts["small_grid"] = True
                 twin = k._twin = _core.compile(self._pj_info(), ", ".join(k.signature), opts)
             v = getattr(twin, attr)
         return v
