@@ -59,7 +59,7 @@ def run_variant(func, args, outs, grid, block, flags, **options):
         args[k][...] = 0
     argtypes = d._typeof(tuple(args))
     k = d._compile(", ".join(argtypes), argtypes, flags)
-    for f in (0, 1, 2, 3):
+    for f in range(8):
         d._variants[(argtypes, f)] = k
     d[grid, block](*args)
     return [args[k] for k in outs], k
@@ -69,7 +69,7 @@ def launch_all(kernel, grid, block, args, outs):
     """The outputs of kernel unoptimised; the optimised compiles (plain,
     small extents, small extents and disjoint arrays) must equal them."""
     want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
-    for flags in (0, 1, 3):
+    for flags in (0, 1, 3, 7):
         got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "variant %d differs from opt=False" % flags
@@ -236,7 +236,7 @@ def test_suite_kernels_bit_identical(name, rng):
     func = getattr(suite(), name).py_func
     want, _ = run_variant(func, inst.args, inst.outputs, inst.grid, inst.block, 0, opt=False)
     inst.check(want)
-    for flags in (0, 3):
+    for flags in (0, 3, 7):
         got, _ = run_variant(func, inst.args, inst.outputs, inst.grid, inst.block, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w)

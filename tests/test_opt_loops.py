@@ -53,7 +53,7 @@ def run_variant(func, inst, flags, **options):
         args[k][...] = 0
     argtypes = d._typeof(tuple(args))
     k = d._compile(", ".join(argtypes), argtypes, flags)
-    for f in (0, 1, 2, 3):
+    for f in range(8):
         d._variants[(argtypes, f)] = k
     d[inst.grid, inst.block](*args)
     return [args[k] for k in inst.outputs], k
@@ -66,7 +66,7 @@ def test_suite_kernel_bit_identical(name, rng):
     func = getattr(suite(), name).py_func
     want, _ = run_variant(func, inst, 0, opt=False)
     inst.check(want)
-    for flags in (0, 3):
+    for flags in (0, 3, 7):
         got, _ = run_variant(func, inst, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "%s: variant %d differs from opt=False" % (name, flags)
@@ -145,7 +145,7 @@ def launch_all(kernel, grid, block, args, outs):
     inst = Inst()
     inst.args, inst.outputs, inst.grid, inst.block = args, outs, grid, block
     want, _ = run_variant(kernel.py_func, inst, 0, opt=False)
-    for flags in (0, 1, 3):
+    for flags in (0, 1, 3, 7):
         got, k = run_variant(kernel.py_func, inst, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "variant %d differs from opt=False" % flags

@@ -899,11 +899,56 @@ static int narrow_iv(R *s, const Loop *l, int pp, int pl, int j)
 	return 1;
 }
 
+/* ------------------------------------------------ 32-bit int -> float
+ *
+ * A 64-bit integer converted to a float costs a slow conversion on the
+ * GPU (cvt.rn.f32.s64 is several instructions), the 32-bit one is one.
+ * Where the interval of the integer fits int32 (or uint32), the
+ * conversion reads its low half instead: the same number, so the same
+ * rounding.  A value that is itself a widening of a 32-bit one is read
+ * at its source. */
+static void narrow_fcvts(R *s)
+{
+	Fn *f = s->f;
+	for (int b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		for (int k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			if (i->op != O_CVT || (i->ty != SK_I64 && i->ty != SK_U64) ||
+			    (i->aux != SK_F32 && i->aux != SK_F64) || i->arg[0].kind != R_VAL)
+				continue;
+			Rng a = at(s, i->arg[0], b);
+			int nt;
+			if (!a.set || (i->ty == SK_U64 && a.lo < 0))
+				continue;           /* a uint64 of 2^63 or more */
+			if (a.lo >= INT32_MIN && a.hi <= INT32_MAX)
+				nt = SK_I32;
+			else if (a.lo >= 0 && a.hi <= UINT32_MAX)
+				nt = SK_U32;
+			else
+				continue;
+			const Ins *d = (int)i->arg[0].idx < s->nval ? s->g.def[i->arg[0].idx] : NULL;
+			Ref src;
+			if (d && d->op == O_CVT && (d->ty == SK_I32 || d->ty == SK_U32) &&
+			    (d->aux == SK_I64 || d->aux == SK_U64)) {
+				src = d->arg[0];
+				nt = d->ty;
+			} else {
+				src = put(f, bk, k, O_CVT, KW, i->ty, i->arg[0], REF_NONE, nt);
+				i = &bk->ins[++k];
+			}
+			i->arg[0] = src;
+			i->ty = (uint8_t)nt;
+		}
+	}
+}
+
 void opt_narrow(Fn *f)
 {
 	R s;
 	if (!analyse(&s, f))
 		return;
+	narrow_fcvts(&s);
 	for (int li = 0; li < s.g.nloop; li++) {
 		const Loop *l = &s.g.loop[li];
 		if (l->pre < 0 || l->nlatch != 1)

@@ -491,7 +491,7 @@ TEST(unary_ops)
 	CHECK_STR_CONTAINS(s, "neg.s64 %rd");
 	CHECK_STR_CONTAINS(s, "neg.f32 %f");
 	CHECK_STR_CONTAINS(s, "not.pred %p");
-	CHECK_STR_CONTAINS(s, "not.b32 %r");
+	CHECK_STR_CONTAINS(s, "xor.b32 %r");
 	CHECK_STR_CONTAINS(s, "abs.s32 %r");
 	CHECK_STR_CONTAINS(s, "abs.f64 %fd");
 	CHECK_STR_CONTAINS(s, "sqrt.rn.f32 %f");
