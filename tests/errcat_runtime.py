@@ -591,6 +591,7 @@ GPU_ONLY = {
     'the CUDA driver %s has no entry point %s (it is too old; ptxjit needs CUDA 11.0 or newer); %s': "the CUDA driver's path",  # src/rt/driver.c:194
     'cuInit': "the CUDA driver's path",  # src/rt/driver.c:217
     'the CUDA driver found no GPU; %s': "the CUDA driver's path",  # src/rt/driver.c:227
+    'cuDevicePrimaryCtxRetain': "the CUDA driver's path (after a fault: bench/soak.py fault)",  # src/rt/driver.c:247
     'cuCtxSetCurrent': "the CUDA driver's path",  # src/rt/driver.c:250
     'device attribute %d has no value on the simulator': "the CUDA driver's path",  # src/rt/driver.c:310
     'cuDevicePrimaryCtxRelease': "the CUDA driver's path",  # src/rt/driver.c:384

@@ -9,6 +9,8 @@ What is checked here:
 - in that variant the comparison of cuda.grid(1) with an array extent,
   and of cuda.grid(2)'s components with the extents, is a 32-bit one;
   without the flag it stays 64-bit;
+- a grid-stride loop's counter (and one counting from just below 2^31
+  past it) is a 32-bit register, compared unsigned;
 - `np.float32(k)` of a counter of range(64) converts from 32 bits
   (cvt.rn.f32.s32), a value of up to 3e9 from an unsigned 32-bit one, and
   one beyond 2^32 from 64 bits;
@@ -127,6 +129,19 @@ def floats(out, big):
 
 
 @cuda.jit
+def high_counter(out):
+    j = cuda.grid(1)
+    if j < out.shape[0]:
+        i = (j & 1023) * 7 + 2**31 - 1000    # 2^31 - 1000 .. above 2^31: uint32
+        c = 0
+        while i < 3000000000:
+            c += 1
+            i += 1000000000 - (j & 1023)
+        out[j, 0] = c
+        out[j, 1] = i
+
+
+@cuda.jit
 def oob_first(a):
     i = cuda.grid(1)
     a[i + 5] = 1
@@ -149,7 +164,7 @@ def test_grid_at_the_limit(blocks, small):
     """2^31 - 1024 threads in x keep the flag; 2^31 and more drop it."""
     k = cuda.jit(oob_first.py_func)
     a = np.zeros(1, np.int32)
-    with pytest.raises(Exception):
+    with pytest.raises(Exception, match="out of bounds"):
         k[blocks, 1024](a)
     assert [bool(f & 4) for (_, f) in k._variants] == [small]
 
@@ -202,6 +217,20 @@ def test_int_to_float_from_32_bits():
     assert "cvt.rn.f64.s64" in ptx or "cvt.rn.f64.u64" in ptx   # 9e9 and `big`
 
 
+def test_grid_stride_counter_is_32_bit():
+    data = np.zeros(100, np.int64)
+    ir = compiled(stride_loop, (data, data[:10].copy()), 7).ir
+    assert re.search(r"\.i =w phi", ir) and "cmp.lt u32" in ir
+    assert not re.search(r"\.i =l phi", ir)
+    assert "cmp.lt u32" not in compiled(stride_loop, (data, data[:10].copy()), 3).ir
+
+
+def test_unsigned_counter_is_32_bit():
+    out = np.zeros((10, 2), np.int64)
+    ir = compiled(high_counter, (out,), 7).ir
+    assert re.search(r"\.i =w phi", ir) and "cmp.lt u32" in ir
+
+
 # ------------------------------------------------------ bit-identical runs
 
 def test_add1_results():
@@ -245,3 +274,14 @@ def test_floats_results():
     np.testing.assert_array_equal(want[:, 3], i.astype(np.float64) + float(2**40 + 3))
     np.testing.assert_array_equal(want[:, 4], (i - 100).astype(np.float32).astype(np.float64))
     assert math.isfinite(want.sum())
+
+
+def test_high_counter_results():
+    out = np.zeros((150, 2), np.int64)
+    want = all_variants(high_counter, 2, 128, [out], [0])[0]
+    for j in range(150):
+        i, c = (j & 1023) * 7 + 2**31 - 1000, 0
+        while i < 3000000000:
+            c += 1
+            i += 1000000000 - (j & 1023)
+        assert (want[j, 0], want[j, 1]) == (c, i)

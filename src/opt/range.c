@@ -745,7 +745,7 @@ void opt_range(Fn *f)
  *
  * A 64-bit loop counter costs two instructions for each add and each
  * comparison on the GPU.  A header phi iv = phi(init, iv + c), c a
- * constant, whose intervals (iv's, and iv + c's) lie within the int32
+ * constant or invariant, whose intervals (iv's, and iv + c's) lie within the int32
  * range holds the same numbers in a 32-bit register: a w twin
  * iv' = phi(trunc init, iv' + c) takes over.  A comparison of iv (or of
  * iv + c) with a value whose interval also fits becomes a 32-bit
@@ -753,11 +753,21 @@ void opt_range(Fn *f)
  * range is the same in 32 and 64 bits, signed or unsigned); every other
  * use reads iv sign-extended from the twin (range then makes that a
  * zero extension where it can).  With the counter only compared and
- * stepped, the 64-bit phi dies.  Precondition: after sr, which has
- * already taken the counter out of the address arithmetic. */
+ * stepped, the 64-bit phi dies.  The step may also be a value invariant
+ * in the loop (a grid stride), and where the intervals fit uint32 but
+ * not int32 (a counter below 2^31 plus a stride below 2^31) the twin is
+ * a u32 one: its comparisons unsigned, its uses zero-extended.
+ * Precondition: after sr, which has already taken the counter out of
+ * the address arithmetic. */
 static int fits32(Rng x)
 {
 	return x.set && x.lo >= INT32_MIN && x.hi <= INT32_MAX;
+}
+
+/* fits32, or (uns) fits uint32: 0 .. 2^32 - 1 */
+static int fits(Rng x, int uns)
+{
+	return uns ? x.set && x.lo >= 0 && x.hi <= (int64_t)UINT32_MAX : fits32(x);
 }
 
 static void insert_ins(Fn *f, Blk *b, int pos, Ins i)
@@ -798,8 +808,9 @@ static int narrow_kind32(int sk)
 }
 
 /* The comparisons of f reading iv64 (or its next value) as one operand
- * with a value that fits on the other side become 32-bit ones. */
-static void narrow_cmps(R *s, const Loop *l, int v64, Ref v32)
+ * with a value that fits on the other side become 32-bit ones (unsigned
+ * ones for a u32 twin: both sides lie in 0 .. 2^32 - 1 then). */
+static void narrow_cmps(R *s, const Loop *l, int v64, Ref v32, int uns)
 {
 	Fn *f = s->f;
 	for (int b = 0; b < f->nblk; b++) {
@@ -809,20 +820,20 @@ static void narrow_cmps(R *s, const Loop *l, int v64, Ref v32)
 			if (i->op != O_CMP || narrow_kind32(i->ty) < 0 || !l->in[b])
 				continue;
 			int side = ref_eq(i->arg[0], REF_VAL(v64)) ? 0 : ref_eq(i->arg[1], REF_VAL(v64)) ? 1 : -1;
-			if (side < 0 || !fits32(at(s, i->arg[!side], b)))
+			if (side < 0 || !fits(at(s, i->arg[!side], b), uns))
 				continue;
 			Ref o = trunc32(s, l, i->arg[!side], bk, &k);
 			i = &bk->ins[k];
 			i->arg[side] = v32;
 			i->arg[!side] = o;
-			i->ty = (uint8_t)narrow_kind32(i->ty);
+			i->ty = (uint8_t)(uns ? SK_U32 : narrow_kind32(i->ty));
 		}
 	}
 }
 
 /* Can every comparison in loop l reading v be narrowed?  (Otherwise the
  * 64-bit counter would only be traded for an extension in the loop.) */
-static int cmps_fit(R *s, const Loop *l, int v)
+static int cmps_fit(R *s, const Loop *l, int v, int uns)
 {
 	Fn *f = s->f;
 	for (int k = 0; k < l->nblk; k++) {
@@ -832,7 +843,7 @@ static int cmps_fit(R *s, const Loop *l, int v)
 			if (i->op != O_CMP)
 				continue;
 			int side = ref_eq(i->arg[0], REF_VAL(v)) ? 0 : ref_eq(i->arg[1], REF_VAL(v)) ? 1 : -1;
-			if (side >= 0 && (narrow_kind32(i->ty) < 0 || !fits32(at(s, i->arg[!side], bk->id))))
+			if (side >= 0 && (narrow_kind32(i->ty) < 0 || !fits(at(s, i->arg[!side], bk->id), uns)))
 				return 0;
 		}
 	}
@@ -856,37 +867,45 @@ static int narrow_iv(R *s, const Loop *l, int pp, int pl, int j)
 	if (!add || add->op != O_ADD || add->cls != KL || narrow_kind32(add->ty) < 0 || ab < 0 || !l->in[ab])
 		return 0;
 	int ivarg = ref_eq(add->arg[0], REF_VAL(iv)) ? 0 : ref_eq(add->arg[1], REF_VAL(iv)) ? 1 : -1;
-	if (ivarg < 0 || add->arg[!ivarg].kind != R_CON)
+	Ref step = ivarg < 0 ? REF_NONE : add->arg[!ivarg];
+	if (ivarg < 0 || (step.kind != R_CON && !(step.kind == R_VAL && opt_invariant(&s->g, l, step))))
 		return 0;
-	Rng c = base(s, add->arg[!ivarg]);
-	if (!fits32(c) || !fits32(s->r[iv]) || !fits32(s->r[next.idx]) || !fits32(at(s, init, l->pre)))
-		return 0;
-	if (!cmps_fit(s, l, iv) || !cmps_fit(s, l, (int)next.idx))
+	/* an int32 twin, else a uint32 one (a grid-stride loop: the counter
+	 * and its next value below 2^32, the stride invariant) */
+	Rng c = at(s, step, l->pre);
+	int uns = -1;
+	for (int u = 0; u < 2 && uns < 0; u++)
+		if (fits(c, u) && fits(s->r[iv], u) && fits(s->r[next.idx], u) && fits(at(s, init, l->pre), u) &&
+		    cmps_fit(s, l, iv, u) && cmps_fit(s, l, (int)next.idx, u))
+			uns = u;
+	if (uns < 0)
 		return 0;
 	int apos = (int)(add - f->blk[ab]->ins);
-	Ref cc = ir_con_int(f, KW, c.lo);
+	int zero = 0;
+	Ref cc = step.kind == R_CON ? ir_con_int(f, KW, (int32_t)c.lo) : trunc32(s, l, step, f->blk[l->pre], &zero);
+	int t32 = uns ? SK_U32 : SK_I32;
 
 	/* the twin: phi, its start in the preheader, its step after the add */
-	int zero = 0;
+	zero = 0;
 	Ref init32 = trunc32(s, l, init, f->blk[l->pre], &zero);
 	Phi *p32 = ir_add_phi(f, h, KW, h->npred);
 	p = &h->phi[j];
 	int v32 = p32->to;
 	f->val[v32].name = f->val[iv].name;
 	p32->arg[pp] = init32;
-	Ref n32 = put(f, f->blk[ab], apos + 1, O_ADD, KW, SK_I32, REF_VAL(v32), cc, 0);
+	Ref n32 = put(f, f->blk[ab], apos + 1, O_ADD, KW, t32, REF_VAL(v32), cc, 0);
 	h->phi[h->nphi - 1].arg[pl] = n32;
 
 	/* comparisons first, then every other use reads a sign extension */
-	narrow_cmps(s, l, iv, REF_VAL(v32));
-	narrow_cmps(s, l, (int)next.idx, n32);
-	Ref ivx = put(f, h, 0, O_CVT, KL, SK_I32, REF_VAL(v32), REF_NONE, SK_I64);
+	narrow_cmps(s, l, iv, REF_VAL(v32), uns);
+	narrow_cmps(s, l, (int)next.idx, n32, uns);
+	Ref ivx = put(f, h, 0, O_CVT, KL, t32, REF_VAL(v32), REF_NONE, SK_I64);
 	opt_replace_uses(f, iv, ivx);
 	/* the old add becomes the extension of the twin's next value */
 	Blk *abk = f->blk[ab];
 	for (int k = 0; k < abk->nins; k++)
 		if (abk->ins[k].to == (int)next.idx) {
-			abk->ins[k] = (Ins){.op = O_CVT, .cls = KL, .ty = SK_I32, .to = (int)next.idx,
+			abk->ins[k] = (Ins){.op = O_CVT, .cls = KL, .ty = (uint8_t)t32, .to = (int)next.idx,
 			                    .arg = {n32, REF_NONE, REF_NONE}, .aux = SK_I64, .loc = abk->ins[k].loc};
 			/* n32 must come first: it was put right after the add */
 			if (k + 1 < abk->nins && abk->ins[k + 1].to == (int)n32.idx) {
