@@ -592,6 +592,7 @@ GPU_ONLY = {
     'cuInit': "the CUDA driver's path",  # src/rt/driver.c:217
     'the CUDA driver found no GPU; %s': "the CUDA driver's path",  # src/rt/driver.c:227
     'cuDevicePrimaryCtxRetain': "the CUDA driver's path (after a fault: bench/soak.py fault)",  # src/rt/driver.c:247
+    "kernel '%s' needs %lld bytes of shared memory per block (%lld static, %u dynamic); a block of this device has at most %d": "the CUDA driver's path (too_much_shared on the GPU)",  # src/rt/stream.c
     'cuCtxSetCurrent': "the CUDA driver's path",  # src/rt/driver.c:250
     'device attribute %d has no value on the simulator': "the CUDA driver's path",  # src/rt/driver.c:310
     'cuDevicePrimaryCtxRelease': "the CUDA driver's path",  # src/rt/driver.c:384

@@ -53,7 +53,9 @@ struct Root {
 	PyObject *keep;            /* what the compile borrows from */
 	int failed;                /* a Python exception is saved below */
 	PyObject *et, *ev, *etb;
-	struct { PyObject *disp; PjFunc *f; Resolver *res; } *funcs;
+	/* res lives in the compile's arena (gone after pj_compile); asked
+	 * (Root.keep) outlives it, for attach_deps */
+	struct { PyObject *disp; PjFunc *f; Resolver *res; PyObject *asked; } *funcs;
 	int nfuncs, capfuncs;
 };
 
@@ -165,6 +167,7 @@ static PjFunc *func_of_dispatcher(Root *r, PyObject *disp, PjArena *arena)
 	r->funcs[r->nfuncs].disp = disp;
 	r->funcs[r->nfuncs].f = f;
 	r->funcs[r->nfuncs].res = res;
+	r->funcs[r->nfuncs].asked = res->asked;
 	r->nfuncs++;
 	return f;
 }
@@ -768,7 +771,7 @@ static int attach_deps(Root *r, Resolver *res, KernelObject *k)
 		goto fail;
 	Py_DECREF(t);
 	for (int i = 0; i < r->nfuncs; i++) {
-		if (!(t = Py_BuildValue("(OO)", r->funcs[i].disp, r->funcs[i].res->asked)) || PyList_Append(l, t) < 0)
+		if (!(t = Py_BuildValue("(OO)", r->funcs[i].disp, r->funcs[i].asked)) || PyList_Append(l, t) < 0)
 			goto fail;
 		Py_DECREF(t);
 	}

@@ -326,6 +326,14 @@ int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[
 {
 	if (rt->sim)
 		return sim_launch(rt, k, grid, block, smem, params, e);
+	/* before the driver's ptxas says it in hex, or cuFuncSetAttribute
+	 * says "invalid argument" */
+	if (rt->max_smem_optin > 0 && (int64_t)smem + k->pk->static_smem > (int64_t)rt->max_smem_optin)
+		return rt_fail_rt(e, RT_E_ARG, "shared memory",
+		                  "kernel '%s' needs %lld bytes of shared memory per block (%lld static, "
+		                  "%u dynamic); a block of this device has at most %d",
+		                  k->pk->entry, (long long)smem + (long long)k->pk->static_smem,
+		                  (long long)k->pk->static_smem, smem, rt->max_smem_optin);
 	if (!k->loaded || k->gen != rt->gen) {
 		if (rt_kernel_load(rt, k, e))
 			return -1;
