@@ -301,7 +301,8 @@ class Soak:
                     problems.append("round %d: the simulator raised %r" % (r, first))
             else:
                 name = getattr(first, "name", None)
-                if name not in ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED"):
+                if name not in ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED",
+                        "CUDA_ERROR_INVALID_ADDRESS_SPACE"):
                     problems.append("round %d: the fault raised %r" % (r, first))
                 elif "cuda.close()" not in str(first):
                     problems.append("round %d: the error does not say how to recover: %s" % (r, first))
