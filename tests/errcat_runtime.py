@@ -624,6 +624,7 @@ GPU_ONLY = {
 }
 
 INTERNAL = {
+    'the text %.60R contains a NUL character, which ptxjit cannot compile; remove it': "private _core.compile only: Python refuses source files with NUL bytes",  # src/py/jit.c:91
     "internal compiler error: the parameter layout of kernel '%s' does not match its arguments; please report this with the kernel's source": 'an internal compiler error',  # src/py/argpack.c:203
     "kernel '%s' is not set up": "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/config.c:252
     '_typeof() takes a tuple of at most %d arguments': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/config.c:405

@@ -87,6 +87,11 @@ static const char *text_of(PyObject *o, PjArena *arena)
 	const char *s = PyUnicode_AsUTF8AndSize(o, &n);
 	if (!s)
 		return NULL;
+	if (strlen(s) != (size_t)n) {   /* the compiler reads C strings */
+		PyErr_Format(PyExc_ValueError, "the text %.60R contains a NUL character, which ptxjit "
+		             "cannot compile; remove it", o);
+		return NULL;
+	}
 	return arena ? copy_str(arena, s, n) : s;
 }
 
