@@ -287,7 +287,7 @@ def _vec_cpu():
     return addc
 
 
-SIM = "sim"       # runs on the simulator only (the lead's GPU run skips it)
+SIM = "sim"       # runs on the simulator only (the GPU run skips it)
 GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 
 TRIGGERS = [
@@ -568,7 +568,7 @@ SIM_TRIGGERS = [
 #
 # GPU_ONLY: the messages of the CUDA driver's path, and of GPU memory and
 # contexts (tests/test_fault.py drives some of them through the fake
-# driver in tests/fake_cuda; the lead's GPU run reaches the others).
+# driver in tests/fake_cuda; the GPU run reaches the others).
 # INTERNAL: not for users: internal errors, out of host memory, and the
 # private _core API that ptxjit's own Python code calls correctly.
 # COVERED_ELSEWHERE: {format: the test in test_error_catalogue.py that

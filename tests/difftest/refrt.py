@@ -279,7 +279,12 @@ def mfabs(a, t):
 
 
 def mcopysign(a, b, t):
-    return NP[t](np.copysign(cast(a, t), cast(b, t)))
+    b = cast(b, t)
+    if np.isnan(b):
+        # the sign of a NaN made by arithmetic is the platform's: x86's
+        # default NaN is negative, NVIDIA's positive (IEEE 754 leaves it open)
+        raise Undefined("copysign from a NaN")
+    return NP[t](np.copysign(cast(a, t), b))
 
 
 def misnan(a, t):
