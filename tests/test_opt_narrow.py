@@ -285,3 +285,24 @@ def test_high_counter_results():
             c += 1
             i += 1000000000 - (j & 1023)
         assert (want[j, 0], want[j, 1]) == (c, i)
+
+
+@cuda.jit
+def _two_float_conversions(out_i, out_s, s0, s1):
+    tid = cuda.grid(1)
+    if tid >= out_i.shape[0]:
+        return
+    out_i[tid, 1] = np.uint32(max(tid, (+s1)))
+    out_s[tid, 0] = (+s0)
+
+
+def test_float_conversions_keep_their_own_sources():
+    # narrowing the first int64-to-float conversion inserted an instruction
+    # and made the second one read its neighbour's source (difftest seed
+    # 300232 on the GPU)
+    oi = np.zeros((128, 3), np.int64)
+    os_ = np.zeros((128, 3), np.float32)
+    _two_float_conversions[2, 64](oi, os_, np.int32(1173099100), np.uint8(7))
+    np.testing.assert_array_equal(os_[:, 0], np.float32(1173099100))
+    np.testing.assert_array_equal(oi[:, 1], np.maximum(np.arange(128), 7))
+    assert any(flags & 4 for (_, flags) in _two_float_conversions._variants)

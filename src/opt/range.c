@@ -929,6 +929,14 @@ static int narrow_iv(R *s, const Loop *l, int pp, int pl, int j)
 static void narrow_fcvts(R *s)
 {
 	Fn *f = s->f;
+	/* the defining cvt of each value, copied before put() moves
+	 * instructions (s->g.def points into the blocks) */
+	Ins *def = arena_alloc(f->ctx->arena, sizeof *def * (size_t)(s->nval + 1));
+	for (int v = 0; v < s->nval; v++)
+		if (s->g.def[v])
+			def[v] = *s->g.def[v];
+		else
+			def[v].op = O_NOP_;
 	for (int b = 0; b < f->nblk; b++) {
 		Blk *bk = f->blk[b];
 		for (int k = 0; k < bk->nins; k++) {
@@ -946,7 +954,7 @@ static void narrow_fcvts(R *s)
 				nt = SK_U32;
 			else
 				continue;
-			const Ins *d = (int)i->arg[0].idx < s->nval ? s->g.def[i->arg[0].idx] : NULL;
+			const Ins *d = (int)i->arg[0].idx < s->nval ? &def[i->arg[0].idx] : NULL;
 			Ref src;
 			if (d && d->op == O_CVT && (d->ty == SK_I32 || d->ty == SK_U32) &&
 			    (d->aux == SK_I64 || d->aux == SK_U64)) {
