@@ -502,12 +502,7 @@ class ElementwiseFunction:
 
     def __init__(self, py_func, signatures=None, options=None, what=None, identity=None):
         options = dict(options or {})
-        self.py_func = getattr(py_func, "py_func", py_func)
-        self.__name__ = getattr(self.py_func, "__name__", "ufunc")
-        self.__qualname__ = getattr(self.py_func, "__qualname__", self.__name__)
-        self.__doc__ = getattr(self.py_func, "__doc__", None)
-        self.__module__ = getattr(self.py_func, "__module__", None)
-        self.__wrapped__ = self.py_func
+        take_names(self, py_func, "ufunc")
         self._what = what or "%s()" % self.__name__
         self._options = options
         self.identity = identity
@@ -519,16 +514,7 @@ class ElementwiseFunction:
                             "over arrays takes one parameter per array" % self._what)
         self.nin = code.co_argcount
         self._dev = device_function(py_func, options)
-        self._sigs = []
-        for s in signatures or ():
-            ret, args = parse_signature(s)
-            if len(args) != self.nin:
-                raise TypeError("%s: the signature %r has %d argument%s, the function %d"
-                                % (self._what, str(s), len(args), "" if len(args) == 1 else "s", self.nin))
-            if ret is None or any(a[1] for a in args) or ret[1]:
-                raise TypeError("%s: a signature of a function over arrays takes and returns scalars: "
-                                "'float32(float32, float32)', not %r" % (self._what, str(s)))
-            self._sigs.append((tuple(a[0] for a in args), ret[0]))
+        self._sigs = scalar_signatures(signatures, self.nin, self._what)
         self._checked = False
         self._plans = {}
         self._kernels = {}
@@ -885,6 +871,55 @@ def parse_layout(layout):
     return ins, outs
 
 
+def take_names(obj, py_func, default):
+    """Gives a function over arrays the names and docstring of the Python
+    function it wraps (a dispatcher's own py_func when it is given one)."""
+    obj.py_func = getattr(py_func, "py_func", py_func)
+    obj.__name__ = getattr(obj.py_func, "__name__", default)
+    obj.__qualname__ = getattr(obj.py_func, "__qualname__", obj.__name__)
+    obj.__doc__ = getattr(obj.py_func, "__doc__", None)
+    obj.__module__ = getattr(obj.py_func, "__module__", None)
+    obj.__wrapped__ = obj.py_func
+
+
+def scalar_signatures(signatures, nin, what):
+    """[(argument dtypes, result dtype)] of a ufunc's signature list: each
+    takes nin scalars and returns one."""
+    sigs = []
+    for s in signatures or ():
+        ret, args = parse_signature(s)
+        if len(args) != nin:
+            raise TypeError("%s: the signature %r has %d argument%s, the function %d"
+                            % (what, str(s), len(args), "" if len(args) == 1 else "s", nin))
+        if ret is None or any(a[1] for a in args) or ret[1]:
+            raise TypeError("%s: a signature of a function over arrays takes and returns scalars: "
+                            "'float32(float32, float32)', not %r" % (what, str(s)))
+        sigs.append((tuple(a[0] for a in args), ret[0]))
+    return sigs
+
+
+def layout_signatures(signatures, layout, ins, outs, nparams, what):
+    """[parsed arguments] of a gufunc's signature list, each checked
+    against the layout's core dimensions; the function must take one
+    parameter per input and output."""
+    if nparams != len(ins) + len(outs):
+        raise TypeError("%s: the layout %r has %d inputs and %d outputs, the function %d parameters"
+                        % (what, layout, len(ins), len(outs), nparams))
+    sigs = []
+    for s in signatures or ():
+        ret, args = parse_signature(s)
+        if len(args) != nparams:
+            raise TypeError("%s: the signature %r has %d arguments; the layout needs %d"
+                            % (what, str(s), len(args), nparams))
+        for k, (dt, nd, _) in enumerate(args):
+            core = (ins + outs)[k]
+            if nd != len(core) and not (nd == 1 and not core):
+                raise TypeError("%s: argument %d of %r has %d dimensions; the layout gives it %d"
+                                % (what, k + 1, str(s), nd, len(core)))
+        sigs.append(args)
+    return sigs
+
+
 def gufunc_source(kname, nin, nout, loop_nd, arrays, out_scalar):
     params = ["a%d" % k for k in range(nin)] + ["o%d" % k for k in range(nout)] + ["n"]
     L = ["def %s(%s):" % (kname, ", ".join(params))]
@@ -908,32 +943,14 @@ class GUFunction:
     broadcast like a ufunc's."""
 
     def __init__(self, py_func, signatures, layout, options=None):
-        self.py_func = getattr(py_func, "py_func", py_func)
-        self.__name__ = getattr(self.py_func, "__name__", "gufunc")
-        self.__qualname__ = getattr(self.py_func, "__qualname__", self.__name__)
-        self.__doc__ = getattr(self.py_func, "__doc__", None)
-        self.__wrapped__ = self.py_func
+        take_names(self, py_func, "gufunc")
         self._options = dict(options or {})
         self.layout = layout
         self._ins, self._outs = parse_layout(layout)
         self.nin, self.nout = len(self._ins), len(self._outs)
         self._what = "gufunc %s" % self.__name__
-        n = self.py_func.__code__.co_argcount
-        if n != self.nin + self.nout:
-            raise TypeError("%s: the layout %r has %d inputs and %d outputs, the function %d parameters"
-                            % (self._what, layout, self.nin, self.nout, n))
-        self._sigs = []
-        for s in signatures or ():
-            ret, args = parse_signature(s)
-            if len(args) != n:
-                raise TypeError("%s: the signature %r has %d arguments; the layout needs %d"
-                                % (self._what, str(s), len(args), n))
-            for k, (dt, nd, _) in enumerate(args):
-                core = (self._ins + self._outs)[k]
-                if nd != len(core) and not (nd == 1 and not core):
-                    raise TypeError("%s: argument %d of %r has %d dimensions; the layout gives it %d"
-                                    % (self._what, k + 1, str(s), nd, len(core)))
-            self._sigs.append(args)
+        self._sigs = layout_signatures(signatures, layout, self._ins, self._outs,
+                                       self.py_func.__code__.co_argcount, self._what)
         self._dev = device_function(py_func, options)
         self._kernels = {}
 

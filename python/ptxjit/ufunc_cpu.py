@@ -265,12 +265,7 @@ class CPUUFunc:
 
     def __init__(self, py_func, signatures=None, options=None, what=None, identity=None, target="cpu"):
         options = dict(options or {})
-        self.py_func = getattr(py_func, "py_func", py_func)
-        self.__name__ = getattr(self.py_func, "__name__", "ufunc")
-        self.__qualname__ = getattr(self.py_func, "__qualname__", self.__name__)
-        self.__doc__ = getattr(self.py_func, "__doc__", None)
-        self.__module__ = getattr(self.py_func, "__module__", None)
-        self.__wrapped__ = self.py_func
+        _u.take_names(self, py_func, "ufunc")
         self._what = what or "vectorize function %s" % self.__name__
         if target == "parallel":
             options["nogil"] = True      # the loop's chunks run on threads at once
@@ -285,16 +280,7 @@ class CPUUFunc:
         if self.nin < 1:
             raise TypeError("%s takes no arguments; a function over arrays takes one per array" % self._what)
         self._f = cpu_function(py_func, options)
-        self._sigs = []
-        for s in signatures or ():
-            ret, args = _u.parse_signature(s)
-            if len(args) != self.nin:
-                raise TypeError("%s: the signature %r has %d argument%s, the function %d"
-                                % (self._what, str(s), len(args), "" if len(args) == 1 else "s", self.nin))
-            if ret is None or any(a[1] for a in args) or ret[1]:
-                raise TypeError("%s: a signature of a function over arrays takes and returns scalars: "
-                                "'float32(float32, float32)', not %r" % (self._what, str(s)))
-            self._sigs.append((tuple(a[0] for a in args), ret[0]))
+        self._sigs = _u.scalar_signatures(signatures, self.nin, self._what)
         self._checked = False
         self._plans = {}
         self._loops = {}
@@ -571,11 +557,7 @@ class CPUGUFunc:
     loop dimensions in front broadcast like a ufunc's."""
 
     def __init__(self, py_func, signatures, layout, options=None, target="cpu"):
-        self.py_func = getattr(py_func, "py_func", py_func)
-        self.__name__ = getattr(self.py_func, "__name__", "gufunc")
-        self.__qualname__ = getattr(self.py_func, "__qualname__", self.__name__)
-        self.__doc__ = getattr(self.py_func, "__doc__", None)
-        self.__wrapped__ = self.py_func
+        _u.take_names(self, py_func, "gufunc")
         self._options = dict(options or {})
         if target == "parallel":
             self._options["nogil"] = True
@@ -586,22 +568,8 @@ class CPUGUFunc:
         self.nin, self.nout = len(self._ins), len(self._outs)
         self.nargs = self.nin + self.nout
         self._what = "gufunc %s" % self.__name__
-        n = self.py_func.__code__.co_argcount
-        if n != self.nin + self.nout:
-            raise TypeError("%s: the layout %r has %d inputs and %d outputs, the function %d parameters"
-                            % (self._what, layout, self.nin, self.nout, n))
-        self._sigs = []
-        for s in signatures or ():
-            ret, args = _u.parse_signature(s)
-            if len(args) != n:
-                raise TypeError("%s: the signature %r has %d arguments; the layout needs %d"
-                                % (self._what, str(s), len(args), n))
-            for k, (dt, nd, _) in enumerate(args):
-                core = (self._ins + self._outs)[k]
-                if nd != len(core) and not (nd == 1 and not core):
-                    raise TypeError("%s: argument %d of %r has %d dimensions; the layout gives it %d"
-                                    % (self._what, k + 1, str(s), nd, len(core)))
-            self._sigs.append(args)
+        self._sigs = _u.layout_signatures(signatures, layout, self._ins, self._outs,
+                                          self.py_func.__code__.co_argcount, self._what)
         self._f = cpu_function(py_func, options)
         self._loops = {}
 
