@@ -50,7 +50,8 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDLIBS="-lm -ldl -fsanitize=address,undefined" test
 
-# libFuzzer targets for the front end and type checker.
+# libFuzzer targets for the front end and type checker.  The seed inputs
+# are tests/fuzz/corpus and the golden kernels and error cases themselves.
 FUZZ_SECONDS ?= 60
 fuzz:
 	@mkdir -p build-fuzz
@@ -58,7 +59,8 @@ fuzz:
 	  -Isrc tests/fuzz/fuzz_front.c $(LIBSRC) -lm -ldl -o build-fuzz/fuzz_front
 	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	  -dict=tests/fuzz/python.dict build-fuzz/corpus tests/fuzz/corpus
+	  -dict=tests/fuzz/python.dict build-fuzz/corpus tests/fuzz/corpus \
+	  tests/golden/kernels tests/golden/errors
 
 # The Python extension under AddressSanitizer and UndefinedBehaviorSanitizer,
 # run under the simulator's pytest suite.  It is built with gcc (the compiler
