@@ -370,19 +370,8 @@ static Bnd bnd(__int128 lo, __int128 hi)
 
 static Bnd sreg_bnd(int sr)
 {
-	switch (sr) {
-	case SR_TID_X: case SR_TID_Y: return bnd(0, 1023);
-	case SR_TID_Z: return bnd(0, 63);
-	case SR_NTID_X: case SR_NTID_Y: return bnd(1, 1024);
-	case SR_NTID_Z: return bnd(1, 64);
-	case SR_CTAID_X: return bnd(0, INT32_MAX - 1);
-	case SR_CTAID_Y: case SR_CTAID_Z: return bnd(0, 65534);
-	case SR_NCTAID_X: return bnd(1, INT32_MAX);
-	case SR_NCTAID_Y: case SR_NCTAID_Z: return bnd(1, 65535);
-	case SR_LANEID: return bnd(0, 31);
-	case SR_WARPSIZE: return bnd(32, 32);
-	default: return bnd(0, (int64_t)1 << 24);
-	}
+	int64_t lo, hi;
+	return opt_sreg_bounds(sr, &lo, &hi) ? bnd(lo, hi) : bnd(0, (int64_t)1 << 24);
 }
 
 /* The special register r reads, through widenings of a 32-bit value,

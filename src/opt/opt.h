@@ -58,5 +58,8 @@ Ref opt_mapped(const Ref *map, Ref r);
 /* Replaces every use of value `from` in the function by `to` (phis,
  * instructions, jumps and check messages). */
 void opt_replace_uses(Fn *f, int from, Ref to);
+/* The values special register sr can hold on any launch ([*lo, *hi]),
+ * or 0 for one that is not bounded here (range.c). */
+int opt_sreg_bounds(int sr, int64_t *lo, int64_t *hi);
 
 #endif

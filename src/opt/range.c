@@ -141,22 +141,31 @@ static Rng join(Rng a, Rng b)
 	return rng(a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi);
 }
 
+int opt_sreg_bounds(int sr, int64_t *lo, int64_t *hi)
+{
+	int64_t l, h;
+	switch (sr) {
+	case SR_TID_X: case SR_TID_Y: l = 0, h = 1023; break;
+	case SR_TID_Z: l = 0, h = 63; break;
+	case SR_NTID_X: case SR_NTID_Y: l = 1, h = 1024; break;
+	case SR_NTID_Z: l = 1, h = 64; break;
+	case SR_CTAID_X: l = 0, h = INT32_MAX - 1; break;
+	case SR_CTAID_Y: case SR_CTAID_Z: l = 0, h = 65534; break;
+	case SR_NCTAID_X: l = 1, h = INT32_MAX; break;
+	case SR_NCTAID_Y: case SR_NCTAID_Z: l = 1, h = 65535; break;
+	case SR_LANEID: l = 0, h = 31; break;
+	case SR_WARPSIZE: l = h = 32; break;
+	case SR_DYNSMEM: l = 0, h = 1 << 24; break;
+	default: return 0;
+	}
+	*lo = l, *hi = h;
+	return 1;
+}
+
 static Rng sreg_range(int sr)
 {
-	switch (sr) {
-	case SR_TID_X: case SR_TID_Y: return rng(0, 1023);
-	case SR_TID_Z: return rng(0, 63);
-	case SR_NTID_X: case SR_NTID_Y: return rng(1, 1024);
-	case SR_NTID_Z: return rng(1, 64);
-	case SR_CTAID_X: return rng(0, INT32_MAX - 1);
-	case SR_CTAID_Y: case SR_CTAID_Z: return rng(0, 65534);
-	case SR_NCTAID_X: return rng(1, INT32_MAX);
-	case SR_NCTAID_Y: case SR_NCTAID_Z: return rng(1, 65535);
-	case SR_LANEID: return rng(0, 31);
-	case SR_WARPSIZE: return rng(32, 32);
-	case SR_DYNSMEM: return rng(0, 1 << 24);
-	default: return full(KW);
-	}
+	int64_t lo, hi;
+	return opt_sreg_bounds(sr, &lo, &hi) ? rng(lo, hi) : full(KW);
 }
 
 /* The special register r reads, through widenings of a 32-bit value
