@@ -138,21 +138,27 @@ class CImpl(Impl):
 
     def launcher(self, kname, inst, dargs):
         f = self.mod.get_function(kname)
-        args = []
-        for a in list(dargs) + [np.int32(x) for x in inst.c_extra]:
-            if isinstance(a, bool) or isinstance(a, np.bool_):
-                args.append(np.int32(a))
-            elif isinstance(a, (np.integer, np.floating)):
-                args.append(a)
-            elif isinstance(a, int):
-                args.append(np.int32(a))
-            elif isinstance(a, float):
-                args.append(np.float64(a))
-            else:
-                args.append(a)
-        g = inst.c_grid if isinstance(inst.c_grid, tuple) else (inst.c_grid,)
-        b = inst.c_block if isinstance(inst.c_block, tuple) else (inst.c_block,)
-        return lambda: f(g, b, tuple(args))
+        g, b, args = c_launch(inst, dargs)
+        return lambda: f(g, b, args)
+
+
+def c_launch(inst, dargs):
+    """(grid, block, arguments) of a case's CUDA C twin: its ints are int32."""
+    args = []
+    for a in list(dargs) + [np.int32(x) for x in inst.c_extra]:
+        if isinstance(a, bool) or isinstance(a, np.bool_):
+            args.append(np.int32(a))
+        elif isinstance(a, (np.integer, np.floating)):
+            args.append(a)
+        elif isinstance(a, int):
+            args.append(np.int32(a))
+        elif isinstance(a, float):
+            args.append(np.float64(a))
+        else:
+            args.append(a)
+    g = inst.c_grid if isinstance(inst.c_grid, tuple) else (inst.c_grid,)
+    b = inst.c_block if isinstance(inst.c_block, tuple) else (inst.c_block,)
+    return g, b, tuple(args)
 
 
 def to_device(impl, cp, a):

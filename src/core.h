@@ -845,6 +845,10 @@ typedef struct SArray {
 	int dynamic;
 	const void *init; /* SP_CONST: the bytes */
 	const char *name;
+	int global;       /* SP_CONST: in the GPU's global memory instead (a
+	                   * table read at thread-dependent indices, which the
+	                   * constant cache would serialise); its loads are
+	                   * SP_GLOBAL */
 } SArray;
 
 /* What a bounds check (or trap) reports when it fails. */

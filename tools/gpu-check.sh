@@ -7,7 +7,9 @@
 # the GPU, the examples), sim (pytest on the simulator), diff (the
 # differential tester on the GPU), bench (every benchmark and the suite
 # table), soak (launch/alloc/thread/fault soak), sass (SASS of the suite
-# kernels against CUDA C's).  A group per call keeps each call short.
+# kernels against CUDA C's), variants (bench/ptx_variants.py: edited machine
+# code of the kernels in $VARIANTS timed beside ptxjit's and CUDA C's),
+# floor (bench/c/launch_floor.c: the driver's own launch cost).  A group per call keeps each call short.
 #
 # For a machine without internet that already has Python 3, NumPy, pytest,
 # CuPy and numba-cuda: builds the Python extension in place, builds the C
@@ -110,6 +112,12 @@ fi
 if want bench; then
 	run bench $PY bench/run_all.py --ptxjitc build/ptxjitc
 	run bench-suite $PY bench/bench_suite.py
+fi
+if want variants; then
+	run variants $PY bench/ptx_variants.py ${VARIANTS:-rgb_to_gray stencil_5pt black_scholes math_loop}
+fi
+if want floor; then
+	run floor sh -c "cc -O2 bench/c/launch_floor.c -ldl -o $OUT/launch_floor && $OUT/launch_floor"
 fi
 if want soak; then
 	run soak $PY bench/soak.py all --json "$OUT/soak_gpu.json"

@@ -3,7 +3,11 @@
  * launches from Python: an empty kernel and a three-pointer kernel
  * launched back to back from C with cuLaunchKernel, in batches of BATCH
  * followed by cuCtxSynchronize, as bench_launch.py times its launches.
- * Prints "empty US\nadd3 US" (medians over REPS batches, us per launch).
+ * Prints "empty US\nadd3 US" (medians over REPS batches, us per launch),
+ * then the empty kernel on other streams (a stream made with
+ * CU_STREAM_NON_BLOCKING, the per-thread default stream) and the host's
+ * time in cuLaunchKernel alone (batches of 50 timed without their
+ * synchronize, which shows whether the host or the GPU sets the pace).
  *
  *     cc -O2 bench/c/launch_floor.c -ldl -o launch_floor && ./launch_floor
  *
@@ -15,7 +19,7 @@
 #include <time.h>
 
 typedef int CUresult;
-typedef void *CUcontext, *CUmodule, *CUfunction;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream;
 typedef unsigned long long CUdeviceptr;
 
 static const char ptx[] =
@@ -60,6 +64,7 @@ int main(void)
 	SYM(cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = dlsym(h, "cuModuleGetFunction");
 	SYM(cuMemAlloc)(CUdeviceptr *, size_t) = dlsym(h, "cuMemAlloc_v2");
 	SYM(cuCtxSynchronize)(void) = dlsym(h, "cuCtxSynchronize");
+	SYM(cuStreamCreate)(CUstream *, unsigned) = dlsym(h, "cuStreamCreate");
 	SYM(cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
 			    unsigned, void *, void **, void **) = dlsym(h, "cuLaunchKernel");
 	CUcontext ctx;
@@ -75,20 +80,30 @@ int main(void)
 	}
 	unsigned long long n = 1024;
 	void *args[] = {&a, &b, &c, &n};
-	for (int which = 0; which < 2; which++) {
+	CUstream own = NULL;
+	if (cuStreamCreate(&own, 1)) {
+		fprintf(stderr, "cuStreamCreate failed\n");
+		return 1;
+	}
+	static const char *name[] = {"empty", "add3", "empty_own_stream", "empty_per_thread_stream",
+				     "empty_host_only"};
+	for (int which = 0; which < 5; which++) {
+		CUstream s = which == 2 ? own : which == 3 ? (CUstream)0x2 : NULL;
+		int batch = which == 4 ? 50 : BATCH;
 		double t[REPS];
 		for (int r = 0; r < REPS; r++) {
 			double t0 = now();
-			for (int i = 0; i < BATCH; i++)
-				if (which == 0)
-					cuLaunchKernel(fe, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
-				else
+			for (int i = 0; i < batch; i++)
+				if (which == 1)
 					cuLaunchKernel(fa, 4, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
+				else
+					cuLaunchKernel(fe, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+			double t1 = now();
 			cuCtxSynchronize();
-			t[r] = (now() - t0) / BATCH * 1e6;
+			t[r] = ((which == 4 ? t1 : now()) - t0) / batch * 1e6;
 		}
 		qsort(t, REPS, sizeof t[0], cmp);
-		printf("%s %.3f\n", which ? "add3" : "empty", t[REPS / 2]);
+		printf("%s %.3f\n", name[which], t[REPS / 2]);
 	}
 	return 0;
 }

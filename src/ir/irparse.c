@@ -667,6 +667,11 @@ static void header_line(P *p)
 		r.align = small_int(p, 0, 1 << 16);
 		if (accept_word(p, "dynamic"))
 			r.dynamic = 1;
+		if (accept_word(p, "global")) {
+			if (r.space != SP_CONST)
+				fail(p, "only constant arrays can be global");
+			r.global = 1;
+		}
 		if (accept_word(p, "name"))
 			r.name = string(p);
 		if (accept_word(p, "init")) {

@@ -267,6 +267,8 @@ static void print_header(FILE *out, const Fn *f)
 		        (long long)a->size, a->align);
 		if (a->dynamic)
 			fputs(" dynamic", out);
+		if (a->global)
+			fputs(" global", out);
 		if (a->name) {
 			fputs(" name ", out);
 			put_str(out, a->name);

@@ -252,6 +252,11 @@ Ref mb_round_magic(MB *b, Ref x, Ref y, Ref *kf, Ref *kraw)
 	return s;
 }
 
+Ref mb_approx(MB *b, ApproxFn fn, Ref x)
+{
+	return lower_emit(b->L, O_APPROX, KS, SK_F32, x, REF_NONE, REF_NONE, fn);
+}
+
 Ref mb_toint(MB *b, Ref x)
 {
 	return lower_cvt(b->L, x, b->sk, SK_I32);
@@ -485,7 +490,7 @@ Ref mb_via_f64_2(MB *b, Ref (*fn)(MB *, Ref, Ref), Ref x, Ref y)
 
 /* ---------------------------------------------------------------- tables */
 
-Ref mb_table(MB *b, const char *name, const void *data, int bytes)
+static Ref table(MB *b, const char *name, const void *data, int bytes, int global)
 {
 	Fn *f = b->L->f;
 	int idx = -1;
@@ -497,16 +502,32 @@ Ref mb_table(MB *b, const char *name, const void *data, int bytes)
 		memset(&sa, 0, sizeof sa);
 		sa.space = SP_CONST;
 		sa.size = bytes;
-		sa.align = 8;
+		sa.align = global ? 16 : 8;
 		sa.init = data;
 		sa.name = name;
+		sa.global = global;
 		VEC_PUSH(b->L->c, f->arrays, f->narrays, f->caparrays, sa);
 		idx = f->narrays - 1;
 	}
 	return emit(b, O_ADDR, KL, SK_U64, REF_NONE, REF_NONE, REF_NONE, idx);
 }
 
+Ref mb_table(MB *b, const char *name, const void *data, int bytes)
+{
+	return table(b, name, data, bytes, 0);
+}
+
+Ref mb_gtable(MB *b, const char *name, const void *data, int bytes)
+{
+	return table(b, name, data, bytes, 1);
+}
+
 Ref mb_load(MB *b, Ref addr, ScalarKind sk)
 {
 	return emit(b, O_LOAD, ir_cls_of_sk(sk), sk, addr, REF_NONE, REF_NONE, SP_CONST);
+}
+
+Ref mb_gload(MB *b, Ref addr, ScalarKind sk)
+{
+	return emit(b, O_LOAD, ir_cls_of_sk(sk), sk, addr, REF_NONE, REF_NONE, SP_GLOBAL);
 }

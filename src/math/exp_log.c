@@ -185,16 +185,39 @@ DD math_exp_pair(MB *b, Ref x)
 }
 
 /*
- * exp(x) for math.exp: the usual case in as few operations as CUDA's.
+ * float32 exp(x) as CUDA's expf computes it, with no branch: k = rint(x
+ * log2(e)) by the magic addition, clamped to [-126, 127] (a NaN becomes
+ * -126 and stays NaN through f); f = x log2(e) - k in two fmas (log2(e)
+ * as a pair); 2^f from the GPU's ex2.approx (below 2 ulp); the result
+ * 2^f 2^k with 2^k built from k's bits, one rounding, so that overflow,
+ * gradual underflow, infinities and NaN come out of the product.  The
+ * simulator computes 2^f correctly rounded: the two agree to ex2.approx's
+ * error, not bit for bit (docs/math.md).
+ */
+static Ref exp_f32(MB *b, Ref x, Ref l2e, Ref l2elo)
+{
+	Ref m = mb_f(b, 0x1.8p23);
+	Ref s = mb_fma(b, x, l2e, m);
+	s = mb_min(b, mb_max(b, s, mb_f(b, 0x1.8p23 - 126)), mb_f(b, 0x1.8p23 + 127));
+	Ref kf = mb_sub(b, s, m);
+	Ref f = mb_fma(b, x, l2elo, mb_fma(b, x, l2e, mb_neg(b, kf)));
+	/* s's bits are 0x4b400000 + k: shifted by 23 they leave k in the
+	 * 9 bits above the mantissa, and 127 << 23 more makes 2^k */
+	Ref e = mb_iop(b, O_SHL, KW, mb_bits(b, s), mb_i(b, KW, 23));
+	Ref scale = mb_float(b, mb_iop(b, O_ADD, KW, e, mb_i(b, KW, 127 << 23)));
+	return mb_mul(b, mb_approx(b, AP_EX2, f), scale);
+}
+
+/*
+ * exp(x) for math.exp: the usual case in as many operations as CUDA's.
  * k = rint(x / ln2) by the magic addition (its integer bits come with
  * it), r = x - k ln2 with ln2 in two parts (the first product exact),
- * r rounded once, e^r = 1 + (r + r^2 Q(r)) with the last addition the only
- * rounding of size ulp(1), and k added to the exponent field.  Error: r's
- * rounding (ulp(r)/2 <= ulp(1)/4 relative), the rounding of r + r^2 Q
- * (below ulp(1)/4) and the last one (1/2): under 1 ulp, CUDA's bound.
- * float32 (bound 2 ulp) takes 1 + r (1 + r Q(r)), one operation fewer
- * for about 0.1 ulp more.  |x| >= 707 (float32 86), NaN
- * and infinities take math_exp_scaled's branch.
+ * r rounded once, e^r = 1 + r (1 + r Q(r)) in fmas (Horner's rule to the
+ * end), and k added to the exponent field.  Error: r's rounding
+ * (ulp(r)/2 <= ulp(1)/4 relative), the rounding of 1 + r Q times |r| <=
+ * ln2/2 (below ulp(1)/5) and the last one (1/2): under 1 ulp, CUDA's bound.
+ * |x| >= 707, NaN and infinities take math_exp_scaled's branch.  float32
+ * takes exp_f32.
  */
 Ref math_exp(MB *b, Ref x)
 {
@@ -202,29 +225,18 @@ Ref math_exp(MB *b, Ref x)
 	Ref ln2, ln2lo, l2e, l2elo, kf, kraw;
 	kpair(b, LN2_D, LN2_LO_D, &ln2, &ln2lo);
 	kpair(b, L2E_D, L2E_LO_D, &l2e, &l2elo);
+	if (!d)
+		return exp_f32(b, x, l2e, l2elo);
 	mb_round_magic(b, x, l2e, &kf, &kraw);
 	Ref r = mb_fma(b, kf, mb_neg(b, ln2), x);
 	r = mb_fma(b, kf, mb_neg(b, ln2lo), r);
-	Ref p;
-	if (d) {
-		Ref q = mb_horner(b, r, EXP_Q10_D, N(EXP_Q10_D));
-		p = mb_add(b, mb_f(b, 1), mb_fma(b, mb_mul(b, r, r), q, r));
-	} else {
-		/* 1 + r (1 + r Q(r)): one operation fewer, float32 has room */
-		Ref q = mb_horner(b, r, EXP_Q_F, N(EXP_Q_F));
-		p = mb_fma(b, mb_fma(b, q, r, mb_f(b, 1)), r, mb_f(b, 1));
-	}
-	Ref y, big;
-	if (d) {
-		Ref hi = mb_iop(b, O_ADD, KW, mb_hiword(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 20)));
-		y = mb_from_words(b, hi, mb_loword(b, p));
-		/* |x| >= 707 or NaN, from the high word: no float64 compare */
-		Ref ahi = mb_iop(b, O_AND, KW, mb_hiword(b, x), mb_i(b, KW, 0x7fffffff));
-		big = mb_icmp(b, CC_GE, KW, ahi, mb_i(b, KW, 0x40861800));
-	} else {
-		y = mb_float(b, mb_iop(b, O_ADD, KW, mb_bits(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 23))));
-		big = mb_not(b, mb_lt(b, mb_abs(b, x), mb_f(b, 86.0)));
-	}
+	Ref q = mb_horner(b, r, EXP_Q10_D, N(EXP_Q10_D));
+	Ref p = mb_fma(b, mb_fma(b, q, r, mb_f(b, 1)), r, mb_f(b, 1));
+	Ref hi = mb_iop(b, O_ADD, KW, mb_hiword(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 20)));
+	Ref y = mb_from_words(b, hi, mb_loword(b, p));
+	/* |x| >= 707 or NaN, from the high word: no float64 compare */
+	Ref ahi = mb_iop(b, O_AND, KW, mb_hiword(b, x), mb_i(b, KW, 0x7fffffff));
+	Ref big = mb_icmp(b, CC_GE, KW, ahi, mb_i(b, KW, 0x40861800));
 	int v = mb_var(b, b->k, "exp");
 	mb_set(b, v, y);
 	MIf s;
@@ -360,44 +372,55 @@ static Ref log_base(MB *b, Ref x, double ch, double cl, double dh, double dl)
 }
 
 /*
- * log(x), float64, for math.log: fdlibm's e_log.c with an fma at the end.
- * The reduction works on the high word only (x = 2^e m, m in
- * [sqrt(1/2), sqrt(2)) up to the low word), subnormals scaled by 2^54
- * first; f = m - 1, s = f / (2 + f), R = z P(z) with z = s^2, and
- * log(x) = e ln2_hi - ((hfsq - (s (hfsq + R) + e ln2_lo)) - f), hfsq = f^2/2,
- * where ln2_hi has 32 bits so that e ln2_hi is exact.  fdlibm proves
- * this below 1 ulp; the fma only removes a rounding.  Zero, negative,
- * infinite and NaN arguments are told by the high word and replace e.
+ * log(x), float64, for math.log, with a table and no division.  The high
+ * word of x (subnormals scaled by 2^54 first) minus LOG_OFF_HI gives k
+ * (its top bits) and the interval i of z = x 2^-k in [0.6855, 1.3711)
+ * (the next 7); the table (logtab.h, in global memory: a warp reads it at
+ * many indices) holds invc ~ 1/c for the middle c of the interval and
+ * log(c) = -log(invc) as chi + clo, chi a multiple of 2^-43.  Then
+ * log(x) = k ln2 + log(c) + log1p(r) with r = z invc - 1 (|r| < 2^-8, one
+ * fma) and log1p(r) = r + r^2 P(r), P Taylor's to r^7 (truncation below
+ * 2^-66).  w = k ln2_hi + chi is exact (ln2_hi has 42 bits), h = w + r
+ * with its error kept (w is 0 or larger than r), and every small term is
+ * added to that before the last rounding: about 0.5 ulp.  The interval
+ * holding 1 has invc = 1 and chi = clo = 0, so near 1 the result is r
+ * plus a small correction.  Zero, negative, infinite and NaN arguments are
+ * told by the high word and selected in at the end.
  */
+#include "logtab.h"
+
 static Ref log64(MB *b, Ref x)
 {
-	static const double LN2_HI32 = 0x1.62e42feep-1, LN2_LO32 = 0x1.a39ef35793c76p-33;
+	static const double LN2_HI42 = 0x1.62e42fefa38p-1, LN2_LO42 = 0x1.ef35793c7673p-45;
+	static const double P[] = {-1.0 / 2, 1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6, 1.0 / 7};
 	Ref hi = mb_hiword(b, x);
 	Ref sub = mb_icmp(b, CC_LT, KW, hi, mb_i(b, KW, 0x00100000));
 	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p54)), x);
 	Ref adj = mb_isel(b, KW, sub, mb_i(b, KW, -54), mb_i(b, KW, 0));
 	Ref hs = mb_hiword(b, xs);
-	Ref ei = mb_iop(b, O_SHR, KW, mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, 0x3fe6a09e)), mb_i(b, KW, 20));
-	Ref m = mb_from_words(b, mb_iop(b, O_SUB, KW, hs, mb_iop(b, O_SHL, KW, ei, mb_i(b, KW, 20))), mb_loword(b, xs));
-	Ref ef = mb_fromint(b, mb_iop(b, O_ADD, KW, ei, adj));
-	Ref f = mb_sub(b, m, mb_f(b, 1));
-	Ref s = mb_div(b, f, mb_add(b, mb_f(b, 2), f));
-	Ref z = mb_mul(b, s, s);
-	Ref R = mb_mul(b, z, mb_horner(b, z, LOG_P_D, N(LOG_P_D)));
-	Ref hfsq = mb_mul(b, mb_mul(b, f, mb_f(b, 0.5)), f);
-	Ref t = mb_fma(b, s, mb_add(b, hfsq, R), mb_mul(b, ef, mb_f(b, LN2_LO32)));
-	Ref w = mb_sub(b, mb_sub(b, hfsq, t), f);
-	/* x <= 0, inf, NaN (xs's high word outside [2^-1022, 2^1024)): w stays
-	 * finite for every input (m is always in range), so the special result
-	 * goes in through e, selected without a branch: -inf for zeros, NaN
-	 * below zero, x itself for +inf and NaN */
+	Ref t = mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, LOG_OFF_HI));
+	Ref idx = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, t, mb_i(b, KW, 13)), mb_i(b, KW, 127));
+	Ref k = mb_iop(b, O_ADD, KW, mb_iop(b, O_SHR, KW, t, mb_i(b, KW, 20)), adj);
+	Ref z = mb_from_words(b, mb_iop(b, O_SUB, KW, hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000))),
+	                      mb_loword(b, xs));
+	Ref tab = mb_gtable(b, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
+	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, mb_iop(b, O_MUL, KW, idx, mb_i(b, KW, 24)), SK_I32, SK_U64));
+	Ref invc = mb_gload(b, row, SK_F64);
+	Ref chi = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8)), SK_F64);
+	Ref clo = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 16)), SK_F64);
+	Ref kd = mb_fromint(b, k);
+	Ref r = mb_fma(b, z, invc, mb_f(b, -1));
+	Ref w = mb_fma(b, kd, mb_f(b, LN2_HI42), chi);
+	Ref h = mb_add(b, w, r);
+	Ref lo = mb_add(b, mb_add(b, mb_sub(b, w, h), r), mb_fma(b, kd, mb_f(b, LN2_LO42), clo));
+	Ref y = mb_add(b, h, mb_fma(b, mb_mul(b, r, r), mb_horner(b, r, P, N(P)), lo));
+	/* x <= 0, inf, NaN: xs's high word outside [2^-1022, 2^1024) */
 	Ref bad = mb_ucmp(b, CC_GE, KW, mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, 0x00100000)), mb_i(b, KW, 0x7fe00000));
 	Ref zero = mb_icmp(b, CC_EQ, KW, mb_iop(b, O_OR, KW, mb_iop(b, O_AND, KW, hs, mb_i(b, KW, 0x7fffffff)),
 	                                         mb_loword(b, xs)), mb_i(b, KW, 0));
 	Ref sp = mb_sel(b, mb_icmp(b, CC_LT, KW, hs, mb_i(b, KW, 0)), mb_f(b, NAN), x);
 	sp = mb_sel(b, zero, mb_f(b, -HUGE_VAL), sp);
-	ef = mb_sel(b, bad, sp, ef);
-	return mb_fma(b, ef, mb_f(b, LN2_HI32), mb_neg(b, w));
+	return mb_sel(b, bad, sp, y);
 }
 
 Ref math_log(MB *b, Ref x)

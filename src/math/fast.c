@@ -19,36 +19,31 @@
  */
 #include "mathlib.h"
 
-static Ref ap(MB *b, ApproxFn fn, Ref x)
-{
-	return lower_emit(b->L, O_APPROX, KS, SK_F32, x, REF_NONE, REF_NONE, fn);
-}
-
 Ref math_fast(MB *b, int in, Ref x, Ref y)
 {
 	if (b->sk != SK_F32 || !b->fast)
 		return REF_NONE;
 	switch (in) {
 	case IN_MATH_SIN: case IN_NP_SIN:
-		return ap(b, AP_SIN, x);
+		return mb_approx(b, AP_SIN, x);
 	case IN_MATH_COS: case IN_NP_COS:
-		return ap(b, AP_COS, x);
+		return mb_approx(b, AP_COS, x);
 	case IN_MATH_TAN: case IN_NP_TAN:
-		return mb_mul(b, ap(b, AP_SIN, x), ap(b, AP_RCP, ap(b, AP_COS, x)));
+		return mb_mul(b, mb_approx(b, AP_SIN, x), mb_approx(b, AP_RCP, mb_approx(b, AP_COS, x)));
 	case IN_MATH_EXP: case IN_NP_EXP:
-		return ap(b, AP_EX2, mb_mul(b, x, mb_f(b, 1.4426950408889634)));
+		return mb_approx(b, AP_EX2, mb_mul(b, x, mb_f(b, 1.4426950408889634)));
 	case IN_MATH_EXP2: case IN_NP_EXP2:
-		return ap(b, AP_EX2, x);
+		return mb_approx(b, AP_EX2, x);
 	case IN_MATH_LOG: case IN_NP_LOG:
-		return mb_mul(b, ap(b, AP_LG2, x), mb_f(b, 0.6931471805599453));
+		return mb_mul(b, mb_approx(b, AP_LG2, x), mb_f(b, 0.6931471805599453));
 	case IN_MATH_LOG2: case IN_NP_LOG2:
-		return ap(b, AP_LG2, x);
+		return mb_approx(b, AP_LG2, x);
 	case IN_MATH_LOG10: case IN_NP_LOG10:
-		return mb_mul(b, ap(b, AP_LG2, x), mb_f(b, 0.30102999566398120));
+		return mb_mul(b, mb_approx(b, AP_LG2, x), mb_f(b, 0.30102999566398120));
 	case IN_MATH_POW:
-		return ap(b, AP_EX2, mb_mul(b, y, ap(b, AP_LG2, x)));
+		return mb_approx(b, AP_EX2, mb_mul(b, y, mb_approx(b, AP_LG2, x)));
 	case IN_MATH_TANH: case IN_NP_TANH:
-		return ap(b, AP_TANH, x);
+		return mb_approx(b, AP_TANH, x);
 	default:
 		return REF_NONE;
 	}

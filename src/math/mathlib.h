@@ -97,6 +97,7 @@ Ref mb_hiword(MB *b, Ref x);               /* float64 -> its high 32 bits (KW) *
 Ref mb_loword(MB *b, Ref x);               /* float64 -> its low 32 bits (KW) */
 Ref mb_round_magic(MB *b, Ref x, Ref y, Ref *kf, Ref *kraw); /* kf = rint(x*y), one rounding; kraw: int32 bits holding it */
 Ref mb_toint(MB *b, Ref x);                /* float (integral value) -> int32 (KW), saturating */
+Ref mb_approx(MB *b, ApproxFn fn, Ref x);  /* the GPU's float32 approximation of fn (O_APPROX) */
 Ref mb_fromint(MB *b, Ref i);              /* int32 (KW) -> float */
 Ref mb_pow2(MB *b, Ref e);                 /* 2^e for an int32 e in the normal range, as a float */
 Ref mb_signbit(MB *b, Ref x);              /* bool: the sign bit is set */
@@ -125,6 +126,10 @@ Ref mb_via_f64(MB *b, Ref (*fn)(MB *, Ref), Ref x);
 Ref mb_via_f64_2(MB *b, Ref (*fn)(MB *, Ref, Ref), Ref x, Ref y);
 /* a static table in constant memory (made once per kernel), as an address */
 Ref mb_table(MB *b, const char *name, const void *data, int bytes);
+/* the same in global memory, for tables read at thread-dependent indices;
+ * read it with mb_gload */
+Ref mb_gtable(MB *b, const char *name, const void *data, int bytes);
+Ref mb_gload(MB *b, Ref addr, ScalarKind sk);
 Ref mb_load(MB *b, Ref addr, ScalarKind sk);
 
 /* exp_log.c */

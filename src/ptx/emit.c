@@ -290,7 +290,8 @@ static void decl_array(Emit *e, PtxBuf *b, int idx, const char *indent)
 	if (a->space == SP_SHARED && a->dynamic)
 		return;
 	int64_t size = a->size > 0 ? a->size : 1;
-	const char *sp = a->space == SP_SHARED ? ".shared" : a->space == SP_LOCAL ? ".local" : ".const";
+	const char *sp = a->space == SP_SHARED ? ".shared" : a->space == SP_LOCAL ? ".local"
+	               : a->global ? ".global" : ".const";
 	ptx_bprintf(e, b, "%s%s .align %d .b8 %s[%lld]", indent, sp, array_align(e, a), sym, (long long)size);
 	if (a->space == SP_CONST && a->init && a->size > 0) {
 		const unsigned char *p = a->init;

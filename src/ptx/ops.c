@@ -187,6 +187,15 @@ static void arith(Emit *e, const Ins *i)
 		bad_cls(e, i);
 }
 
+/* r is the float constant 1 of class k */
+static int is_one(Emit *e, Ref r, int k)
+{
+	if (r.kind != R_CON)
+		return 0;
+	const Con *c = &e->f->con[r.idx];
+	return c->cls == k && (k == KS ? c->s == 1.0f : c->d == 1.0);
+}
+
 static void divide(Emit *e, const Ins *i)
 {
 	int k = i->cls, rem = i->op == O_REM;
@@ -197,6 +206,8 @@ static void divide(Emit *e, const Ins *i)
 			bad_cls(e, i);
 		if (e->fast && k == KS)
 			ptx_line(e, "div.approx.ftz.f32 %s, %s, %s;", d, a, b);
+		else if (is_one(e, i->arg[0], k))   /* the same IEEE result in fewer instructions */
+			ptx_line(e, "rcp.rn.%s %s, %s;", fty(k), d, b);
 		else
 			ptx_line(e, "div.rn.%s %s, %s, %s;", fty(k), d, a, b);
 		round_f16(e, d, i->ty);
