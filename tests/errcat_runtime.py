@@ -315,7 +315,8 @@ TRIGGERS = [
     ("arg_kw", lambda: k_store[1, 8](_f32(), v=1.0), "TypeError", ["k_store", "positional"]),
     ("arg_list", lambda: k_store[1, 8]([1, 2], 1.0), "TypeError", ["k_store", "argument 1", "'a'"]),
     ("arg_big_int", lambda: k_store[1, 8](_f32(), 1 << 70), "ValueError", ["k_store", "int64"]),
-    ("arg_object_array", lambda: k_store[1, 8](np.array([None, 1]), 1.0), "TypeError", ["k_store", "'O'"]),
+    ("arg_object_array", lambda: k_store[1, 8](np.array([None, 1]), 1.0), "TypeError",
+     ["k_store", "dtype object"]),
     ("arg_noncontiguous", lambda: k_store[1, 8](np.zeros((8, 8))[:, 0], 1.0), "ValueError",
      ["k_store", "non-contiguous", "ascontiguousarray"]),
     ("arg_too_many_dims", lambda: k_store[1, 8](np.zeros((1,) * 9), 1.0), "ValueError", ["k_store", "9-dimensional"]),
@@ -538,7 +539,7 @@ def _readonly(n, dtype=np.float64):
 # messages of the simulator: (name, fn, class, words); fn runs on the simulator
 SIM_TRIGGERS = [
     ("sim_out_of_bounds", lambda: k_oob[1, 1](_f32(), 8), "SimIndexError",
-     ["index 8", "size 8", "'a'", "k_oob", "errcat_runtime.py:"]),
+     ["index 8", "size 8", "'a'", "k_oob", "errcat_runtime.py:"], ["%s"]),   # src/rt/stream.c passes it on
     ("sim_out_of_bounds_axis", lambda: k_oob2[1, 4](cuda.device_array((4, 5), np.float32)), "SimIndexError",
      ["index 7", "axis 1", "size 5"]),
     ("sim_deadlock", lambda: k_deadlock[1, 32](_f32(1)), "DeadlockError",
@@ -560,6 +561,286 @@ SIM_TRIGGERS = [
 ]
 
 
+# ------------------------------------------------- more triggers: the rest
+#
+# Kernels, functions over arrays and @njit functions whose messages name
+# their line here.
+
+import contextlib                                    # noqa: E402
+import warnings                                      # noqa: E402
+
+from ptxjit import cpu as _cpu                       # noqa: E402
+
+
+def _exec_fn(src, name="f"):
+    """A function made by exec(): it has no source file."""
+    ns = {}
+    exec(src, ns)
+    return ns[name]
+
+
+@contextlib.contextmanager
+def _env(**env):
+    import os
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # "no C compiler found": the interpreter's warning
+            yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@cuda.jit
+def k_warp_bar(a):
+    t = cuda.threadIdx.x
+    if t < 16:
+        a[t] = cuda.shfl_sync(0xffffffff, a[t], 0)
+    else:
+        cuda.syncthreads()
+
+
+def v_nothing(x):
+    pass
+
+
+def v_array(x):
+    return cuda.local.array(3, np.float64)
+
+
+def v_empty(x):
+    return ()
+
+
+def v_index(x):
+    return x[0]
+
+
+def g_sum(x, out):
+    s = 0.0
+    for v in x:
+        s += v
+    out[0] = s
+
+
+def g_dot(x, y, out):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * y[i]
+    out[0] = s
+
+
+def g_first(x, out):
+    out[0] = x[0]
+
+
+def g_copy(x, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i]
+
+
+@njit
+def n_raise(x):
+    if x > 0:
+        raise ValueError("x must not be positive")
+    return x
+
+
+def n_index(a, i):
+    return a[i]
+
+
+@njit
+def n_deep(n):
+    if n < 1:
+        return 0
+    return n_deep(n - 1) + 1
+
+
+def _gu(f, layout, sigs=("void(float64[:], float64[:])",), target="cuda"):
+    return guvectorize(list(sigs), layout, target=target)(f)
+
+
+def _cpu_vec(f, sigs=None, target="cpu"):
+    return vectorize(sigs, target=target)(f) if sigs else vectorize(target=target)(f)
+
+
+n_index_checked = njit(boundscheck=True)(n_index)
+n_index_interpreted = njit(boundscheck=True)(n_index)
+
+
+def _njit_deep():
+    with _env(PTXJIT_CC="none"):          # read when n_deep is compiled, at its first call
+        return n_deep(20000)
+
+
+def _njit_index_interpreted():
+    with _env(PTXJIT_CC="none"):
+        return n_index_interpreted(np.zeros(3), 5)
+
+
+def _broken_cc():
+    """@njit with a C compiler that fails (a header it cannot find)."""
+    if not _cpu._compiler():
+        import pytest
+        pytest.skip("no C compiler on PATH: @njit runs on the interpreter")
+    with _env(PTXJIT_CC="cc -include /nonexistent/errcat.h"):
+        return njit(n_add.py_func)(1, 2)
+
+
+def _threads_env():
+    with _env(PTXJIT_NUM_THREADS="many"):
+        return _cpu_vec(lambda x: x + 1, ["float64(float64)"], "parallel")(np.zeros(100000))
+
+
+def _nested_tuple(depth):
+    t = (1,)
+    for _ in range(depth):
+        t = (t,)
+    return t
+
+
+_CAI = {"shape": (3,), "typestr": "<f4", "data": (0, False), "version": 3}
+_ARRAY_OF_ARRAYS = np.dtype([("x", np.dtype((np.int32, (2,))), (3,))])
+# the message of an index out of bounds in @njit code: the C code's, or the interpreter's
+_NJIT_INDEX = "<dynamic src/py/cpu.c: PyErr_SetString(PyExc_IndexError, %s)>" % ("buf" if _cpu._compiler() else "e->msg")
+_NJIT_TRAP = "<dynamic src/py/cpu.c: PyErr_SetString(exc, text)>"
+_RECORD_ARG = "kernel '%s': argument %d ('%s'): %S"
+
+TRIGGERS += [
+    # decorators given what is not a function
+    ("njit_not_a_function", lambda: njit(len), "TypeError", ["njit", "builtin_function_or_method"]),
+    ("cuda_jit_not_a_function", lambda: cuda.jit(len), "TypeError", ["cuda.jit", "builtin_function_or_method"]),
+    ("kernel_without_source", lambda: cuda.jit(_exec_fn("def f(a):\n    a[0] = 1\n"))[1, 1](np.zeros(2)),
+     "SourceNotFoundError", ["'f'", "<string>", "exec()"]),
+    ("kernel_too_many_params", lambda: cuda.jit(_exec_fn("def f(%s):\n    pass\n"
+                                                          % ", ".join("a%d" % i for i in range(129)))),
+     "TypeError", ["'f'", "129 parameters", "128"]),
+    # arguments
+    ("arg_numpy_str_dtype", lambda: k_store[1, 8](np.zeros(8, "U1"), 1.0), "TypeError",
+     ["k_store", "argument 1 ('a')", "<U1"]),
+    ("arg_numpy_datetime", lambda: k_store[1, 8](np.zeros(8, "M8[s]"), 1.0), "TypeError",
+     ["k_store", "argument 1 ('a')", "datetime64[s]"]),
+    ("arg_device_datetime", lambda: k_store[1, 8](cuda.device_array(8, "M8[s]"), 1.0), "TypeError",
+     ["k_store", "argument 1 ('a')", "device array", "M8[s]"]),
+    ("arg_tuple_too_many_leaves", lambda: k_tuple[1, 1](_f32(), ((1,) * 100, (1,) * 100)), "ValueError",
+     ["k_tuple", "at most 128 numbers"]),
+    ("arg_tuple_too_deep", lambda: k_tuple[1, 1](_f32(), _nested_tuple(40)), "ValueError",
+     ["k_tuple", "argument 2 ('t')", "nested too deeply"]),
+    ("record_array_of_arrays", lambda: k_tuple[1, 1](np.zeros(2, _ARRAY_OF_ARRAYS), (1,)), "TypeError",
+     ["k_tuple", "argument 1 ('a')", "'x'", "array of arrays"], [_RECORD_ARG]),
+    ("record_no_fields", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([])), (1,)), "TypeError",
+     ["k_tuple", "argument 1 ('a')", "no fields"], ["py:dtype %s has no fields"]),
+    # device arrays
+    ("copy_to_device_from_device", lambda: cuda.to_device(np.zeros(4)).copy_to_device(cuda.device_array(5)),
+     "ValueError", ["copy_to_device", "(5,)", "(4,)"]),
+    ("device_ndarray_shape_list", lambda: cuda.DeviceNDArray([3], None, np.dtype(np.float32)), "TypeError",
+     ["shape", "tuple"]),
+    ("device_ndarray_strides", lambda: cuda.DeviceNDArray((3,), (4, 4), np.dtype(np.float32)), "ValueError",
+     ["strides", "1 ints"]),
+    ("device_ndarray_dtype_type", lambda: cuda.DeviceNDArray((3,), None, np.float32), "TypeError",
+     ["numpy.dtype", "not type"]),
+    ("device_ndarray_negative_strides", lambda: cuda.DeviceNDArray((3,), (-4,), np.dtype(np.float32)),
+     "ValueError", ["negative strides"]),
+    ("device_array_empty_record", lambda: cuda.device_array(3, np.dtype([])), "ValueError", ["no item size"]),
+    ("pinned_array_negative", lambda: cuda.pinned_array(-1), "ValueError", ["pinned_array", "(-1,)"]),
+    ("cai_masked", lambda: cuda.from_cuda_array_interface(dict(_CAI, mask=1)), "NotImplementedError", ["masked"]),
+    ("gpus_index", lambda: cuda.gpus[1], "IndexError", ["device 0"]),
+    # types
+    ("type_call_array", lambda: _types.float32[::1](3), "TypeError", ["float32[::1]()", "types"]),
+    # @jit(target='gpu') and friends
+    ("jit_gpu_device", lambda: ptxjit.jit(target="gpu", device=True)(lambda x: x), "TypeError",
+     ["@jit(target='gpu')", "device=True"]),
+    ("jit_gpu_two_args", lambda: ptxjit.jit(3, 4, target="gpu"), "TypeError", ["@jit(target='gpu')", "function"]),
+    ("guvectorize_extra_args", lambda: guvectorize(["void(float64[:], float64[:])"], "(n)->()", 5, target="cuda"),
+     "TypeError", ["signatures and a layout"]),
+    # functions over arrays on the GPU
+    ("vectorize_sig_not_str", lambda: vectorize([3], target="cuda")(lambda x: x), "TypeError", ["signature", "3"]),
+    ("vectorize_returns_nothing", lambda: vectorize(target="cuda")(v_nothing)(np.zeros(3)), "TypingError",
+     ["v_nothing", "returns nothing"]),
+    ("vectorize_returns_array", lambda: vectorize(target="cuda")(v_array)(np.zeros(3)), "TypingError",
+     ["v_array", "array(float64, 1d, C)"]),
+    ("vectorize_returns_empty", lambda: vectorize(target="cuda")(v_empty)(np.zeros(3)), "TypingError",
+     ["v_empty", "empty tuple"]),
+    ("vectorize_indexes_arg", lambda: vectorize(target="cuda")(v_index)(np.zeros(3)), "TypingError",
+     ["v_index", "indexes its argument 'x'", "not elementwise", "errcat_runtime.py:"],
+     ["<dynamic python/ptxjit/ufunc.py: _error_at(text, file, first, shift, node, bad + ': it is not "
+      "elementwise', ELEMENTWISE_HINT)>"]),
+    ("vectorize_complex_into_float", lambda: vectorize(["float64(float64)"], target="cuda")(lambda x: 1j * x)(
+        np.zeros(3)), "TypingError", ["<lambda>", "(float64)", "complex"]),
+    ("vectorize_nout_unknown", lambda: vectorize(target="cuda")(lambda x: x).nout, "AttributeError",
+     ["<lambda>", "first call"]),
+    ("vectorize_out_shape_broadcasts", lambda: vectorize(["float64(float64)"], target="cuda")(lambda x: x)(
+        np.zeros((2, 3)), out=np.zeros((1, 3))), "ValueError", ["(1, 3)", "(2, 3)"]),
+    ("vectorize_str_array", lambda: vectorize(target="cuda")(lambda x: x)(np.array(["a"])), "TypeError",
+     ["<U1", "GPU"]),
+    ("gufunc_layout_without_arrow", lambda: _gu(g_sum, "(n)"), "ValueError", ["'(n)'"]),
+    ("gufunc_sig_arg_count", lambda: _gu(g_sum, "(n)->()", ["void(float64[:], float64[:], float64[:])"]),
+     "TypeError", ["g_sum", "3 arguments", "needs 2"]),
+    ("gufunc_sig_dims", lambda: _gu(g_sum, "(n)->()", ["void(float64[:, :], float64[:])"]), "TypeError",
+     ["g_sum", "argument 1", "2 dimensions", "gives it 1"]),
+    ("gufunc_no_signature", lambda: _gu(g_sum, "(n)->()")(np.zeros(3, np.complex128)), "TypeError",
+     ["g_sum", "complex128"]),
+    ("gufunc_out_count", lambda: _gu(g_sum, "(n)->()")(np.zeros(3), out=(np.zeros(1), np.zeros(1))),
+     "ValueError", ["g_sum", "1 outputs", "gives 2"]),
+    ("gufunc_dim_mismatch", lambda: _gu(g_dot, "(n),(n)->()", ["void(float64[:], float64[:], float64[:])"])(
+        np.zeros(3), np.zeros(4)), "ValueError", ["g_dot", "'n'", "3", "4"]),
+    ("gufunc_out_shape", lambda: _gu(g_sum, "(n)->()")(np.zeros((2, 3)), out=np.zeros(1)), "ValueError",
+     ["g_sum", "(1,)", "(2,)"]),
+    # functions over arrays on the CPU
+    ("cpu_threads_env", _threads_env, "ValueError", ["PTXJIT_NUM_THREADS", "'many'"]),
+    ("cpu_ufunc_numpy_str", lambda: _vec_cpu()(np.str_("x"), 1.0), "TypeError", ["addc", "argument 1", "not a number"]),
+    ("cpu_ufunc_no_params", lambda: vectorize(lambda: 1.0), "TypeError", ["<lambda>", "no arguments"]),
+    ("cpu_ufunc_out_dtype", lambda: _vec_cpu()(np.zeros(3), np.zeros(3), out=np.zeros(3, "U1")), "TypeError",
+     ["addc", "out=", "<U1"]),
+    ("cpu_reduce_unary", lambda: _cpu_vec(lambda x: -x, ["float64(float64)"]).reduce(np.zeros(3)), "ValueError",
+     ["reduce", "1 argument"]),
+    ("cpu_reduce_str", lambda: _vec_cpu().reduce(np.array(["a", "b"])), "TypeError", ["addc.reduce", "<U1"]),
+    ("cpu_reduce_two_outputs", lambda: _cpu_vec(lambda x, y: (x, y)).reduce(np.zeros(3)), "ValueError",
+     ["reduce", "2 outputs"]),
+    ("cpu_reduce_out_shape", lambda: _vec_cpu().reduce(np.zeros((2, 3)), axis=0, out=np.zeros(5)), "ValueError",
+     ["addc.reduce", "out=", "(3,)"]),
+    ("cpu_gufunc_input_dims", lambda: _gu(g_first, "(n)->()", target="cpu")(np.float64(1.0)), "ValueError",
+     ["g_first", "input 1", "0 dimensions"], ["py:%s: input %d has %d dimension%s; the layout %r needs at least %d"]),
+    ("cpu_gufunc_out_dims", lambda: _gu(g_copy, "(n)->(n)", target="cpu")(np.zeros(3), out=np.zeros(())),
+     "ValueError", ["g_copy", "out=", "0 dimensions"]),
+    ("cpu_gufunc_no_arrow", lambda: _gu(g_sum, "(n)", target="cpu"), "TypeError", ["layout"]),
+    # @njit at run time
+    ("njit_raises", lambda: n_raise(1), "ValueError", ["x must not be positive", "errcat_runtime.py:"],
+     [_NJIT_TRAP]),
+    ("njit_index", lambda: n_index_checked(np.zeros(3), 5), "IndexError",
+     ["index 5", "size 3", "'a'", "errcat_runtime.py:"], [_NJIT_INDEX]),
+    ("njit_index_interpreted", _njit_index_interpreted, "IndexError",
+     ["index 5", "size 3", "'a'", "n_index", "errcat_runtime.py:"],
+     ["<dynamic src/py/cpu.c: PyErr_SetString(PyExc_IndexError, e->msg)>"]),
+    ("njit_c_compiler_fails", _broken_cc, "InternalCompilerError",
+     ["C compiler failed", "/nonexistent/errcat.h"]),
+    ("njit_recursion_interpreted", _njit_deep, "RecursionError", ["10000", "n_deep", "errcat_runtime.py:"],
+     [_NJIT_TRAP, "RecursionError: maximum recursion depth exceeded (10000 nested calls on the interpreter)"]),
+]
+
+SIM_TRIGGERS += [
+    ("sim_warp_waits_for_barrier", lambda: k_warp_bar[1, 32](_f32(32)), "DeadlockError",
+     ["cuda.shfl_sync()", "lanes 16 to 31", "mask 0xffffffff", "cuda.syncthreads()", "k_warp_bar",
+      "errcat_runtime.py:"]),
+    ("sim_foreign_as_cuda_array", lambda: cuda.as_cuda_array(_cai(None)), "TypeError",
+     ["simulator", "another library"]),
+    ("sim_kernel_attribute", lambda: k_two_sigs.get_regs_per_thread("void(float32[::1])"), "ValueError",
+     ["kernel attributes", "simulator"]),
+    ("sim_device_attribute", lambda: cuda.get_current_device().CLOCK_RATE, "ValueError",
+     ["CLOCK_RATE", "simulator"], ["device attribute %d has no value on the simulator", "py:device attribute %s: %s"]),
+    ("sim_device_recursion", lambda: k_recurse_dev[1, 1](np.array([0, 20000], np.int64)), "RecursionError",
+     ["10000", "k_recurse_dev", "errcat_runtime.py"],
+     ["RecursionError: maximum recursion depth exceeded (10000 nested calls of device functions; on a GPU "
+      "the stack overflows much earlier)"]),
+]
+
+
 # Formats that a trigger gives but that are almost all conversions (so
 # that a regex would match any message) are named by the trigger itself,
 # as its fifth element.
@@ -574,27 +855,15 @@ SIM_TRIGGERS = [
 # COVERED_ELSEWHERE: {format: the test in test_error_catalogue.py that
 # triggers it in a child process (the simulator's checks are chosen when
 # ptxjit is imported)}.
-# NOT_YET_TRIGGERED: reachable by users, no trigger yet.  Shrink it; never
-# add to it to make a new message pass.
 
 GPU_ONLY = {
-    'py:masked arrays are not supported': 'needs GPU memory or a GPU context',  # python/ptxjit/cuda/api.py:312
-    "kernel '%s': argument %d ('%s'): masked arrays are not supported": 'needs GPU memory or a GPU context',  # src/py/argclass.c:202
-    "kernel '%s': argument %d ('%s'): the 'stream' of its __cuda_array_interface__ is %R; it must be None or a CUstream handle (an int)": 'needs GPU memory or a GPU context',  # src/py/argclass.c:254
-    "kernel '%s': argument %d ('%s') is a device array allocated before cuda.close(); its memory is gone": 'needs GPU memory or a GPU context',  # src/py/argclass.c:412
-    'this device array was allocated before cuda.close(); its memory is gone': 'needs GPU memory or a GPU context',  # src/py/array.c:248
-    'this stream was made before cuda.close() and cannot be used any more': 'needs GPU memory or a GPU context',  # src/py/array.c:81
     '<dynamic src/py/kexc.c: PyErr_SetString(st->TrapError, whole)>': 'needs GPU memory or a GPU context',  # src/py/kexc.c:58
     "kernel '%s' stopped with the unknown error code %u": 'needs GPU memory or a GPU context',  # src/py/kexc.c:94
     '<dynamic src/rt/driver.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/driver.c:176
-    'no CUDA driver was found (%s could not be loaded: %s); %s': "the CUDA driver's path",  # src/rt/driver.c:184
     'the CUDA driver %s has no entry point %s (it is too old; ptxjit needs CUDA 11.0 or newer); %s': "the CUDA driver's path",  # src/rt/driver.c:194
-    'cuInit': "the CUDA driver's path",  # src/rt/driver.c:217
     'the CUDA driver found no GPU; %s': "the CUDA driver's path",  # src/rt/driver.c:227
     'cuDevicePrimaryCtxRetain': "the CUDA driver's path (after a fault: bench/soak.py fault)",  # src/rt/driver.c:247
-    "kernel '%s' needs %lld bytes of shared memory per block (%lld static, %u dynamic); a block of this device has at most %d": "the CUDA driver's path (too_much_shared on the GPU)",  # src/rt/stream.c
     'cuCtxSetCurrent': "the CUDA driver's path",  # src/rt/driver.c:250
-    'device attribute %d has no value on the simulator': "the CUDA driver's path",  # src/rt/driver.c:310
     'cuDevicePrimaryCtxRelease': "the CUDA driver's path",  # src/rt/driver.c:384
     'cuLinkCreate': "the CUDA driver's path",  # src/rt/link.c:106
     "cuLink (making the machine code of kernel '%s')": "the CUDA driver's path",  # src/rt/link.c:114
@@ -606,22 +875,21 @@ GPU_ONLY = {
     'the simulator makes no machine code': "the CUDA driver's path",  # src/rt/link.c:84
     "kernel '%s' has no PTX": "the CUDA driver's path",  # src/rt/link.c:86
     'out of host memory allocating %zu bytes for a simulated device array': "the CUDA driver's path",  # src/rt/mem.c:117
-    'cuMemAlloc(%zu bytes)': "the CUDA driver's path",  # src/rt/mem.c:119
     '<dynamic src/rt/mem.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/mem.c:194
     'cuMemcpyHtoDAsync(%zu bytes, staged)': "the CUDA driver's path",  # src/rt/mem.c:276
     'cuMemcpyDtoHAsync(%zu bytes, staged)': "the CUDA driver's path",  # src/rt/mem.c:348
     'out of host memory': "the CUDA driver's path",  # src/rt/mem.c:446
     'out of host memory allocating %zu bytes of pinned memory': "the CUDA driver's path",  # src/rt/mem.c:467
     'cannot allocate %zu bytes of device memory': "the CUDA driver's path",  # src/rt/mem.c:91
-    'this %s was made before cuda.close() and cannot be used any more': "the CUDA driver's path",  # src/rt/stream.c:108
     '<dynamic src/rt/stream.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/stream.c:21
-    "cuModuleLoadDataEx (loading the PTX of kernel '%s')": "the CUDA driver's path",  # src/rt/stream.c:252
     "cuStreamSynchronize (after kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:29
     "cuMemcpyDtoH (the error word of kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:41
     "cuMemsetD8 (the error word of kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:43
     "transfer settings: mode 'staged', 'register' or 'driver', chunk >= 1 byte, 1 to %d threads": "the CUDA driver's path",  # src/rt/xfer.c:304
     '<dynamic src/rt/xfer.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/xfer.c:50
 }
+
+PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
 
 INTERNAL = {
     'the text %.60R contains a NUL character, which ptxjit cannot compile; remove it': "private _core.compile only: Python refuses source files with NUL bytes",  # src/py/jit.c:91
@@ -658,6 +926,14 @@ INTERNAL = {
     "launch of kernel '%s' without its parameter buffer": 'the launch path (src/py/config.c, launch.c) checks this first',  # src/sim/launch.c:462
     "out of host memory for the simulator (kernel '%s')": 'out of host memory',  # src/sim/launch.c:481
     'internal error in the simulator: threads wait at warp operations that cannot meet': 'an internal error of the simulator',  # src/sim/warp.c:383
+    "copy of %zd bytes at offset %zd is outside the device array's %zd bytes": PRIV + ": the private _htod, _dtoh and _dtod; the copy methods check shapes first",  # src/py/array.c
+    'expected a device array, not %.100s': PRIV + ": the private _dtod; copy_to_device checks first",  # src/py/array.c
+    'negative size %zd': PRIV + ": HostBuffer; cuda.pinned_array checks the shape first",  # src/py/array.c
+    'negative size': PRIV + ": size_class()",  # src/py/module.c
+    'shared memory of %lld bytes': PRIV + ": Kernel._max_block_size; forall() checks sharedmem first",  # src/py/jit.c
+    "the occupancy calculator is the driver's; the simulator has none": "forall() asks is_simulator() first and takes 256 threads there",  # src/rt/stream.c
+    'the array is read-only': "the buffer protocol of the object under an @njit function's read-only result (r.base.obj); Python's callers that want a writable buffer (struct, ctypes, io) replace the message with their own: test_njit_view_of_a_readonly_array_is_readonly",  # src/py/cpu.c
+    'py:%s returns %d value%s for arguments (%s) but %d for others: give every call the same number of outputs': "an invariant: the kernel dialect has no type-dependent number of results, and a function over arrays freezes its globals and closure at its first compile: test_ufunc_outputs_do_not_change",  # python/ptxjit/ufunc.py
 }
 
 COVERED_ELSEWHERE = {
@@ -665,86 +941,64 @@ COVERED_ELSEWHERE = {
     "read of uninitialised shared memory: byte %lld of shared array '%s' was not written by any thread of block (%u, %u, %u) before this %s\n  %s": 'test_sim_uninitialised_read',  # src/sim/launch.c:247
 }
 
-NOT_YET_TRIGGERED = {
-    'py:@%s(target=%r) on %r is not implemented yet in ptxjit; write a kernel with @cuda.jit (from ptxjit import cuda) or call the Python function as %s.py_func(...)',  # python/ptxjit/__init__.py:55
-    'py:@%s on %r: ptxjit compiles for the GPU only so far (there is no CPU compiler yet); call the plain Python function as %s.py_func(...), or write a kernel with @cuda.jit',  # python/ptxjit/__init__.py:59
-    'py:the C compiler failed on the code ptxjit generated (%s):\n%s',  # python/ptxjit/cpu.py:119
-    'py:njit needs a Python function, not %s',  # python/ptxjit/cpu.py:146
-    'py:ptxjit uses device 0 only',  # python/ptxjit/cuda/api.py:119
-    'py:the simulator (PTXJIT_SIM=1) cannot use GPU memory of another library; copy the data to a NumPy array',  # python/ptxjit/cuda/api.py:314
-    'py:copy_to_device: the source has shape %s and dtype %s; this array has shape %s and dtype %s',  # python/ptxjit/cuda/devicearray.py:152
-    'py:cannot find the source code of function %r (file %s, line %d): ptxjit compiles a kernel from its source text, so the function must be defined in a file Python can read; functions typed at the interactive prompt or made with exec() have no source (%s)',  # python/ptxjit/cuda/dispatcher.py:244
-    'py:cuda.jit needs a Python function, not %s',  # python/ptxjit/cuda/dispatcher.py:362
-    'py:kernel %r has %d compiled signatures; name one',  # python/ptxjit/cuda/dispatcher.py:485
-    'py:record field %r is an array of arrays (%s)',  # python/ptxjit/cuda/records.py:32
-    'py:dtype %s is not a structured dtype (it has no fields)',  # python/ptxjit/cuda/records.py:55
-    'py:dtype %s has no fields',  # python/ptxjit/cuda/records.py:63
-    'py:%s() takes types to make a signature',  # python/ptxjit/types.py:35
-    'py:%s: the out= array has shape %s; the layout %r gives %s',  # python/ptxjit/ufunc.py:1000
-    'py:%s: device=True is a @cuda.jit option; a function over arrays is called from the host',  # python/ptxjit/ufunc.py:1124
-    'py:%s takes the function, or signatures and options',  # python/ptxjit/ufunc.py:1134
-    'py:guvectorize takes signatures and a layout',  # python/ptxjit/ufunc.py:1187
-    "py:a signature is a string like 'float32(float32, float32)', not %r",  # python/ptxjit/ufunc.py:135
-    'py:%s returns nothing: a function over arrays returns the value of each element (return x + y), or a tuple of values for several outputs',  # python/ptxjit/ufunc.py:230
-    'py:%s returns %s; a function over arrays returns a number per element, or a tuple of numbers for several outputs',  # python/ptxjit/ufunc.py:237
-    'py:%s returns an empty tuple',  # python/ptxjit/ufunc.py:241
-    'py:%s cannot run on arguments of types (%s): %s',  # python/ptxjit/ufunc.py:273
-    "<dynamic python/ptxjit/ufunc.py: _error_at(text, file, first, shift, node, bad + ': it is not elementwise', ELEMENTWISE_HINT)>",  # python/ptxjit/ufunc.py:345
-    'py:%s: the number of outputs is known after the first call',  # python/ptxjit/ufunc.py:545
-    'py:%s returns %d value%s for arguments (%s) but %d for others: give every call the same number of outputs',  # python/ptxjit/ufunc.py:588
-    'py:%s: the out= array has shape %s; the result has shape %s',  # python/ptxjit/ufunc.py:699
-    'py:arrays of dtype %s cannot be used on the GPU; use bool, integer, float or complex dtypes',  # python/ptxjit/ufunc.py:78
-    "py:a gufunc layout reads '(m,n),(n,p)->(m,p)', not %r",  # python/ptxjit/ufunc.py:859
-    'py:%s: the signature %r has %d arguments; the layout needs %d',  # python/ptxjit/ufunc.py:929
-    'py:%s: argument %d of %r has %d dimensions; the layout gives it %d',  # python/ptxjit/ufunc.py:934
-    'py:%s: no signature takes arguments of types (%s); the signatures are %s',  # python/ptxjit/ufunc.py:949
-    'py:%s has %d outputs; out= gives %d',  # python/ptxjit/ufunc.py:965
-    'py:%s: dimension %r is %d in one input and %d in another (layout %r)',  # python/ptxjit/ufunc.py:989
-    'py:%s=%r: give a number of threads',  # python/ptxjit/ufunc_cpu.py:132
-    'py:%s: argument %d is %r, which is not a number',  # python/ptxjit/ufunc_cpu.py:243
-    'py:%s takes no arguments; a function over arrays takes one per array',  # python/ptxjit/ufunc_cpu.py:286
-    'py:%s: the out= array has dtype %s; use bool, integer, float or complex',  # python/ptxjit/ufunc_cpu.py:421
-    'py:%s.reduce: reduce only supported for binary functions; this one takes %d argument%s',  # python/ptxjit/ufunc_cpu.py:489
-    'py:%s.reduce: an array of %s; use bool, integer, float or complex arrays',  # python/ptxjit/ufunc_cpu.py:495
-    'py:%s.reduce: the function has %d outputs; reduce needs one',  # python/ptxjit/ufunc_cpu.py:529
-    'py:%s.reduce: out= must be an array of shape %s',  # python/ptxjit/ufunc_cpu.py:557
-    'py:%s: input %d has %d dimension%s; the layout %r needs at least %d',  # python/ptxjit/ufunc_cpu.py:654
-    'py:%s: the size of output dimension %r is unknown',  # python/ptxjit/ufunc_cpu.py:665
-    'py:%s: the out= array has %d dimensions; the layout %r needs at least %d',  # python/ptxjit/ufunc_cpu.py:669
-    "py:guvectorize needs a layout: guvectorize(signatures, '(m,n),(n,p)->(m,p)')",  # python/ptxjit/ufunc_cpu.py:768
-    "kernel '%s': argument %d ('%s') has dtype '%U', which kernels do not take",  # src/py/argclass.c:218
-    "kernel '%s': argument %d ('%s') has %zd dimensions; kernels take arrays of 1 to %d dimensions",  # src/py/argclass.c:224
-    "kernel '%s': argument %d ('%s'): %S",  # src/py/argclass.c:293
-    "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, which kernels do not take (numbers and bools only)",  # src/py/argclass.c:354
-    "kernel '%s': argument %d ('%s') is a device array of dtype %R, which kernels do not take (numbers, bools and records of them only)",  # src/py/argclass.c:406
-    'shape must be a tuple',  # src/py/array.c:102
-    'strides must be None or a tuple of %zd ints',  # src/py/array.c:108
-    'dtype must be a numpy.dtype',  # src/py/array.c:112
-    'dtype %R has no item size',  # src/py/array.c:118
-    'a new device array cannot have negative strides',  # src/py/array.c:176
-    "copy of %zd bytes at offset %zd is outside the device array's %zd bytes",  # src/py/array.c:261
-    'expected a device array, not %.100s',  # src/py/array.c:402
-    'negative size %zd',  # src/py/array.c:560
-    "kernel '%s' has %zd parameters; at most %d are supported",  # src/py/config.c:374
-    '<dynamic src/py/cpu.c: PyErr_SetString(exc, text)>',  # src/py/cpu.c:477
-    '<dynamic src/py/cpu.c: PyErr_SetString(PyExc_IndexError, buf)>',  # src/py/cpu.c:488
-    '<dynamic src/py/cpu.c: PyErr_SetString(PyExc_IndexError, e->msg)>',  # src/py/cpu.c:503
-    '<dynamic src/py/cpu.c: PyErr_SetString(st->SimulatorError, e->msg)>',  # src/py/cpu.c:510
-    'cannot load the compiled function: %s',  # src/py/cpu.c:839
-    'the compiled function has no symbol %s',  # src/py/cpu.c:845
-    'the array is read-only',  # src/py/cpu.c:970
-    'shared memory of %lld bytes',  # src/py/jit.c:642
-    "kernel '%s': argument %d ('%s') is a tuple nested too deeply or too large",  # src/py/launch.c:321
-    "kernel '%s' takes at most %d numbers and arrays in its arguments (tuples count their elements)",  # src/py/launch.c:344
-    'negative size',  # src/py/module.c:393
-    'kernels in this process have taken %d different record dtypes, the most ptxjit handles',  # src/py/records.c:68
-    'kernel attributes come from the driver; the simulator has none',  # src/rt/stream.c:287
-    "the occupancy calculator is the driver's; the simulator has none",  # src/rt/stream.c:299
-    '%s',  # src/rt/stream.c:319
-    '<dynamic src/sim/call.c: stack_fail(L, fr, ip, L->cpu ? "RecursionError: maximum recursion depth exceeded (10000 nested "\n\t\t                                      "calls on the interpreter)"\n\t\t                             : "RecursionError: maximum recursion depth exceeded (10000 nested calls of "\n\t\t                               "device functions; on a GPU the stack overflows much earlier)")>',  # src/sim/call.c:290
-    "access of %d bytes at byte %lld of the dynamic shared array '%s', which has %lld bytes (the launch's fourth element, kernel[blocks, threads, stream, bytes], sizes it)\n  %s",  # src/sim/launch.c:212
-    "access outside the block's %lld bytes of shared memory\n  %s",  # src/sim/launch.c:217
-    'cuda.%s()%s in warp %u waits for %s of its mask 0x%08x%s: every lane of the mask must reach the warp operation or return (on a GPU this is undefined behaviour, often a hang)',  # src/sim/warp.c:376
+
+
+# Messages that only a C compiler on PATH (cc, $CC) leads to: @njit
+# without one runs on the interpreter, which neither builds nor loads.
+NEEDS_CC = {
+    'py:the C compiler failed on the code ptxjit generated (%s):\n%s',
+    "cannot load the compiled function %s: %s (a damaged file in ptxjit's cache? remove it to compile again)",
+    "the compiled function's file %U has no symbol %s (a damaged file in ptxjit's cache? remove it to compile "
+    "again)",
 }
 
+# Messages triggered in a process of their own (tests/errcat_child.py
+# runs the case of each name): (name, class, words, formats named).
+CHILD_TRIGGERS = [
+    ("sim_guard_dynamic_shared", "SimIndexError",
+     ["access of 4 bytes at byte 1048576 of the dynamic shared array", "which has 128 bytes", "k_dyn",
+      "errcat_child.py:"]),
+    ("sim_guard_shared", "SimIndexError", ["outside the block's 128 bytes of shared memory", "k_static",
+                                           "errcat_child.py:"]),
+    ("njit_interpreter_guard", "SimulatorError", ["ptxjit internal error", "n_squares", "errcat_child.py:"],
+     ["<dynamic src/py/cpu.c: PyErr_SetString(st->SimulatorError, e->msg)>"]),
+    ("record_dtype_limit", "TypeError", ["k_rec", "argument 1 ('a')", "127 different record dtypes"],
+     [_RECORD_ARG]),
+    ("njit_cache_not_elf", "OSError", ["cannot load", "n_add", "cache"]),
+    ("njit_cache_no_symbol", "OSError", ["no symbol", "n_add", "cache"]),
+]
 
+# Messages of the GPU path, triggered through the fake CUDA driver
+# (tests/errcat_gpu_child.py, in processes of their own: PART selects
+# them): (name, part, class, words, the formats it gives).
+GPU_CHILD_TRIGGERS = [
+    ("gpu_foreign_dtype", "cases", "TypeError", ["k_store", "argument 1 ('a')", "'<U1'"],
+     ["kernel '%s': argument %d ('%s') has dtype '%U', which kernels do not take"]),
+    ("gpu_foreign_0d", "cases", "ValueError", ["k_store", "argument 1 ('a')", "0 dimensions"],
+     ["kernel '%s': argument %d ('%s') has %zd dimensions; kernels take arrays of 1 to %d dimensions"]),
+    ("gpu_foreign_masked", "cases", "NotImplementedError", ["k_store", "argument 1 ('a')", "masked"],
+     ["kernel '%s': argument %d ('%s'): masked arrays are not supported"]),
+    ("gpu_foreign_stream", "cases", "TypeError", ["k_store", "argument 1 ('a')", "'stream'", "'s'"],
+     ["kernel '%s': argument %d ('%s'): the 'stream' of its __cuda_array_interface__ is %R; it must be None or "
+      "a CUstream handle (an int)"]),
+    ("gpu_too_much_shared", "cases", "ValueError", ["k_big_shared", "320000 bytes", "at most 232448"],
+     ["kernel '%s' needs %lld bytes of shared memory per block (%lld static, %u dynamic); a block of this "
+      "device has at most %d"]),
+    ("gpu_out_of_memory", "cases", "CudaAPIError", ["CUDA_ERROR_OUT_OF_MEMORY", "cuMemAlloc(16777216 bytes)"],
+     ["cuMemAlloc(%zu bytes)"]),
+    ("gpu_ptx_rejected", "cases", "CudaAPIError", ["CUDA_ERROR_INVALID_PTX", "k_fresh", "JIT log"],
+     ["cuModuleLoadDataEx (loading the PTX of kernel '%s')"]),
+    ("gpu_closed_array_copy", "cases", "CudaDriverError", ["device array", "cuda.close()"],
+     ["this device array was allocated before cuda.close(); its memory is gone"]),
+    ("gpu_closed_array_arg", "cases", "CudaDriverError", ["k_store", "argument 1 ('a')", "cuda.close()"],
+     ["kernel '%s': argument %d ('%s') is a device array allocated before cuda.close(); its memory is gone"]),
+    ("gpu_closed_stream_copy", "cases", "CudaDriverError", ["stream", "cuda.close()"],
+     ["this stream was made before cuda.close() and cannot be used any more"]),
+    ("gpu_closed_event", "cases", "CudaDriverError", ["event", "cuda.close()"],
+     ["this %s was made before cuda.close() and cannot be used any more"]),
+    ("gpu_no_device", "no_device", "CudaSupportError", ["CUDA_ERROR_NO_DEVICE", "cuInit", "PTXJIT_SIM=1"],
+     ["cuInit"]),
+    ("gpu_no_driver", "no_driver", "CudaSupportError", ["no CUDA driver", "/nonexistent/libcuda.so",
+                                                        "PTXJIT_SIM=1"],
+     ["no CUDA driver was found (%s could not be loaded: %s); %s"]),
+]

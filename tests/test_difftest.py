@@ -8,8 +8,11 @@ with the same program executed per thread in Python over NumPy scalars
 bit, math functions within their ULP bounds.
 
   * every reduced reproducer in tests/difftest/regress/ must now pass;
-  * a fixed slice of random programs (DIFFTEST_N, default 800 seeds (about a minute) from
-    DIFFTEST_SEED, default 0) must pass.
+  * a fixed slice of random programs (DIFFTEST_N, default 800 seeds from
+    DIFFTEST_SEED, default 0) must pass, and a slice of DIFFTEST_COMM (default
+    150) programs that communicate (shared memory, barriers, warp shuffles,
+    votes and matches, integer and float atomics, compare-and-swap loops);
+    together about a minute on the simulator.
 
 Larger runs: python3 tests/difftest/run.py --n N --seed S [--gpu].
 """
@@ -34,6 +37,8 @@ PATHS = ["gpu", "gpu-O0"] if ON_GPU else ["sim", "sim-O0"]
 REGRESS = sorted(glob.glob(os.path.join(DT, "regress", "[0-9]*.py")))
 N = int(os.environ.get("DIFFTEST_N", "800"))
 SEED = int(os.environ.get("DIFFTEST_SEED", "0"))
+NCOMM = int(os.environ.get("DIFFTEST_COMM", "150"))
+COMM_SEED = 1000000 + SEED
 CHUNK = 50
 
 
@@ -61,6 +66,26 @@ def test_random_slice(start):
     assert compared >= CHUNK // 2, "too few programs compared (%d of %d)" % (compared, CHUNK)
 
 
+@pytest.mark.parametrize("start", range(COMM_SEED, COMM_SEED + NCOMM, CHUNK))
+def test_random_comm_slice(start):
+    work = tempfile.mkdtemp(prefix="difftest")
+    bad = []
+    compared = 0
+    features = set()
+    for s in range(start, min(start + CHUNK, COMM_SEED + NCOMM)):
+        text = gen.generate(s, "comm")
+        features |= {f for f in ("shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "ballot_sync",
+                                 "match_any_sync", "cuda.laneid", "cuda.atomic.cas", "fa32", "fa64")
+                     if f in text}
+        outs = harness.check_text(text, PATHS, work)
+        if any(o.status not in ("ok", "skipped") for o in outs):
+            bad.append("seed %d: %s" % (s, _fail_text(outs)))
+        compared += all(o.status == "ok" for o in outs)
+    assert not bad, "\n".join(bad) + "\n(reduce with: python3 tests/difftest/minimise.py SEED --mode comm)"
+    assert compared >= CHUNK // 2, "too few programs compared (%d of %d)" % (compared, CHUNK)
+    assert len(features) >= 8, features
+
+
 def test_generator_is_reproducible():
     assert gen.generate(12345) == gen.generate(12345)
     assert gen.generate(1) != gen.generate(2)
@@ -74,3 +99,60 @@ def test_reference_catches_a_wrong_answer():
     outs = harness.check_text(p.render(), PATHS[:1], tempfile.mkdtemp(prefix="difftest"))
     assert outs[0].status == "mismatch", outs
     assert outs[0].detail.startswith("out_i[") and "= np.int64(5), should be np.int64(6)" in outs[0].detail
+
+
+def test_reference_warp_semantics():
+    """refrt.warp_op against hand-computed results of a full warp."""
+    import refrt as R
+    vals = [R.NP["i32"](10 * i) for i in range(32)]
+    up = R.warp_op("up", "i32", vals, [3] * 32)
+    assert [int(x) for x in up] == [0, 10, 20] + [10 * (i - 3) for i in range(3, 32)]
+    down = R.warp_op("down", "i32", vals, [35] * 32)      # the low 5 bits: 3
+    assert [int(x) for x in down] == [10 * (i + 3) for i in range(29)] + [290, 300, 310]
+    assert [int(x) for x in R.warp_op("xor", "i32", vals, [1] * 32)] == [10 * (i ^ 1) for i in range(32)]
+    assert [int(x) for x in R.warp_op("shfl", "i32", vals, [i - 1 for i in range(32)])] == \
+        [310] + [10 * (i - 1) for i in range(1, 32)]
+    preds = [i % 2 == 1 for i in range(32)]
+    assert int(R.warp_op("ballot", "b", preds, [0] * 32)[0]) == -1431655766   # 0xaaaaaaaa as int32
+    assert not R.warp_op("all", "b", preds, [0] * 32)[0] and R.warp_op("any", "b", preds, [0] * 32)[0]
+    assert not R.warp_op("eq", "b", preds, [0] * 32)[0] and R.warp_op("eq", "b", [True] * 32, [0] * 32)[0]
+    m = R.warp_op("match_any", "f32", [R.NP["f32"](i % 3) for i in range(32)], [0] * 32)
+    assert int(m[4]) == sum(1 << j for j in range(32) if j % 3 == 1) - (1 << 32)   # lane 31 is set
+    assert R.warp_op("match_all", "i64", [R.NP["i64"](7)] * 32, [0] * 32)[5] == (-1, True)
+    # Numba's float atomics: a NaN in memory stays, a NaN operand is ignored, nanmax replaces a NaN
+    nan = float("nan")
+    assert R.np.isnan(R.atomic("max", R.NP["f32"](nan), 3.0, "f32"))
+    assert R.atomic("max", R.NP["f64"](1.0), nan, "f64") == 1.0
+    assert R.atomic("nanmax", R.NP["f64"](nan), 2.0, "f64") == 2.0
+    assert R.atomic("inc", R.NP["u32"](5), 5, "u32") == 0 and R.atomic("dec", R.NP["u32"](0), 5, "u32") == 5
+
+
+def test_reference_catches_a_wrong_warp_answer():
+    """A kernel that shuffles down where its reference shuffles up is
+    reported, in the column the result went to."""
+    p = gen.Program(11, "comm")
+    p.body.append(gen.Text("out_i[tid, 0] = cuda.shfl_down_sync(0xffffffff, tid, 1)",
+                           "out_i[tid, 0] = yield ('warp', ('up', 'i64', tid, 1))"))
+    outs = harness.check_text(p.render(), PATHS[:1], tempfile.mkdtemp(prefix="difftest"))
+    assert outs[0].status == "mismatch" and outs[0].detail.startswith("out_i["), outs
+
+
+def test_constant_condition_types_the_taken_branch():
+    """`v = True; x = a if v else b` (a uint64, b int64): Numba and ptxjit
+    prune the dead branch, so x is uint64 (2**64 - 1, not the float64 of
+    the unification); the generator types it so (IfExp.known)."""
+    p = gen.Program(7, "pure")
+    p.devs, p.args, p.mslots = [], [], []
+    p.body = [gen.Assign("v1", "b", gen.Lit(True, "b"))]
+    e = gen.IfExp(gen.Var("v1", "b"), gen.Lit(18446744073709551615, "u64"), gen.Var("tid", "i64"),
+                  known=gen.Lit(True, "b"))
+    assert e.ty == "u64"
+    p.body.append(gen.Store("out_i", "i64", "tid, 0", gen.Bin("-", e, gen.Lit(1, "u64"))))
+    text = p.render()
+    assert "np.uint64(18446744073709551615) if v1 else tid" in text
+    outs = harness.check_text(text, PATHS, tempfile.mkdtemp(prefix="difftest"))
+    assert all(o.status == "ok" for o in outs), outs
+    # the generator never assigns such a variable again, and says so
+    q = next(gen.Program(s) for s in range(230, 300) if gen.Program(s).pinned)
+    import minimise
+    assert minimise.consistent(q)

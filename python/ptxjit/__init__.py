@@ -35,48 +35,11 @@ def __dir__():
     return sorted(set(globals()) | _LAZY)
 
 
-class _CpuPlaceholder:
-    """What @jit/@njit give until ptxjit has a CPU compiler: the function
-    stays importable, and calling it says what is missing."""
-
-    def __init__(self, func, decorator, options):
-        self.py_func = func
-        self._decorator = decorator
-        self._options = options
-        self.__name__ = getattr(func, "__name__", "function")
-        self.__qualname__ = getattr(func, "__qualname__", self.__name__)
-        self.__doc__ = getattr(func, "__doc__", None)
-        self.__module__ = getattr(func, "__module__", None)
-        self.__wrapped__ = func
-
-    def __call__(self, *args, **kwargs):
-        target = self._options.get("target")
-        if target in ("gpu", "cuda"):
-            raise NotImplementedError(
-                "@%s(target=%r) on %r is not implemented yet in ptxjit; write a kernel with "
-                "@cuda.jit (from ptxjit import cuda) or call the Python function as "
-                "%s.py_func(...)" % (self._decorator, target, self.__name__, self.__name__))
-        raise NotImplementedError(
-            "@%s on %r: ptxjit compiles for the GPU only so far (there is no CPU compiler yet); "
-            "call the plain Python function as %s.py_func(...), or write a kernel with @cuda.jit"
-            % (self._decorator, self.__name__, self.__name__))
-
-    def __repr__(self):
-        return "<ptxjit %s placeholder for %s>" % (self._decorator, self.__qualname__)
-
-
-def _placeholder(decorator, args, kwargs):
-    if kwargs.get("target") in ("gpu", "cuda"):
-        from . import ufunc
-        if decorator in ("jit", "njit"):
-            return ufunc.jit_target(decorator, args, kwargs)
-        return getattr(ufunc, decorator)(*args, **kwargs)
-    if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], (str, Type, Signature)):
-        return _CpuPlaceholder(args[0], decorator, {})
-
-    def wrap(func):
-        return _CpuPlaceholder(func, decorator, kwargs)
-    return wrap
+def _gpu_target(decorator, args, kwargs):
+    """@jit/@njit with target='gpu' or 'cuda': a function over arrays on the
+    GPU (ptxjit.ufunc)."""
+    from . import ufunc
+    return ufunc.jit_target(decorator, args, kwargs)
 
 
 def jit(*args, **kwargs):
@@ -87,7 +50,7 @@ def jit(*args, **kwargs):
     does not (a kernel).  Without a GPU target, @jit(nopython=True) compiles
     the function for the CPU (ptxjit.cpu), as @njit does."""
     if kwargs.get("target") in ("gpu", "cuda"):
-        return _placeholder("jit", args, kwargs)
+        return _gpu_target("jit", args, kwargs)
     from . import cpu
     return cpu.jit(*args, **kwargs)
 
@@ -96,7 +59,7 @@ def njit(*args, **kwargs):
     """Numba's @njit: the function compiled to native code for the CPU
     (ptxjit.cpu): lazily per argument types, or for the signatures given."""
     if kwargs.get("target") in ("gpu", "cuda"):
-        return _placeholder("njit", args, kwargs)
+        return _gpu_target("njit", args, kwargs)
     from . import cpu
     return cpu.njit(*args, **kwargs)
 

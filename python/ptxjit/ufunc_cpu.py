@@ -627,10 +627,6 @@ class CPUGUFunc:
                     raise ValueError("%s: dimension %r is %d in one input and %d in another (layout %r)"
                                      % (self._what, name, sizes[name], n, self.layout))
             loops.append(tuple(shape[:nd - len(core)]))
-        for core in self._outs:
-            for d in core:
-                if d not in sizes:
-                    raise ValueError("%s: the size of output dimension %r is unknown" % (self._what, d))
         if outs is not None:
             for o, core in zip(outs, self._outs):
                 if o.ndim < len(core):

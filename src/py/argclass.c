@@ -362,9 +362,12 @@ static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 	if (a->kind < 0 && v->format && v->format[0] == 'T' && (a->kind = arg_record_kind(d, i, o)) == -1)
 		return -1;
 	if (a->kind < 0) {
-		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype "
-		             "format '%s', which kernels do not take (numbers and bools only)",
-		             d->name, i + 1, arg_name(d, i), v->format ? v->format : "B");
+		PyObject *dt = PyObject_GetAttrString(o, "dtype");
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
+		             "which kernels do not take (numbers and bools only)", d->name, i + 1,
+		             arg_name(d, i), dt ? dt : Py_None);
+		Py_XDECREF(dt);
 		return -1;
 	}
 	if (rc == ND_NDIM) {

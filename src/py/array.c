@@ -106,10 +106,13 @@ static int fill_geometry(DeviceArrayObject *a, PyObject *shape, PyObject *stride
 		                    PJ_MAXDIM, nd), -1;
 	if (strides != Py_None && (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != nd))
 		return PyErr_Format(PyExc_ValueError, "strides must be None or a tuple of %zd ints", nd), -1;
-	if (!(ts = PyObject_GetAttrString(dtype, "str")) || !(isz = PyObject_GetAttrString(dtype, "itemsize")))
-		goto fail;
-	if (!PyUnicode_Check(ts)) {
-		PyErr_SetString(PyExc_TypeError, "dtype must be a numpy.dtype");
+	if (!(ts = PyObject_GetAttrString(dtype, "str")) || !(isz = PyObject_GetAttrString(dtype, "itemsize")) ||
+	    !PyUnicode_Check(ts)) {
+		if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_AttributeError)) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "dtype must be a numpy.dtype, not %.100s; pass numpy.dtype(dtype)",
+			             Py_TYPE(dtype)->tp_name);
+		}
 		goto fail;
 	}
 	long itemsize = PyLong_AsLong(isz);

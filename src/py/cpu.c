@@ -50,6 +50,7 @@ typedef struct CpuArg {
 	int ndim;
 	char layout;
 	char has_view;
+	char readonly;            /* a read-only array: a view of it that we return is read-only too */
 	char *ptr;
 	Py_ssize_t shape[PJ_MAXDIM], strides[PJ_MAXDIM];
 	ScalarVal v;
@@ -142,6 +143,7 @@ static int from_buffer(CpuDispatcherObject *d, int i, PyObject *o, CpuArg *a)
 	a->kind = x.kind;
 	a->ndim = x.ndim;
 	a->layout = x.layout;
+	a->readonly = x.readonly;
 	a->ptr = x.ptr;
 	a->cls = CA_ARRAY;
 	return 0;
@@ -388,7 +390,7 @@ static PyObject *array_obj(CpuState *cs, const PjRet *r, const unsigned char *ou
 		if (ptr >= lo && ptr <= hi + kind_size[a->kind]) {
 			owner = a->obj;
 			Py_INCREF(owner);
-			readonly = a->has_view && a->view.readonly;
+			readonly = a->readonly;
 		}
 	}
 	if (!owner) {
@@ -836,13 +838,15 @@ static PyObject *Func_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 		Py_DECREF(b);
 		if (!dl) {
 			const char *e = dlerror();
-			PyErr_Format(PyExc_OSError, "cannot load the compiled function: %s", e ? e : "dlopen failed");
+			PyErr_Format(PyExc_OSError, "cannot load the compiled function %s: %s (a damaged file in "
+			             "ptxjit's cache? remove it to compile again)", ko->pk->entry, e ? e : "dlopen failed");
 			return NULL;
 		}
 		fn = (PjCpuFn)(uintptr_t)dlsym(dl, ko->pk->entry);
 		if (!fn) {
 			dlclose(dl);
-			PyErr_Format(PyExc_OSError, "the compiled function has no symbol %s", ko->pk->entry);
+			PyErr_Format(PyExc_OSError, "the compiled function's file %U has no symbol %s (a damaged file "
+			             "in ptxjit's cache? remove it to compile again)", path, ko->pk->entry);
 			return NULL;
 		}
 	} else if (!ko->pk->sim) {

@@ -286,11 +286,12 @@ int32_t sim_call(Launch *L, Frame *fr, const SIns *ip)
 		if (!st || !st->ret)
 			return stack_fail(L, fr, ip, "MemoryError: out of host memory for the call stack");
 	}
+	if (st->n >= SIM_MAX_DEPTH && L->cpu)
+		return stack_fail(L, fr, ip, "RecursionError: maximum recursion depth exceeded (10000 nested calls on "
+		                  "the interpreter)");
 	if (st->n >= SIM_MAX_DEPTH)
-		return stack_fail(L, fr, ip, L->cpu ? "RecursionError: maximum recursion depth exceeded (10000 nested "
-		                                      "calls on the interpreter)"
-		                             : "RecursionError: maximum recursion depth exceeded (10000 nested calls of "
-		                               "device functions; on a GPU the stack overflows much earlier)");
+		return stack_fail(L, fr, ip, "RecursionError: maximum recursion depth exceeded (10000 nested calls of "
+		                  "device functions; on a GPU the stack overflows much earlier)");
 	size_t nregs = (size_t)(fn->hi - fn->lo), bytes = nregs * sizeof(Reg) + (size_t)fn->lsize;
 	size_t captmp = (size_t)st->captmp, capfr = (size_t)st->cap;
 	if (grow((void **)&st->tmp, &captmp, (size_t)cs->nargs + 1, sizeof(Reg)) ||

@@ -35,6 +35,18 @@ bounds (bounded trip counts), while with break/continue, local arrays,
 tuples (packing, unpacking, indexing), device functions, stores to the
 output arrays, and math calls whose results go straight to an output
 column that is compared within the math library's ULP bounds.
+
+"comm" programs add, at the top level of the kernel (every thread of the
+block, and every lane of its full warps, reaches them): shared arrays
+between barriers, the reducing barriers, integer atomics on `acc`, and,
+drawn from a generator of their own so that earlier seeds keep their
+statements, warp operations (shfl_sync / _up / _down / _xor of int32,
+int64, float32, float64; all/any/eq/ballot_sync; match_any/match_all_sync;
+laneid, warpsize, lanemask_lt) and atomics whose result does not depend on
+the threads' order: float add/sub of small dyadic numbers (exact sums),
+float max/min/nanmax/nanmin, on global and shared slots, an add by a
+compare-and-swap loop (cas, compare_and_swap), and inc/dec/exch with one
+operand for all threads.
 """
 
 import random
@@ -253,18 +265,22 @@ class Cmp(Node):
 
 class BoolOp(Node):
     """a and b, a or b: Numba prunes the branch on a literal left operand
-    (True or x is bool); gen gives a non-literal constant left operand the
-    right operand's type (ptxjit prunes on any constant, Numba does not)."""
+    (True or x is bool), or on a variable whose one assignment is such a
+    literal (known: that literal); gen gives any other left operand that
+    either compiler may see as constant the right operand's type (see
+    risky())."""
 
-    def __init__(self, op, a, b):
+    def __init__(self, op, a, b, known=None):
         super().__init__(a, b)
         self.op = op
+        self.known = known
         self.retype()
 
     def retype(self):
         a, b = self.args
-        if is_literal(a):
-            self.ty = a.ty if bool(a.v) == (self.op == "or") else b.ty
+        lit = a if is_literal(a) else self.known
+        if lit is not None:
+            self.ty = a.ty if bool(lit.v) == (self.op == "or") else b.ty
         else:
             self.ty = unify(a.ty, b.ty)
 
@@ -277,17 +293,21 @@ class BoolOp(Node):
 
 class IfExp(Node):
     """a if c else b: Numba prunes a branch whose condition is a constant
-    before typing (the type is the taken branch's); gen keeps constant
-    conditions to literals, or gives both branches one type."""
+    before typing (the type is the taken branch's): a literal, or a
+    variable assigned once, by a literal (known: that literal; gen then
+    never assigns the variable again).  Any other condition that ptxjit or
+    Numba may fold (see risky()) gets two branches of one type."""
 
-    def __init__(self, c, a, b):
+    def __init__(self, c, a, b, known=None):
         super().__init__(c, a, b)
+        self.known = known
         self.retype()
 
     def retype(self):
         c, a, b = self.args
-        if is_literal(c):
-            self.ty = a.ty if c.v else b.ty
+        lit = c if is_literal(c) else self.known
+        if lit is not None:
+            self.ty = a.ty if lit.v else b.ty
         else:
             self.ty = unify(a.ty, b.ty)
 
@@ -394,6 +414,51 @@ class TupleGet(E):
         return "%s[%d]" % (self.name, self.i)
 
     r = k
+
+
+# ----------------------------------------------------------------- constants
+# Both compilers type only the taken branch of a condition they know at
+# compile time, but they know different things.  ptxjit folds any
+# expression of constants, variables assigned once included (np.int32(1)
+# < 3, bool(v), t[0]); Numba (checked against 0.68) prunes on CPython
+# constants and on `x op y` whose operands are constants, each reached
+# through variables that have one reaching definition (after SSA: `v =
+# True; v = False` prunes on False), and CPython splits `not`, `and`,
+# `or` and chained comparisons in a condition into separate jumps, each
+# pruned on its own (`x > 1 or v` with v = True never takes the else
+# branch).  The generator types the taken branch only where both agree
+# for certain: a literal condition, or a variable whose single assignment
+# is a literal.  Elsewhere a condition that may be constant to either
+# gets two branches of one type.  cvars: the names that have a possibly
+# constant assignment so far.
+
+def maybe_const(e, cvars):
+    """Whether either compiler may fold e to a constant."""
+    if isinstance(e, Lit):
+        return True
+    if isinstance(e, (Var, TupleGet)):
+        return e.name in cvars
+    if isinstance(e, (Raw, Index)) or not isinstance(e, Node):
+        return False
+    if isinstance(e, BoolOp):
+        return maybe_const(e.args[0], cvars)
+    if isinstance(e, IfExp):
+        c, a, b = e.args
+        return maybe_const(c, cvars) and (maybe_const(a, cvars) or maybe_const(b, cvars))
+    return all(maybe_const(k, cvars) for k in e.args)
+
+
+def risky(c, cvars):
+    """Whether a compiler may prune on c, or on a part of it, as a condition."""
+    if maybe_const(c, cvars):
+        return True
+    if isinstance(c, Not):
+        return risky(c.args[0], cvars)
+    if isinstance(c, (BoolOp, IfExp)):
+        return any(risky(k, cvars) for k in c.args)
+    if isinstance(c, Cmp):
+        return any(maybe_const(x, cvars) and maybe_const(y, cvars) for x, y in zip(c.args, c.args[1:]))
+    return False
 
 
 # ----------------------------------------------------------------- statements
@@ -576,6 +641,93 @@ class Return(S):
         return [self]
 
 
+class Dyadic(Node):
+    """T((np.int64(x) % 257 - 128) * scale): a float of type T that is a
+    small multiple of a power of two, so that sums of a few hundred of
+    them are exact in any order (the float atomics' operands).  Only x is
+    a child: the minimiser cannot widen the range."""
+
+    def __init__(self, x, ty, scale):
+        super().__init__(x)
+        self.ty, self.scale = ty, scale
+
+    def k(self):
+        return "%s((np.int64(%s) %% 257 - 128) * %r)" % (NPNAME[self.ty], self.args[0].k(), self.scale)
+
+    def r(self):
+        return ("R.cast(R.binop('*', R.binop('-', R.binop('%%', R.cast(%s, 'i64'), np.int64(257), 'i64'), "
+                "np.int64(128), 'i64'), np.float64(%r), 'f64'), %r)" % (self.args[0].r(), self.scale, self.ty))
+
+
+WARP_CALL = {"shfl": "shfl_sync", "up": "shfl_up_sync", "down": "shfl_down_sync", "xor": "shfl_xor_sync",
+             "all": "all_sync", "any": "any_sync", "eq": "eq_sync", "ballot": "ballot_sync",
+             "match_any": "match_any_sync", "match_all": "match_all_sync"}
+
+
+class Warp(S):
+    """names = cuda.<op>_sync(0xffffffff, e[, idx]) at the top level of a
+    "comm" kernel, where every lane of every (full) warp reaches it.  The
+    reference yields ('warp', (op, type, value, lane operand)) and the
+    harness answers each lane with refrt.warp_op's result."""
+
+    def __init__(self, names, op, t, e, idx=None):
+        self.names, self.op, self.t, self.e, self.idx = names, op, t, e, idx
+        self.assigns = names
+
+    def lines(self, ind, ref):
+        tgt = ", ".join(self.names)
+        if ref:
+            v = "np.bool_(bool(%s))" % self.e.r() if self.t == "b" else "R.cast(%s, %r)" % (self.e.r(), self.t)
+            lane = "int(%s)" % self.idx.r() if self.idx is not None else "0"
+            return [ind + "%s = yield ('warp', (%r, %r, %s, %s))" % (tgt, self.op, self.t, v, lane)]
+        args = [self.e.k()] + ([self.idx.k()] if self.idx is not None else [])
+        return [ind + "%s = cuda.%s(0xffffffff, %s)" % (tgt, WARP_CALL[self.op], ", ".join(args))]
+
+    def exprs(self):
+        return [self]
+
+
+class Atom(S):
+    """cuda.atomic.<op>(arr, slot, e) whose final value does not depend on
+    the order of the threads (the operands make it so: see make_fatom)."""
+
+    def __init__(self, op, arr, t, slot, e):
+        self.op, self.arr, self.t, self.slot, self.e = op, arr, t, slot, e
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "ATOM(%r, %d, R.cast(%s, %r), %s)" % (self.op, self.slot, self.e.r(), self.t, self.arr)]
+        return [ind + "cuda.atomic.%s(%s, %d, %s)" % (self.op, self.arr, self.slot, self.e.k())]
+
+    def exprs(self):
+        return [self]
+
+
+class CasAdd(S):
+    """arr[slot] += e by a compare-and-swap loop (cuda.atomic.cas, or
+    compare_and_swap on slot 0): an atomic add in the reference."""
+
+    def __init__(self, arr, t, slot, e, names, cas2):
+        self.arr, self.t, self.slot, self.e, self.names, self.cas2 = arr, t, slot, e, names, cas2
+        self.assigns = names
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "ATOM('add', %d, R.cast(%s, %r), %s)" % (self.slot, self.e.r(), self.t, self.arr)]
+        x, c, p, w = self.names
+        T = NPNAME[self.t]
+        new = "%s(%s + %s)" % (T, c, x)
+        call = "cuda.atomic.compare_and_swap(%s, %s, %s)" % (self.arr, c, new) if self.cas2 else \
+            "cuda.atomic.cas(%s, %d, %s, %s)" % (self.arr, self.slot, c, new)
+        L = ["%s = %s" % (x, self.e.k()), "%s = %s(0)" % (c, T), "%s = 0" % w,
+             "while %s < 1000000:" % w, "    %s += 1" % w, "    %s = %s" % (p, call),
+             "    if %s == %s:" % (p, c), "        break", "    %s = %s" % (c, p)]
+        return [ind + ln for ln in L]
+
+    def exprs(self):
+        return [self]
+
+
 def body_lines(body, ind, ref):
     out = []
     for s in body:
@@ -626,6 +778,12 @@ class Program:
         self.devs = []
         self.args = []
         self.mslots = []      # out_m columns: (func, float type)
+        self.cv = {}          # name -> "lit" (one assignment, a literal) or "maybe" (see risky)
+        self.cvlit = {}       # name -> its literal, for "lit"
+        self.nas = {}         # name -> assignments so far
+        self.pinned = set()   # "lit" names a pruned branch depends on: never assigned again
+        self.extra = []       # more arrays after the arguments: (name, type, columns, "acc"|"out")
+        self.wcols = {}       # out_wi / out_wf: columns used
         self.ncols = r.choice((2, 3, 4))
         self.sdt = r.choice(TYPES)   # dtype of out_s
         self.grid2 = self.mode == "pure" and r.random() < 0.2
@@ -666,6 +824,26 @@ class Program:
         for i in range(r.randint(0, 3)):
             self.args.append(Arg("s%d" % i, "scalar", r.choice(("i64", "f64", "f32", "i32", "u8", "u64",
                                                                 "b", "i16"))))
+
+    def note(self, name, e, plain=True):
+        """An assignment name = e (e None: not constant)."""
+        n = self.nas[name] = self.nas.get(name, 0) + 1
+        if e is not None and maybe_const(e, self.cv):
+            lit = plain and n == 1 and is_literal(e)
+            self.cv[name] = "lit" if lit else "maybe"
+            if lit:
+                self.cvlit[name] = e
+        elif name in self.cv:
+            self.cv[name] = "maybe"
+
+    def known(self, c, a, b):
+        """The literal that decides condition c for both compilers, when
+        the branches a, b differ in type and c is a variable assigned once
+        by a literal (which then stays its only assignment)."""
+        if a.ty != b.ty and isinstance(c, Var) and self.cv.get(c.name) == "lit":
+            self.pinned.add(c.name)
+            return self.cvlit[c.name]
+        return None
 
     def fresh(self, p="v"):
         self.nvar += 1
@@ -825,9 +1003,10 @@ class Program:
         if k == "boolop":
             w = "bool" if want == "bool" or r.random() < 0.5 else r.choice(("int", "float"))
             a, b = self.expr(scope, d, w), self.expr(scope, d, w)
-            if a.const and not is_literal(a):
+            known = self.known(a, a, b)
+            if known is None and not is_literal(a) and (a.const or risky(a, self.cv)):
                 b = self.coerce_exact(b, a.ty)
-            return self.coerce(BoolOp(r.choice(("and", "or")), a, b), want)
+            return self.coerce(BoolOp(r.choice(("and", "or")), a, b, known), want)
         if k == "un":
             a = self.expr(scope, d, "num" if want == "any" else want)
             ops = ["-", "+"] + (["~"] if a.ty in INTS else [])
@@ -850,9 +1029,10 @@ class Program:
         if k == "ifexp":
             w = want if want != "any" else r.choice(("int", "float", "num"))
             c, a, b = self.expr(scope, d, "bool"), self.expr(scope, d, w), self.expr(scope, d, w)
-            if c.const and not is_literal(c):
+            known = self.known(c, a, b)
+            if known is None and not is_literal(c) and (c.const or risky(c, self.cv)):
                 b = self.coerce_exact(b, a.ty)
-            return self.coerce(IfExp(c, a, b), want)
+            return self.coerce(IfExp(c, a, b, known), want)
         if k == "minmax":
             w = want if want != "any" else r.choice(("int", "float", "num"))
             n = 2 if r.random() < 0.8 else 3
@@ -935,6 +1115,7 @@ class Program:
         e = self.expr(scope, self.rnd.randint(1, 3))
         n = self.fresh()
         out.append(Assign(n, e.ty, e))
+        self.note(n, e)
         scope[n] = e.ty
 
     def st_reassign(self, scope, depth, in_loop, out):
@@ -945,7 +1126,11 @@ class Program:
         e = self.expr(scope, self.rnd.randint(1, 3))
         if unify(t, e.ty) != t:
             e = self.coerce_exact(e, t)
+        if n in self.pinned:
+            # keeps its one assignment: the value goes to a new variable
+            n, t = self.fresh(), e.ty
         out.append(Assign(n, t, e))
+        self.note(n, e)
 
     def st_aug(self, scope, depth, in_loop, out):
         vs = [(n, t) for n, t in scope.items() if not isinstance(t, tuple) and n[0] == "v" and t != "b"]
@@ -964,7 +1149,13 @@ class Program:
             b = Bin(op, Var(n, t), e)
             if unify(t, b.ty) == t:
                 # x op= y*z contracts when the product has the result's type
+                if n in self.pinned:
+                    m = self.fresh()
+                    out.append(Assign(m, b.ty, b))
+                    self.note(m, b)
+                    return
                 out.append(AugAssign(n, t, op, e))
+                self.note(n, b)
                 return
         self.st_assign(scope, depth, in_loop, out)
 
@@ -1054,11 +1245,13 @@ class Program:
         if r.random() < 0.5:
             name = self.fresh("t")
             out.append(TupleAssign([name], tys, es, True))
+            self.note(name, next((e for e in es if maybe_const(e, self.cv)), None), False)
             scope[name] = tuple(tys)
         else:
             names = [self.fresh() for _ in range(n)]
             out.append(TupleAssign(names, tys, es, False))
-            for nm, t in zip(names, tys):
+            for nm, t, e in zip(names, tys, es):
+                self.note(nm, e, False)
                 scope[nm] = t
 
     def st_local(self, scope, depth, in_loop, out):
@@ -1113,6 +1306,7 @@ class Program:
                 self.body.append(Store("out_i", "i64", "tid, %d" % k, e))
         if self.mode == "comm":
             self.make_comm(scope)
+            self.make_extra(scope)
 
     # ---------------------------------------------------------- communication
     # Each phase: every thread writes its own slot of a fresh shared array,
@@ -1180,11 +1374,168 @@ class Program:
             out.append(Store("out_i", "i64", "tid, %d" % r.randrange(self.ncols),
                              Index(sh, "i64", Lit(k, "i64"))))
 
+    # ---------------------------------------------------------- warps, float atomics
+    # Drawn from a generator of their own (seeded from the program's), after
+    # everything else: a program of an earlier seed keeps its statements and
+    # only gains these at the end.  Their results go to columns of extra
+    # output arrays (out_wi int64, out_wf float64) and to extra accumulators
+    # (fa32/fa64 floats, ua32 uint32), all passed after the arguments.
+
+    def make_extra(self, scope):
+        saved = self.rnd
+        self.rnd = random.Random("warp-atomic-%d" % self.seed)
+        try:
+            if self.rnd.random() < 0.75:
+                self.make_warp(scope)
+            if self.rnd.random() < 0.65:
+                self.make_fatom(scope)
+        finally:
+            self.rnd = saved
+
+    def out_col(self, t):
+        """(array, column) for a result of type t."""
+        name = "out_wf" if t in FLOATS else "out_wi"
+        k = self.wcols.get(name, 0)
+        self.wcols[name] = k + 1
+        if k == 0:
+            self.extra.append((name, "f64" if t in FLOATS else "i64", 0, "out"))
+        return name, k % 8
+
+    def store_w(self, e):
+        arr, k = self.out_col(e.ty)
+        self.body.append(Store(arr, "f64" if e.ty in FLOATS else "i64", "tid, %d" % k, e))
+
+    def acc_array(self, name, t, n):
+        if not any(x[0] == name for x in self.extra):
+            self.extra.append((name, t, n, "acc"))
+        return name
+
+    def make_warp(self, scope):
+        r = self.rnd
+        out = self.body
+        ln = self.fresh()
+        out.append(Assign(ln, "i32", Raw("cuda.laneid", "R.sr(T.tx % 32)", "i32")))
+        scope[ln] = "i32"
+        lane = Var(ln, "i32")
+        if r.random() < 0.3:
+            ws = self.fresh()
+            out.append(Assign(ws, "i32", Raw("cuda.warpsize", "np.int32(32)", "i32")))
+            scope[ws] = "i32"
+            self.store_w(Bin(r.choice(("*", "+", "-")), Var(ws, "i32"), lane))
+        for _ in range(r.randint(1, 5)):
+            op = r.choice(("shfl", "shfl", "up", "down", "xor", "xor", "all", "any", "eq", "ballot", "ballot",
+                           "match_any", "match_all", "lanemask"))
+            v = self.fresh()
+            if op == "lanemask":
+                out.append(Assign(v, "u32", Raw("cuda.lanemask_lt()",
+                                                "np.uint32((1 << (T.tx % 32)) - 1)", "u32")))
+                scope[v] = "u32"
+                self.store_w(Var(v, "u32"))
+                continue
+            if op in ("shfl", "up", "down", "xor"):
+                t = r.choice(("i32", "i64", "f32", "f64"))
+                e = self.coerce_exact(self.expr(scope, 2, "num"), t)
+                k = r.random()
+                if op == "shfl":
+                    idx = Lit(r.randrange(32), "i64") if k < 0.3 else \
+                        Bin(r.choice(("+", "^", "-")), lane, Lit(r.randrange(1, 40), "i64")) if k < 0.7 else \
+                        self.expr(scope, 1, "int")
+                elif k < 0.6:
+                    idx = Lit(r.choice((0, 1, 1, 2, 3, 4, 8, 16, 31) if op != "xor" else (1, 2, 4, 8, 16, 31, 5)),
+                              "i64")
+                elif k < 0.9:
+                    idx = Bin("&", self.expr(scope, 1, "int"), Lit(31, "i64"))
+                else:
+                    idx = self.expr(scope, 1, "int")   # the low 5 bits count
+                out.append(Warp([v], op, t, e, idx))
+                scope[v] = t
+            elif op in ("all", "any", "eq", "ballot"):
+                e = self.expr(scope, 2, "bool") if r.random() < 0.7 else self.expr(scope, 1, "int")
+                out.append(Warp([v], op, "b", e))
+                scope[v] = "i32" if op == "ballot" else "b"
+            else:
+                t = r.choice(("i32", "i64", "u32", "u64", "f32", "f64"))
+                if r.random() < 0.3:
+                    x = Bin("//", Var("tx", "i32"), Lit(r.choice((32, 64)), "i64"))
+                else:
+                    x = Bin("%", self.expr(scope, 1, "int"), Lit(r.choice((2, 3, 5)), "i64"))
+                e = self.coerce_exact(x, t)
+                if op == "match_any":
+                    out.append(Warp([v], op, t, e))
+                    scope[v] = "i32"
+                else:
+                    v2 = self.fresh()
+                    out.append(Warp([v, v2], op, t, e))
+                    scope[v], scope[v2] = "i32", "b"
+                    self.store_w(Var(v2, "b"))
+                    if r.random() < 0.5:
+                        continue
+            self.store_w(Var(v, scope[v]))
+
+    def make_fatom(self, scope):
+        r = self.rnd
+        out = self.body
+        # global float accumulators: add/sub on slot 0 (exact operands),
+        # max on 1, min on 2, one of nanmax/nanmin on 3
+        t = r.choice(FLOATS)
+        arr = self.acc_array("fa32" if t == "f32" else "fa64", t, 4)
+        nanop = r.choice(("nanmax", "nanmin"))
+        for _ in range(r.randint(1, 4)):
+            slot = r.randrange(4)
+            if slot == 0:
+                e = Dyadic(self.expr(scope, 1, "int"), t, r.choice((1.0, 0.5, 0.25)))
+                out.append(Atom(r.choice(("add", "add", "sub")), arr, t, 0, e))
+            else:
+                e = self.coerce_exact(self.expr(scope, 2, "float"), t)
+                out.append(Atom(("max", "min", nanop)[slot - 1], arr, t, slot, e))
+        # a shared float accumulator: zeroed, a barrier, atomics, a barrier, read back
+        if r.random() < 0.6:
+            st = r.choice(FLOATS)
+            sh = self.fresh("fsh")
+            out.append(Text("%s = cuda.shared.array(4, %s)" % (sh, NPNAME[st]),
+                            "%s = SH(%r, 4, %s)" % (sh, sh, NPNAME[st])))
+            out.append(Text("if tx < 4:\n    %s[tx] = 0" % sh, "if T.tx < 4:\n    %s[T.tx] = 0" % sh))
+            out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+            for _ in range(r.randint(1, 3)):
+                slot = r.randrange(3)
+                if slot == 0:
+                    out.append(Atom("add", sh, st, 0, Dyadic(self.expr(scope, 1, "int"), st, r.choice((1.0, 0.25)))))
+                else:
+                    out.append(Atom(("max", "min")[slot - 1], sh, st, slot,
+                                    self.coerce_exact(self.expr(scope, 2, "float"), st)))
+            out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+            self.store_w(Index(sh, st, Lit(r.randrange(3), "i64")))
+        # an add by compare-and-swap: on acc[0] (global) or a shared int
+        if r.random() < 0.6:
+            names = [self.fresh("x"), self.fresh("c"), self.fresh("p"), self.fresh("w")]
+            cas2 = r.random() < 0.4
+            if r.random() < 0.5:
+                e = self.coerce_exact(self.expr(scope, 2, "int"), "i64")
+                out.append(CasAdd("acc", "i64", 0, e, names, cas2))
+            else:
+                ct = r.choice(("i32", "u32", "i64", "u64"))
+                sh = self.fresh("ish")
+                out.append(Text("%s = cuda.shared.array(2, %s)" % (sh, NPNAME[ct]),
+                                "%s = SH(%r, 2, %s)" % (sh, sh, NPNAME[ct])))
+                out.append(Text("if tx < 2:\n    %s[tx] = tx + 5" % sh, "if T.tx < 2:\n    %s[T.tx] = T.tx + 5" % sh))
+                out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+                e = self.coerce_exact(self.expr(scope, 2, "int"), ct)
+                out.append(CasAdd(sh, ct, 0, e, names, cas2))
+                out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
+                self.store_w(Index(sh, ct, Lit(0, "i64")))
+        # inc/dec/exch with one operand for all threads: order independent
+        if r.random() < 0.4:
+            arr = self.acc_array("ua32", "u32", 3)
+            for _ in range(r.randint(1, 3)):
+                slot = r.randrange(3)
+                op = ("inc", "dec", "exch")[slot]
+                out.append(Atom(op, arr, "u32", slot, Lit(r.choice((0, 1, 5, 17, 100, 4294967295)), "u32")))
+
     # ---------------------------------------------------------- rendering
 
     def params(self):
         ps = ["out_i", "out_f", "out_s", "out_m"] + (["acc"] if self.mode == "comm" else [])
-        return ps + [a.name for a in self.args]
+        return ps + [a.name for a in self.args] + [x[0] for x in self.extra]
 
     def render(self):
         L = ["# difftest program seed=%d mode=%s (tests/difftest/gen.py)" % (self.seed, self.mode),
@@ -1240,12 +1591,16 @@ class Program:
         return L
 
     def spec(self):
-        return {
+        d = {
             "seed": self.seed, "mode": self.mode, "tpb": self.tpb, "blocks": self.blocks,
             "rows": self.rows if self.mode == "pure" else self.nthreads(), "ncols": self.ncols, "sdt": self.sdt,
             "grid2": self.grid2, "mslots": self.mslots,
             "args": [(a.name, a.kind, a.ty, a.shape, a.layout, a.readonly) for a in self.args],
         }
+        if self.extra:
+            # (name, type, slots or columns, "acc" or "out"), passed after the arguments
+            d["extra"] = [(n, t, min(8, self.wcols[n]) if kind == "out" else c, kind) for n, t, c, kind in self.extra]
+        return d
 
 
 def generate(seed, mode=None):

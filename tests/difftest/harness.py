@@ -17,7 +17,14 @@ Comparisons: integers and exact float operations bit for bit (all NaNs
 alike); out_m, the results of inexact math functions, within the CUDA
 bound of docs/math_accuracy.md plus one ulp for the reference's own error.
 Threads that did something undefined (refrt.Undefined) are left out; in
-the "comm" mode such a program is skipped as a whole.
+the "comm" mode such a program is skipped as a whole.  Float accumulators
+(SPEC["extra"]) compare by value: max/min of -0.0 and 0.0 keep whichever
+came first, so only their sign may depend on the order.
+
+The "comm" reference runs a block's threads as generators in lock step:
+each yields at a barrier ('sync', a reducing one) or a warp operation
+('warp': the harness computes every lane's result from the operands of the
+32 lanes of its warp, refrt.warp_op) and is sent the result.
 """
 
 import importlib.util
@@ -177,7 +184,28 @@ def inputs(spec):
             arrs.append(a)
         else:
             arrs.append(_scalar(rng, t))
+    for name, t, n, kind in spec.get("extra", ()):
+        if kind == "out":
+            arrs.append(np.full((rows, n), 0.25 if t in R.FLOATS else -7, R.NP[t]))
+        elif t in R.FLOATS:
+            # small integers (exact sums); max/min slots NaN at times (it sticks, nanmax replaces it)
+            a = rng.integers(-1000, 1000, n).astype(R.NP[t])
+            a[1:][rng.random(n - 1) < 0.15] = np.nan
+            arrs.append(a)
+        else:
+            arrs.append(rng.integers(0, 50, n).astype(R.NP[t]))
     return arrs, views
+
+
+def roles(spec):
+    """(name, role) of each kernel parameter: 'out' (per-thread rows),
+    'acc' (accumulators), 'in' (must not change), 'scalar'."""
+    out = [(n, "out") for n in ("out_i", "out_f", "out_s", "out_m")]
+    if spec["mode"] == "comm":
+        out.append(("acc", "acc"))
+    out += [(a[0], "in" if a[1] == "array" else "scalar") for a in spec["args"]]
+    out += [(x[0], x[3]) for x in spec.get("extra", ())]
+    return out
 
 
 # ---------------------------------------------------------------- reference
@@ -211,12 +239,9 @@ def reference(mod, spec, arrs):
         return arrs, masked
     acc = arrs[4]
 
-    def atom(op, slot, v):
-        old = int(acc[slot])
-        v = int(v)
-        new = {"add": old + v, "sub": old - v, "max": max(old, v), "min": min(old, v),
-               "and_": old & v, "or_": old | v, "xor": old ^ v}[op]
-        acc[slot] = R.wrap(new, "i64")
+    def atom(op, slot, v, arr=None):
+        a = acc if arr is None else arr
+        a[slot] = R.atomic(op, a[slot], v, R.TYPE[a.dtype.type])
 
     for b in range(nb):
         shared = {}
@@ -237,6 +262,16 @@ def reference(mod, spec, arrs):
                 break
             if kind == "sync":
                 send = [None] * tpb
+                continue
+            if kind == "warp":
+                ops = {(y[1][0], y[1][1]) for y in ys}
+                if len(ops) != 1:
+                    raise RuntimeError("lanes at different warp operations: %s" % ops)
+                (op, t), = ops
+                send = []
+                for w in range(0, tpb, 32):
+                    lanes = [y[1] for y in ys[w:w + 32]]
+                    send += R.warp_op(op, t, [x[2] for x in lanes], [x[3] for x in lanes])
                 continue
             preds = [bool(p) for _, p in ys]
             v = {"syncthreads_count": sum(preds), "syncthreads_and": int(all(preds)),
@@ -259,9 +294,8 @@ def compare(spec, got, want, orig, masked):
     """The first difference, as text, or None."""
     rows = spec["rows"]
     keep = np.array([r not in masked for r in range(rows)], bool)
-    names = ["out_i", "out_f", "out_s", "out_m"] + (["acc"] if spec["mode"] == "comm" else []) + \
-        [a[0] for a in spec["args"]]
-    for k, (name, g, w) in enumerate(zip(names, got, want)):
+    rl = roles(spec)
+    for k, ((name, role), g, w) in enumerate(zip(rl, got, want)):
         if not isinstance(g, np.ndarray):
             continue
         if name == "out_m":
@@ -278,10 +312,18 @@ def compare(spec, got, want, orig, masked):
                         return "out_m[%d, %d] = %r, math.%s (%s) should be %r (%.3g ulps > %d)" % (
                             r, col, gv, f, t, wv, d, bound)
             continue
-        if k >= (5 if spec["mode"] == "comm" else 4):
+        if role == "in":
             # an input: must be unchanged
             w = orig[k]
-        if name.startswith("out_"):
+        if role == "acc" and g.dtype.kind == "f":
+            # float accumulators: by value (max/min of -0.0 and 0.0 keep
+            # whichever came first), NaN equal to NaN
+            ok = (g == w) | (np.isnan(g) & np.isnan(w))
+            if not ok.all():
+                pos = int(np.argwhere(~ok)[0][0])
+                return "%s[%d] = %r, should be %r" % (name, pos, g[pos], w[pos])
+            continue
+        if role == "out":
             g, w = g[keep], w[keep]
             idx_rows = np.nonzero(keep)[0]
         else:
@@ -297,8 +339,7 @@ def compare(spec, got, want, orig, masked):
                 gv, wv = got[k][pos], want[k][pos]
             else:
                 gv, wv = g[pos] if g.ndim else g, w[pos] if w.ndim else w
-            what = "input %s was written" % name if k >= 4 and not name.startswith("out_") and name != "acc" \
-                else name
+            what = "input %s was written" % name if role == "in" else name
             return "%s%s = %r, should be %r" % (what, list(pos), gv, wv)
     return None
 

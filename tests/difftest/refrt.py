@@ -418,3 +418,80 @@ class Thread:
 def sr(v):
     """A special register (threadIdx.x, ...): int32."""
     return np.int32(v)
+
+
+# ---------------------------------------------------------------- atomics, warps
+
+TYPE = {v: k for k, v in NP.items()}
+
+
+def atomic(op, old, v, t):
+    """The new value of a slot of type t holding old after cuda.atomic.<op>
+    with operand v (Numba's semantics: float max/min leave a NaN in memory
+    and ignore a NaN operand; nanmax/nanmin replace a NaN in memory; inc
+    and dec wrap at the operand)."""
+    if t in FLOATS:
+        o, x = NP[t](old), cast(v, t)
+        with np.errstate(all="ignore"):
+            if op == "add":
+                return NP[t](o + x)
+            if op == "sub":
+                return NP[t](o - x)
+        if op == "exch":
+            return x
+        if op in ("max", "min"):
+            if np.isnan(o) or np.isnan(x):
+                return o
+            return x if (x > o if op == "max" else x < o) else o
+        if op in ("nanmax", "nanmin"):
+            if np.isnan(x):
+                return o
+            return x if np.isnan(o) or (x > o if op == "nanmax" else x < o) else o
+        raise ValueError(op)
+    o, x = int(old), int(cast(v, t))
+    if op == "inc":
+        new = 0 if o >= x else o + 1
+    elif op == "dec":
+        new = x if o == 0 or o > x else o - 1
+    else:
+        new = {"add": o + x, "sub": o - x, "max": max(o, x), "min": min(o, x), "and_": o & x,
+               "or_": o | x, "xor": o ^ x, "exch": x}[op]
+    return wrap(new, t)
+
+
+def _bits(v, t):
+    if t in FLOATS:
+        return int(np.array(v, NP[t]).view(np.uint32 if t == "f32" else np.uint64))
+    return int(v) & ((1 << BITS[t]) - 1)
+
+
+def warp_op(op, t, vals, args):
+    """Each lane's result of a warp operation of a full warp (mask
+    0xffffffff, width 32), from the lanes' operands vals (of type t) and
+    lane operands args, as PTX's shfl.sync, vote.sync and match.sync do:
+    the source lane comes from the operand's low 5 bits; shfl_up/down from
+    a lane out of the warp give the lane's own value."""
+    n = len(vals)
+    if n != 32:
+        raise ValueError("a warp of %d lanes" % n)
+    if op in ("shfl", "up", "down", "xor"):
+        out = []
+        for lane in range(32):
+            b = int(args[lane]) & 31
+            j = {"shfl": b, "up": lane - b, "down": lane + b, "xor": lane ^ b}[op]
+            out.append(vals[j] if 0 <= j < 32 else vals[lane])
+        return out
+    if op in ("all", "any", "eq", "ballot"):
+        p = [bool(v) for v in vals]
+        if op == "ballot":
+            r = wrap(sum(1 << i for i in range(32) if p[i]), "i32")
+        else:
+            r = np.bool_(all(p) if op == "all" else any(p) if op == "any" else len(set(p)) == 1)
+        return [r] * 32
+    bits = [_bits(v, t) for v in vals]
+    if op == "match_any":
+        return [wrap(sum(1 << j for j in range(32) if bits[j] == bits[i]), "i32") for i in range(32)]
+    if op == "match_all":
+        same = len(set(bits)) == 1
+        return [(wrap(0xffffffff if same else 0, "i32"), np.bool_(same))] * 32
+    raise ValueError(op)

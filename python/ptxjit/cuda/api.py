@@ -74,7 +74,10 @@ class Device:
             raise AttributeError("%r: no device attribute %r (known: %s)"
                                  % (self, name, ", ".join(sorted(DEVICE_ATTRIBUTES))))
         if name not in self._attrs:
-            self._attrs[name] = _core.device_attribute(code)
+            try:
+                self._attrs[name] = _core.device_attribute(code)
+            except ValueError as e:
+                raise ValueError("device attribute %s: %s" % (name, e)) from None
         return self._attrs[name]
 
     def reset(self):
@@ -260,6 +263,8 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
     and the device are faster, and asynchronous with a stream."""
     shape = shape_tuple(shape)
     dtype = check_dtype(dtype)
+    if any(n < 0 for n in shape):
+        raise ValueError("pinned_array: negative dimension in shape %s" % (shape,))
     if strides is None and order == "F":
         strides = f_strides(shape, dtype.itemsize)
     nbytes = dtype.itemsize

@@ -483,11 +483,6 @@ class CUDADispatcher(_core.Dispatcher):
         return self._compile(", ".join(argtypes), argtypes, flags)
 
     def _kernel(self, signature):
-        if signature is None:
-            if len(self.overloads) != 1:
-                raise TypeError("kernel %r has %d compiled signatures; name one"
-                                % (self.__name__, len(self.overloads)))
-            return next(iter(self.overloads.values()))
         key = signature if isinstance(signature, tuple) and all(isinstance(s, str) for s in signature) \
             else _argtypes_of(_sig_text(signature))
         key = tuple(_canon_type(s) for s in key)

@@ -51,8 +51,6 @@ def _field_type(name, fdt):
 def record_sig(dtype):
     """Numba's spelling of the Record type of a structured dtype."""
     dt = np.dtype(dtype)
-    if dt.fields is None:
-        raise TypeError("dtype %s is not a structured dtype (it has no fields)" % dt)
     parts = []
     for name in dt.names:
         fdt, off = dt.fields[name][:2]
