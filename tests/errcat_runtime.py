@@ -848,8 +848,9 @@ SIM_TRIGGERS += [
 # ----------------------------------------------- what no trigger here covers
 #
 # GPU_ONLY: the messages of the CUDA driver's path, and of GPU memory and
-# contexts (tests/test_fault.py drives some of them through the fake
-# driver in tests/fake_cuda; the GPU run reaches the others).
+# contexts, that GPU_CHILD_TRIGGERS (below: the fake driver of
+# tests/fake_cuda) does not give yet; tests/test_fault.py and the GPU run
+# reach some of them.
 # INTERNAL: not for users: internal errors, out of host memory, and the
 # private _core API that ptxjit's own Python code calls correctly.
 # COVERED_ELSEWHERE: {format: the test in test_error_catalogue.py that
@@ -886,7 +887,6 @@ GPU_ONLY = {
     "cuMemcpyDtoH (the error word of kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:41
     "cuMemsetD8 (the error word of kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:43
     "transfer settings: mode 'staged', 'register' or 'driver', chunk >= 1 byte, 1 to %d threads": "the CUDA driver's path",  # src/rt/xfer.c:304
-    '<dynamic src/rt/xfer.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/xfer.c:50
 }
 
 PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
@@ -988,6 +988,9 @@ GPU_CHILD_TRIGGERS = [
      ["cuMemAlloc(%zu bytes)"]),
     ("gpu_ptx_rejected", "cases", "CudaAPIError", ["CUDA_ERROR_INVALID_PTX", "k_fresh", "JIT log"],
      ["cuModuleLoadDataEx (loading the PTX of kernel '%s')"]),
+    ("gpu_fault", "cases", "CudaAPIError", ["CUDA_ERROR_ILLEGAL_ADDRESS (700)", "copy back", "cuda.close()"],
+     ["<dynamic src/rt/xfer.c: rt_fail(rt, e, r_, __VA_ARGS__)>"]),       # CHECK(...) of xfer.c
+    ("gpu_after_fault", "cases", "CudaAPIError", ["context was lost", "cuda.close()", "ILLEGAL_ADDRESS"], []),
     ("gpu_closed_array_copy", "cases", "CudaDriverError", ["device array", "cuda.close()"],
      ["this device array was allocated before cuda.close(); its memory is gone"]),
     ("gpu_closed_array_arg", "cases", "CudaDriverError", ["k_store", "argument 1 ('a')", "cuda.close()"],
