@@ -257,23 +257,6 @@ Ref mb_approx(MB *b, ApproxFn fn, Ref x)
 	return lower_emit(b->L, O_APPROX, KS, SK_F32, x, REF_NONE, REF_NONE, fn);
 }
 
-/*
- * mb_round_magic for a float64 x with |x y| < 2^21, done in float32 so
- * that the float64 units, the scarce ones on most GPUs, stay free (CUDA's
- * exp does likewise): kf (float64) is an integer within 1/2 + 2^-12 of
- * x y, which is all a Cody-Waite reduction needs; *kraw is the float32
- * sum's bits, 0x4b400000 + k, whose low 12 bits are k's.  NaN gives NaN.
- */
-Ref mb_round_f32(MB *b, Ref x, double y, Ref *kf, Ref *kraw)
-{
-	MB s = mb_new(b->L, SK_F32);
-	Ref m = mb_f(&s, 0x1.8p23);
-	Ref t = mb_fma(&s, lower_cvt(b->L, x, SK_F64, SK_F32), mb_f(&s, (float)y), m);
-	*kf = lower_cvt(b->L, mb_sub(&s, t, m), SK_F32, SK_F64);
-	*kraw = mb_bits(&s, t);
-	return t;
-}
-
 Ref mb_toint(MB *b, Ref x)
 {
 	return lower_cvt(b->L, x, b->sk, SK_I32);

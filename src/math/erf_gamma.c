@@ -59,7 +59,7 @@ static Ref erf64(MB *b, Ref x)
 	Ref qh = mb_fma(b, t, p, t);
 	Ref ql = mb_fma(b, t, p, mb_sub(b, t, qh));
 	Ref kf, kraw;
-	mb_round_f32(b, qh, -L2E, &kf, &kraw);
+	mb_round_magic(b, qh, mb_f(b, -L2E), &kf, &kraw);
 	/* r = -qh - k ln2 is exact (ln2's rounding times k, below 2^-49, is
 	 * below 2^-54 of erf once multiplied by 2^k); ql enters as e^-ql = 1 - ql */
 	Ref r = mb_fma(b, kf, mb_f(b, -LN2), mb_neg(b, qh));

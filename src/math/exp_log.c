@@ -3,10 +3,8 @@
  * log10, log1p, logaddexp, logaddexp2, and the extended-precision exp
  * and log that pow, sinh, cosh and the gamma functions build on.
  *
- * exp(x): k = rint(x / ln2) (float64: computed in float32, mb_round_f32,
- * so it may be off by one, which the polynomials allow), r = x - k ln2
- * with ln2 in two parts (the first product is exact under fma: x - k*LN2
- * needs at most 52 bits),
+ * exp(x): k = rint(x / ln2), r = x - k ln2 with ln2 in two parts (the
+ * first product is exact under fma: x - k*LN2 needs at most 52 bits),
  * r kept as a pair rh + rl, e^r = 1 + rh + (rh^2 Q(rh) + rl (1 + rh)) with
  * the sum 1 + rh exact, and the result p 2^k made by adding k to p's
  * exponent field.  Arguments whose result may be subnormal, huge, zero or
@@ -90,11 +88,7 @@ static Ref exp_reduce(MB *b, Ref x, Ref xlo, Ref *kf, Ref *rh, Ref *rl)
 	Ref ln2, ln2lo, l2e, l2elo;
 	kpair(b, LN2_D, LN2_LO_D, &ln2, &ln2lo);
 	kpair(b, L2E_D, L2E_LO_D, &l2e, &l2elo);
-	if (mb_is64(b)) {
-		Ref kraw;
-		mb_round_f32(b, x, L2E_D, kf, &kraw);
-	} else
-		*kf = mb_rint(b, mb_mul(b, x, l2e));
+	*kf = mb_rint(b, mb_mul(b, x, l2e));
 	Ref r1 = mb_fma(b, *kf, mb_neg(b, ln2), x);
 	Ref t = mb_mul(b, *kf, mb_neg(b, ln2lo));
 	if (xlo.kind != R_NONE)
@@ -233,7 +227,7 @@ Ref math_exp(MB *b, Ref x)
 	kpair(b, L2E_D, L2E_LO_D, &l2e, &l2elo);
 	if (!d)
 		return exp_f32(b, x, l2e, l2elo);
-	mb_round_f32(b, x, L2E_D, &kf, &kraw);
+	mb_round_magic(b, x, l2e, &kf, &kraw);
 	Ref r = mb_fma(b, kf, mb_neg(b, ln2), x);
 	r = mb_fma(b, kf, mb_neg(b, ln2lo), r);
 	Ref q = mb_horner(b, r, EXP_Q10_D, N(EXP_Q10_D));

@@ -96,7 +96,6 @@ Ref mb_from_words(MB *b, Ref hi, Ref lo);  /* two KW words -> float64 */
 Ref mb_hiword(MB *b, Ref x);               /* float64 -> its high 32 bits (KW) */
 Ref mb_loword(MB *b, Ref x);               /* float64 -> its low 32 bits (KW) */
 Ref mb_round_magic(MB *b, Ref x, Ref y, Ref *kf, Ref *kraw); /* kf = rint(x*y), one rounding; kraw: int32 bits holding it */
-Ref mb_round_f32(MB *b, Ref x, double y, Ref *kf, Ref *kraw); /* the same for float64 x, in float32 (kf may be off by one) */
 Ref mb_toint(MB *b, Ref x);                /* float (integral value) -> int32 (KW), saturating */
 Ref mb_approx(MB *b, ApproxFn fn, Ref x);  /* the GPU's float32 approximation of fn (O_APPROX) */
 Ref mb_fromint(MB *b, Ref i);              /* int32 (KW) -> float */
