@@ -3,8 +3,11 @@ sources, for tests/test_error_catalogue.py.
 
 runtime_formats() returns {format: "file:line"} for every message that
 src/py, src/rt, src/sim and python/ptxjit raise:
-  - C: PyErr_SetString/PyErr_Format (src/py), rt_fail/rt_fail_rt
-    (src/rt), fail/bad_launch/stack_fail (src/sim) with a literal format;
+  - C: PyErr_SetString/PyErr_Format (src/py), rt_fail/rt_fail_rt and
+    the driver-call wrapper CHECK(call, format, ...) (src/rt),
+    fail/bad_launch/stack_fail (src/sim) with a literal format, and
+    snprintf straight into an error's text (X->msg, X->msg + n: whole
+    messages and parts appended to one) in all three;
   - Python: raise SomeError("literal" ...) (implicitly concatenated
     literals, %-formats and f-strings, whose {fields} read as %s).
 A message made elsewhere (raise X(msg), PyErr_SetString(exc, buf)) is
@@ -20,9 +23,15 @@ from test_error_catalogue import _c_calls, _literal, ROOT
 
 C_SITES = [
     ("src/py/*.c", (("PyErr_SetString", 1), ("PyErr_Format", 1))),
-    ("src/rt/*.c", (("rt_fail_rt", 3), ("rt_fail", 3))),
+    ("src/rt/*.c", (("rt_fail_rt", 3), ("rt_fail", 3), ("CHECK", 1))),
     ("src/sim/*.c", (("fail", 3), ("bad_launch", 1), ("stack_fail", 3))),
 ]
+
+# Messages written with snprintf straight into an error's text (RtErr.msg,
+# PjError.msg, ...): the destination is X->msg, or X->msg + N (a part
+# appended to a message made above).
+SNPRINTF_DIRS = ("src/py/*.c", "src/rt/*.c", "src/sim/*.c")
+MSG_DEST = re.compile(r"^\w+(->|\.)msg\b")
 
 
 def _py_literal(node):
@@ -60,10 +69,20 @@ def runtime_formats():
                     where = "%s:%d" % (rel, line)
                     if len(args) <= idx or args[0].startswith(("const ", "Launch ", "PjError ", "Rt")):
                         continue                      # the definition, not a call
+                    if (name, args[0]) == ("CHECK", "call") or args[idx] == "__VA_ARGS__":
+                        continue                      # CHECK(call, ...): its definition; its sites are read
                     if args[idx].startswith('"'):
                         found.setdefault(_literal(args[idx]), where)
                     else:
                         found.setdefault("<dynamic %s: %s(%s)>" % (rel, name, ", ".join(args)), where)
+    for pattern in SNPRINTF_DIRS:
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern))):
+            rel = os.path.relpath(path, ROOT)
+            with open(path) as f:
+                text = f.read()
+            for line, args in _c_calls(text, "snprintf"):
+                if len(args) > 2 and MSG_DEST.match(args[0]) and args[2].startswith('"'):
+                    found.setdefault(_literal(args[2]), "%s:%d" % (rel, line))
     for path in sorted(glob.glob(os.path.join(ROOT, "python", "ptxjit", "**", "*.py"), recursive=True)):
         rel = os.path.relpath(path, ROOT)
         with open(path) as f:
@@ -369,6 +388,8 @@ TRIGGERS = [
     ("elapsed_not_event", lambda: cuda.event().elapsed_time(3), "TypeError", ["event", "int"]),
     ("set_transfer_mode", lambda: ptxjit._core.set_transfer(mode="nope"), "ValueError", ["'nope'", "staged"]),
     ("set_transfer_threads", lambda: ptxjit._core.set_transfer(threads=0), "ValueError", ["threads"]),
+    ("set_transfer_too_many_threads", lambda: ptxjit._core.set_transfer(threads=10000), "ValueError",
+     ["transfer settings", "threads"]),
     # the dispatcher and cuda.jit (dispatcher.py)
     ("jit_bad_keyword", lambda: cuda.jit(nosuch=1), "TypeError", ["nosuch"]),
     ("jit_boundscheck", lambda: cuda.jit(boundscheck=True)(lambda a: None), "NotImplementedError",
@@ -553,7 +574,8 @@ SIM_TRIGGERS = [
     ("sim_endless", lambda: _with_loop_limit(k_endless, cuda.to_device(np.zeros(1, np.float32))), "DeadlockError",
      ["endless loop", "k_endless"]),
     ("sim_shfl_mask", lambda: k_shfl_mask[1, 32](_f32(32)), "DeadlockError",
-     ["cuda.shfl_sync()", "mask", "lane 1", "k_shfl_mask", "errcat_runtime.py:"]),
+     ["cuda.shfl_sync()", "mask", "lane 1", "k_shfl_mask", "errcat_runtime.py:"],
+     ["%s\n  in kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)"]),
     ("sim_warp_mismatch", lambda: k_warp_mismatch[1, 32](_f32(32)), "DeadlockError",
      ["different warp operations", "cuda.ballot_sync()", "k_warp_mismatch"]),
     ("sim_barrier_kinds", lambda: k_barrier_kinds[1, 32](_f32(32)), "DeadlockError",
@@ -677,6 +699,23 @@ n_index_interpreted = njit(boundscheck=True)(n_index)
 def _njit_deep():
     with _env(PTXJIT_CC="none"):          # read when n_deep is compiled, at its first call
         return n_deep(20000)
+
+
+@njit
+def n_huge(n):
+    return np.empty(n, np.float64)
+
+
+def _njit_huge_interpreted():
+    with _env(PTXJIT_CC="none"):
+        return n_huge(1 << 58)
+
+
+def _kernel_of(disp):
+    """The compiled Kernel of a kernel launched once."""
+    if not disp.overloads:
+        disp[1, 1](_f32(), 1.0)
+    return next(iter(disp.overloads.values()))
 
 
 def _njit_index_interpreted():
@@ -818,6 +857,9 @@ TRIGGERS += [
     ("njit_index_interpreted", _njit_index_interpreted, "IndexError",
      ["index 5", "size 3", "'a'", "n_index", "errcat_runtime.py:"],
      ["<dynamic src/py/cpu.c: PyErr_SetString(PyExc_IndexError, e->msg)>"]),
+    ("njit_huge_interpreted", _njit_huge_interpreted, "MemoryError",
+     ["cannot allocate 2305843009213693952 bytes", "errcat_runtime.py:", "in function 'n_huge'"],
+     ["MemoryError: cannot allocate %llu bytes\n  at %s:%d, in function '%s'"]),   # the class becomes the type
     ("njit_c_compiler_fails", _broken_cc, "InternalCompilerError",
      ["C compiler failed", "/nonexistent/errcat.h"]),
     ("njit_recursion_interpreted", _njit_deep, "RecursionError", ["10000", "n_deep", "errcat_runtime.py:"],
@@ -834,10 +876,13 @@ SIM_TRIGGERS += [
      ["kernel attributes", "simulator"]),
     ("sim_device_attribute", lambda: cuda.get_current_device().CLOCK_RATE, "ValueError",
      ["CLOCK_RATE", "simulator"], ["device attribute %d has no value on the simulator", "py:device attribute %s: %s"]),
+    ("sim_makes_no_machine_code", lambda: _kernel_of(k_store)._cubin(), "ValueError", ["simulator", "machine code"]),
+    ("sim_runs_no_machine_code", lambda: _kernel_of(k_store)._load_cubin(b"\x7fELF"), "ValueError",
+     ["simulator", "machine code"]),
     ("sim_device_recursion", lambda: k_recurse_dev[1, 1](np.array([0, 20000], np.int64)), "RecursionError",
      ["10000", "k_recurse_dev", "errcat_runtime.py"],
      ["RecursionError: maximum recursion depth exceeded (10000 nested calls of device functions; on a GPU "
-      "the stack overflows much earlier)"]),
+      "the stack overflows much earlier)", "%s\n  %sin kernel '%s', thread (%u, %u, %u) of block (%u, %u, %u)"]),
 ]
 
 
@@ -858,40 +903,25 @@ SIM_TRIGGERS += [
 # ptxjit is imported)}.
 
 GPU_ONLY = {
-    '<dynamic src/py/kexc.c: PyErr_SetString(st->TrapError, whole)>': 'needs GPU memory or a GPU context',  # src/py/kexc.c:58
-    "kernel '%s' stopped with the unknown error code %u": 'needs GPU memory or a GPU context',  # src/py/kexc.c:94
-    '<dynamic src/rt/driver.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/driver.c:176
-    'the CUDA driver %s has no entry point %s (it is too old; ptxjit needs CUDA 11.0 or newer); %s': "the CUDA driver's path",  # src/rt/driver.c:194
-    'the CUDA driver found no GPU; %s': "the CUDA driver's path",  # src/rt/driver.c:227
-    'cuDevicePrimaryCtxRetain': "the CUDA driver's path (after a fault: bench/soak.py fault)",  # src/rt/driver.c:247
-    'cuCtxSetCurrent': "the CUDA driver's path",  # src/rt/driver.c:250
-    'cuDevicePrimaryCtxRelease': "the CUDA driver's path",  # src/rt/driver.c:384
-    'cuLinkCreate': "the CUDA driver's path",  # src/rt/link.c:106
-    "cuLink (making the machine code of kernel '%s')": "the CUDA driver's path",  # src/rt/link.c:114
-    'out of host memory for a %zu-byte cubin': "the CUDA driver's path",  # src/rt/link.c:124
-    'the CUDA driver has no cuLink* entry points': "the CUDA driver's path",  # src/rt/link.c:48
-    'the simulator runs no machine code': "the CUDA driver's path",  # src/rt/link.c:55
-    "cuModuleLoadDataEx (loading the cached machine code of kernel '%s')": "the CUDA driver's path",  # src/rt/link.c:61
-    "cuModuleGetFunction('%s')": "the CUDA driver's path",  # src/rt/link.c:67
-    'the simulator makes no machine code': "the CUDA driver's path",  # src/rt/link.c:84
-    "kernel '%s' has no PTX": "the CUDA driver's path",  # src/rt/link.c:86
-    'out of host memory allocating %zu bytes for a simulated device array': "the CUDA driver's path",  # src/rt/mem.c:117
-    '<dynamic src/rt/mem.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/mem.c:194
-    'cuMemcpyHtoDAsync(%zu bytes, staged)': "the CUDA driver's path",  # src/rt/mem.c:276
-    'cuMemcpyDtoHAsync(%zu bytes, staged)': "the CUDA driver's path",  # src/rt/mem.c:348
-    'out of host memory': "the CUDA driver's path",  # src/rt/mem.c:446
-    'out of host memory allocating %zu bytes of pinned memory': "the CUDA driver's path",  # src/rt/mem.c:467
-    'cannot allocate %zu bytes of device memory': "the CUDA driver's path",  # src/rt/mem.c:91
-    '<dynamic src/rt/stream.c: rt_fail(rt, e, r_, __VA_ARGS__)>': "the CUDA driver's path",  # src/rt/stream.c:21
-    "cuStreamSynchronize (after kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:29
-    "cuMemcpyDtoH (the error word of kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:41
-    "cuMemsetD8 (the error word of kernel '%s')": "the CUDA driver's path",  # src/rt/trapword.c:43
-    "transfer settings: mode 'staged', 'register' or 'driver', chunk >= 1 byte, 1 to %d threads": "the CUDA driver's path",  # src/rt/xfer.c:304
+    'out of host memory allocating %zu bytes for a simulated device array': "the simulator's device memory when "
+    "the host has none left",  # src/rt/mem.c
 }
 
 PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
+HOSTMEM = "out of host memory"
+SIMINT = "an internal error of the simulator"
 
 INTERNAL = {
+    'out of host memory for a %zu-byte cubin': HOSTMEM,  # src/rt/link.c
+    'out of host memory': HOSTMEM + " (the list of pinned ranges)",  # src/rt/mem.c
+    'out of host memory allocating %zu bytes of pinned memory': HOSTMEM,  # src/rt/mem.c
+    "MemoryError: out of host memory for the interpreter (function '%s')": HOSTMEM,  # src/sim/cpu.c
+    "MemoryError: cannot allocate %llu bytes\n  in function '%s'": "the interpreter's allocation without a line; "
+    "the front end gives every allocation one (njit_huge_interpreted gives the message with its line)",  # src/sim/cpu.c
+    "internal error in the simulator: function '%s' called without its parameter buffer": SIMINT,  # src/sim/cpu.c
+    "internal error in the simulator: function '%s' stopped at a barrier or a warp operation": SIMINT,  # src/sim/cpu.c
+    "internal error in the simulator: kernel '%s' allocates memory, which only CPU functions can": SIMINT,
+    'the function was compiled without its interpreter program': PRIV + ": CpuFunc checks first",  # src/sim/cpu.c
     'the text %.60R contains a NUL character, which ptxjit cannot compile; remove it': "private _core.compile only: Python refuses source files with NUL bytes",  # src/py/jit.c:91
     "internal compiler error: the parameter layout of kernel '%s' does not match its arguments; please report this with the kernel's source": 'an internal compiler error',  # src/py/argpack.c:203
     "kernel '%s' is not set up": "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/config.c:252
@@ -987,10 +1017,15 @@ GPU_CHILD_TRIGGERS = [
     ("gpu_out_of_memory", "cases", "CudaAPIError", ["CUDA_ERROR_OUT_OF_MEMORY", "cuMemAlloc(16777216 bytes)"],
      ["cuMemAlloc(%zu bytes)"]),
     ("gpu_ptx_rejected", "cases", "CudaAPIError", ["CUDA_ERROR_INVALID_PTX", "k_fresh", "JIT log"],
-     ["cuModuleLoadDataEx (loading the PTX of kernel '%s')"]),
-    ("gpu_fault", "cases", "CudaAPIError", ["CUDA_ERROR_ILLEGAL_ADDRESS (700)", "copy back", "cuda.close()"],
-     ["<dynamic src/rt/xfer.c: rt_fail(rt, e, r_, __VA_ARGS__)>"]),       # CHECK(...) of xfer.c
-    ("gpu_after_fault", "cases", "CudaAPIError", ["context was lost", "cuda.close()", "ILLEGAL_ADDRESS"], []),
+     ["cuModuleLoadDataEx (loading the PTX of kernel '%s')", "\nThe driver's JIT log:\n%s"]),
+    ("gpu_fault", "cases", "CudaAPIError", ["kernel 'k_store'", "CUDA_ERROR_ILLEGAL_ADDRESS (700)",
+                                            "cuEventSynchronize", "kernel arguments", "cuda.close()"],
+     ["cuEventSynchronize (a staging buffer of kernel arguments)", "%s (%d) in %s%s%s",
+      "\nThe CUDA context cannot be used after this error (a kernel faulted); call cuda.close() to reset it. "
+      "Device arrays made before are lost."]),
+    ("gpu_after_fault", "cases", "CudaAPIError", ["context was lost", "cuda.close()", "ILLEGAL_ADDRESS"],
+     ["the CUDA context was lost to an earlier error and cannot be used until cuda.close() resets it (device "
+      "arrays, streams and events made before it are gone); the error was: %.2800s"]),
     ("gpu_closed_array_copy", "cases", "CudaDriverError", ["device array", "cuda.close()"],
      ["this device array was allocated before cuda.close(); its memory is gone"]),
     ("gpu_closed_array_arg", "cases", "CudaDriverError", ["k_store", "argument 1 ('a')", "cuda.close()"],
@@ -1000,8 +1035,131 @@ GPU_CHILD_TRIGGERS = [
     ("gpu_closed_event", "cases", "CudaDriverError", ["event", "cuda.close()"],
      ["this %s was made before cuda.close() and cannot be used any more"]),
     ("gpu_no_device", "no_device", "CudaSupportError", ["CUDA_ERROR_NO_DEVICE", "cuInit", "PTXJIT_SIM=1"],
-     ["cuInit"]),
+     ["cuInit", "; no CUDA GPU is visible; %s"]),
     ("gpu_no_driver", "no_driver", "CudaSupportError", ["no CUDA driver", "/nonexistent/libcuda.so",
                                                         "PTXJIT_SIM=1"],
      ["no CUDA driver was found (%s could not be loaded: %s); %s"]),
+    ("gpu_old_driver", "old_driver", "CudaSupportError", ["has no entry point cuLaunchHostFunc", "too old",
+                                                          "PTXJIT_SIM=1"],
+     ["the CUDA driver %s has no entry point %s (it is too old; ptxjit needs CUDA 11.0 or newer); %s"]),
+    ("gpu_no_linker", "no_linker", "CudaSupportError", ["no cuLink* entry points"],
+     ["the CUDA driver has no cuLink* entry points"]),
+    # a debug kernel's error word (src/rt/trapword.c, src/py/kexc.c)
+    ("gpu_trap_raise", "cases", "ValueError", ["In function 'k_raise'", "errcat_gpu_child.py, line",
+                                               "tid=[3, 0, 0] ctaid=[1, 0, 0]", "a[0] is too big"], []),
+    ("gpu_trap_unknown_code", "cases", "TrapError", ["k_raise", "unknown error code 99"],
+     ["kernel '%s' stopped with the unknown error code %u"]),
+    ("gpu_trap_rebound_class", "cases", "TrapError", ["In function 'k_mine'", "errcat_gpu_child.py, line",
+                                                      "tid=[3, 0, 0]", "GpuError: a[0] is mine",
+                                                      "no exception class"],
+     ["%s: %s (kernel '%s' raised '%s', which is no exception class of the builtins or of the kernel's "
+      "globals now)"]),
+    # the linker and machine code (src/rt/link.c: the cache of kernels calls these)
+    ("gpu_link_rejects", "cases", "CudaAPIError", ["CUDA_ERROR_INVALID_PTX (218)", "cuLink", "k_store",
+                                                   "JIT log", "fake linker rejected"],
+     ["cuLink (making the machine code of kernel '%s')", "\nThe driver's JIT log:\n%s"]),
+    ("gpu_njit_has_no_ptx", "cases", "ValueError", ["n_one", "has no PTX"], ["kernel '%s' has no PTX"]),
+    ("gpu_huge_alloc", "cases", "ValueError", ["cannot allocate 1152921504606846976 bytes of device memory"],
+     ["cannot allocate %zu bytes of device memory"]),
+]
+
+# Each CUDA driver call the runtime checks (CHECK(...) and rt_fail in
+# src/rt), failed by the fake driver where a user's action reaches it
+# (tests/errcat_gpu_child.py DRIVER_CASES and _init_cases): (case, part,
+# the format, words besides the call's name, the error and its code).
+_UNK = ("CUDA_ERROR_UNKNOWN", "(999)")
+DRIVER_TRIGGERS = [
+    ("drv_alloc_code_unnamed", "cases", "cuMemAlloc(%zu bytes)", ("CUDA_ERROR_12345", "(12345)"),
+     ["12582912 bytes"]),
+    ("drv_htod", "cases", "cuMemcpyHtoD(%zu bytes to a device array)", _UNK, ["4000 bytes", "to a device array"]),
+    ("drv_htod_async", "cases", "cuMemcpyHtoDAsync(%zu bytes to a device array)", _UNK, ["400 bytes"]),
+    ("drv_htod_staged", "cases", "cuMemcpyHtoDAsync(%zu bytes to a device array, staged)", _UNK,
+     ["262144 bytes", "staged"]),
+    ("drv_dtoh", "cases", "cuMemcpyDtoH(%zu bytes from a device array)", _UNK, ["4000 bytes", "from a device array"]),
+    ("drv_dtoh_async", "cases", "cuMemcpyDtoHAsync(%zu bytes from a device array)", _UNK, ["400 bytes"]),
+    ("drv_dtoh_staged", "cases", "cuMemcpyDtoHAsync(%zu bytes from a device array, staged)", _UNK,
+     ["262144 bytes", "staged"]),
+    ("drv_dtod", "cases", "cuMemcpyDtoD(%zu bytes between device arrays)", _UNK, ["400 bytes"]),
+    ("drv_dtod_async", "cases", "cuMemcpyDtoDAsync(%zu bytes between device arrays)", _UNK, ["400 bytes"]),
+    ("drv_memset", "cases", "cuMemsetD8(%zu bytes of a device array)", _UNK, ["400 bytes"]),
+    ("drv_host_register", "cases", "cuMemHostRegister(%zu bytes: pinning host memory)", _UNK, ["524288 bytes"]),
+    ("drv_host_unregister", "cases", "cuMemHostUnregister (unpinning host memory)", _UNK, []),
+    ("drv_mem_info", "cases", "cuMemGetInfo (the device's free memory)", _UNK, []),
+    ("drv_sync", "cases", "cuCtxSynchronize (cuda.synchronize())", _UNK, []),
+    ("drv_stream_create", "cases", "cuStreamCreate (cuda.stream())", _UNK, []),
+    ("drv_stream_sync", "cases", "cuStreamSynchronize (waiting for a stream's work)", _UNK, []),
+    ("drv_stream_query", "cases", "cuStreamQuery (stream.query())", _UNK, []),
+    ("drv_event_create", "cases", "cuEventCreate (cuda.event())", _UNK, []),
+    ("drv_event_record", "cases", "cuEventRecord (event.record())", _UNK, []),
+    ("drv_event_sync", "cases", "cuEventSynchronize (event.synchronize())", _UNK, []),
+    ("drv_event_query", "cases", "cuEventQuery (event.query())", _UNK, []),
+    ("drv_event_wait", "cases", "cuStreamWaitEvent (event.wait())", _UNK, []),
+    ("drv_event_elapsed", "cases", "cuEventElapsedTime (cuda.event_elapsed_time())", _UNK, []),
+    ("drv_order_event", "cases", "cuEventCreate (for the stream of an array's producer)", _UNK, []),
+    ("drv_order_record", "cases", "cuEventRecord (on the stream of an array's producer)", _UNK, []),
+    ("drv_order_wait", "cases", "cuStreamWaitEvent (a launch after the stream of an array's producer)", _UNK, []),
+    ("drv_launch", "cases", "cuLaunchKernel of kernel '%s' (grid (%u, %u, %u), block (%u, %u, %u), %u bytes of "
+     "dynamic shared memory)", ("CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "(701)"),
+     ["k_store", "grid (2, 3, 1), block (32, 4, 1)"]),
+    ("drv_func_attr", "cases", "cuFuncGetAttribute(%d) of kernel '%s'", _UNK, ["k_store"]),
+    ("drv_occupancy", "cases", "cuOccupancyMaxPotentialBlockSize (a block size for kernel '%s')", _UNK, ["k_fresh"]),
+    ("drv_dyn_smem", "cases", "cuFuncSetAttribute (%u bytes of dynamic shared memory for kernel '%s')", _UNK,
+     ["65536 bytes", "k_dyn"]),
+    ("drv_get_function", "cases", "cuModuleGetFunction('%s')", ("CUDA_ERROR_NOT_FOUND", "(500)"), ["k_fresh"]),
+    ("drv_arg_htod", "cases", "cuMemcpyHtoDAsync(%zu bytes of a NumPy kernel argument)", _UNK,
+     ["kernel 'k_store'", "262144 bytes"]),
+    ("drv_arg_htod_staged", "cases", "cuMemcpyHtoDAsync(%zu bytes of a NumPy kernel argument, staged)", _UNK,
+     ["kernel 'k_store'", "131072 bytes"]),
+    ("drv_arg_dtoh", "cases", "cuMemcpyDtoHAsync(%zu bytes: the copy back of a NumPy kernel argument)", _UNK,
+     ["kernel 'k_store'", "262144 bytes"]),
+    ("drv_arg_dtoh_staged", "cases",
+     "cuMemcpyDtoHAsync(%zu bytes: the copy back of a NumPy kernel argument, staged)", _UNK,
+     ["kernel 'k_store'", "131072 bytes"]),
+    ("drv_arg_stage_record", "cases", "cuEventRecord (a staging buffer of kernel arguments)", _UNK,
+     ["kernel 'k_store'"]),
+    ("drv_arg_stage_sync", "cases", "cuEventSynchronize (a staging buffer of kernel arguments)", _UNK,
+     ["kernel 'k_store'"]),
+    ("drv_arg_copy_back_sync", "cases", "cuEventSynchronize (the copy back of a NumPy kernel argument)", _UNK,
+     ["kernel 'k_store'"]),
+    ("drv_arg_stream_sync", "cases", "cuStreamSynchronize (after the copy back of NumPy kernel arguments)", _UNK,
+     ["kernel 'k_store'"]),
+    ("drv_trap_sync", "cases", "cuStreamSynchronize (after kernel '%s')", _UNK, ["k_raise"]),
+    ("drv_trap_read", "cases", "cuMemcpyDtoH (the error word of kernel '%s')", _UNK, ["k_raise"]),
+    ("drv_trap_clear", "cases", "cuMemsetD8 (the error word of kernel '%s')", _UNK, ["k_raise"]),
+    ("drv_link_create", "cases", "cuLinkCreate", _UNK, []),
+    ("drv_load_cubin", "cases", "cuModuleLoadDataEx (loading the cached machine code of kernel '%s')",
+     ("CUDA_ERROR_INVALID_IMAGE", "(200)"), ["k_store"]),
+    ("drv_ctx_get", "cases", "cuCtxGetCurrent (finding this thread's context)", _UNK, []),
+    ("drv_ctx_set", "cases", "cuCtxSetCurrent (making ptxjit's context this thread's)", _UNK, []),
+    ("drv_release", "init", "cuDevicePrimaryCtxRelease", _UNK, []),
+    ("init_cuinit", "init", "cuInit", _UNK, []),
+    ("init_version", "init", "cuDriverGetVersion", _UNK, []),
+    ("init_count", "init", "cuDeviceGetCount", _UNK, []),
+    ("init_get", "init", "cuDeviceGet(0)", ("CUDA_ERROR_INVALID_DEVICE", "(101)"), []),
+    ("init_name", "init", "cuDeviceGetName", _UNK, []),
+    ("init_total_mem", "init", "cuDeviceTotalMem", _UNK, []),
+    ("init_attribute", "init", "cuDeviceGetAttribute(%d)", _UNK, []),
+    ("init_retain", "init", "cuDevicePrimaryCtxRetain", _UNK, []),
+    ("init_set_current", "init", "cuCtxSetCurrent", _UNK, []),
+]
+
+
+def _call_of(fmt):
+    return re.match(r"cu[A-Za-z0-9]+", fmt).group(0)
+
+
+GPU_CHILD_TRIGGERS += [
+    (name, part, "CudaAPIError", [_call_of(fmt), err[0], err[1]] + words,
+     [fmt, "%s (%d) in %s%s%s"] + (["kernel '%.100s': "] if words and words[0].startswith("kernel '") else []))
+    for name, part, fmt, err, words in DRIVER_TRIGGERS
+]
+GPU_CHILD_TRIGGERS += [
+    ("init_no_gpus", "init", "CudaSupportError", ["found no GPU", "PTXJIT_SIM=1"],
+     ["the CUDA driver found no GPU; %s"]),
+    ("init_retain_after_fault", "init", "CudaAPIError",
+     ["CUDA_ERROR_ILLEGAL_ADDRESS (700)", "cuDevicePrimaryCtxRetain", "after the kernel fault and cuda.close()",
+      "restart Python"],
+     ["%s (%d) in cuDevicePrimaryCtxRetain: after the kernel fault and cuda.close(), the driver gives this "
+      "process no new context. CUDA does not always recover from a kernel fault inside a process (its "
+      "documentation: the process must be terminated and relaunched); restart Python to use the GPU again."]),
 ]

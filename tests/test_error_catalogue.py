@@ -685,13 +685,18 @@ def _gpu_child_results():
         pkg = os.path.dirname(os.path.dirname(os.path.abspath(cuda.__file__)))
         work = tempfile.mkdtemp(prefix="errcat_fake_cuda_")
         try:
-            so = os.path.join(work, "libcuda_fake.so")
-            subprocess.run([cc, "-shared", "-fPIC", "-O1", "-pthread", "-o", so,
-                            os.path.join(here, "fake_cuda", "fake_libcuda.c")], check=True)
-            for part, lib in (("cases", so), ("no_device", so), ("no_driver", "/nonexistent/libcuda.so")):
+            libs = {}
+            for variant, flags in (("", []), ("old", ["-DFAKE_OLD_DRIVER"]), ("nolink", ["-DFAKE_NO_LINKER"])):
+                libs[variant] = os.path.join(work, "libcuda_fake%s.so" % variant)
+                subprocess.run([cc, "-shared", "-fPIC", "-O1", "-pthread"] + flags + [
+                    "-o", libs[variant], os.path.join(here, "fake_cuda", "fake_libcuda.c")], check=True)
+            so = libs[""]
+            for part, lib in (("cases", so), ("init", so), ("no_device", so), ("old_driver", libs["old"]),
+                              ("no_linker", libs["nolink"]), ("no_driver", "/nonexistent/libcuda.so")):
                 env = dict(os.environ, PTXJIT_SIM="0", PTXJIT_LIBCUDA=lib, PTXJIT_CACHE_DIR=work,
                            PYTHONPATH=here + os.pathsep + os.path.dirname(pkg))
-                for k in ("PTXJIT_TEST_GPU", "PTXJIT_SIM_CHECK", "PTXJIT_RESET_ON_FAULT", "PTXJIT_TRANSFER"):
+                for k in ("PTXJIT_TEST_GPU", "PTXJIT_SIM_CHECK", "PTXJIT_RESET_ON_FAULT", "PTXJIT_TRANSFER",
+                          "FAKE_CUDA_FAIL"):
                     env.pop(k, None)
                 p = subprocess.run([sys.executable, "-c", "import errcat_gpu_child as m; m.main(%r)" % part],
                                    env=env, capture_output=True, text=True, timeout=300, cwd=here)

@@ -3,7 +3,8 @@
  *
  *   CpuDispatcher(*args)   (base of ptxjit.cpu.CPUDispatcher) classifies
  *                          each argument, builds a 4-byte key per argument
- *                          (array or scalar, kind, ndim, layout), finds
+ *                          (array or scalar, kind, ndim and read-only
+ *                          bit, layout), finds
  *                          the compiled CpuFunc for the key, or asks
  *                          Python for one (self._compile_for(argtypes)),
  *                          packs the parameter buffer as PjKernel.params
@@ -221,14 +222,16 @@ static void release_args(CpuArg *a, int n)
 			PyBuffer_Release(&a[i].view);
 }
 
-/* "float64[:, ::1]", "int64" */
+/* "float64[:, ::1]", "int64"; a read-only array (numpy's writeable
+ * flag off, or a read-only buffer) is "readonly float64[:]", whose
+ * stores the compiler refuses at their line, as Numba's typing does */
 static PyObject *type_string(const CpuArg *a)
 {
 	char buf[160];
 	const char *name = kind_name[a->kind];
 	if (a->cls == CA_SCALAR)
 		return PyUnicode_FromString(name);
-	int n = snprintf(buf, sizeof buf, "%s[", name);
+	int n = snprintf(buf, sizeof buf, "%s%s[", a->readonly ? "readonly " : "", name);
 	for (int j = 0; j < a->ndim; j++) {
 		const char *dim = ":";
 		if ((a->layout == 'C' && j == a->ndim - 1) || (a->layout == 'F' && j == 0))
@@ -692,7 +695,7 @@ static PyObject *Dispatcher_vectorcall(PyObject *self, PyObject *const *argv, si
 		int arr = args[i].cls == CA_ARRAY;
 		key[4 * i] = arr ? 'a' : 's';
 		key[4 * i + 1] = (unsigned char)args[i].kind;
-		key[4 * i + 2] = arr ? (unsigned char)args[i].ndim : 0;
+		key[4 * i + 2] = arr ? (unsigned char)(args[i].ndim | (args[i].readonly ? 0x80 : 0)) : 0;
 		key[4 * i + 3] = arr ? (unsigned char)args[i].layout : 0;
 	}
 	CpuFuncObject *f = table_find(d, key, 4 * (int)n);

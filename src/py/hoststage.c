@@ -55,7 +55,7 @@ int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg
 			continue;
 		}
 		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e)) {
-			raise_rt(st, &e);
+			raise_rt_kernel(st, &e, L->d->name);
 			return -1;
 		}
 		a[i].ptr = a[i].tmp;
@@ -68,7 +68,7 @@ int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg
 	rc = rt_put(rt, sg->in, sg->nin, L->stream, &e);
 	Py_END_ALLOW_THREADS
 	if (rc) {
-		raise_rt(st, &e);
+		raise_rt_kernel(st, &e, L->d->name);
 		stage_abort(L, sg, e.sticky);
 		return -1;
 	}

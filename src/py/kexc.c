@@ -5,8 +5,8 @@
  * A trap's message is "ValueError: text" or "AssertionError": the name of
  * the exception class, then its argument.  The class is looked up in the
  * builtins, then in the globals of the kernel's Python function (a class
- * the user defined); an unknown name, or one that is no exception class,
- * raises TrapError with the whole message.  The text becomes
+ * the user defined); an unknown name, or one that is no exception class
+ * (rebound since the compile), raises TrapError with the place and the text.  The text becomes
  *
  *   In function 'k', file f.py, line 8, tid=[3, 0, 0] ctaid=[0, 0, 0]: text
  *
@@ -44,7 +44,7 @@ static PyObject *exc_class(PyObject *d, const char *name)
 }
 
 static PyObject *raise_named(ModState *st, PyObject *d, const char *kernel, const char *msg, const char *file,
-                             int line, const unsigned tid[3], const unsigned ctaid[3], const char *whole)
+                             int line, const unsigned tid[3], const unsigned ctaid[3])
 {
 	char name[128];
 	const char *text = strstr(msg, ": ");
@@ -53,17 +53,21 @@ static PyObject *raise_named(ModState *st, PyObject *d, const char *kernel, cons
 		n = sizeof name - 1;
 	memcpy(name, msg, n);
 	name[n] = 0;
-	PyObject *cls = exc_class(d, name);
-	if (!cls) {
-		PyErr_SetString(st->TrapError, whole);
-		return NULL;
-	}
 	char where[1200];
 	int w = 0;
 	if (file && *file)
 		w = snprintf(where, sizeof where, "In function '%s', file %s, line %d, ", kernel, file, line);
 	snprintf(where + w, sizeof where - (size_t)(w > 0 ? w : 0), "tid=[%u, %u, %u] ctaid=[%u, %u, %u]", tid[0],
 	         tid[1], tid[2], ctaid[0], ctaid[1], ctaid[2]);
+	PyObject *cls = exc_class(d, name);
+	if (!cls) {
+		/* the class was rebound or deleted since the kernel was compiled */
+		char first[1024];
+		snprintf(first, sizeof first, "%.*s", (int)strcspn(msg, "\n"), msg);
+		PyErr_Format(st->TrapError, "%s: %s (kernel '%s' raised '%s', which is no exception class of the "
+		             "builtins or of the kernel's globals now)", where, first, kernel, name);
+		return NULL;
+	}
 	char full[2048];
 	if (text)
 		snprintf(full, sizeof full, "%s: %.*s", where, (int)strcspn(text + 2, "\n"), text + 2);
@@ -94,7 +98,7 @@ PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const ui
 		PyErr_Format(st->TrapError, "kernel '%s' stopped with the unknown error code %u", kernel, code);
 		return NULL;
 	}
-	return raise_named(st, d, kernel, t->msg, t->file, t->line, tid, ctaid, t->msg);
+	return raise_named(st, d, kernel, t->msg, t->file, t->line, tid, ctaid);
 }
 
 PyObject *raise_sim_trap(ModState *st, PyObject *d, const char *msg)
@@ -120,5 +124,5 @@ PyObject *raise_sim_trap(ModState *st, PyObject *d, const char *msg)
 		sscanf(at, "\n  in kernel '%255[^']', thread (%u, %u, %u) of block (%u, %u, %u)", kernel, &tid[0], &tid[1],
 		       &tid[2], &ctaid[0], &ctaid[1], &ctaid[2]);
 	}
-	return raise_named(st, d, kernel, msg, file, line, tid, ctaid, msg);
+	return raise_named(st, d, kernel, msg, file, line, tid, ctaid);
 }

@@ -263,7 +263,7 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 	if (pk->ntraps) {   /* debug: a thread's assert or raise (kexc.c) */
 		uint32_t word[8];
 		if (rt_read_trap(rt, &k->rk, L->stream, word, &e)) {
-			raise_rt(st, &e);
+			raise_rt_kernel(st, &e, d->name);
 			return -1;
 		}
 		if (word[0]) {
@@ -276,7 +276,7 @@ fail:
 	if (e.code == RT_E_SIM && e.sim == PJ_SIM_TRAP)
 		raise_sim_trap(st, (PyObject *)d, e.msg);   /* the kernel's exception (kexc.c) */
 	else
-		raise_rt(st, &e);
+		raise_rt_kernel(st, &e, d->name);
 fail_raised:
 	if (nhost)
 		stage_abort(L, &sg, e.sticky);

@@ -164,6 +164,18 @@ PyObject *raise_rt(ModState *st, const RtErr *e)
 	return raise_with(st->CudaAPIError, e->msg, e->code, e->name);
 }
 
+PyObject *raise_rt_kernel(ModState *st, const RtErr *e, const char *name)
+{
+	if (e->code == RT_E_SIM || !name || !*name || strstr(e->msg, name))
+		return raise_rt(st, e);
+	RtErr named = *e;
+	int n = snprintf(named.msg, sizeof named.msg, "kernel '%.100s': ", name);
+	size_t len = strlen(e->msg), room = sizeof named.msg - (size_t)n - 1;
+	memcpy(named.msg + n, e->msg, len < room ? len : room);
+	named.msg[n + (len < room ? len : room)] = 0;
+	return raise_rt(st, &named);
+}
+
 PyObject *raise_pj(ModState *st, const PjError *e)
 {
 	const char *msg = e->msg[0] ? e->msg : "compilation failed";

@@ -104,6 +104,9 @@ typedef struct ModState {
 ModState *state_of_type(PyTypeObject *t);
 /* Raises the Python exception for a runtime error; returns NULL. */
 PyObject *raise_rt(ModState *st, const RtErr *e);
+/* raise_rt for an error of a launch of kernel `name`: the message names the
+ * kernel (prefixed "kernel 'name': " when the runtime's text does not). */
+PyObject *raise_rt_kernel(ModState *st, const RtErr *e, const char *name);
 /* Raises TypingError or InternalCompilerError for a compiler error. */
 PyObject *raise_pj(ModState *st, const PjError *e);
 /* Makes the runtime usable from this thread (loads the driver the first

@@ -289,9 +289,9 @@ int rt_enter(Rt *rt, RtErr *e)
 		return 0;
 	}
 	CUcontext cur = NULL;
-	CHECK(rt->d.cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
+	CHECK(rt->d.cuCtxGetCurrent(&cur), "cuCtxGetCurrent (finding this thread's context)");
 	if (cur != rt->ctx)
-		CHECK(rt->d.cuCtxSetCurrent(rt->ctx), "cuCtxSetCurrent");
+		CHECK(rt->d.cuCtxSetCurrent(rt->ctx), "cuCtxSetCurrent (making ptxjit's context this thread's)");
 	return 0;
 }
 
@@ -339,7 +339,7 @@ int rt_mem_info(Rt *rt, size_t *free_b, size_t *total_b, RtErr *e)
 	}
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuMemGetInfo_v2(free_b, total_b), "cuMemGetInfo");
+	CHECK(rt->d.cuMemGetInfo_v2(free_b, total_b), "cuMemGetInfo (the device's free memory)");
 	return 0;
 }
 
@@ -349,7 +349,7 @@ int rt_sync(Rt *rt, RtErr *e)
 		return 0;
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuCtxSynchronize(), "cuCtxSynchronize");
+	CHECK(rt->d.cuCtxSynchronize(), "cuCtxSynchronize (cuda.synchronize())");
 	return 0;
 }
 

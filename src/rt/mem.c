@@ -273,14 +273,14 @@ int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int 
 		pthread_mutex_unlock(&rt->lock);
 		if (st) {
 			if (r != CUDA_SUCCESS)
-				return rt_fail(rt, e, r, "cuMemcpyHtoDAsync(%zu bytes, staged)", n);
+				return rt_fail(rt, e, r, "cuMemcpyHtoDAsync(%zu bytes to a device array, staged)", n);
 			return 0;
 		}
 	}
 	if (async)
-		CHECK(rt->d.cuMemcpyHtoDAsync_v2(dst, src, n, s), "cuMemcpyHtoDAsync(%zu bytes)", n);
+		CHECK(rt->d.cuMemcpyHtoDAsync_v2(dst, src, n, s), "cuMemcpyHtoDAsync(%zu bytes to a device array)", n);
 	else
-		CHECK(rt->d.cuMemcpyHtoD_v2(dst, src, n), "cuMemcpyHtoD(%zu bytes)", n);
+		CHECK(rt->d.cuMemcpyHtoD_v2(dst, src, n), "cuMemcpyHtoD(%zu bytes to a device array)", n);
 	return 0;
 }
 
@@ -295,9 +295,9 @@ int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async,
 	if (rt_enter(rt, e))
 		return -1;
 	if (async)
-		CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes)", n);
+		CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes from a device array)", n);
 	else
-		CHECK(rt->d.cuMemcpyDtoH_v2(dst, src, n), "cuMemcpyDtoH(%zu bytes)", n);
+		CHECK(rt->d.cuMemcpyDtoH_v2(dst, src, n), "cuMemcpyDtoH(%zu bytes from a device array)", n);
 	return 0;
 }
 
@@ -345,11 +345,11 @@ int rt_dtoh_async(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, RtHo
 			free(j);
 		if (st) {
 			if (r != CUDA_SUCCESS)
-				return rt_fail(rt, e, r, "cuMemcpyDtoHAsync(%zu bytes, staged)", n);
+				return rt_fail(rt, e, r, "cuMemcpyDtoHAsync(%zu bytes from a device array, staged)", n);
 			return 0;
 		}
 	}
-	CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes)", n);
+	CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, src, n, s), "cuMemcpyDtoHAsync(%zu bytes from a device array)", n);
 	return 0;
 }
 
@@ -364,9 +364,9 @@ int rt_dtod(Rt *rt, CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s, int 
 	if (rt_enter(rt, e))
 		return -1;
 	if (async)
-		CHECK(rt->d.cuMemcpyDtoDAsync_v2(dst, src, n, s), "cuMemcpyDtoDAsync(%zu bytes)", n);
+		CHECK(rt->d.cuMemcpyDtoDAsync_v2(dst, src, n, s), "cuMemcpyDtoDAsync(%zu bytes between device arrays)", n);
 	else
-		CHECK(rt->d.cuMemcpyDtoD_v2(dst, src, n), "cuMemcpyDtoD(%zu bytes)", n);
+		CHECK(rt->d.cuMemcpyDtoD_v2(dst, src, n), "cuMemcpyDtoD(%zu bytes between device arrays)", n);
 	return 0;
 }
 
@@ -380,7 +380,7 @@ int rt_memset(Rt *rt, CUdeviceptr dst, int byte, size_t n, RtErr *e)
 	}
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuMemsetD8_v2(dst, (unsigned char)byte, n), "cuMemsetD8(%zu bytes)", n);
+	CHECK(rt->d.cuMemsetD8_v2(dst, (unsigned char)byte, n), "cuMemsetD8(%zu bytes of a device array)", n);
 	return 0;
 }
 
@@ -438,7 +438,7 @@ int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e)
 		if (rt_enter(rt, e))
 			return -1;
 		CHECK(rt->d.cuMemHostRegister_v2(p, n, 1 /* CU_MEMHOSTREGISTER_PORTABLE */),
-		      "cuMemHostRegister(%zu bytes)", n);
+		      "cuMemHostRegister(%zu bytes: pinning host memory)", n);
 	}
 	if (add_pinned(rt, p, n)) {
 		if (!rt->sim)
@@ -454,7 +454,7 @@ int rt_host_unregister(Rt *rt, void *p, RtErr *e)
 		return 0;
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuMemHostUnregister(p), "cuMemHostUnregister");
+	CHECK(rt->d.cuMemHostUnregister(p), "cuMemHostUnregister (unpinning host memory)");
 	return 0;
 }
 

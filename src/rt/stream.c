@@ -47,7 +47,7 @@ int rt_stream_new(Rt *rt, CUstream *s, RtErr *e)
 	}
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuStreamCreate(s, 0), "cuStreamCreate");
+	CHECK(rt->d.cuStreamCreate(s, 0), "cuStreamCreate (cuda.stream())");
 	return 0;
 }
 
@@ -57,7 +57,7 @@ int rt_stream_sync(Rt *rt, CUstream s, RtErr *e)
 		return 0;
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuStreamSynchronize(s), "cuStreamSynchronize");
+	CHECK(rt->d.cuStreamSynchronize(s), "cuStreamSynchronize (waiting for a stream's work)");
 	return 0;
 }
 
@@ -73,7 +73,7 @@ int rt_stream_query(Rt *rt, CUstream s, int *done, RtErr *e)
 		*done = 0;
 		return 0;
 	}
-	CHECK(r, "cuStreamQuery");
+	CHECK(r, "cuStreamQuery (stream.query())");
 	return 0;
 }
 
@@ -84,9 +84,11 @@ int rt_stream_order(Rt *rt, CUstream first, CUstream later, RtErr *e)
 	if (rt_enter(rt, e))
 		return -1;
 	if (!rt->order_ev)
-		CHECK(rt->d.cuEventCreate(&rt->order_ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+		CHECK(rt->d.cuEventCreate(&rt->order_ev, CU_EVENT_DISABLE_TIMING),
+		      "cuEventCreate (for the stream of an array's producer)");
 	CHECK(rt->d.cuEventRecord(rt->order_ev, first), "cuEventRecord (on the stream of an array's producer)");
-	CHECK(rt->d.cuStreamWaitEvent(later, rt->order_ev, 0), "cuStreamWaitEvent");
+	CHECK(rt->d.cuStreamWaitEvent(later, rt->order_ev, 0),
+	      "cuStreamWaitEvent (a launch after the stream of an array's producer)");
 	return 0;
 }
 
@@ -119,7 +121,8 @@ int rt_event_new(Rt *rt, RtEvent *ev, int timing, RtErr *e)
 	if (rt_enter(rt, e))
 		return -1;
 	ev->gen = rt->gen;
-	CHECK(rt->d.cuEventCreate(&ev->ev, timing ? 0 : CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+	CHECK(rt->d.cuEventCreate(&ev->ev, timing ? 0 : CU_EVENT_DISABLE_TIMING),
+	      "cuEventCreate (cuda.event())");
 	return 0;
 }
 
@@ -134,7 +137,7 @@ int rt_event_record(Rt *rt, RtEvent *ev, CUstream s, RtErr *e)
 	}
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuEventRecord(ev->ev, s), "cuEventRecord");
+	CHECK(rt->d.cuEventRecord(ev->ev, s), "cuEventRecord (event.record())");
 	return 0;
 }
 
@@ -146,7 +149,7 @@ int rt_event_sync(Rt *rt, RtEvent *ev, RtErr *e)
 		return 0;
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuEventSynchronize(ev->ev), "cuEventSynchronize");
+	CHECK(rt->d.cuEventSynchronize(ev->ev), "cuEventSynchronize (event.synchronize())");
 	return 0;
 }
 
@@ -164,7 +167,7 @@ int rt_event_query(Rt *rt, RtEvent *ev, int *done, RtErr *e)
 		*done = 0;
 		return 0;
 	}
-	CHECK(r, "cuEventQuery");
+	CHECK(r, "cuEventQuery (event.query())");
 	return 0;
 }
 
@@ -176,7 +179,7 @@ int rt_event_wait(Rt *rt, RtEvent *ev, CUstream s, RtErr *e)
 		return 0;
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuStreamWaitEvent(s, ev->ev, 0), "cuStreamWaitEvent");
+	CHECK(rt->d.cuStreamWaitEvent(s, ev->ev, 0), "cuStreamWaitEvent (event.wait())");
 	return 0;
 }
 
@@ -196,7 +199,7 @@ int rt_event_elapsed(Rt *rt, RtEvent *a, RtEvent *b, float *ms, RtErr *e)
 	}
 	if (rt_enter(rt, e))
 		return -1;
-	CHECK(rt->d.cuEventElapsedTime(ms, a->ev, b->ev), "cuEventElapsedTime");
+	CHECK(rt->d.cuEventElapsedTime(ms, a->ev, b->ev), "cuEventElapsedTime (cuda.event_elapsed_time())");
 	return 0;
 }
 
@@ -288,7 +291,7 @@ int rt_kernel_attr(Rt *rt, RtKernel *k, int a, int *out, RtErr *e)
 		                  "kernel attributes come from the driver; the simulator has none");
 	if (rt_kernel_load(rt, k, e))
 		return -1;
-	CHECK(rt->d.cuFuncGetAttribute(out, a, k->fn), "cuFuncGetAttribute(%d)", a);
+	CHECK(rt->d.cuFuncGetAttribute(out, a, k->fn), "cuFuncGetAttribute(%d) of kernel '%s'", a, k->pk->entry);
 	return 0;
 }
 
@@ -301,7 +304,7 @@ int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e)
 	if (rt_kernel_load(rt, k, e))
 		return -1;
 	CHECK(rt->d.cuOccupancyMaxPotentialBlockSize(&min_grid, tpb, k->fn, NULL, smem, 1024),
-	      "cuOccupancyMaxPotentialBlockSize");
+	      "cuOccupancyMaxPotentialBlockSize (a block size for kernel '%s')", k->pk->entry);
 	return 0;
 }
 

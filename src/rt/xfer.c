@@ -347,7 +347,7 @@ static int take_slot(Rt *rt, RtSlot **out, RtErr *e)
 	RtSlot *sl = &rt->ring[rt->ring_next];
 	rt->ring_next = (rt->ring_next + 1) % RT_RING;
 	if (sl->busy) {
-		CHECK(rt->d.cuEventSynchronize(sl->done), "cuEventSynchronize (staging buffer)");
+		CHECK(rt->d.cuEventSynchronize(sl->done), "cuEventSynchronize (a staging buffer of kernel arguments)");
 		sl->busy = 0;
 	}
 	*out = sl;
@@ -356,7 +356,7 @@ static int take_slot(Rt *rt, RtSlot **out, RtErr *e)
 
 static int close_slot(Rt *rt, RtSlot *sl, CUstream s, RtErr *e)
 {
-	CHECK(rt->d.cuEventRecord(sl->done, s), "cuEventRecord (staging buffer)");
+	CHECK(rt->d.cuEventRecord(sl->done, s), "cuEventRecord (a staging buffer of kernel arguments)");
 	sl->busy = 1;
 	return 0;
 }
@@ -412,7 +412,8 @@ static int put_locked(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e)
 		rt->xfer_bytes[0] += len;
 		if (!staged || direct(rt, &x[i], 1)) {
 			rt->xfer_dmas++;
-			CHECK(rt->d.cuMemcpyHtoDAsync_v2(x[i].dev, src, len, s), "cuMemcpyHtoDAsync(%zu bytes)", len);
+			CHECK(rt->d.cuMemcpyHtoDAsync_v2(x[i].dev, src, len, s),
+			      "cuMemcpyHtoDAsync(%zu bytes of a NumPy kernel argument)", len);
 			continue;
 		}
 		for (size_t off = 0; off < len;) {
@@ -426,7 +427,7 @@ static int put_locked(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e)
 			pcopy(rt, sl->p + pos, src + off, m);
 			rt->xfer_dmas++;
 			CHECK(rt->d.cuMemcpyHtoDAsync_v2(x[i].dev + off, sl->p + pos, m, s),
-			      "cuMemcpyHtoDAsync(%zu bytes, staged)", m);
+			      "cuMemcpyHtoDAsync(%zu bytes of a NumPy kernel argument, staged)", m);
 			pos += m;
 			off += m;
 			if (pos == cap) {
@@ -477,7 +478,7 @@ typedef struct Flight {
 /* Waits for the oldest slot in flight and copies it out. */
 static int land(Rt *rt, Flight *f, RtErr *e)
 {
-	CHECK(rt->d.cuEventSynchronize(f->sl->done), "cuEventSynchronize (copy back)");
+	CHECK(rt->d.cuEventSynchronize(f->sl->done), "cuEventSynchronize (the copy back of a NumPy kernel argument)");
 	f->sl->busy = 0;
 	for (int j = 0; j < f->np; j++)
 		pcopy(rt, f->pc[j].host, f->sl->p + f->pc[j].at, f->pc[j].n);
@@ -497,7 +498,8 @@ static int get_locked(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e)
 		rt->xfer_bytes[1] += len;
 		if (!staged || direct(rt, &x[i], 2)) {
 			rt->xfer_dmas++;
-			CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, x[i].dev, len, s), "cuMemcpyDtoHAsync(%zu bytes)", len);
+			CHECK(rt->d.cuMemcpyDtoHAsync_v2(dst, x[i].dev, len, s),
+			      "cuMemcpyDtoHAsync(%zu bytes: the copy back of a NumPy kernel argument)", len);
 			continue;
 		}
 		for (size_t off = 0; off < len;) {
@@ -520,7 +522,7 @@ static int get_locked(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e)
 			size_t m = len - off < cap - pos ? len - off : cap - pos;
 			rt->xfer_dmas++;
 			CHECK(rt->d.cuMemcpyDtoHAsync_v2(f->sl->p + pos, x[i].dev + off, m, s),
-			      "cuMemcpyDtoHAsync(%zu bytes, staged)", m);
+			      "cuMemcpyDtoHAsync(%zu bytes: the copy back of a NumPy kernel argument, staged)", m);
 			f->pc[f->np].host = dst + off;
 			f->pc[f->np].at = pos;
 			f->pc[f->np].n = m;
@@ -539,7 +541,7 @@ static int get_locked(Rt *rt, RtXfer *x, int n, CUstream s, RtErr *e)
 	for (; count > 0; count--, head = (head + 1) % RT_RING)
 		if (land(rt, &fl[head], e))
 			return -1;
-	CHECK(rt->d.cuStreamSynchronize(s), "cuStreamSynchronize (after the copies back)");
+	CHECK(rt->d.cuStreamSynchronize(s), "cuStreamSynchronize (after the copy back of NumPy kernel arguments)");
 	return 0;
 }
 

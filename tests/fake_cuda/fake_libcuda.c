@@ -27,9 +27,15 @@
  *                    CUDA_ERROR_INVALID_HANDLE (or CUDA_ERROR_INVALID_VALUE for memory).
  *   "launch_write"   a launch stores this int32 at its first parameter's address
  *   "no_device"      cuInit fails with CUDA_ERROR_NO_DEVICE
+ *   "no_gpus"        cuDeviceGetCount finds no device
  *   "launch_xor32"   a launch XORs this value into every int32 of its first
  *                    argument (a C-contiguous 1-d array: data, then extent)
  *   "reject_cubin"   cuModuleLoadDataEx refuses machine code with CUDA_ERROR_INVALID_IMAGE
+ *   "trap_code"      a launch of a kernel whose module has the error word __pj_err
+ *                    (debug=True kernels, src/rt/trapword.c; cuModuleGetGlobal_v2
+ *                    finds it in the PTX) writes this trap code there, with
+ *                    threadIdx (3, 0, 0) and blockIdx (1, 0, 0), as a failed
+ *                    assert or a raise on the GPU does
  *   "dma_mbps"       copies and launches become asynchronous, as on a GPU: a
  *                    thread runs them in order, each copy taking n / rate
  *                    (MB/s); copies from or to pinned memory (cuMemHostAlloc,
@@ -37,7 +43,9 @@
  *                    run, so code that reuses a buffer too early reads or
  *                    writes the wrong bytes; pageable memory is copied when
  *                    the call is made.  0 (the default): everything at once.
- * and counters are read with fake_get(): "allocs", "frees", "launches",
+ * Any entry point can be made to fail with a given CUresult: fake_fail() and
+ * FAKE_CUDA_FAIL (below, "failing entry points").  Counters are read with
+ * fake_get(): "allocs", "frees", "launches",
  * "module_loads", "live_bytes", "max_registers", "ctx_resets", "htod",
  * "dtoh", "syncs", "host_allocs" (cuMemHostAlloc calls), "pinned_copies"
  * and "pageable_copies" (asynchronous copies by the kind of host memory),
@@ -45,13 +53,17 @@
  * "host_funcs" (cuLaunchHostFunc), "faults" (faulting launches), "stale_uses" (handles
  * of a context that was reset, refused), "ctx_gen" (contexts made), "links"
  * (cuLinkComplete calls), "ptx_loads" and "cubin_loads" (modules loaded from PTX,
- * which a driver compiles, and from machine code).
+ * which a driver compiles, and from machine code), "injected" (failures of
+ * fake_fail's rules returned).
  *
  * The linker (cuLinkCreate_v2, cuLinkAddData_v2, cuLinkComplete, cuLinkDestroy)
  * makes "machine code" that is the PTX behind a header: "\177ELF" and
  * "fake-cubin\n".  cuModuleLoadDataEx takes either; other bytes that start as
  * an ELF file are refused (CUDA_ERROR_INVALID_IMAGE).  Built with
  * -DFAKE_NO_LINKER the library has no cuLink* entry points.
+ *
+ * Built with -DFAKE_OLD_DRIVER it lacks cuLaunchHostFunc, as a driver older
+ * than CUDA 10 does.
  *
  * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
  */
@@ -68,7 +80,8 @@ typedef unsigned long long CUdeviceptr;
 enum {
 	OK = 0, E_INVALID_VALUE = 1, E_OOM = 2, E_NOT_INITIALIZED = 3, E_NO_DEVICE = 100,
 	E_INVALID_IMAGE = 200, E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_INVALID_HANDLE = 400, E_NOT_FOUND = 500,
-	E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700,
+	E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700, E_INVALID_DEVICE = 101, E_LAUNCH_OUT_OF_RESOURCES = 701,
+	E_LAUNCH_FAILED = 719, E_NOT_SUPPORTED = 801, E_UNKNOWN = 999,
 };
 
 static struct {
@@ -78,7 +91,7 @@ static struct {
 	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
 	long host_funcs;
 	long fault_on_launch, faults, stale_uses;
-	long reject_cubin, links, ptx_loads, cubin_loads;
+	long reject_cubin, links, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
 	unsigned ctx_gen;            /* bumps at each reset: older handles are dead */
 	unsigned grid[3], block[3], smem;
@@ -94,8 +107,8 @@ static __thread void *current;
 struct alloc { void *p; size_t n; struct alloc *next; };
 static struct alloc *allocs;
 
-struct module { char *ptx; unsigned gen; };
-struct function { char name[256]; unsigned gen; };
+struct module { char *ptx; unsigned gen; uint32_t err[8]; };   /* err: the module's __pj_err */
+struct function { char name[256]; unsigned gen; struct module *mod; };
 struct event { double t; int recorded; volatile int pending; unsigned gen; };
 struct stream { unsigned gen; };
 /* A stream of ours (0, 1 and 2 are the driver's default streams). */
@@ -294,6 +307,81 @@ static double now_ms(void)
 
 #define GUARD() do { if (!F.inited) return E_NOT_INITIALIZED; if (F.sticky) return E_ILLEGAL_ADDRESS; } while (0)
 
+/* ----------------------------------------------- failing entry points
+ *
+ * fake_fail("cuStreamCreate", 999, skip, times): the entry point (the name
+ * as the runtime spells it, with or without its _v2) returns the code
+ * after `skip` calls that go through, `times` times (0: every call after),
+ * then works again.  fake_fail(NULL, 0, 0, 0) clears every rule.  The
+ * environment variable FAKE_CUDA_FAIL="name:code[:skip[:times]],..." sets
+ * rules at the first driver call, for a process that cannot reach
+ * fake_fail before ptxjit starts the driver. */
+static struct fail { char name[64]; int code; long skip, times; } fails[16];
+static int nfails, fails_read;
+
+void fake_fail(const char *name, int code, long skip, long times)
+{
+	if (!name) {
+		nfails = 0;
+		return;
+	}
+	if (nfails == (int)(sizeof fails / sizeof fails[0]))
+		return;
+	struct fail *f = &fails[nfails++];
+	snprintf(f->name, sizeof f->name, "%s", name);
+	f->code = code;
+	f->skip = skip;
+	f->times = times;
+}
+
+static void read_fail_env(void)
+{
+	const char *s = getenv("FAKE_CUDA_FAIL");
+	fails_read = 1;
+	while (s && *s) {
+		char name[64];
+		int code = 0, n = 0;
+		long skip = 0, times = 1;
+		if (sscanf(s, "%63[^:,]:%d%n", name, &code, &n) < 2)
+			return;
+		s += n;
+		if (*s == ':' && sscanf(s, ":%ld%n", &skip, &n) >= 1) {
+			s += n;
+			if (*s == ':' && sscanf(s, ":%ld%n", &times, &n) >= 1)
+				s += n;
+		}
+		fake_fail(name, code, skip, times);
+		while (*s == ',' || *s == ' ')
+			s++;
+	}
+}
+
+/* The code the entry point fn must return now, or OK. */
+static CUresult injected(const char *fn)
+{
+	if (!fails_read)
+		read_fail_env();
+	for (int i = 0; i < nfails; i++) {
+		struct fail *f = &fails[i];
+		size_t n = strlen(f->name);
+		if (strncmp(fn, f->name, n) || (fn[n] && strcmp(fn + n, "_v2")))
+			continue;
+		if (f->skip > 0) {
+			f->skip--;
+			return OK;
+		}
+		if (f->times < 0)
+			return OK;
+		if (f->times > 0 && --f->times == 0)
+			f->times = -1;          /* spent */
+		F.injected++;
+		return f->code;
+	}
+	return OK;
+}
+
+#define INJECT() do { CUresult inj_ = injected(__func__); if (inj_) return inj_; } while (0)
+
 /* ------------------------------------------------------- test control */
 
 void fake_set(const char *key, long v)
@@ -307,6 +395,8 @@ void fake_set(const char *key, long v)
 	else if (!strcmp(key, "dma_mbps")) { drain(); F.dma_mbps = v; }
 	else if (!strcmp(key, "fault_on_launch")) F.fault_on_launch = v;
 	else if (!strcmp(key, "reject_cubin")) F.reject_cubin = v;
+	else if (!strcmp(key, "trap_code")) F.trap_code = v;
+	else if (!strcmp(key, "no_gpus")) F.no_gpus = v;
 }
 
 long fake_get(const char *key)
@@ -336,6 +426,7 @@ long fake_get(const char *key)
 	if (!strcmp(key, "links")) return F.links;
 	if (!strcmp(key, "ptx_loads")) return F.ptx_loads;
 	if (!strcmp(key, "cubin_loads")) return F.cubin_loads;
+	if (!strcmp(key, "injected")) return F.injected;
 	return -1;
 }
 
@@ -356,13 +447,14 @@ void *fake_last_stream(void) { return F.stream; }
 
 CUresult cuInit(unsigned flags)
 {
+	INJECT();
 	if (F.no_device)
 		return E_NO_DEVICE;
 	F.inited = 1;
 	return OK;
 }
 
-CUresult cuDriverGetVersion(int *v) { *v = 12080; return OK; }
+CUresult cuDriverGetVersion(int *v) { INJECT(); *v = 12080; return OK; }
 
 static const char *err_name(CUresult r)
 {
@@ -379,8 +471,13 @@ static const char *err_name(CUresult r)
 	case E_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
 	case E_NOT_READY: return "CUDA_ERROR_NOT_READY";
 	case E_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+	case E_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+	case E_LAUNCH_OUT_OF_RESOURCES: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+	case E_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
+	case E_NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
+	case E_UNKNOWN: return "CUDA_ERROR_UNKNOWN";
 	}
-	return NULL;
+	return NULL;   /* cuGetErrorName fails: the runtime names the code itself */
 }
 
 CUresult cuGetErrorName(CUresult r, const char **s)
@@ -395,16 +492,18 @@ CUresult cuGetErrorString(CUresult r, const char **s)
 	case E_ILLEGAL_ADDRESS: *s = "an illegal memory access was encountered"; return OK;
 	case E_OOM: *s = "out of memory"; return OK;
 	case E_INVALID_PTX: *s = "a PTX JIT compilation failed"; return OK;
+	case E_UNKNOWN: *s = "unknown error"; return OK;
 	}
 	*s = err_name(r);
 	return *s ? OK : E_INVALID_VALUE;
 }
 
-CUresult cuDeviceGetCount(int *n) { if (!F.inited) return E_NOT_INITIALIZED; *n = 1; return OK; }
-CUresult cuDeviceGet(int *d, int ordinal) { if (!F.inited) return E_NOT_INITIALIZED; *d = ordinal; return ordinal == 0 ? OK : E_INVALID_VALUE; }
+CUresult cuDeviceGetCount(int *n) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *n = F.no_gpus ? 0 : 1; return OK; }
+CUresult cuDeviceGet(int *d, int ordinal) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *d = ordinal; return ordinal == 0 ? OK : E_INVALID_VALUE; }
 
 CUresult cuDeviceGetName(char *name, int len, int dev)
 {
+	INJECT();
 	strncpy(name, "Fake GPU (tests/fake_cuda)", (size_t)len);
 	name[len - 1] = 0;
 	return OK;
@@ -412,6 +511,7 @@ CUresult cuDeviceGetName(char *name, int len, int dev)
 
 CUresult cuDeviceGetAttribute(int *v, int attr, int dev)
 {
+	INJECT();
 	switch (attr) {
 	case 1: *v = 1024; break;
 	case 2: case 3: *v = 1024; break;
@@ -429,22 +529,24 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev)
 	return OK;
 }
 
-CUresult cuDeviceTotalMem_v2(size_t *b, int dev) { *b = (size_t)80 << 30; return OK; }
+CUresult cuDeviceTotalMem_v2(size_t *b, int dev) { INJECT(); *b = (size_t)80 << 30; return OK; }
 
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev)
 {
+	INJECT();
 	if (!F.inited) return E_NOT_INITIALIZED;
 	F.ctx_retained++;
 	*ctx = &ctx_token;
 	return OK;
 }
 
-CUresult cuDevicePrimaryCtxRelease_v2(int dev) { F.ctx_retained--; return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(int dev) { INJECT(); F.ctx_retained--; return OK; }
 
 /* Destroys the context: its memory, and (through ctx_gen) its modules,
  * streams and events. */
 CUresult cuDevicePrimaryCtxReset_v2(int dev)
 {
+	INJECT();
 	drain();
 	F.ctx_resets++;
 	F.sticky = 0;
@@ -463,8 +565,8 @@ CUresult cuDevicePrimaryCtxReset_v2(int dev)
 	return OK;
 }
 
-CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
-CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
+CUresult cuCtxSetCurrent(void *ctx) { INJECT(); current = ctx; return OK; }
+CUresult cuCtxGetCurrent(void **ctx) { INJECT(); *ctx = current; return OK; }
 
 static CUresult sync_point(void)
 {
@@ -484,10 +586,11 @@ static CUresult sync_point(void)
 	return OK;
 }
 
-CUresult cuCtxSynchronize(void) { return sync_point(); }
+CUresult cuCtxSynchronize(void) { INJECT(); return sync_point(); }
 
 CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
 {
+	INJECT();
 	GUARD();
 	*t = (size_t)80 << 30;
 	*f = *t - (size_t)F.live_bytes;
@@ -496,6 +599,7 @@ CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
 
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 {
+	INJECT();
 	GUARD();
 	if (current != &ctx_token) return E_INVALID_CONTEXT;
 	if (F.mem_limit && F.live_bytes + (long)n > F.mem_limit)
@@ -515,6 +619,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 
 CUresult cuMemFree_v2(CUdeviceptr p)
 {
+	INJECT();
 	if (!F.inited) return E_NOT_INITIALIZED;
 	pthread_mutex_lock(&am);
 	for (struct alloc **a = &allocs; *a; a = &(*a)->next)
@@ -533,12 +638,13 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 	return E_INVALID_VALUE;
 }
 
-CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { GUARD(); if (F.fault_pending) return sync_point(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
-CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { GUARD(); if (F.fault_pending) return sync_point(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { INJECT(); GUARD(); if (F.fault_pending) return sync_point(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
+CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { INJECT(); CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { INJECT(); GUARD(); if (F.fault_pending) return sync_point(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
 {
+	INJECT();
 	GUARD();
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
@@ -560,6 +666,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
 
 CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 {
+	INJECT();
 	GUARD();
 	F.dtoh++;
 	if (F.fault_pending)
@@ -578,27 +685,29 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 	return OK;
 }
 
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
-CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { GUARD(); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { INJECT(); return cuMemcpyDtoD_v2(d, s, n); }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { INJECT(); GUARD(); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
 
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
 {
+	INJECT();
 	GUARD();
 	F.host_allocs++;
 	*p = malloc(n ? n : 1);
 	add_pinned((uintptr_t)*p, n);
 	return OK;
 }
-CUresult cuMemFreeHost(void *p) { drain(); drop_pinned(p); free(p); return OK; }
-CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { GUARD(); F.host_registers++; add_pinned((uintptr_t)p, n); return OK; }
-CUresult cuMemHostUnregister(void *p) { drain(); drop_pinned(p); return OK; }
-CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { return E_INVALID_VALUE; }
+CUresult cuMemFreeHost(void *p) { INJECT(); drain(); drop_pinned(p); free(p); return OK; }
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { INJECT(); GUARD(); F.host_registers++; add_pinned((uintptr_t)p, n); return OK; }
+CUresult cuMemHostUnregister(void *p) { INJECT(); drain(); drop_pinned(p); return OK; }
+CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { INJECT(); return E_INVALID_VALUE; }
 
 enum { JIT_MAX_REGISTERS = 0, JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };
 #define FAKE_CUBIN "fake-cubin\n"
 
 CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts, void **vals)
 {
+	INJECT();
 	GUARD();
 	char *log = NULL;
 	size_t logsize = 0;
@@ -620,7 +729,7 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 	} else {
 		F.ptx_loads++;
 	}
-	struct module *m = malloc(sizeof *m);
+	struct module *m = calloc(1, sizeof *m);
 	m->ptx = strdup(image);
 	m->gen = F.ctx_gen;
 	*mod = m;
@@ -630,6 +739,7 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 
 CUresult cuModuleUnload(void *mod)
 {
+	INJECT();
 	struct module *m = mod;
 	if (m && dead(m->gen))
 		return E_INVALID_HANDLE;    /* went with its context (the fake leaks it) */
@@ -642,6 +752,7 @@ CUresult cuModuleUnload(void *mod)
 
 CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
 {
+	INJECT();
 	GUARD();
 	struct module *m = mod;
 	if (dead(m->gen))
@@ -653,33 +764,58 @@ CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
 	struct function *f = malloc(sizeof *f);
 	snprintf(f->name, sizeof f->name, "%s", name);
 	f->gen = F.ctx_gen;
+	f->mod = m;
 	*fn = f;
+	return OK;
+}
+
+/* The error word of debug kernels: found when the PTX declares it. */
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *n, void *mod, const char *name)
+{
+	INJECT();
+	GUARD();
+	struct module *m = mod;
+	if (dead(m->gen))
+		return E_INVALID_HANDLE;
+	if (strcmp(name, "__pj_err") || !strstr(m->ptx, "__pj_err"))
+		return E_NOT_FOUND;
+	*p = (CUdeviceptr)(uintptr_t)m->err;
+	*n = sizeof m->err;
 	return OK;
 }
 
 #ifndef FAKE_NO_LINKER
 /* The linker: its "machine code" is FAKE_CUBIN's header and the PTX. */
-struct link { char *image; size_t n; };
+struct link { char *image; size_t n; char *log; size_t logsize; };
 
 CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state)
 {
+	INJECT();
 	GUARD();
+	struct link *l = calloc(1, sizeof *l);
 	F.max_registers = 0;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		if (opts[i] == JIT_MAX_REGISTERS) F.max_registers = (long)(uintptr_t)vals[i];
-	*state = calloc(1, sizeof(struct link));
+		if (opts[i] == JIT_ERROR_LOG_BUFFER) l->log = vals[i];
+		if (opts[i] == JIT_ERROR_LOG_BUFFER_SIZE) l->logsize = (size_t)(uintptr_t)vals[i];
+	}
+	*state = l;
 	return OK;
 }
 
 CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name, unsigned n,
                           int *opts, void **vals)
 {
+	INJECT();
 	GUARD();
 	struct link *l = state;
 	if (type != 1 || l->image)          /* CU_JIT_INPUT_PTX, one input */
 		return E_INVALID_VALUE;
-	if (F.reject_ptx || !strstr(data, ".entry"))
+	if (F.reject_ptx || !strstr(data, ".entry")) {
+		if (l->log && l->logsize)
+			strncpy(l->log, "ptxas fatal   : fake linker rejected this PTX (tests/fake_cuda)", l->logsize - 1);
 		return E_INVALID_PTX;
+	}
 	size_t h = 4 + strlen(FAKE_CUBIN), m = strlen(data) + 1;
 	l->image = malloc(h + m);
 	memcpy(l->image, "\177ELF", 4);
@@ -691,6 +827,7 @@ CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const 
 
 CUresult cuLinkComplete(void *state, void **cubin, size_t *size)
 {
+	INJECT();
 	GUARD();
 	struct link *l = state;
 	if (!l->image)
@@ -703,6 +840,7 @@ CUresult cuLinkComplete(void *state, void **cubin, size_t *size)
 
 CUresult cuLinkDestroy(void *state)
 {
+	INJECT();
 	struct link *l = state;
 	free(l->image);
 	free(l);
@@ -710,10 +848,11 @@ CUresult cuLinkDestroy(void *state)
 }
 #endif
 
-CUresult cuFuncSetAttribute(void *fn, int attr, int v) { GUARD(); return OK; }
-CUresult cuFuncGetAttribute(int *v, int attr, void *fn) { GUARD(); *v = attr == 4 ? 32 : 0; return OK; }
+CUresult cuFuncSetAttribute(void *fn, int attr, int v) { INJECT(); GUARD(); return OK; }
+CUresult cuFuncGetAttribute(int *v, int attr, void *fn) { INJECT(); GUARD(); *v = attr == 4 ? 32 : 0; return OK; }
 CUresult cuOccupancyMaxPotentialBlockSize(int *grid, int *block, void *fn, void *b2d, size_t smem, int limit)
 {
+	INJECT();
 	GUARD();
 	*grid = 132;
 	*block = 768;
@@ -723,6 +862,7 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *grid, int *block, void *fn, void 
 CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned smem, void *stream, void **params, void **extra)
 {
+	INJECT();
 	GUARD();
 	if (current != &ctx_token) return E_INVALID_CONTEXT;
 	if (dead(((struct function *)fn)->gen) || (OURS(stream) && dead(((struct stream *)stream)->gen)))
@@ -739,6 +879,11 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 	F.smem = smem;
 	F.stream = stream;
 	snprintf(F.entry, sizeof F.entry, "%s", ((struct function *)fn)->name);
+	struct module *m = ((struct function *)fn)->mod;
+	if (F.trap_code && m && strstr(m->ptx, "__pj_err") && !m->err[0]) {
+		uint32_t w[8] = {(uint32_t)F.trap_code, 3, 0, 0, 1, 0, 0, 0};
+		memcpy(m->err, w, sizeof w);
+	}
 	F.nparams = 0;
 	if (extra) {
 		void *buf = NULL;
@@ -768,8 +913,10 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 	return OK;
 }
 
+#ifndef FAKE_OLD_DRIVER
 CUresult cuLaunchHostFunc(void *stream, void (*fn)(void *), void *arg)
 {
+	INJECT();
 	GUARD();
 	F.host_funcs++;
 	if (!F.dma_mbps) {
@@ -784,9 +931,11 @@ CUresult cuLaunchHostFunc(void *stream, void (*fn)(void *), void *arg)
 	enqueue(o);
 	return OK;
 }
+#endif
 
 CUresult cuStreamCreate(void **s, unsigned flags)
 {
+	INJECT();
 	GUARD();
 	struct stream *st = calloc(1, sizeof *st);
 	st->gen = F.ctx_gen;
@@ -795,20 +944,23 @@ CUresult cuStreamCreate(void **s, unsigned flags)
 }
 CUresult cuStreamSynchronize(void *s)
 {
+	INJECT();
 	if (OURS(s) && dead(((struct stream *)s)->gen))
 		return E_INVALID_HANDLE;
 	return sync_point();
 }
 CUresult cuStreamQuery(void *s)
 {
+	INJECT();
 	GUARD();
 	if (F.fault_pending)
 		return sync_point();
 	return qhead ? E_NOT_READY : OK;
 }
-CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { GUARD(); F.stream_waits++; return OK; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { INJECT(); GUARD(); F.stream_waits++; return OK; }
 CUresult cuStreamDestroy_v2(void *s)
 {
+	INJECT();
 	if (OURS(s) && dead(((struct stream *)s)->gen))
 		return E_INVALID_HANDLE;   /* went with its context (the fake leaks it) */
 	free(s);
@@ -817,6 +969,7 @@ CUresult cuStreamDestroy_v2(void *s)
 
 CUresult cuEventCreate(void **e, unsigned flags)
 {
+	INJECT();
 	GUARD();
 	struct event *ev = calloc(1, sizeof *ev);
 	ev->gen = F.ctx_gen;
@@ -825,6 +978,7 @@ CUresult cuEventCreate(void **e, unsigned flags)
 }
 CUresult cuEventRecord(void *e, void *s)
 {
+	INJECT();
 	GUARD();
 	struct event *ev = e;
 	if (dead(ev->gen))
@@ -846,6 +1000,7 @@ CUresult cuEventRecord(void *e, void *s)
 
 CUresult cuEventSynchronize(void *e)
 {
+	INJECT();
 	struct event *ev = e;
 	GUARD();
 	if (dead(ev->gen))
@@ -868,6 +1023,7 @@ CUresult cuEventSynchronize(void *e)
 /* an unrecorded event is "done" */
 CUresult cuEventQuery(void *e)
 {
+	INJECT();
 	GUARD();
 	if (F.fault_pending)
 		return sync_point();
@@ -876,6 +1032,7 @@ CUresult cuEventQuery(void *e)
 
 CUresult cuEventElapsedTime(float *ms, void *a, void *b)
 {
+	INJECT();
 	GUARD();
 	struct event *x = a, *y = b;
 	if (!x->recorded || !y->recorded)
@@ -886,6 +1043,7 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b)
 
 CUresult cuEventDestroy_v2(void *e)
 {
+	INJECT();
 	if (e && dead(((struct event *)e)->gen))
 		return E_INVALID_HANDLE;   /* went with its context (the fake leaks it) */
 	free(e);
