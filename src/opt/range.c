@@ -595,7 +595,7 @@ static Rng eval_ins(R *s, const Ins *i, int b)
 	case O_NEG: return wide(k, -(i128)a.hi, -(i128)a.lo);
 	case O_NOT: return wide(k, -(i128)a.hi - 1, -(i128)a.lo - 1);
 	case O_ABS:
-		if (a.lo >= 0)
+		if (a.lo >= 0 || !sg)   /* abs of an unsigned value is the value */
 			return a;
 		if (a.lo > cls_min(k))
 			return rng(0, -a.lo > a.hi ? -a.lo : a.hi);
