@@ -21,7 +21,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from common import cupy, ensure_ptxjit_path, median  # noqa: E402
+from common import cupy, cupy_event_ms, ensure_ptxjit_path  # noqa: E402
 
 ensure_ptxjit_path()
 
@@ -80,20 +80,6 @@ def c_source(names):
     return "\n".join(out)
 
 
-def time_ms(cp, launch, reps):
-    for _ in range(3):
-        launch()
-    cp.cuda.runtime.deviceSynchronize()
-    evs = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
-    launch()
-    for s, e in evs:
-        s.record()
-        launch()
-        e.record()
-    cp.cuda.runtime.deviceSynchronize()
-    return median([cp.cuda.get_elapsed_time(s, e) for s, e in evs])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("funcs", nargs="*")
@@ -123,8 +109,8 @@ def main():
             o2 = cp.zeros(N, dt)
             k = getattr(mod, "%s_%s" % (name, p))[(N + 255) // 256, 256]
             cf = cmod.get_function("%s_%s" % (name, p))
-            t1 = time_ms(cp, lambda: k(x, o1, step), args.reps)
-            t2 = time_ms(cp, lambda: cf(((N + 255) // 256,), (256,), (x, o2, step, np.int32(N))), args.reps)
+            t1 = cupy_event_ms(cp, lambda: k(x, o1, step), args.reps)
+            t2 = cupy_event_ms(cp, lambda: cf(((N + 255) // 256,), (256,), (x, o2, step, np.int32(N))), args.reps)
             a, b = cp.asnumpy(o1), cp.asnumpy(o2)
             rel = float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-30)))
             ratios.append(t1 / t2)

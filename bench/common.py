@@ -76,6 +76,23 @@ def median(xs):
     return statistics.median(xs)
 
 
+def cupy_event_ms(cp, launch, reps, warmup=3):
+    """Median GPU time of one launch in ms, from CUDA events through CuPy:
+    warm-up launches, then `reps` launches each between its own pair of
+    events, queued behind one more launch so that the host does not show."""
+    for _ in range(warmup):
+        launch()
+    cp.cuda.runtime.deviceSynchronize()
+    evs = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
+    launch()
+    for s, e in evs:
+        s.record()
+        launch()
+        e.record()
+    cp.cuda.runtime.deviceSynchronize()
+    return median([cp.cuda.get_elapsed_time(s, e) for s, e in evs])
+
+
 def timeit_us(fn, batch, reps, sync=None):
     """Median over `reps` batches of the wall time of one call, in us."""
     out = []

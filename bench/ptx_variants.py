@@ -30,7 +30,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from common import cupy, ensure_ptxjit_path, median  # noqa: E402
+from common import cupy, cupy_event_ms, ensure_ptxjit_path  # noqa: E402
 
 ensure_ptxjit_path()
 
@@ -87,20 +87,6 @@ class Variant:
             self.fname, self.types = re.search(r"__global__\s+void\s+(\w+)", text).group(1), None
 
 
-def time_launch(cp, launch, reps):
-    for _ in range(3):
-        launch()
-    cp.cuda.runtime.deviceSynchronize()
-    evs = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
-    launch()
-    for s, e in evs:
-        s.record()
-        launch()
-        e.record()
-    cp.cuda.runtime.deviceSynchronize()
-    return median([cp.cuda.get_elapsed_time(s, e) for s, e in evs])
-
-
 def run_kernel(cp, mod, name, make, dirs, reps):
     inst = make(np.random.default_rng(12345), "full")
     disp = getattr(mod, name)
@@ -134,7 +120,7 @@ def run_kernel(cp, mod, name, make, dirs, reps):
             launch()
             cp.cuda.runtime.deviceSynchronize()
             inst.check([to_host(cp, dargs[k]) for k in inst.outputs])
-            rows.append((vname, time_launch(cp, launch, reps)))
+            rows.append((vname, cupy_event_ms(cp, launch, reps)))
         except Exception as e:  # noqa: BLE001 - a failing variant is a row
             rows.append((vname, "error: %s" % (str(e).splitlines()[0] if str(e) else type(e).__name__)))
     c = dict(rows).get("cuda_c")

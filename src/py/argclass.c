@@ -341,35 +341,32 @@ done:
 	return rc;
 }
 
+/* a NumPy array whose dtype kernels do not take: the error, naming it */
+static int bad_numpy_dtype(DispatcherObject *d, int i, PyObject *o)
+{
+	PyObject *dt = PyObject_GetAttrString(o, "dtype");
+	PyErr_Clear();
+	PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
+	             "which kernels do not take (numbers and bools only)", d->name, i + 1,
+	             arg_name(d, i), dt ? dt : Py_None);
+	Py_XDECREF(dt);
+	return -1;
+}
+
 static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 {
 	Py_ssize_t *sh = a->dims, *sd = a->dims + PJ_MAXDIM;
 	NdArg x = {sh, sd, &a->view};
 	int rc = nd_read(d->st, o, 1, &x);
 	a->has_view = x.has_view;
-	if (rc == ND_NOBUF) {
-		/* NumPy exports no buffer for datetime and some other dtypes */
-		PyObject *dt = PyObject_GetAttrString(o, "dtype");
-		PyErr_Clear();
-		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
-		             "which kernels do not take (numbers and bools only)", d->name, i + 1,
-		             arg_name(d, i), dt ? dt : Py_None);
-		Py_XDECREF(dt);
-		return -1;
-	}
+	if (rc == ND_NOBUF)   /* NumPy exports no buffer for datetime and some other dtypes */
+		return bad_numpy_dtype(d, i, o);
 	Py_buffer *v = &a->view;
 	a->kind = x.kind;
 	if (a->kind < 0 && v->format && v->format[0] == 'T' && (a->kind = arg_record_kind(d, i, o)) == -1)
 		return -1;
-	if (a->kind < 0) {
-		PyObject *dt = PyObject_GetAttrString(o, "dtype");
-		PyErr_Clear();
-		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
-		             "which kernels do not take (numbers and bools only)", d->name, i + 1,
-		             arg_name(d, i), dt ? dt : Py_None);
-		Py_XDECREF(dt);
-		return -1;
-	}
+	if (a->kind < 0)
+		return bad_numpy_dtype(d, i, o);
 	if (rc == ND_NDIM) {
 		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a %d-dimensional array; kernels "
 		             "take arrays of 0 to %d dimensions",
