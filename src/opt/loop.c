@@ -183,6 +183,7 @@ static void fill_defs(Cfg *g)
 	g->def = arena_alloc(a, sizeof *g->def * (size_t)(f->nval + 1));
 	g->phi = arena_alloc(a, sizeof *g->phi * (size_t)(f->nval + 1));
 	g->defblk = arena_alloc(a, sizeof *g->defblk * (size_t)(f->nval + 1));
+	g->ndef = f->nval;
 	for (int v = 0; v < f->nval; v++)
 		g->defblk[v] = -1;
 	for (int b = 0; b < f->nblk; b++) {
@@ -218,7 +219,7 @@ int opt_invariant(const Cfg *g, const Loop *l, Ref r)
 {
 	if (r.kind == R_CON || r.kind == R_NONE)
 		return 1;
-	if ((int)r.idx >= g->f->nval)
+	if ((int)r.idx >= g->ndef)   /* made after the tables: not known invariant */
 		return 0;
 	int b = g->defblk[r.idx];
 	return b >= 0 && !l->in[b];

@@ -40,6 +40,8 @@ typedef struct Cfg {
 	Ins **def;           /* defining instruction of each value, NULL for phis */
 	Phi **phi;           /* defining phi of each value */
 	int *defblk;         /* block of each value's definition, -1 if none */
+	int ndef;            /* values the three tables above cover: f->nval when
+	                      * they were filled (later values are not in them) */
 } Cfg;
 
 /* loop.c */

@@ -728,6 +728,86 @@ class CasAdd(S):
         return [self]
 
 
+def stmt_exprs(s):
+    """The expressions of statement s itself (not of the statements inside)."""
+    out = [getattr(s, a) for a in ("e", "c", "idx") if isinstance(getattr(s, a, None), E)]
+    if isinstance(s, For):
+        out += s.bounds
+    if isinstance(s, TupleAssign):
+        out += s.es
+    if isinstance(s, If):
+        out += [c for c, _ in s.arms]
+    return out
+
+
+def assigned(s):
+    """(name, values, plain) for each name statement s assigns: the name
+    may be constant when one of the values may; plain: `name = value`."""
+    if isinstance(s, Assign):
+        return [(s.name, [s.e], True)]
+    if isinstance(s, AugAssign):
+        return [(s.name, [Bin(s.op, Var(s.name, s.ty), s.e)], False)]
+    if isinstance(s, TupleAssign):
+        if s.packed:
+            return [(s.names[0], s.es, False)]
+        return [(n, [e], False) for n, e in zip(s.names, s.es)]
+    if isinstance(s, For):
+        return [(s.var, [], False)]
+    if isinstance(s, While):
+        return [(s.cnt, [], False), (s.cnt, [], False)]
+    return [(n, [], False) for n in getattr(s, "assigns", ())]
+
+
+def walk_program(p, visit_stmt):
+    """visit_stmt(s, cvars) for every statement in textual order (device
+    functions first), cvars: the names with a possibly constant assignment
+    before s (see risky)."""
+    cvars = set()
+
+    def walk(s):
+        visit_stmt(s, cvars)
+        for name, es, plain in assigned(s):
+            if any(maybe_const(e, cvars) for e in es):
+                cvars.add(name)
+        for b in s.blocks():
+            for t in b:
+                walk(t)
+    for fn in p.devs:
+        for s in fn.body:
+            walk(s)
+    for s in p.body:
+        walk(s)
+
+
+def ambiguous_fma(b, cvars):
+    """b contracts into an fma in the reference, but its product may be
+    folded at compile time (factors that are constants through variables):
+    then ptxjit rounds the product on its own, as LLVM does."""
+    f = b.fma_parts() if isinstance(b, Bin) else None
+    if not f:
+        return False
+    prod = b.args[0] if f[2] is b.args[1] else b.args[1]
+    return maybe_const(prod, cvars) and not prod.const
+
+
+def settle_fma(p):
+    """Turns x*y + z whose product may be a constant into x*y * z (same
+    types), so that whether it contracts does not matter."""
+    def fix(e, cvars):
+        for k in e.kids():
+            fix(k, cvars)
+        if ambiguous_fma(e, cvars):
+            e.op = "*"
+            e.retype()
+
+    def visit(s, cvars):
+        for e in stmt_exprs(s):
+            fix(e, cvars)
+        if isinstance(s, AugAssign) and ambiguous_fma(Bin(s.op, Var(s.name, s.ty), s.e), cvars):
+            s.op = "*"
+    walk_program(p, visit)
+
+
 def body_lines(body, ind, ref):
     out = []
     for s in body:
@@ -805,6 +885,7 @@ class Program:
         for _ in range(r.choice((0, 0, 1, 2))):
             self.make_dev()
         self.make_body()
+        settle_fma(self)
 
     def nthreads(self):
         if self.grid2:

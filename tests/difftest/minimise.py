@@ -37,6 +37,8 @@ def signature(o):
     if o.status == "mismatch":
         m = re.match(r"(input \w+ was written|\w+)", o.detail)
         return ("mismatch", m.group(1) if m else "")
+    if o.status == "crash":
+        return ("crash", "")
     if o.status == "error":
         d = re.sub(r"\S+\.py:\d+:\d+: ", "", o.detail)
         d = d.split(" | ")[0]
@@ -58,6 +60,8 @@ class Reducer:
             text = self.p.render()
         except Exception:
             return False
+        if self.sig == ("crash", ""):
+            return crashes(text, self.path, self.work)
         o = harness.check_text(text, [self.path], self.work)[0]
         return signature(o) == self.sig
 
@@ -222,27 +226,20 @@ def consistent(p):
     """Every conditional expression and and/or typed as both compilers
     type it after the reductions (gen.risky): a condition that became
     constant must be a literal, or a variable whose only assignment is a
-    literal (then the taken branch's type), or have branches of one type."""
+    literal (then the taken branch's type), or have branches of one type;
+    and no fma whose product became a constant (gen.settle_fma)."""
     counts, lits = {}, {}
 
-    def count(s):
-        for name, es, plain in assigned(s):
+    def count(s, cvars):
+        for name, es, plain in gen.assigned(s):
             counts[name] = counts.get(name, 0) + 1
             if plain and gen.is_literal(es[0]):
                 lits[name] = es[0]
-        for b in s.blocks():
-            for t in b:
-                count(t)
-    for fn in p.devs:
-        for s in fn.body:
-            count(s)
-    for s in p.body:
-        count(s)
+    gen.walk_program(p, count)
     lits = {n: e for n, e in lits.items() if counts[n] == 1}
-    cvars = set()
     bad = []
 
-    def check(e):
+    def check(e, cvars):
         if isinstance(e, gen.IfExp):
             c, a, b = e.args
             d, x = c, (a, b)
@@ -264,54 +261,35 @@ def consistent(p):
                 want = gen.unify(a.ty, b.ty)
             if want != e.ty:
                 bad.append(e)
+        if gen.ambiguous_fma(e, cvars):
+            bad.append(e)
         for k in e.kids():
-            check(k)
+            check(k, cvars)
 
-    def walk(s):
-        for e in stmt_exprs(s):
-            check(e)
-        for name, es, plain in assigned(s):
-            if any(gen.maybe_const(e, cvars) for e in es):
-                cvars.add(name)
-        for b in s.blocks():
-            for t in b:
-                walk(t)
-    for fn in p.devs:
-        for s in fn.body:
-            walk(s)
-    for s in p.body:
-        walk(s)
+    def visit(s, cvars):
+        for e in gen.stmt_exprs(s):
+            check(e, cvars)
+        if isinstance(s, gen.AugAssign) and gen.ambiguous_fma(gen.Bin(s.op, gen.Var(s.name, s.ty), s.e), cvars):
+            bad.append(s)
+    gen.walk_program(p, visit)
     return not bad
 
 
-def stmt_exprs(s):
-    """The expressions of statement s itself (not of the statements inside)."""
-    out = [getattr(s, a) for a in ("e", "c", "idx") if isinstance(getattr(s, a, None), gen.E)]
-    if isinstance(s, gen.For):
-        out += s.bounds
-    if isinstance(s, gen.TupleAssign):
-        out += s.es
-    if isinstance(s, gen.If):
-        out += [c for c, _ in s.arms]
-    return out
-
-
-def assigned(s):
-    """(name, values, plain) for each name statement s assigns: the name
-    may be constant when one of the values may; plain: `name = value`."""
-    if isinstance(s, gen.Assign):
-        return [(s.name, [s.e], True)]
-    if isinstance(s, gen.AugAssign):
-        return [(s.name, [gen.Bin(s.op, gen.Var(s.name, s.ty), s.e)], False)]
-    if isinstance(s, gen.TupleAssign):
-        if s.packed:
-            return [(s.names[0], s.es, False)]
-        return [(n, [e], False) for n, e in zip(s.names, s.es)]
-    if isinstance(s, gen.For):
-        return [(s.var, [], False)]
-    if isinstance(s, gen.While):
-        return [(s.cnt, [], False), (s.cnt, [], False)]
-    return [(n, [], False) for n in getattr(s, "assigns", ())]
+def crashes(text, path, work):
+    """Whether checking the program on path kills the process (a signal):
+    run in a child process."""
+    import subprocess
+    os.makedirs(work, exist_ok=True)
+    f = os.path.join(work, "crash_%d.py" % os.getpid())
+    with open(f, "w") as fh:
+        fh.write(text)
+    code = "import sys; sys.path.insert(0, %r); import harness; harness.check_file(%r, [%r])" % (HERE, f, path)
+    env = dict(os.environ, PTXJIT_SIM="0" if path.startswith("gpu") else "1")
+    try:
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return False
+    return r.returncode < 0 or r.returncode >= 128
 
 
 def minimise_seed(seed, mode, outcome, write=True):
@@ -323,9 +301,9 @@ def minimise_seed(seed, mode, outcome, write=True):
         return None
     red.run()
     text = prog.render()
-    o = harness.check_text(text, [outcome.path], work)[0]
     if not write:
         return text
+    o = harness.check_text(text, [outcome.path], work)[0]
     return save(text, seed, o)
 
 
@@ -348,9 +326,20 @@ def main():
     ap.add_argument("--mode", default=None)
     ap.add_argument("--path", default="sim")
     ap.add_argument("--print", action="store_true", help="print instead of writing regress/")
+    ap.add_argument("--crash", action="store_true", help="the program kills the process: reduce that (in child processes)")
     a = ap.parse_args()
     os.environ.setdefault("PTXJIT_SIM", "0" if a.path.startswith("gpu") else "1")
     text = gen.generate(a.seed, a.mode)
+    if a.crash:
+        o = harness.Outcome(a.path, "crash", "the process died (signal)")
+        if not crashes(text, a.path, tempfile.mkdtemp(prefix="difftest_min")):
+            print("it does not crash")
+            return 1
+        r = minimise_seed(a.seed, a.mode, o, write=False)
+        if not a.print:
+            r = save(r, a.seed, o)
+        print(r)
+        return 0
     o = harness.check_text(text, [a.path], tempfile.mkdtemp(prefix="difftest_min"))[0]
     print("before:", o)
     if o.status not in ("mismatch", "error"):

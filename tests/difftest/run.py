@@ -3,12 +3,16 @@
 
     python3 tests/difftest/run.py --n 2000 --seed 0            # the simulator
     python3 tests/difftest/run.py --n 5000 --seed 0 --gpu      # the GPU (PTXJIT_TEST_GPU=1 likewise)
+    python3 tests/difftest/run.py --n 2000 --seed 0 --mode comm   # only programs that communicate
+                                           # (shared memory, barriers, warp operations, atomics)
 
 Generates programs seed, seed+1, ..., runs each on the paths (sim and sim-O0,
 or gpu and gpu-O0 with --gpu), compares with the reference, and prints one line per
 failure and a summary per path.  --minimise writes a reduced reproducer of
 each failure to tests/difftest/regress/ (minimise.py).  --show S prints
 program S.  The exit status is 1 when any path had a mismatch or error.
+A program that kills the process (a compiler crash) stops the run: -v
+names the seed first, and `minimise.py SEED --crash` reduces it.
 """
 
 import argparse
