@@ -106,6 +106,7 @@ if want sim; then
 fi
 if want diff; then
 	run difftest-gpu $PY tests/difftest/run.py --gpu --n ${DIFF_N:-3000} --seed 100000
+	run difftest-gpu-comm $PY tests/difftest/run.py --gpu --mode comm --n ${DIFF_COMM_N:-2000} --seed 200000
 fi
 
 # 3. benchmarks
