@@ -3,8 +3,10 @@
  *
  * erf(t) = 1 - exp(-t Q(t)) with one polynomial Q over [0, 5.93] (float32:
  * [0, 3.92]), weighted by erfc so that erf's relative error stays small,
- * and no branch, as CUDA's; float64 (erf64) arranges it as CUDA does,
- * float32 computes 1 - exp as (1 - 2^k) - 2^k (...) from a pair.
+ * and no branch, as CUDA's; float64 (erf64) arranges it as CUDA does;
+ * float32 (erf32) is CUDA's: x + x P(x^2) below 1.00296 and
+ * 1 - exp(-t - t P(t)) above, one Horner evaluation with selected
+ * coefficients.
  * erfc: 1 - erf(x) for |x| < 1; exp(H(a)) on [1, 2]; beyond,
  * exp(-a^2) G(Y) / (1 + 2a) with Y = (a - 4)/(a + 4), the
  * Schonfelder / Shepherd-Laframboise form that converges for all a >= 0,
@@ -29,17 +31,16 @@
 #include <math.h>
 
 #include "coeffs.h"
+#include "logpowtab.h"
 #include "mathlib.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ------------------------------------------------------------ erf */
 
-/* erf(t) = -expm1(-q) with q = -log(erfc(t)) = t Q(t), one polynomial
- * for the whole range and no branch (as CUDA's); q is a pair so that
- * erf keeps its relative accuracy near 0 */
 /*
- * erf(x), float64: the same one polynomial in CUDA's arrangement.
+ * erf(x), float64: erf(t) = -expm1(-q) with q = -log(erfc(t)) = t Q(t),
+ * one polynomial of degree 23 (ERF_Q23_D) in CUDA's arrangement.
  * q = t + t P(t) with P = Q - 1 (so that the leading coefficient
  * 2/sqrt(pi) keeps all its bits), q = qh + ql as a pair; e^-q = 2^k e^r
  * e^-ql with k = rint(-qh / ln2) by the magic addition and r = -qh - k ln2;
@@ -50,12 +51,12 @@
 static Ref erf64(MB *b, Ref x)
 {
 	static const double L2E = 0x1.71547652b82fep0, LN2 = 0x1.62e42fefa39efp-1;
-	double P[N(ERF_Q_D) - 1 + 1];
-	P[0] = ERF_Q_D[0] - 1.0;
-	for (int i = 1; i < N(ERF_Q_D); i++)
-		P[i] = ERF_Q_D[i];
+	double P[N(ERF_Q23_D)];
+	P[0] = ERF_Q23_D[0] - 1.0;
+	for (int i = 1; i < N(ERF_Q23_D); i++)
+		P[i] = ERF_Q23_D[i];
 	Ref t = mb_abs(b, x);
-	Ref p = mb_horner(b, t, P, N(ERF_Q_D));
+	Ref p = mb_horner(b, t, P, N(ERF_Q23_D));
 	Ref qh = mb_fma(b, t, p, t);
 	Ref ql = mb_fma(b, t, p, mb_sub(b, t, qh));
 	Ref kf, kraw;
@@ -74,22 +75,34 @@ static Ref erf64(MB *b, Ref x)
 	return mb_float(b, mb_iop(b, O_OR, KL, mb_bits(b, y), sg));
 }
 
+/*
+ * erf(x), float32, in CUDA's arrangement: one Horner evaluation whose
+ * seven coefficients are selected by |x| >= 1.00296; below, erf(x) =
+ * x + x P(x^2); above, q = -t - t P(t) (t = |x|) and erf = 1 - e^q
+ * with x's sign, e^q by math_exp (float32 exp, within 2 ulp: on
+ * erf's scale, where e^q <= 0.16, about a quarter of that).  Beyond 3.92
+ * e^q rounds away against 1 and the polynomial only grows, so large
+ * arguments and infinities give 1; NaN takes the first formula.
+ */
+static Ref erf32(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref big = mb_ge(b, a, mb_f(b, 0x1.00c1fcp+0));
+	Ref z = mb_sel(b, big, a, mb_mul(b, x, x));
+	Ref p = mb_horner_sel(b, z, big, ERF_BIG_F, ERF_SMALL_F, N(ERF_BIG_F));
+	Ref s = mb_sel(b, big, mb_neg(b, a), x);
+	Ref r = mb_fma(b, p, s, s);
+	/* 1 - e^q >= 0: x's sign is or-ed in */
+	Ref y = mb_bits(b, mb_sub(b, mb_f(b, 1), math_exp(b, r)));
+	y = mb_iop(b, O_OR, KW, y, mb_iop(b, O_AND, KW, mb_bits(b, x), mb_i(b, KW, (int32_t)0x80000000u)));
+	return mb_sel(b, big, mb_float(b, y), r);
+}
+
 Ref math_erf(MB *b, Ref x)
 {
-	int d = mb_is64(b);
-	if (d)
+	if (mb_is64(b))
 		return erf64(b, x);
-	static const double C0 = 0x1.20dd750429b6dp+0, C0_LO = 0x1.1ae3a914fed80p-56;   /* 2/sqrt(pi) */
-	Ref t = mb_min(b, mb_abs(b, x), mb_f(b, d ? 5.93 : 3.92));
-	/* q = t (c0 + t P(t)) with c0 = 2/sqrt(pi) as a pair, its rounding
-	 * being most of the error near 0 */
-	Ref p = d ? mb_horner(b, t, ERF_Q_D + 1, N(ERF_Q_D) - 1) : mb_horner(b, t, ERF_Q_F + 1, N(ERF_Q_F) - 1);
-	float ch = (float)C0;
-	Ref c0h = d ? mb_f(b, C0) : mb_f(b, ch), c0l = d ? mb_f(b, C0_LO) : mb_f(b, (float)((C0 - (double)ch) + C0_LO));
-	DD m = mb_two_prod(b, t, c0h);
-	DD q = mb_two_sum(b, m.hi, mb_fma(b, t, mb_fma(b, t, p, c0l), m.lo));
-	Ref y = math_one_minus_exp(b, mb_dd(mb_neg(b, q.hi), mb_neg(b, q.lo)));
-	return mb_sel(b, mb_isnan(b, x), x, mb_copysign(b, y, x));
+	return erf32(b, x);
 }
 
 static Ref erfc64(MB *b, Ref x)

@@ -17,7 +17,8 @@
  * [sqrt(1/2), sqrt(2)) taken from the bits, f = m - 1 exact.  float64:
  * s = f / (2 + f) and log1p(f) = f - hfsq + s (hfsq + R(s^2)) with
  * hfsq = f^2 / 2 (fdlibm's identity, hfsq taken exactly with an fma) gives
- * log1p(f) as a pair hi + lo; float32: log1p(f) = f + f^2 P(f).  The
+ * log1p(f) as a pair hi + lo; float32 (the inverse hyperbolic functions,
+ * logaddexp2): log1p(f) = f + f^2 P(f).  The
  * result e C + (hi + lo) D (C = ln2, D = 1 for log; C = 1, D = log2(e)
  * for log2; C = log10(2), D = log10(e) for log10) is summed with exact
  * products and an exact two-sum, so only the last addition rounds.
@@ -29,7 +30,8 @@
  * two-sum: below 1 ulp, as CUDA's.
  *
  * math.exp and math.log themselves take shorter fast paths (math_exp,
- * log64 below): the reduced argument rounded once, k from a magic
+ * log64 below; float32 log, log2, log10 and log1p: log32_reduce and
+ * log1p32, CUDA's arrangement with the polynomials of logpowtab.h): the reduced argument rounded once, k from a magic
  * addition, special values from the high word; within CUDA's bounds with
  * about as many operations as CUDA's own.
  *
@@ -43,6 +45,7 @@
 #include <math.h>
 
 #include "coeffs.h"
+#include "logpowtab.h"
 #include "mathlib.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -423,21 +426,108 @@ static Ref log64(MB *b, Ref x)
 	return mb_sel(b, bad, sp, y);
 }
 
+/*
+ * float32 log, log2, log10 and log1p in CUDA's arrangement, no division
+ * and no pair.  x = 2^e m from the bits: subnormals are scaled by 2^23
+ * first, eb = (bits - OFF) & 0xff800000 is e << 23 and m = bits - eb, in
+ * [2/3, 4/3) for OFF = 0x3f2aaaab (log, log10) and in [sqrt(1/2),
+ * sqrt(2)) for 0x3f3504f3 (log2, whose result e + log2(m) then rounds
+ * less); e = float(eb) 2^-23, exact (one conversion, of eb itself).
+ * f = m - 1 is exact and log_b(1 + f) = C f + f R(f) (R = f Q for the
+ * natural log, C = 1; for log2 and log10 C is log_b(e) rounded to
+ * float32 and R's constant term holds its rounding error), a Horner
+ * evaluation to the end; the result is e log_b(2) + that in one fma (an
+ * add for log2).  Two roundings: below 1 ulp (log, log2, log1p) and 2
+ * (log10), CUDA's bounds.  Zero, negative, infinite and NaN arguments:
+ * x * inf + inf gives NaN, inf and NaN for the ones whose bits are at or
+ * above 0x7f800000 as an unsigned number, zeros give -inf.
+ */
+static Ref log32_reduce(MB *b, Ref x, int32_t off, Ref *f)
+{
+	Ref sub = mb_lt(b, x, mb_f(b, 0x1p-126));
+	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p23)), x);
+	Ref ix = mb_bits(b, xs);
+	Ref eb = mb_iop(b, O_AND, KW, mb_iop(b, O_SUB, KW, ix, mb_i(b, KW, off)), mb_i(b, KW, (int32_t)0xff800000u));
+	*f = mb_sub(b, mb_float(b, mb_iop(b, O_SUB, KW, ix, eb)), mb_f(b, 1));
+	return mb_fma(b, mb_fromint(b, eb), mb_f(b, 0x1p-23), mb_sel(b, sub, mb_f(b, -23), mb_f(b, 0)));
+}
+
+static Ref log32_special(MB *b, Ref x, Ref y)
+{
+	Ref inf = mb_f(b, HUGE_VAL);
+	Ref bad = mb_ucmp(b, CC_GE, KW, mb_bits(b, x), mb_i(b, KW, 0x7f800000));
+	y = mb_sel(b, bad, mb_fma(b, x, inf, inf), y);
+	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), mb_f(b, -HUGE_VAL), y);
+}
+
+/* C f + f R(f) */
+static Ref log32_poly(MB *b, Ref f, double c, const double *r, int n)
+{
+	Ref t = mb_mul(b, f, mb_horner(b, f, r, n));
+	return c == 1.0 ? mb_fma(b, f, t, f) : mb_fma(b, f, mb_f(b, c), t);
+}
+
 Ref math_log(MB *b, Ref x)
 {
 	if (mb_is64(b))
 		return log64(b, x);
-	return log_base(b, x, LN2_D, LN2_LO_D, 1.0, 0.0);
+	Ref f;
+	Ref e = log32_reduce(b, x, 0x3f2aaaab, &f);
+	Ref p = log32_poly(b, f, 1.0, LOG_Q_F, N(LOG_Q_F));
+	return log32_special(b, x, mb_fma(b, e, mb_f(b, LN2_D), p));
 }
 
 Ref math_log2(MB *b, Ref x)
 {
-	return log_base(b, x, 1.0, 0.0, L2E_D, L2E_LO_D);
+	if (mb_is64(b))
+		return log_base(b, x, 1.0, 0.0, L2E_D, L2E_LO_D);
+	Ref f;
+	Ref e = log32_reduce(b, x, 0x3f3504f3, &f);
+	Ref p = log32_poly(b, f, L2E_D, LOG2_R_F, N(LOG2_R_F));
+	return log32_special(b, x, mb_add(b, e, p));
 }
 
 Ref math_log10(MB *b, Ref x)
 {
-	return log_base(b, x, L10_2_D, L10_2_LO_D, L10E_D, L10E_LO_D);
+	if (mb_is64(b))
+		return log_base(b, x, L10_2_D, L10_2_LO_D, L10E_D, L10E_LO_D);
+	Ref f;
+	Ref e = log32_reduce(b, x, 0x3f2aaaab, &f);
+	Ref p = log32_poly(b, f, L10E_D, LOG10_R_F, N(LOG10_R_F));
+	/* log10(2) as a pair: its float32 rounding alone would be 2 ulp of a
+	 * result near log10(4/3) */
+	Ref ch, cl;
+	kpair(b, L10_2_D, L10_2_LO_D, &ch, &cl);
+	return log32_special(b, x, mb_fma(b, e, ch, mb_fma(b, e, cl, p)));
+}
+
+/*
+ * float32 log1p(x), CUDA's way: e from u = 1 + x (offset 0x3f400000: m
+ * in [3/4, 3/2)), and f = (1 + x) 2^-e - 1 = x 2^-e - (1 - 2^-e) from x
+ * itself, both terms made from the bits (x 2^-e by subtracting e from
+ * the exponent field: x is normal whenever e != 0) and their difference
+ * exact (Sterbenz), so u's rounding costs nothing; a u rounded up across
+ * a binade puts f a hair below -1/4, which the fit covers.  The result
+ * e ln2 + f + f^2 Q(f) with e ln2 formed as float(-eb) (-ln2 2^-23): a
+ * -0 when e = 0, so that the sign of a zero x comes through.  x <= -1,
+ * inf and NaN are selected: x * inf gives -inf, inf and NaN, and NaN
+ * below -1.
+ */
+static Ref log1p32(MB *b, Ref x)
+{
+	Ref inf = mb_f(b, HUGE_VAL);
+	Ref u = mb_add(b, mb_f(b, 1), x);
+	Ref eb = mb_iop(b, O_AND, KW, mb_iop(b, O_SUB, KW, mb_bits(b, u), mb_i(b, KW, 0x3f400000)),
+	                mb_i(b, KW, (int32_t)0xff800000u));
+	Ref xs = mb_float(b, mb_iop(b, O_SUB, KW, mb_bits(b, x), eb));
+	Ref v = mb_float(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0x40800000), eb));      /* 4 2^-e */
+	Ref f = mb_sub(b, xs, mb_fma(b, v, mb_f(b, -0.25), mb_f(b, 1)));
+	Ref p = log32_poly(b, f, 1.0, LOG1P_Q_F, N(LOG1P_Q_F));
+	Ref ne = mb_fromint(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), eb));
+	Ref y = mb_fma(b, ne, mb_f(b, -0x1.62e43p-24), p);
+	Ref sp = mb_sel(b, mb_lt(b, x, mb_f(b, -1)), mb_f(b, NAN), mb_mul(b, x, inf));
+	Ref ok = mb_and(b, mb_gt(b, x, mb_f(b, -1)), mb_lt(b, x, inf));
+	return mb_sel(b, ok, y, sp);
 }
 
 /* log(1 + x) + c / (1 + x) pieces shared by log1p and the inverse
@@ -462,6 +552,8 @@ static Ref log1p_core(MB *b, Ref x, double ch, double cl, double dh, double dl)
 
 Ref math_log1p(MB *b, Ref x)
 {
+	if (!mb_is64(b))
+		return log1p32(b, x);
 	return log1p_core(b, x, LN2_D, LN2_LO_D, 1.0, 0.0);
 }
 

@@ -20,24 +20,31 @@
  *     pi/2 (|r| about 2^-61).  It runs in a branch that only such large
  *     arguments take.  float32 arguments beyond 2^15 use the float64
  *     reduction.
- * float32 sin and cos take a shorter path below 105615 (sincos_f32: pi/2
- * in three float32 parts, r rounded, CUDA's arrangement).
- * sin and cos share one polynomial evaluation: the coefficients of
- * sin(r) = r + r^3 S(r^2) or cos(r) = 1 - r^2/2 + r^4 C(r^2) are selected
- * by the quadrant (as CUDA does), and rl enters through the derivative.
+ * The pair reduction serves float64 tan; float64 sin and cos reduce
+ * like CUDA (three fmas, r rounded, sincos_f64), float32 sin, cos and tan
+ * take a shorter path below 105615 (reduce_f32: pi/2 in three float32
+ * parts, r rounded, CUDA's arrangement).
+ * sin(pi x) keeps the pair: sincos_kernel takes rh + rl, its coefficients
+ * selected by the quadrant, rl entering through the derivative.
  * tan(r) = r + r^3 T(r^2) on the whole of [-pi/4, pi/4]; odd quadrants
- * take -1/tan with one Newton correction of the division.
+ * take -1/tan (float64: the quotient corrected once; float32: a
+ * division-free reciprocal, recip_f32).
  *
- * atan uses fdlibm's five intervals (|x| < 7/16, 11/16, 19/16, 39/16,
- * beyond) with t = (2x-1)/(2+x), (x-1)/(x+1), (x-1.5)/(1+1.5x), -1/x and
- * atan(t) = t + t^3 T(t^2) on |t| <= 7/16, selected without branches.
+ * float64 atan uses fdlibm's five intervals (|x| < 7/16, 11/16, 19/16,
+ * 39/16, beyond) with t = (2x-1)/(2+x), (x-1)/(x+1), (x-1.5)/(1+1.5x),
+ * -1/x and atan(t) = t + t^3 T(t^2) on |t| <= 7/16, selected without
+ * branches; float32 atan is one polynomial on [0, 1] after t = 1/|x|
+ * (atan_f32).
  * asin(x) = x + x^3 A(x^2) for |x| <= 1/2, else pi/2 - 2 asin(s) with
  * s = sqrt((1-|x|)/2) and sqrt's rounding error put back; acos is built
  * from the same pieces.
  *
  * sinh and cosh: exp(|x|)/2 (math_exp_scaled, no spurious overflow) minus
  * or plus its quarter reciprocal; sinh of |x| < 1 is an odd polynomial.
- * tanh: an odd polynomial below 0.55, else 1 - 2 / (exp(2|x|) + 1).
+ * float64 tanh: an odd polynomial below 0.55, else 1 - 2 / (exp(2|x|) + 1);
+ * float32 tanh: a table of 160 polynomials on |x| in steps of 1/16
+ * (tanh_f32).  The tables and the newer coefficients come from
+ * tools/trig_coeffs.py.
  * asinh, acosh, atanh: fdlibm's formulas on log1p or log.
  */
 #include <math.h>
@@ -198,33 +205,6 @@ static Red reduce_d(MB *b, Ref x)
 	return r;
 }
 
-static Red reduce(MB *b, Ref x)
-{
-	if (mb_is64(b))
-		return reduce_d(b, x);
-	Red r = reduce_cw(b, x);
-	int vq = mb_var(b, KW, "trig_q"), vh = mb_var(b, KS, "trig_rh"), vl = mb_var(b, KS, "trig_rl");
-	mb_set(b, vq, r.q);
-	mb_set(b, vh, r.rh);
-	mb_set(b, vl, r.rl);
-	Ref ax = mb_abs(b, x);
-	MIf s;
-	mb_if(b, &s, mb_and(b, mb_ge(b, ax, mb_f(b, 0x1p15)), mb_lt(b, ax, mb_f(b, HUGE_VAL))));
-	MB d = mb_new(b->L, SK_F64);
-	Red p = reduce_d(&d, mb_cvt(b, x, SK_F32, SK_F64));
-	Ref rd = mb_add(&d, p.rh, p.rl);
-	Ref rh = mb_cvt(b, rd, SK_F64, SK_F32);
-	Ref rl = mb_cvt(b, mb_sub(&d, rd, mb_cvt(b, rh, SK_F32, SK_F64)), SK_F64, SK_F32);
-	mb_set(b, vq, p.q);
-	mb_set(b, vh, rh);
-	mb_set(b, vl, rl);
-	mb_endif(b, &s);
-	r.q = mb_get(b, vq);
-	r.rh = mb_get(b, vh);
-	r.rl = mb_get(b, vl);
-	return r;
-}
-
 /* -------------------------------------------------------- sin, cos */
 
 /* cos(rh + rl) when use_cos, else sin(rh + rl) */
@@ -263,9 +243,26 @@ static Ref bit(MB *b, Ref q, int m)
  */
 #define FAST_MAX 105615.0
 
+static Ref reduce_f32(MB *b, Ref x, Ref *qp);
+
 static Ref sincos_f32(MB *b, Ref x, int want_cos)
 {
 	const double S4[4] = {SIN_S3_F[0], SIN_S3_F[1], SIN_S3_F[2], 0.0};
+	Ref q, r = reduce_f32(b, x, &q);
+	if (want_cos)
+		q = mb_iop(b, O_ADD, KW, q, mb_i(b, KW, 1));
+	Ref odd = bit(b, q, 1);
+	Ref z = mb_mul(b, r, r);
+	Ref poly = mb_horner_sel(b, z, odd, COS_P_F, S4, 4);
+	Ref base = mb_sel(b, odd, mb_f(b, 1), r);
+	/* base z + 0 is +0 for r = -0, so that the sum below keeps -0 (sin(-0)) */
+	Ref y = mb_fma(b, mb_fma(b, base, z, mb_f(b, 0)), poly, base);
+	return mb_sel(b, bit(b, q, 2), mb_neg(b, y), y);
+}
+
+/* the float32 reduction of sincos_f32: r, and the quadrant in *qp */
+static Ref reduce_f32(MB *b, Ref x, Ref *qp)
+{
 	Ref jf, jraw;
 	mb_round_magic(b, x, mb_f(b, TWO_OVER_PI_HI), &jf, &jraw);
 	Ref r = mb_fma(b, jf, mb_f(b, -PIO2T_1_F), x);
@@ -281,37 +278,74 @@ static Ref sincos_f32(MB *b, Ref x, int want_cos)
 	mb_set(b, vq, p.q);
 	mb_set(b, vr, mb_cvt(b, mb_add(&d, p.rh, p.rl), SK_F64, SK_F32));
 	mb_endif(b, &s);
+	*qp = mb_get(b, vq);
+	return mb_get(b, vr);
+}
+
+/*
+ * float64 sin and cos, CUDA's arrangement: j = rint(x 2/pi) by the magic
+ * addition (the sum's low word is j, the quadrant), r = x - j pi/2 by
+ * three fmas with pi/2 = PIO2_1_D + PIO2T_2_D + PIO2T_3_D, each rounded
+ * (the first is exact: x - j P1 is a multiple of 2^-52 below 1; the
+ * second part is truncated so that the third is positive and r keeps a
+ * zero's sign), so r carries up to one ulp of error, within CUDA's 2 ulp.
+ * One polynomial serves both: p(z), z = r^2, its seven coefficients read
+ * from a row of SINCOS_T_D picked by the quadrant's parity (two rows in
+ * global memory, a few vector loads; selecting fourteen constants would
+ * cost more instructions than the loads), then sin = r + r p or
+ * cos = 1 + z p; the sign comes from the quadrant's second bit.
+ * |x| >= 2^31 takes Payne-Hanek in a branch, its pair rounded to r;
+ * an infinite x gives NaN there (x 0 added to r), NaN gives NaN throughout.
+ */
+#define SINCOS_FAST_MAX 0x1p31
+
+static Ref sincos_f64(MB *b, Ref x, int want_cos)
+{
+	Ref jf, jraw;
+	mb_round_magic(b, x, mb_f(b, TWO_OVER_PI_HI), &jf, &jraw);
+	Ref nj = mb_neg(b, jf);
+	Ref r = mb_fma(b, nj, mb_f(b, PIO2_1_D), x);
+	r = mb_fma(b, nj, mb_f(b, PIO2T_2_D), r);
+	r = mb_fma(b, nj, mb_f(b, PIO2T_3_D), r);
+	int vq = mb_var(b, KW, "trig_q"), vr = mb_var(b, KD, "trig_r");
+	mb_set(b, vq, jraw);
+	mb_set(b, vr, r);
+	MIf s;
+	mb_if(b, &s, mb_ge(b, mb_abs(b, x), mb_f(b, SINCOS_FAST_MAX)));
+	Red p = reduce_ph(b, x);
+	mb_set(b, vq, p.q);
+	mb_set(b, vr, mb_sel(b, mb_isinf(b, x), mb_f(b, NAN), mb_add(b, p.rh, p.rl)));
+	mb_endif(b, &s);
 	Ref q = mb_get(b, vq);
 	r = mb_get(b, vr);
 	if (want_cos)
 		q = mb_iop(b, O_ADD, KW, q, mb_i(b, KW, 1));
-	Ref odd = bit(b, q, 1);
 	Ref z = mb_mul(b, r, r);
-	Ref poly = mb_horner_sel(b, z, odd, COS_P_F, S4, 4);
-	Ref base = mb_sel(b, odd, mb_f(b, 1), r);
-	/* base z + 0 is +0 for r = -0, so that the sum below keeps -0 (sin(-0)) */
-	Ref y = mb_fma(b, mb_fma(b, base, z, mb_f(b, 0)), poly, base);
-	return mb_sel(b, bit(b, q, 2), mb_neg(b, y), y);
+	Ref tab = mb_gtable(b, "__pj_sincos", SINCOS_T_D, (int)sizeof SINCOS_T_D);
+	Ref off = mb_iop(b, O_AND, KW, mb_iop(b, O_SHL, KW, q, mb_i(b, KW, 6)), mb_i(b, KW, 64));
+	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, off, SK_U32, SK_U64));
+	Ref c = mb_gload(b, row, SK_F64);
+	for (int i = 1; i < 7; i++)
+		c = mb_fma(b, c, z, mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8 * i)), SK_F64));
+	Ref y = mb_sel(b, bit(b, q, 1), mb_fma(b, z, c, mb_f(b, 1)), mb_fma(b, r, c, r));
+	/* the sign: bit 1 of q moved to bit 63 */
+	Ref sg = mb_iop(b, O_AND, KW, mb_iop(b, O_SHL, KW, q, mb_i(b, KW, 30)), mb_i(b, KW, (int32_t)0x80000000u));
+	sg = mb_uop(b, O_SHL, KL, mb_cvt(b, sg, SK_U32, SK_U64), mb_i(b, KL, 32));
+	return mb_float(b, mb_uop(b, O_XOR, KL, mb_bits(b, y), sg));
 }
 
 Ref math_sin(MB *b, Ref x)
 {
 	if (!mb_is64(b))
 		return sincos_f32(b, x, 0);
-	Red r = reduce(b, x);
-	Ref y = sincos_kernel(b, r.rh, r.rl, bit(b, r.q, 1));
-	y = mb_xorsign(b, y, bit(b, r.q, 2));
-	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, y);
+	return sincos_f64(b, x, 0);
 }
 
 Ref math_cos(MB *b, Ref x)
 {
 	if (!mb_is64(b))
 		return sincos_f32(b, x, 1);
-	Red r = reduce(b, x);
-	Ref y = sincos_kernel(b, r.rh, r.rl, mb_not(b, bit(b, r.q, 1)));
-	Ref q1 = mb_iop(b, O_ADD, KW, r.q, mb_i(b, KW, 1));
-	return mb_xorsign(b, y, bit(b, q1, 2));
+	return sincos_f64(b, x, 1);
 }
 
 /* sin(pi x), exactly reduced: x = q/2 + r, |r| <= 1/4 */
@@ -337,10 +371,31 @@ Ref math_sinpi(MB *b, Ref x)
 	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, y);
 }
 
+static Ref recip_f32(MB *b, Ref a);
+
+/*
+ * float32 tan: sincos_f32's reduction, tan(r) = r + r z T(z) (TAN_T_F),
+ * and in odd quadrants -1/tan(r) from recip_f32 of |tan r| with the sign
+ * put back by bit operations: no division, within CUDA's 4 ulp.
+ */
+static Ref tan_f32(MB *b, Ref x)
+{
+	Ref q, r = reduce_f32(b, x, &q);
+	Ref z = mb_mul(b, r, r);
+	Ref t = mb_fma(b, mb_mul(b, r, z), mb_horner(b, z, TAN_T_F, N(TAN_T_F)), r);
+	Ref inv = recip_f32(b, mb_abs(b, t));
+	/* -1/t: 1/|t| with the sign of t flipped */
+	Ref sg = mb_iop(b, O_AND, KW, mb_bits(b, t), mb_i(b, KW, (int32_t)0x80000000u));
+	Ref cot = mb_float(b, mb_iop(b, O_XOR, KW, mb_bits(b, inv), mb_iop(b, O_XOR, KW, sg, mb_i(b, KW, (int32_t)0x80000000u))));
+	return mb_sel(b, bit(b, q, 1), cot, t);
+}
+
 Ref math_tan(MB *b, Ref x)
 {
 	int d = mb_is64(b);
-	Red r = reduce(b, x);
+	if (!d)
+		return tan_f32(b, x);
+	Red r = reduce_d(b, x);
 	Ref z = mb_mul(b, r.rh, r.rh);
 	Ref p = d ? mb_horner(b, z, TAN_T_D, N(TAN_T_D)) : mb_horner(b, z, TAN_T_F, N(TAN_T_F));
 	/* tan(rh + rl) = tan(rh) + rl (1 + tan^2) */
@@ -435,8 +490,51 @@ static const double ATAN_LO[4] = {
 	0x1.a2b7f222f65e2p-56, 0x1.1a62633145c07p-55, 0x1.007887af0cbbdp-56, 0x1.1a62633145c07p-54,
 };
 
+/*
+ * 1/a for float32 a >= 1 (below 2^100) without a division: the seed
+ * 0x7ef311c3 - bits(a) is within 5.1%, one cubic step y (1 + e + e^2),
+ * e = 1 - a y, takes that to 2^-12.9 and one Newton step to 2^-25.8.
+ * Five fmas and an integer subtraction, no branch (IEEE division costs a
+ * reciprocal, four fmas, a check and a branch to its slow path).
+ */
+static Ref recip_f32(MB *b, Ref a)
+{
+	Ref y = mb_float(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0x7ef311c3), mb_bits(b, a)));
+	Ref one = mb_f(b, 1);
+	Ref e = mb_fma(b, mb_neg(b, a), y, one);
+	y = mb_fma(b, y, mb_fma(b, e, e, e), y);
+	e = mb_fma(b, mb_neg(b, a), y, one);
+	return mb_fma(b, y, e, y);
+}
+
+/*
+ * float32 atan, CUDA's arrangement without its approximate reciprocal:
+ * t = |x| or, beyond 1, 1/|x| (recip_f32; |x| is clamped to 2^100 first,
+ * where atan is pi/2 in float32 anyway); atan(t) = t + t z P(z), z = t^2,
+ * P of degree 7 (ATAN_P_F); beyond 1 the result is pi/2 - atan(t) as one
+ * fma A B - r, A B a product of two float32 constants equal to pi/2 within
+ * 2^-47.  x's sign is or'ed in; NaN is selected back at the end.
+ */
+static const float ATAN_PIO2_A = 0x1.aee9d6p-1f, ATAN_PIO2_B = 0x1.ddcb02p+0f;
+
+static Ref atan_f32(MB *b, Ref x)
+{
+	Ref a = mb_abs(b, x);
+	Ref big = mb_gt(b, a, mb_f(b, 1));
+	Ref t = mb_sel(b, big, recip_f32(b, mb_min(b, a, mb_f(b, 0x1p100))), a);
+	Ref z = mb_mul(b, t, t);
+	Ref p = mb_horner(b, z, ATAN_P_F, N(ATAN_P_F));
+	Ref r = mb_fma(b, mb_mul(b, t, z), p, t);
+	r = mb_fma(b, mb_sel(b, big, mb_f(b, ATAN_PIO2_A), mb_f(b, 0)), mb_f(b, ATAN_PIO2_B), mb_sel(b, big, mb_neg(b, r), r));
+	Ref sg = mb_iop(b, O_AND, KW, mb_bits(b, x), mb_i(b, KW, (int32_t)0x80000000u));
+	Ref y = mb_float(b, mb_iop(b, O_OR, KW, mb_bits(b, r), sg));
+	return mb_sel(b, mb_isnan(b, x), x, y);
+}
+
 Ref math_atan(MB *b, Ref x)
 {
+	if (!mb_is64(b))
+		return atan_f32(b, x);
 	Ref a = mb_abs(b, x);
 	Ref one = mb_f(b, 1), two = mb_f(b, 2), zero = mb_f(b, 0);
 	Ref c1 = mb_ge(b, a, mb_f(b, 7.0 / 16)), c2 = mb_ge(b, a, mb_f(b, 11.0 / 16));
@@ -529,9 +627,41 @@ Ref math_cosh(MB *b, Ref x)
 	return mb_sel(b, mb_lt(b, a, mb_f(b, d ? 22 : 10)), y1, y2);
 }
 
+/*
+ * float32 tanh from a table: |x| (at most 9.97; tanh rounds to 1 from
+ * 9.02) is split as i/16 + t, |t| <= 1/32, by the magic addition s =
+ * |x| + 1.5 2^19, whose ulp is 1/16: i is s's bits less M's (folded into
+ * the table's base address), i/16 = s - M exactly and t = |x| - i/16
+ * exactly.  tanh(i/16 + t) = p_i(t), a degree-4 fit per row (TANH_TAB_F,
+ * tools/trig_coeffs.py), its arrays coefficient-major so that a warp's
+ * rows share few cache lines; row 0 has p0 = 0 and a relative fit, so a
+ * tiny x gives x.  About 19 instructions, no division, no branch; the
+ * error is below 1.4 ulp.  NaN is selected back in at the end.
+ */
+static Ref tanh_f32(MB *b, Ref x)
+{
+	const float M = 0x1.8p19f;
+	const int64_t MBITS = 0x49400000;
+	Ref a = mb_min(b, mb_abs(b, x), mb_f(b, (TANH_ROWS_F - 0.5) / TANH_W_F - 0.03125));
+	Ref s = mb_add(b, a, mb_f(b, M));
+	Ref t = mb_sub(b, a, mb_sub(b, s, mb_f(b, M)));
+	Ref tab = mb_gtable(b, "__pj_tanhtab", TANH_TAB_F, (int)sizeof TANH_TAB_F);
+	Ref off = mb_iop(b, O_SHL, KW, mb_iop(b, O_SUB, KW, mb_bits(b, s), mb_i(b, KW, MBITS)), mb_i(b, KW, 2));
+	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, off, SK_U32, SK_U64));
+	Ref p = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 4 * 4 * TANH_ROWS_F)), SK_F32);
+	for (int k = 3; k >= 0; k--)
+		p = mb_fma(b, p, t, mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 4 * k * TANH_ROWS_F)), SK_F32));
+	/* p >= 0: x's sign or'ed in */
+	Ref sg = mb_iop(b, O_AND, KW, mb_bits(b, x), mb_i(b, KW, (int32_t)0x80000000u));
+	Ref y = mb_float(b, mb_iop(b, O_OR, KW, mb_bits(b, p), sg));
+	return mb_sel(b, mb_isnan(b, x), x, y);
+}
+
 Ref math_tanh(MB *b, Ref x)
 {
 	int d = mb_is64(b);
+	if (!d)
+		return tanh_f32(b, x);
 	Ref a = mb_abs(b, x);
 	Ref z = mb_mul(b, a, a);
 	Ref p = d ? mb_horner(b, z, TANH_T_D, N(TANH_T_D)) : mb_horner(b, z, TANH_T_F, N(TANH_T_F));
