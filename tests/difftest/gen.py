@@ -1604,13 +1604,17 @@ class Program:
                 out.append(CasAdd(sh, ct, 0, e, names, cas2))
                 out.append(Text("cuda.syncthreads()", "yield ('sync', None)"))
                 self.store_w(Index(sh, ct, Lit(0, "i64")))
-        # inc/dec/exch with one operand for all threads: order independent
+        # inc/dec/exch, one operation and one operand per slot for every
+        # thread and every statement: the same function applied n times,
+        # whatever the order (two bounds, or inc and dec, on one slot
+        # would make the result depend on the order, as the GPU showed)
         if r.random() < 0.4:
             arr = self.acc_array("ua32", "u32", 3)
+            vals = [r.choice((0, 1, 5, 17, 100, 4294967295)) for _ in range(3)]
             for _ in range(r.randint(1, 3)):
                 slot = r.randrange(3)
                 op = ("inc", "dec", "exch")[slot]
-                out.append(Atom(op, arr, "u32", slot, Lit(r.choice((0, 1, 5, 17, 100, 4294967295)), "u32")))
+                out.append(Atom(op, arr, "u32", slot, Lit(vals[slot], "u32")))
 
     # ---------------------------------------------------------- rendering
 
