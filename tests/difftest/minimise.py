@@ -37,8 +37,8 @@ def signature(o):
     if o.status == "mismatch":
         m = re.match(r"(input \w+ was written|\w+)", o.detail)
         return ("mismatch", m.group(1) if m else "")
-    if o.status == "crash":
-        return ("crash", "")
+    if o.status in ("crash", "fault"):
+        return (o.status, "")
     if o.status == "error":
         d = re.sub(r"\S+\.py:\d+:\d+: ", "", o.detail)
         d = d.split(" | ")[0]
@@ -60,8 +60,8 @@ class Reducer:
             text = self.p.render()
         except Exception:
             return False
-        if self.sig == ("crash", ""):
-            return crashes(text, self.path, self.work)
+        if self.sig in (("crash", ""), ("fault", "")):
+            return crashes(text, self.path, self.work, self.sig[0] == "fault")
         o = harness.check_text(text, [self.path], self.work)[0]
         return signature(o) == self.sig
 
@@ -275,20 +275,25 @@ def consistent(p):
     return not bad
 
 
-def crashes(text, path, work):
-    """Whether checking the program on path kills the process (a signal):
-    run in a child process."""
+def crashes(text, path, work, fault=False):
+    """Whether checking the program on path kills the process (a signal),
+    or with fault, whether the kernel faults on the GPU (an illegal
+    address: the context is lost, so every try needs a new process): run
+    in a child process."""
     import subprocess
     os.makedirs(work, exist_ok=True)
     f = os.path.join(work, "crash_%d.py" % os.getpid())
     with open(f, "w") as fh:
         fh.write(text)
-    code = "import sys; sys.path.insert(0, %r); import harness; harness.check_file(%r, [%r])" % (HERE, f, path)
+    code = ("import sys; sys.path.insert(0, %r); import harness; "
+            "print([o.detail for o in harness.check_file(%r, [%r])])" % (HERE, f, path))
     env = dict(os.environ, PTXJIT_SIM="0" if path.startswith("gpu") else "1")
     try:
-        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=120)
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=120, text=True)
     except subprocess.TimeoutExpired:
         return False
+    if fault:
+        return "CUDA_ERROR_ILLEGAL_ADDRESS" in r.stdout
     return r.returncode < 0 or r.returncode >= 128
 
 
@@ -327,13 +332,16 @@ def main():
     ap.add_argument("--path", default="sim")
     ap.add_argument("--print", action="store_true", help="print instead of writing regress/")
     ap.add_argument("--crash", action="store_true", help="the program kills the process: reduce that (in child processes)")
+    ap.add_argument("--fault", action="store_true",
+                    help="the kernel faults on the GPU (an illegal address): reduce that (in child processes)")
     a = ap.parse_args()
     os.environ.setdefault("PTXJIT_SIM", "0" if a.path.startswith("gpu") else "1")
     text = gen.generate(a.seed, a.mode)
-    if a.crash:
-        o = harness.Outcome(a.path, "crash", "the process died (signal)")
-        if not crashes(text, a.path, tempfile.mkdtemp(prefix="difftest_min")):
-            print("it does not crash")
+    if a.crash or a.fault:
+        o = (harness.Outcome(a.path, "fault", "the kernel faults (illegal address)") if a.fault
+             else harness.Outcome(a.path, "crash", "the process died (signal)"))
+        if not crashes(text, a.path, tempfile.mkdtemp(prefix="difftest_min"), a.fault):
+            print("it does not %s" % ("fault" if a.fault else "crash"))
             return 1
         r = minimise_seed(a.seed, a.mode, o, write=False)
         if not a.print:
