@@ -290,6 +290,30 @@ def test_conditions_merged():
     assert body.count("and.pred") >= 2 and "or.pred" in body
 
 
+@cuda.jit
+def reciprocals(x, out64, out32):
+    i = cuda.grid(1)
+    if i < x.size:
+        out64[i] = 1.0 / x[i]
+        out32[i] = np.float32(1) / np.float32(x[i])
+
+
+def test_reciprocal_float64_is_rcp_rn():
+    """1/x in float64 is rcp.rn (the same IEEE result as div.rn, faster);
+    float32 keeps div.rn.  The results are the correctly rounded ones."""
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.uniform(-1e3, 1e3, 500), [1e-310, -1e-310, 3.0, 0.0, -0.0, np.inf, 1e308]])
+    o64, o32 = np.zeros_like(x), np.zeros(x.size, np.float32)
+    body = small_ptx(reciprocals, [x, o64, o32])
+    body = body[body.index(".entry"):]
+    assert "rcp.rn.f64" in body and "div.rn.f64" not in body
+    assert "div.rn.f32" in body
+    with np.errstate(divide="ignore", over="ignore"):
+        reciprocals[2, 256](x, o64, o32)
+        assert np.array_equal(o64, 1.0 / x)
+        assert np.array_equal(o32, np.float32(1) / x.astype(np.float32))
+
+
 # ------------------------------------------------------------------ SASS
 
 def _tool(name):
