@@ -92,6 +92,30 @@ def launch_overhead(cuda, batch=None, reps=None, sync=True):
     return t_empty, t_add3, t_axpy5, t_cai
 
 
+def cupy_raw_floor(cp):
+    """(empty, 3 pointers): us per launch of CuPy's own RawKernel from
+    Python, the same timing loop: what a launch from Python costs with a
+    thin C layer (CuPy's) on top of the driver."""
+    src = r'''extern "C" {
+__global__ void empty() {}
+__global__ void add3(const float *a, const float *b, float *c, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }
+}'''
+    import numpy as np
+    mod = cp.RawModule(code=src)
+    fe, fa = mod.get_function("empty"), mod.get_function("add3")
+    a = cp.ones(1024, dtype=cp.float32)
+    c = cp.zeros(1024, dtype=cp.float32)
+    n = np.int32(1024)
+    for _ in range(10):
+        fe((1,), (1,), ())
+        fa((4,), (256,), (a, a, c, n))
+    sync = cp.cuda.runtime.deviceSynchronize
+    sync()
+    return (timeit_us(lambda: fe((1,), (1,), ()), BATCH, REPS, sync),
+            timeit_us(lambda: fa((4,), (256,), (a, a, c, n)), BATCH, REPS, sync))
+
+
 def launch_overhead_cupy(cuda, cp):
     """Launch overhead of the three-array kernel given CuPy arrays."""
     @cuda.jit
@@ -254,8 +278,10 @@ def measure():
         n_empty, n_add3, n_axpy5, n_cai = launch_overhead(nb)
     cp = cupy()
     p_cp = n_cp = None
+    raw = (None, None)
     if cp:
         p_cp = launch_overhead_cupy(cuda, cp)
+        raw = cupy_raw_floor(cp)
         if nb:
             n_cp = launch_overhead_cupy(nb, cp)
     p_imp = import_ms("import ptxjit\nfrom ptxjit import cuda")
@@ -279,6 +305,7 @@ def measure():
         ["launch, empty kernel (us)", p_empty, n_empty, ratio(p_empty, n_empty), "<= 3"],
         ["launch, 3 device arrays (us)", p_add3, n_add3, ratio(p_add3, n_add3), "<= 3"],
         ["  driver alone, C loop: empty / 3 pointers (us)", "%s / %s" % driver_floor(), "-", "-", ""],
+        ["  CuPy RawKernel from Python: empty / 3 pointers (us)", "%s / %s" % raw, "-", "-", ""],
         ["launch, 3 arrays + 2 scalars (us)", p_axpy5, n_axpy5, ratio(p_axpy5, n_axpy5), ""],
         ["launch, 3 __cuda_array_interface__ objects (us)", p_cai, n_cai, ratio(p_cai, n_cai), ""],
         ["launch, 3 CuPy arrays (us)", p_cp, n_cp, ratio(p_cp, n_cp), ""],
