@@ -84,16 +84,16 @@ spec("LOG10_R_F", "f", base_r(L10E, _C10), F_LO, F_HI, 8,
 
 # float32 erf, CUDA's arrangement: one Horner evaluation whose
 # coefficients are selected by |x| >= ERF_SPLIT: erf(x) = x + x P(x^2)
-# below, erf(t) = 1 - exp(-t - t P(t)) above (up to 3.92, where erf
-# rounds to 1)
+# below, erf(t) = 1 - 2^(-t - t P(t)) above (up to 3.92, where erf
+# rounds to 1; the power of 2 is the GPU's ex2, as CUDA's erff does)
 ERF_SPLIT = mp.mpf(f32(1.0029599666595458984))
 _EP = guarded(lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) - 1, 2 / mp.sqrt(mp.pi) - 1)
 spec("ERF_SMALL_F", "f", _EP, 0, ERF_SPLIT ** 2, 6,
      lambda z: mp.sqrt(z) / mp.erf(mp.sqrt(z)) if z != 0 else mp.sqrt(mp.pi) / 2,
      "erf(x) = x + x P(x^2), |x| <= 1.00296")
-spec("ERF_BIG_F", "f", lambda t: -mp.log(mp.erfc(t)) / t - 1, ERF_SPLIT, mp.mpf("3.92"), 6,
+spec("ERF_BIG_F", "f", lambda t: -mp.log(mp.erfc(t), 2) / t - 1, ERF_SPLIT, mp.mpf("3.92"), 6,
      lambda t: t * mp.erfc(t) / mp.erf(t),
-     "erf(t) = 1 - exp(-t - t P(t)), 1.00296 <= t <= 3.92 (weighted by t erfc(t) / erf(t))")
+     "erf(t) = 1 - 2^(-t - t P(t)), 1.00296 <= t <= 3.92 (weighted by t erfc(t) / erf(t))")
 
 # float64 erf: erf(t) = -expm1(-t Q(t)) on [0, 5.93], one coefficient
 # fewer than math_coeffs.py's ERF_Q_D
@@ -128,6 +128,8 @@ def main():
         vals = ",\n\t".join(float(v).hex() for v in cr)
         out.append("/* %s: [%s, %s], weighted error 2^%.1f */\nstatic const double %s[%d] = {\n\t%s,\n};\n" % (
             s["doc"], mp.nstr(s["a"], 8), mp.nstr(s["b"], 8), float(mp.log(err, 2)), s["name"], len(cr), vals))
+    if only:
+        print("\n".join(out))
     if check or only:
         return
     path = os.path.join(ROOT, "src", "math", "logpowtab.h")

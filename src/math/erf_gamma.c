@@ -78,10 +78,13 @@ static Ref erf64(MB *b, Ref x)
 /*
  * erf(x), float32, in CUDA's arrangement: one Horner evaluation whose
  * seven coefficients are selected by |x| >= 1.00296; below, erf(x) =
- * x + x P(x^2); above, q = -t - t P(t) (t = |x|) and erf = 1 - e^q
- * with x's sign, e^q by math_exp (float32 exp, within 2 ulp: on
- * erf's scale, where e^q <= 0.16, about a quarter of that).  Beyond 3.92
- * e^q rounds away against 1 and the polynomial only grows, so large
+ * x + x P(x^2); above, q = -t - t P(t) (t = |x|), in powers of 2, and
+ * erf = 1 - 2^q with x's sign, 2^q by the GPU's ex2.approx as CUDA's
+ * erff does (its relative error, about 2^-22, is on erf's scale, where
+ * 2^q <= 0.16, below a quarter ulp; the simulator computes 2^q correctly
+ * rounded, so, as float32 exp, the two may differ in the last bit:
+ * docs/math.md).  Beyond 3.92 2^q rounds away against 1 and the
+ * polynomial only grows (ex2 of a large negative q or -inf is 0), so large
  * arguments and infinities give 1; NaN takes the first formula.
  */
 static Ref erf32(MB *b, Ref x)
@@ -93,7 +96,7 @@ static Ref erf32(MB *b, Ref x)
 	Ref s = mb_sel(b, big, mb_neg(b, a), x);
 	Ref r = mb_fma(b, p, s, s);
 	/* 1 - e^q >= 0: x's sign is or-ed in */
-	Ref y = mb_bits(b, mb_sub(b, mb_f(b, 1), math_exp(b, r)));
+	Ref y = mb_bits(b, mb_sub(b, mb_f(b, 1), mb_approx(b, AP_EX2, r)));
 	y = mb_iop(b, O_OR, KW, y, mb_iop(b, O_AND, KW, mb_bits(b, x), mb_i(b, KW, (int32_t)0x80000000u)));
 	return mb_sel(b, big, mb_float(b, y), r);
 }

@@ -35,8 +35,9 @@
  * addition, special values from the high word; within CUDA's bounds with
  * about as many operations as CUDA's own.
  *
- * For pow, math_log_ext gives log(x) to about 2^-100 relative (s as a
- * pair, the s^3 term in double-double), and math_exp_dd takes a pair
+ * For gamma's Stirling exponent, math_log_ext gives log(x) to about
+ * 2^-100 relative (s as a pair, the s^3 term in double-double; float64
+ * pow has its own table-driven pair, log_pair in pow.c), and math_exp_dd takes a pair
  * (math_exp_dd_mul also multiplies a factor in before the scaling, for
  * gamma and erfc).  math_exp_pair returns e^x unrounded, as a pair (sinh,
  * cosh, tanh); math_one_minus_exp gives 1 - e^x as (1 - 2^k) - 2^k (...)
@@ -237,9 +238,13 @@ Ref math_exp(MB *b, Ref x)
 	Ref p = mb_fma(b, mb_fma(b, q, r, mb_f(b, 1)), r, mb_f(b, 1));
 	Ref hi = mb_iop(b, O_ADD, KW, mb_hiword(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 20)));
 	Ref y = mb_from_words(b, hi, mb_loword(b, p));
-	/* |x| >= 707 or NaN, from the high word: no float64 compare */
-	Ref ahi = mb_iop(b, O_AND, KW, mb_hiword(b, x), mb_i(b, KW, 0x7fffffff));
-	Ref big = mb_icmp(b, CC_GE, KW, ahi, mb_i(b, KW, 0x40861800));
+	/* |x| >= 707 or NaN, from the high word: no float64 compare; read as
+	 * a float32 (its sign bit cleared by abs) the high word orders as the
+	 * integer does, 0x40861800 is 0x1.0c3p+2, and x's infinities and NaN
+	 * are float32 NaNs there, which the unordered compare takes */
+	MB fb = mb_new(b->L, SK_F32);
+	Ref hf = mb_abs(&fb, mb_float(&fb, mb_hiword(b, x)));
+	Ref big = mb_cmp(&fb, CC_GEU, hf, mb_f(&fb, 0x1.0c3p+2));
 	int v = mb_var(b, b->k, "exp");
 	mb_set(b, v, y);
 	MIf s;
@@ -569,7 +574,7 @@ DD math_log_dd(MB *b, Ref x)
 }
 
 /*
- * log(x) to about 2^-100 relative for finite x > 0, float64 (pow):
+ * log(x) to about 2^-100 relative for finite x > 0, float64 (gamma):
  * s = f/(2+f) as a pair sh + sl, log1p(f) = 2s + (2/3)s^3 + s^5 P(s^2)
  * with the first two terms in double-double.
  */

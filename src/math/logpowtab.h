@@ -72,15 +72,15 @@ static const double ERF_SMALL_F[7] = {
 	0x1.4896ee0000000p-14,
 };
 
-/* erf(t) = 1 - exp(-t - t P(t)), 1.00296 <= t <= 3.92 (weighted by t erfc(t) / erf(t)): [1.00296, 3.92], weighted error 2^-28.1 */
+/* erf(t) = 1 - 2^(-t - t P(t)), 1.00296 <= t <= 3.92 (weighted by t erfc(t) / erf(t)): [1.00296, 3.92], weighted error 2^-28.3 */
 static const double ERF_BIG_F[7] = {
-	0x1.0791c80000000p-3,
-	0x1.4519e00000000p-1,
-	0x1.b4647a0000000p-4,
-	-0x1.8985040000000p-6,
-	0x1.ed00d00000000p-9,
-	-0x1.70933a0000000p-12,
-	0x1.d770ec0000000p-17,
+	0x1.41b8f20000000p-1,
+	0x1.d5058e0000000p-1,
+	0x1.3aca660000000p-3,
+	-0x1.1bdd480000000p-5,
+	0x1.63a06a0000000p-8,
+	-0x1.09dee80000000p-11,
+	0x1.5412a80000000p-16,
 };
 
 /* erf(t) = -expm1(-t Q(t)), 0 <= t <= 5.93 (weighted by erfc(t) t / erf(t)): [0.0, 5.93], weighted error 2^-54.9 */

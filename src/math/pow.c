@@ -1,8 +1,8 @@
 /*
  * pow.c - pow, cbrt and hypot.
  *
- * pow(x, y) = exp(y log|x|): float64 takes log|x| to about 2^-100
- * relative (math_log_ext), forms y log|x| as a pair with an exact
+ * pow(x, y) = exp(y log|x|): float64 takes log|x| as a pair to about
+ * 2^-70 from float64 log's table (log_pair), forms y log|x| as a pair with an exact
  * product, and exponentiates the pair (math_exp_dd), which keeps the
  * error near 1 ulp even when y log|x| is near 700; float32 (pow32)
  * computes in float64 without a pair, a division or a branch: log|x| from
@@ -112,6 +112,54 @@ static Ref pow32(MB *b, Ref a, Ref y)
 	return mb_sel(b, big, lim, res);
 }
 
+/*
+ * log(a) as a pair hi + lo for finite a > 0, float64 pow, to about 2^-70
+ * of log(a): float64 log's table and reduction (log64 in exp_log.c:
+ * a = 2^k z, invc ~ 1/c for z's interval, log(c) = chi + clo, chi a
+ * multiple of 2^-43), no division.  z invc = ph + pl exactly (a product
+ * and an fma) and r = ph - 1 exactly (|r| < 2^-8), so that r + pl is
+ * z invc - 1 with no error.  log(a) = w + r - r^2/2 + r^3 P(r) + pl (1 - r
+ * + r^2) + k ln2_lo + clo with w = k ln2_hi + chi exact (ln2_hi has 42
+ * bits), P Taylor's to r^8 (truncation below 2^-75), w + r and that plus
+ * -r^2/2 (an exact product of r and -r/2) each summed exactly, every small
+ * term added into the low part; the pair normalised at the end.
+ * The interval holding 1 has invc = 1 and chi = clo = 0: there pl = 0 and
+ * log(a) is r's series, so relative accuracy holds near 1 too.
+ */
+static DD log_pair(MB *b, Ref x)
+{
+	static const double LN2_HI42 = 0x1.62e42fefa38p-1, LN2_LO42 = 0x1.ef35793c7673p-45;
+	static const double P[] = {1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6, 1.0 / 7, -1.0 / 8};
+	Ref hi = mb_hiword(b, x);
+	Ref sub = mb_icmp(b, CC_LT, KW, hi, mb_i(b, KW, 0x00100000));
+	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p54)), x);
+	Ref adj = mb_isel(b, KW, sub, mb_i(b, KW, -54), mb_i(b, KW, 0));
+	Ref hs = mb_hiword(b, xs);
+	Ref t = mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, LOG_OFF_HI));
+	Ref idx = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, t, mb_i(b, KW, 13)), mb_i(b, KW, 127));
+	Ref k = mb_iop(b, O_ADD, KW, mb_iop(b, O_SHR, KW, t, mb_i(b, KW, 20)), adj);
+	Ref z = mb_from_words(b, mb_iop(b, O_SUB, KW, hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000))),
+	                      mb_loword(b, xs));
+	Ref tab = mb_gtable(b, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
+	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, mb_iop(b, O_MUL, KW, idx, mb_i(b, KW, 24)), SK_I32, SK_U64));
+	Ref invc = mb_gload(b, row, SK_F64);
+	Ref chi = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8)), SK_F64);
+	Ref clo = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 16)), SK_F64);
+	Ref kd = mb_fromint(b, k);
+	DD pr = mb_two_prod(b, z, invc);
+	Ref r = mb_sub(b, pr.hi, mb_f(b, 1));
+	Ref w = mb_fma(b, kd, mb_f(b, LN2_HI42), chi);
+	DD h = mb_fast_two_sum(b, w, r);
+	DD s = mb_two_prod(b, r, mb_mul(b, r, mb_f(b, -0.5)));
+	DD u = mb_fast_two_sum(b, h.hi, s.hi);
+	Ref r2 = mb_mul(b, r, r);
+	Ref cub = mb_mul(b, mb_mul(b, r2, r), mb_horner(b, r, P, N(P)));
+	Ref plt = mb_fma(b, pr.lo, mb_fma(b, r, r, mb_neg(b, r)), pr.lo);
+	Ref lo = mb_add(b, mb_add(b, h.lo, u.lo), mb_add(b, s.lo, plt));
+	lo = mb_add(b, lo, mb_add(b, mb_fma(b, kd, mb_f(b, LN2_LO42), clo), cub));
+	return mb_fast_two_sum(b, u.hi, lo);
+}
+
 Ref math_pow(MB *b, Ref x, Ref y)
 {
 	Ref ax = mb_abs(b, x);
@@ -120,7 +168,7 @@ Ref math_pow(MB *b, Ref x, Ref y)
 	Ref a = mb_sel(b, ok, ax, mb_f(b, 1));
 	Ref core;
 	if (mb_is64(b)) {
-		DD l = math_log_ext(b, a);
+		DD l = log_pair(b, a);
 		DD p = mb_two_prod(b, y, l.hi);
 		p.lo = mb_fma(b, y, l.lo, p.lo);
 		core = math_exp_dd(b, p);
