@@ -9,7 +9,7 @@ The fits are those of the arrangements trig.c uses: one polynomial for
 float64 sin and cos whose coefficients are picked by the quadrant's parity
 (SINCOS_T_D, two rows of eight: the sin row ends in a zero so that both
 rows take the same Horner steps), float32 atan's polynomial on [0, 1],
-float32 tanh's table of 160 degree-4 polynomials, and pi/2's truncated
+float32 tanh's polynomial below 0.55, float32 tan's, and pi/2's truncated
 second and third parts.  Each error printed is measured after rounding
 the coefficients to the target precision.  (tools/math_coeffs.py rewrites
 coeffs.h whole but keeps nothing of this block: run this script after it.)
@@ -108,66 +108,21 @@ def pio2_truncated():
     print("PIO2T_2_D %s PIO2T_3_D %s" % (p2.hex(), p3.hex()))
 
 
-TANH_W = 16          # rows per unit of |x|
-TANH_ROWS = 160      # |x| up to 10 (tanh rounds to 1 in float32 beyond 9.02)
-TANH_DEG = 4
-
-
-def tanh_fit(lo, hi, c, zero):
-    """Near-minimax (Lawson-weighted least squares, relative error) fit of
-    tanh(c + t), t in [lo - c, hi - c], degree TANH_DEG; p0 = 0 if zero."""
-    import numpy as np
-    n = 80
-    k = np.arange(n)
-    a = (lo + hi) / 2 + (hi - lo) / 2 * np.cos(np.pi * (k + 0.5) / n)
-    t = a - c
-    y = np.array([float(mp.tanh(mp.mpf(float(v)))) for v in a])
-    w = 1 / y
-    V = np.vander(t, TANH_DEG + 1, increasing=True)
-    if zero:
-        V = V[:, 1:]
-    lw = np.ones(n)
-    best = None
-    for _ in range(30):
-        coef = np.linalg.lstsq(V * (w * np.sqrt(lw))[:, None], y * w * np.sqrt(lw), rcond=None)[0]
-        r = np.abs(V @ coef - y) * w
-        if best is None or r.max() < best[0]:
-            best = (r.max(), coef)
-        lw = lw * (r + 1e-300)
-        lw /= lw.sum()
-    coef = list(best[1])
-    return [0.0] + coef if zero else coef
+_TH = guarded(lambda z: (mp.tanh(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, -mp.mpf(1) / 3)
+TANH_SMALL = mp.mpf("0.55")
 
 
 def tanh_f():
-    # float32 tanh: row i holds tanh(i/16 + t) = p(t), |t| <= 1/32, as
-    # float32; coefficient-major (all p0, then all p1, ...) so that the
-    # rows a warp reads at once share few cache lines.  Row 0 (c = 0) has
-    # p0 = 0 and a relative fit, so that tiny |x| gets tanh(x) ~ x.
-    import numpy as np
-    rows = []
-    worst = 0.0
-    for i in range(TANH_ROWS):
-        c = i / TANH_W
-        lo, hi = max(c - 0.5 / TANH_W, 1e-6), c + 0.5 / TANH_W
-        co = [f32(v) for v in tanh_fit(lo, hi, c, i == 0)]
-        a = np.linspace(lo, hi, 2000).astype(np.float32).astype(np.float64)
-        p = np.zeros_like(a)
-        for v in reversed(co):
-            p = p * (a - c) + v
-        ref = np.tanh(a)
-        ulp = 2.0 ** (np.floor(np.log2(ref)) - 23)
-        worst = max(worst, float(np.max(np.abs(p - ref) / ulp)))
-        rows.append(co)
-    vals = [rows[i][k] for k in range(TANH_DEG + 1) for i in range(TANH_ROWS)]
-    body = ",\n\t".join(", ".join(float(v).hex() for v in vals[j:j + 4]) for j in range(0, len(vals), 4))
-    OUT.append("/* float32 tanh(|x|) = p(t), |x| = i/%d + t, |t| <= 1/%d, row i < %d: the %d coefficients of\n"
-               " * p (degree %d) in arrays of %d rows, p0's first; error before the last rounding %.2f ulp */\n"
-               "#define TANH_W_F %d\n#define TANH_ROWS_F %d\n"
-               "static const float TANH_TAB_F[%d] = {\n\t%s,\n};\n"
-               % (TANH_W, 2 * TANH_W, TANH_ROWS, TANH_DEG + 1, TANH_DEG, TANH_ROWS, worst,
-                  TANH_W, TANH_ROWS, len(vals), body))
-    print("TANH_TAB_F   %d rows, degree %d, %.2f ulp before the last rounding" % (TANH_ROWS, TANH_DEG, worst))
+    # float32 tanh below 0.55: tanh(a) = a + a z S(z), z = a^2, S of
+    # degree 3, the error relative to tanh(a); from 0.55 trig.c takes
+    # 1 - 2/(e^2a + 1) (CUDA's tanhf has the same split, near 0.6)
+    Z = TANH_SMALL ** 2 * mp.mpf("1.0001")
+    c, _ = minimax(_TH, mp.mpf("1e-12"), Z, 3, rel=False,
+                   weight=lambda z: z * mp.sqrt(z) / mp.tanh(mp.sqrt(z)), iters=200, grid=800)
+    cr = rnd(c, "f")
+    e = worst(lambda z: (mp.sqrt(z) + mp.sqrt(z) * z * peval(cr, z) - mp.tanh(mp.sqrt(z))) / mp.tanh(mp.sqrt(z)),
+              mp.mpf("1e-8"), Z)
+    emit("TANH_S_F", cr, "tanh(a) = a + a z S(z), z = a^2, a <= 0.55, float32 values: relative error 2^%.1f" % bits(e))
 
 
 _AT = guarded(lambda z: (mp.atan(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, -mp.mpf(1) / 3)
@@ -185,11 +140,26 @@ def atan_f():
         emit("ATAN_P_F", cr, "atan(t) = t + t z P(z), z = t^2 <= 1, float32 values: relative error 2^%.1f" % bits(e))
 
 
+_TN = guarded(lambda z: (mp.tan(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, mp.mpf(1) / 3)
+
+
+def tan_f():
+    # float32 tan: tan(r) = r + r z T(z), z = r^2 <= (pi/4)^2, T of degree
+    # 5 (one step fewer than math_coeffs.py's TAN_T_F), relative error
+    c, _ = minimax(_TN, mp.mpf("1e-12"), PIO4SQ, 5, rel=False,
+                   weight=lambda z: z * mp.sqrt(z) / mp.tan(mp.sqrt(z)), iters=200, grid=800)
+    cr = rnd(c, "f")
+    e = worst(lambda z: (mp.sqrt(z) + mp.sqrt(z) * z * peval(cr, z) - mp.tan(mp.sqrt(z))) / mp.tan(mp.sqrt(z)),
+              mp.mpf("1e-8"), PIO4SQ)
+    emit("TAN_S_F", cr, "tan(r) = r + r z T(z), z = r^2 <= (pi/4)^2, float32 values: relative error 2^%.1f" % bits(e))
+
+
 def main():
     pio2_truncated()
     atan_f()
     sincos_d()
     tanh_f()
+    tan_f()
     if "--check" in sys.argv:
         return
     text = open(HEADER).read()

@@ -372,22 +372,21 @@ Ref math_sinpi(MB *b, Ref x)
 }
 
 static Ref recip_f32(MB *b, Ref a);
+static Ref recip_f32_neg(MB *b, Ref a);
 
 /*
- * float32 tan: sincos_f32's reduction, tan(r) = r + r z T(z) (TAN_T_F),
- * and in odd quadrants -1/tan(r) from recip_f32 of |tan r| with the sign
- * put back by bit operations: no division, within CUDA's 4 ulp.
+ * float32 tan: sincos_f32's reduction, tan(r) = r + r z T(z) (TAN_S_F,
+ * degree 5, relative error 2^-25.5, tools/trig_coeffs.py),
+ * and in odd quadrants -1/tan(r) from recip_f32_neg: the seed of -1/t
+ * from t's bits takes t's sign with it, so there is no |t| and no sign
+ * to put back.  No division, within CUDA's 4 ulp.
  */
 static Ref tan_f32(MB *b, Ref x)
 {
 	Ref q, r = reduce_f32(b, x, &q);
 	Ref z = mb_mul(b, r, r);
-	Ref t = mb_fma(b, mb_mul(b, r, z), mb_horner(b, z, TAN_T_F, N(TAN_T_F)), r);
-	Ref inv = recip_f32(b, mb_abs(b, t));
-	/* -1/t: 1/|t| with the sign of t flipped */
-	Ref sg = mb_iop(b, O_AND, KW, mb_bits(b, t), mb_i(b, KW, (int32_t)0x80000000u));
-	Ref cot = mb_float(b, mb_iop(b, O_XOR, KW, mb_bits(b, inv), mb_iop(b, O_XOR, KW, sg, mb_i(b, KW, (int32_t)0x80000000u))));
-	return mb_sel(b, bit(b, q, 1), cot, t);
+	Ref t = mb_fma(b, mb_mul(b, r, z), mb_horner(b, z, TAN_S_F, N(TAN_S_F)), r);
+	return mb_sel(b, bit(b, q, 1), recip_f32_neg(b, t), t);
 }
 
 Ref math_tan(MB *b, Ref x)
@@ -497,14 +496,29 @@ static const double ATAN_LO[4] = {
  * Five fmas and an integer subtraction, no branch (IEEE division costs a
  * reciprocal, four fmas, a check and a branch to its slow path).
  */
+static Ref recip_k(MB *b, Ref a, int neg)
+{
+	Ref y = mb_float(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, (int32_t)(neg ? 0xfef311c3u : 0x7ef311c3u)), mb_bits(b, a)));
+	Ref one = mb_f(b, 1), na = neg ? a : mb_neg(b, a);
+	Ref e = mb_fma(b, na, y, one);
+	y = mb_fma(b, y, mb_fma(b, e, e, e), y);
+	e = mb_fma(b, na, y, one);
+	return mb_fma(b, y, e, y);
+}
+
 static Ref recip_f32(MB *b, Ref a)
 {
-	Ref y = mb_float(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0x7ef311c3), mb_bits(b, a)));
-	Ref one = mb_f(b, 1);
-	Ref e = mb_fma(b, mb_neg(b, a), y, one);
-	y = mb_fma(b, y, mb_fma(b, e, e, e), y);
-	e = mb_fma(b, mb_neg(b, a), y, one);
-	return mb_fma(b, y, e, y);
+	return recip_k(b, a, 0);
+}
+
+/*
+ * -1/a for float32 a of either sign (|a| and 1/|a| normal): the seed
+ * 0xfef311c3 - bits(a) is recip_f32's seed of -a, since adding 2^31 to
+ * the bits flips the sign modulo 2^32; then the same steps with -a.
+ */
+static Ref recip_f32_neg(MB *b, Ref a)
+{
+	return recip_k(b, a, 1);
 }
 
 /*
@@ -628,29 +642,37 @@ Ref math_cosh(MB *b, Ref x)
 }
 
 /*
- * float32 tanh from a table: |x| (at most 9.97; tanh rounds to 1 from
- * 9.02) is split as i/16 + t, |t| <= 1/32, by the magic addition s =
- * |x| + 1.5 2^19, whose ulp is 1/16: i is s's bits less M's (folded into
- * the table's base address), i/16 = s - M exactly and t = |x| - i/16
- * exactly.  tanh(i/16 + t) = p_i(t), a degree-4 fit per row (TANH_TAB_F,
- * tools/trig_coeffs.py), its arrays coefficient-major so that a warp's
- * rows share few cache lines; row 0 has p0 = 0 and a relative fit, so a
- * tiny x gives x.  About 19 instructions, no division, no branch; the
- * error is below 1.4 ulp.  NaN is selected back in at the end.
+ * float32 tanh without a table or an approximate instruction, in CUDA's
+ * arrangement: a = |x| (clamped to 9.1; tanh rounds to 1 from 9.02).
+ * Below 0.55, tanh(a) = a + a^3 S(a^2) (TANH_S_F, degree 3, relative
+ * error 2^-24.6, tools/trig_coeffs.py).  From 0.55,
+ * tanh(a) = 1 - 2 / (e^2a + 1): 2a log2(e) = k + f by the magic
+ * addition (log2(e) as a float pair, |f| <= 1/2), 2^f = 1 + f P(f)
+ * (EXP2_P_F, relative error 2^-25.5), and the denominator 2^k (1 + f P)
+ * + 1 as one fma q 2^k + (2^k + 1), exact but for that rounding (2^k + 1
+ * is exact for k <= 23; beyond, 2/(e^2a + 1) is below 2^-32); its
+ * reciprocal from recip_f32 (no division), and 1 - 2 r in one fma.  The
+ * error of e^2a is damped by 2e/(e^2 - 1) <= 0.75 relative there.  Both
+ * sides are computed, no branch, no memory load, no conversion; x's sign
+ * is or'ed in (the result is >= 0) and NaN selected back at the end.
  */
 static Ref tanh_f32(MB *b, Ref x)
 {
-	const float M = 0x1.8p19f;
-	const int64_t MBITS = 0x49400000;
-	Ref a = mb_min(b, mb_abs(b, x), mb_f(b, (TANH_ROWS_F - 0.5) / TANH_W_F - 0.03125));
-	Ref s = mb_add(b, a, mb_f(b, M));
-	Ref t = mb_sub(b, a, mb_sub(b, s, mb_f(b, M)));
-	Ref tab = mb_gtable(b, "__pj_tanhtab", TANH_TAB_F, (int)sizeof TANH_TAB_F);
-	Ref off = mb_iop(b, O_SHL, KW, mb_iop(b, O_SUB, KW, mb_bits(b, s), mb_i(b, KW, MBITS)), mb_i(b, KW, 2));
-	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, off, SK_U32, SK_U64));
-	Ref p = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 4 * 4 * TANH_ROWS_F)), SK_F32);
-	for (int k = 3; k >= 0; k--)
-		p = mb_fma(b, p, t, mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 4 * k * TANH_ROWS_F)), SK_F32));
+	const float l2h = (float)(2 * 0x1.71547652b82fep0);
+	Ref a = mb_min(b, mb_abs(b, x), mb_f(b, 9.1f));
+	Ref z = mb_mul(b, a, a);
+	Ref y0 = mb_fma(b, mb_mul(b, a, z), mb_horner(b, z, TANH_S_F, N(TANH_S_F)), a);
+	Ref m = mb_f(b, 0x1.8p23f);
+	Ref s = mb_fma(b, a, mb_f(b, l2h), m);
+	Ref kf = mb_sub(b, s, m);
+	Ref f = mb_fma(b, a, mb_f(b, l2h), mb_neg(b, kf));
+	Ref q = mb_mul(b, f, mb_horner(b, f, EXP2_P_F, N(EXP2_P_F)));
+	/* s's bits are 0x4b400000 + k: shifted by 23, plus 127 << 23, 2^k */
+	Ref e = mb_iop(b, O_SHL, KW, mb_bits(b, s), mb_i(b, KW, 23));
+	Ref sc = mb_float(b, mb_iop(b, O_ADD, KW, e, mb_i(b, KW, 127 << 23)));
+	Ref d = mb_fma(b, q, sc, mb_add(b, sc, mb_f(b, 1)));
+	Ref y1 = mb_fma(b, mb_f(b, -2), recip_f32(b, d), mb_f(b, 1));
+	Ref p = mb_sel(b, mb_lt(b, a, mb_f(b, 0.55f)), y0, y1);
 	/* p >= 0: x's sign or'ed in */
 	Ref sg = mb_iop(b, O_AND, KW, mb_bits(b, x), mb_i(b, KW, (int32_t)0x80000000u));
 	Ref y = mb_float(b, mb_iop(b, O_OR, KW, mb_bits(b, p), sg));
