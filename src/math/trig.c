@@ -42,8 +42,9 @@
  * sinh and cosh: exp(|x|)/2 (math_exp_scaled, no spurious overflow) minus
  * or plus its quarter reciprocal; sinh of |x| < 1 is an odd polynomial.
  * float64 tanh: an odd polynomial below 0.55, else 1 - 2 / (exp(2|x|) + 1);
- * float32 tanh: a table of 160 polynomials on |x| in steps of 1/16
- * (tanh_f32).  The tables and the newer coefficients come from
+ * float32 tanh: the same split in CUDA's arrangement, e^2a from the
+ * magic-addition rounding and exp2's polynomial, the reciprocal without a
+ * division (tanh_f32, no memory loads).  The newer coefficients come from
  * tools/trig_coeffs.py.
  * asinh, acosh, atanh: fdlibm's formulas on log1p or log.
  */
