@@ -397,30 +397,41 @@ static Ref log_base(MB *b, Ref x, double ch, double cl, double dh, double dl)
  */
 #include "logtab.h"
 
+LogRow math_log_row(MB *b, Ref x, int subnormals)
+{
+	LogRow o;
+	Ref adj = mb_i(b, KW, 0);
+	o.xs = x;
+	if (subnormals) {
+		Ref sub = mb_icmp(b, CC_LT, KW, mb_hiword(b, x), mb_i(b, KW, 0x00100000));
+		o.xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p54)), x);
+		adj = mb_isel(b, KW, sub, mb_i(b, KW, -54), adj);
+	}
+	o.hs = mb_hiword(b, o.xs);
+	Ref t = mb_iop(b, O_SUB, KW, o.hs, mb_i(b, KW, LOG_OFF_HI));
+	Ref idx = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, t, mb_i(b, KW, 13)), mb_i(b, KW, 127));
+	Ref k = mb_iop(b, O_ADD, KW, mb_iop(b, O_SHR, KW, t, mb_i(b, KW, 20)), adj);
+	o.z = mb_from_words(b, mb_iop(b, O_SUB, KW, o.hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000))),
+	                    mb_loword(b, o.xs));
+	Ref tab = mb_gtable(b, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
+	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, mb_iop(b, O_MUL, KW, idx, mb_i(b, KW, 24)), SK_I32, SK_U64));
+	o.invc = mb_gload(b, row, SK_F64);
+	o.chi = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8)), SK_F64);
+	o.clo = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 16)), SK_F64);
+	o.kd = mb_fromint(b, k);
+	return o;
+}
+
 static Ref log64(MB *b, Ref x)
 {
 	static const double LN2_HI42 = 0x1.62e42fefa38p-1, LN2_LO42 = 0x1.ef35793c7673p-45;
 	static const double P[] = {-1.0 / 2, 1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6, 1.0 / 7};
-	Ref hi = mb_hiword(b, x);
-	Ref sub = mb_icmp(b, CC_LT, KW, hi, mb_i(b, KW, 0x00100000));
-	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p54)), x);
-	Ref adj = mb_isel(b, KW, sub, mb_i(b, KW, -54), mb_i(b, KW, 0));
-	Ref hs = mb_hiword(b, xs);
-	Ref t = mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, LOG_OFF_HI));
-	Ref idx = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, t, mb_i(b, KW, 13)), mb_i(b, KW, 127));
-	Ref k = mb_iop(b, O_ADD, KW, mb_iop(b, O_SHR, KW, t, mb_i(b, KW, 20)), adj);
-	Ref z = mb_from_words(b, mb_iop(b, O_SUB, KW, hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000))),
-	                      mb_loword(b, xs));
-	Ref tab = mb_gtable(b, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
-	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, mb_iop(b, O_MUL, KW, idx, mb_i(b, KW, 24)), SK_I32, SK_U64));
-	Ref invc = mb_gload(b, row, SK_F64);
-	Ref chi = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8)), SK_F64);
-	Ref clo = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 16)), SK_F64);
-	Ref kd = mb_fromint(b, k);
-	Ref r = mb_fma(b, z, invc, mb_f(b, -1));
-	Ref w = mb_fma(b, kd, mb_f(b, LN2_HI42), chi);
+	LogRow q = math_log_row(b, x, 1);
+	Ref xs = q.xs, hs = q.hs, kd = q.kd;
+	Ref r = mb_fma(b, q.z, q.invc, mb_f(b, -1));
+	Ref w = mb_fma(b, kd, mb_f(b, LN2_HI42), q.chi);
 	Ref h = mb_add(b, w, r);
-	Ref lo = mb_add(b, mb_add(b, mb_sub(b, w, h), r), mb_fma(b, kd, mb_f(b, LN2_LO42), clo));
+	Ref lo = mb_add(b, mb_add(b, mb_sub(b, w, h), r), mb_fma(b, kd, mb_f(b, LN2_LO42), q.clo));
 	Ref y = mb_add(b, h, mb_fma(b, mb_mul(b, r, r), mb_horner(b, r, P, N(P)), lo));
 	/* x <= 0, inf, NaN: xs's high word outside [2^-1022, 2^1024) */
 	Ref bad = mb_ucmp(b, CC_GE, KW, mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, 0x00100000)), mb_i(b, KW, 0x7fe00000));

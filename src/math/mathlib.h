@@ -133,6 +133,13 @@ Ref mb_gload(MB *b, Ref addr, ScalarKind sk);
 Ref mb_load(MB *b, Ref addr, ScalarKind sk);
 
 /* exp_log.c */
+/* exp_log.c: the table reduction of float64 log, shared with pow: for a
+ * finite x > 0 (other arguments give values the callers select away;
+ * subnormals are scaled by 2^54 when asked), z = x 2^-k in [0.6855,
+ * 1.3711), k as a float64, and the table row of z's interval: invc ~ 1/c
+ * and log(c) = chi + clo (logtab.h). */
+typedef struct LogRow { Ref xs, hs, z, kd, invc, chi, clo; } LogRow;
+LogRow math_log_row(MB *b, Ref x, int subnormals);
 Ref math_exp(MB *b, Ref x);
 Ref math_exp2(MB *b, Ref x);
 Ref math_expm1(MB *b, Ref x);

@@ -25,7 +25,6 @@
 #include <math.h>
 
 #include "coeffs.h"
-#include "logtab.h"
 #include "mathlib.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -86,18 +85,10 @@ static Ref pow32(MB *b, Ref a, Ref y)
 	MB dd = mb_new(b->L, SK_F64);
 	MB *d = &dd;
 	Ref ad = mb_cvt(b, a, SK_F32, SK_F64), yd = mb_cvt(b, y, SK_F32, SK_F64);
-	Ref hs = mb_hiword(d, ad);
-	Ref t = mb_iop(d, O_SUB, KW, hs, mb_i(d, KW, LOG_OFF_HI));
-	Ref idx = mb_iop(d, O_AND, KW, mb_uop(d, O_SHR, KW, t, mb_i(d, KW, 13)), mb_i(d, KW, 127));
-	Ref k = mb_iop(d, O_SHR, KW, t, mb_i(d, KW, 20));
-	Ref z = mb_from_words(d, mb_iop(d, O_SUB, KW, hs, mb_iop(d, O_AND, KW, t, mb_i(d, KW, (int32_t)0xfff00000u))),
-	                      mb_loword(d, ad));
-	Ref tab = mb_gtable(d, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
-	Ref row = mb_uop(d, O_ADD, KL, tab, mb_cvt(d, mb_iop(d, O_MUL, KW, idx, mb_i(d, KW, 24)), SK_I32, SK_U64));
-	Ref invc = mb_gload(d, row, SK_F64);
-	Ref chi = mb_gload(d, mb_uop(d, O_ADD, KL, row, mb_i(d, KL, 8)), SK_F64);
-	Ref r = mb_fma(d, z, invc, mb_f(d, -1));
-	Ref w = mb_fma(d, mb_fromint(d, k), mb_f(d, LN2), chi);
+	/* float32 arguments are normal in float64: no scaling */
+	LogRow q = math_log_row(d, ad, 0);
+	Ref r = mb_fma(d, q.z, q.invc, mb_f(d, -1));
+	Ref w = mb_fma(d, q.kd, mb_f(d, LN2), q.chi);
 	Ref l = mb_add(d, w, mb_fma(d, mb_mul(d, r, r), mb_horner(d, r, P, N(P)), r));
 	Ref tl = mb_mul(d, yd, l);
 	Ref kf, kraw;
@@ -130,23 +121,9 @@ static DD log_pair(MB *b, Ref x)
 {
 	static const double LN2_HI42 = 0x1.62e42fefa38p-1, LN2_LO42 = 0x1.ef35793c7673p-45;
 	static const double P[] = {1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6, 1.0 / 7, -1.0 / 8};
-	Ref hi = mb_hiword(b, x);
-	Ref sub = mb_icmp(b, CC_LT, KW, hi, mb_i(b, KW, 0x00100000));
-	Ref xs = mb_sel(b, sub, mb_mul(b, x, mb_f(b, 0x1p54)), x);
-	Ref adj = mb_isel(b, KW, sub, mb_i(b, KW, -54), mb_i(b, KW, 0));
-	Ref hs = mb_hiword(b, xs);
-	Ref t = mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, LOG_OFF_HI));
-	Ref idx = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, t, mb_i(b, KW, 13)), mb_i(b, KW, 127));
-	Ref k = mb_iop(b, O_ADD, KW, mb_iop(b, O_SHR, KW, t, mb_i(b, KW, 20)), adj);
-	Ref z = mb_from_words(b, mb_iop(b, O_SUB, KW, hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000))),
-	                      mb_loword(b, xs));
-	Ref tab = mb_gtable(b, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
-	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, mb_iop(b, O_MUL, KW, idx, mb_i(b, KW, 24)), SK_I32, SK_U64));
-	Ref invc = mb_gload(b, row, SK_F64);
-	Ref chi = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8)), SK_F64);
-	Ref clo = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 16)), SK_F64);
-	Ref kd = mb_fromint(b, k);
-	DD pr = mb_two_prod(b, z, invc);
+	LogRow q = math_log_row(b, x, 1);
+	Ref kd = q.kd, chi = q.chi, clo = q.clo;
+	DD pr = mb_two_prod(b, q.z, q.invc);
 	Ref r = mb_sub(b, pr.hi, mb_f(b, 1));
 	Ref w = mb_fma(b, kd, mb_f(b, LN2_HI42), chi);
 	DD h = mb_fast_two_sum(b, w, r);
