@@ -6,7 +6,14 @@
 # whose PTX address (fa64 + 24) is computed once before the loop; the driver's SASS takes
 # it from uniform registers (UR38:UR39 + 8) that then hold 0x10.  Every statement left is
 # needed for the fault (the minimiser could remove none), which points at code generation
-# below the PTX; not resolved.
+# below the PTX; not resolved.  A reading of the driver's machine code that fits every
+# observation (untested): even threads leave the nanmax loop at once and go on to the
+# `%` after it, which at opt=False is a CALL to __cuda_sm20_rem_s64; the odd threads are
+# still in the loop (a YIELD lets the two groups interleave) and find UR38:UR39 changed
+# under them.  At opt=True the `%` is folded and there is no call.  The next step is to
+# put `bar.warp.sync -1` after the two CAS loops in the PTX and see whether the fault
+# goes; if it does, ptxjit could reconverge after its CAS loops, or write 64-bit `%` and
+# `//` without the call.
 # Run: python3 -c "import sys; sys.path.insert(0, 'tests/difftest'); import harness;
 #      print(harness.check_file('tests/difftest/open/700319_gpu_o0_fault.py', ['gpu-O0']))"
 # difftest program seed=700319 mode=comm (tests/difftest/gen.py)
