@@ -282,6 +282,28 @@ TEST(text_round_trip_full)
 	CHECK(strcmp(f->arrays[1].name, "c\n\"x") == 0);
 }
 
+/* a constant table in global memory (math tables read at many indices):
+ * the flag survives the text form, loads from it are global, and only
+ * constant arrays may carry it */
+TEST(text_global_table)
+{
+	new_ctx();
+	Fn *f = parse("kernel k\nparambytes 0\n"
+	              "array 0 const 8 align 16 global name \"__pj_t\" init 000000000000f03f\n"
+	              "@b0\n  %a =l addr 0\n  %v =d load.global f64 %a\n  ret\n");
+	CHECK(f != NULL);
+	if (!f) {
+		printf("%s", ctx.diag.msg);
+		return;
+	}
+	CHECK_EQ_INT(f->arrays[0].global, 1);
+	CHECK(round_trips(f));
+	CHECK_STR_CONTAINS(text_of(f), "array 0 const 8 align 16 global name \"__pj_t\" init");
+	new_ctx();
+	CHECK(parse("kernel k\nparambytes 0\narray 0 shared 8 align 8 global\n@b0\n  ret\n") == NULL);
+	CHECK_STR_CONTAINS(ctx.diag.msg, "only constant arrays can be global");
+}
+
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next_rand(void)
 {
@@ -985,6 +1007,7 @@ int main(void)
 	RUN(builder_loop_prints_and_verifies);
 	RUN(rpo_drops_unreachable_and_keeps_phi_pairs);
 	RUN(text_round_trip_full);
+	RUN(text_global_table);
 	RUN(text_floats_round_trip_bit_exactly);
 	RUN(text_numeric_spaces_and_plain_labels);
 	RUN(text_errors_are_reported_not_crashes);
