@@ -374,55 +374,15 @@ static Bnd sreg_bnd(int sr)
 	return opt_sreg_bounds(sr, &lo, &hi) ? bnd(lo, hi) : bnd(0, (int64_t)1 << 24);
 }
 
-/* The special register r reads, through widenings of a 32-bit value,
- * or -1. */
-static int sreg_of(A *a, Ref r)
-{
-	for (int d = 0; d < 4; d++) {
-		Ins *i = def_of(a, r);
-		if (!i)
-			return -1;
-		if (i->op == O_SREG)
-			return i->aux;
-		if (i->op != O_CVT || (i->ty != SK_U32 && i->ty != SK_I32) ||
-		    (i->aux != SK_I32 && i->aux != SK_U32 && i->aux != SK_I64 && i->aux != SK_U64))
-			return -1;
-		r = i->arg[0];
-	}
-	return -1;
-}
-
-/* Under small_grid (PjOptions), 1 with *b set when i is one dimension's
- * ctaid * ntid, nctaid * ntid or tid + ctaid * ntid: below 2^31, as the
- * launch checked gridDim * blockDim < 2^31 per dimension. */
+/* Under small_grid (PjOptions), 1 with *b set when i is a grid value
+ * (opt_grid_value): below 2^31. */
 static int grid_bnd(A *a, const Ins *i, Bnd *b)
 {
-	if (!a->grid || (i->cls != KW && i->cls != KL))
+	int64_t lo;
+	if (!a->grid || !opt_grid_value(a->def, a->nval0, i, &lo))
 		return 0;
-	int x = sreg_of(a, i->arg[0]), y = sreg_of(a, i->arg[1]);
-	if (i->op == O_MUL) {
-		int lo = x < y ? x : y, hi = x < y ? y : x;
-		int ok = lo >= SR_NTID_X && lo <= SR_NTID_Z &&
-		         (hi == lo + (SR_CTAID_X - SR_NTID_X) || hi == lo + (SR_NCTAID_X - SR_NTID_X));
-		if (ok)
-			*b = bnd(0, INT32_MAX);
-		return ok;
-	}
-	if (i->op != O_ADD)
-		return 0;
-	for (int k = 0; k < 2; k++) {
-		int t = k ? y : x;
-		const Ins *m = def_of(a, i->arg[!k]);
-		if (t < SR_TID_X || t > SR_TID_Z || !m || m->op != O_MUL || m->cls != i->cls)
-			continue;
-		int p = sreg_of(a, m->arg[0]), q = sreg_of(a, m->arg[1]);
-		int n = t - SR_TID_X + SR_NTID_X, g = t - SR_TID_X + SR_CTAID_X;
-		if ((p == n && q == g) || (p == g && q == n)) {
-			*b = bnd(0, INT32_MAX);
-			return 1;
-		}
-	}
-	return 0;
+	*b = bnd(0, INT32_MAX);
+	return 1;
 }
 
 static Bnd bounds(A *a, Ref r, int depth)

@@ -63,5 +63,12 @@ void opt_replace_uses(Fn *f, int from, Ref to);
 /* The values special register sr can hold on any launch ([*lo, *hi]),
  * or 0 for one that is not bounded here (range.c). */
 int opt_sreg_bounds(int sr, int64_t *lo, int64_t *hi);
+/* Whether i (an add or mul; def[0..ndef) the defining instructions of the
+ * values) is one dimension's ctaid * ntid, nctaid * ntid or tid +
+ * ctaid * ntid, through widenings of the 32-bit registers: under
+ * small_grid (the launch checked gridDim * blockDim < 2^31 per dimension,
+ * and ctaid < nctaid) it lies in [*lo, 2^31 - 1], *lo being 1 for
+ * nctaid * ntid and 0 for the others (range.c). */
+int opt_grid_value(Ins *const *def, int ndef, const Ins *i, int64_t *lo);
 
 #endif

@@ -169,11 +169,12 @@ static Rng sreg_range(int sr)
 }
 
 /* The special register r reads, through widenings of a 32-bit value
- * (cvt from u32 or i32 to a wider integer), or -1. */
-static int sreg_of(R *s, Ref r)
+ * (cvt from u32 or i32 to a wider integer), or -1; def[0..ndef) are the
+ * defining instructions of the values. */
+static int sreg_of(Ins *const *def, int ndef, Ref r)
 {
-	for (int d = 0; d < 4 && r.kind == R_VAL && (int)r.idx < s->nval; d++) {
-		const Ins *i = s->g.def[r.idx];
+	for (int d = 0; d < 4 && r.kind == R_VAL && (int)r.idx < ndef; d++) {
+		const Ins *i = def[r.idx];
 		if (!i)
 			return -1;
 		if (i->op == O_SREG)
@@ -186,40 +187,44 @@ static int sreg_of(R *s, Ref r)
 	return -1;
 }
 
-/* Under small_grid, the interval of i (an add or mul) when it is one
- * dimension's ctaid * ntid (0..2^31-1), nctaid * ntid (1..2^31-1) or
- * tid + ctaid * ntid (0..2^31-1); no value (.set 0) otherwise.  The
- * launch checked gridDim * blockDim < 2^31 per dimension, and
- * ctaid < nctaid. */
-static Rng grid_range(R *s, const Ins *i)
+int opt_grid_value(Ins *const *def, int ndef, const Ins *i, int64_t *lo)
 {
-	if (!s->grid || (i->cls != KW && i->cls != KL))
-		return NONE_;
-	int a = sreg_of(s, i->arg[0]), c = sreg_of(s, i->arg[1]);
+	if (i->cls != KW && i->cls != KL)
+		return 0;
+	int a = sreg_of(def, ndef, i->arg[0]), c = sreg_of(def, ndef, i->arg[1]);
 	if (i->op == O_MUL) {
-		int lo = a < c ? a : c, hi = a < c ? c : a;
-		if (lo >= SR_NTID_X && lo <= SR_NTID_Z && hi == lo + (SR_CTAID_X - SR_NTID_X))
-			return rng(0, INT32_MAX);
-		if (lo >= SR_NTID_X && lo <= SR_NTID_Z && hi == lo + (SR_NCTAID_X - SR_NTID_X))
-			return rng(1, INT32_MAX);
-		return NONE_;
+		int l = a < c ? a : c, h = a < c ? c : a;
+		if (l < SR_NTID_X || l > SR_NTID_Z)
+			return 0;
+		*lo = h == l + (SR_NCTAID_X - SR_NTID_X);
+		return *lo || h == l + (SR_CTAID_X - SR_NTID_X);
 	}
 	if (i->op != O_ADD)
-		return NONE_;
+		return 0;
 	for (int k = 0; k < 2; k++) {
 		int t = k ? c : a;
 		Ref m = i->arg[!k];
-		if (t < SR_TID_X || t > SR_TID_Z || m.kind != R_VAL || (int)m.idx >= s->nval)
+		if (t < SR_TID_X || t > SR_TID_Z || m.kind != R_VAL || (int)m.idx >= ndef)
 			continue;
-		const Ins *mi = s->g.def[m.idx];
+		const Ins *mi = def[m.idx];
 		if (!mi || mi->op != O_MUL || mi->cls != i->cls)
 			continue;
-		int x = sreg_of(s, mi->arg[0]), y = sreg_of(s, mi->arg[1]);
+		int x = sreg_of(def, ndef, mi->arg[0]), y = sreg_of(def, ndef, mi->arg[1]);
 		int n = t - SR_TID_X + SR_NTID_X, g = t - SR_TID_X + SR_CTAID_X;
-		if ((x == n && y == g) || (x == g && y == n))
-			return rng(0, INT32_MAX);
+		if ((x == n && y == g) || (x == g && y == n)) {
+			*lo = 0;
+			return 1;
+		}
 	}
-	return NONE_;
+	return 0;
+}
+
+/* Under small_grid, the interval of i when it is a grid value
+ * (opt_grid_value); no value (.set 0) otherwise. */
+static Rng grid_range(R *s, const Ins *i)
+{
+	int64_t lo;
+	return s->grid && opt_grid_value(s->g.def, s->nval, i, &lo) ? rng(lo, INT32_MAX) : NONE_;
 }
 
 static Rng base(R *s, Ref r)
