@@ -83,24 +83,6 @@ PyObject *kcache_load(KernelObject *k, PyObject *data)
 	Py_RETURN_NONE;
 }
 
-/* A 64-bit checksum, eight bytes a step. */
-static uint64_t checksum(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
 /* ------------------------------------------------------------ writing */
 
 typedef struct Buf {
@@ -207,7 +189,7 @@ PyObject *kcache_entry(KernelObject *k, PyObject *args)
 		return PyErr_NoMemory();
 	}
 	unsigned char tail[16];
-	uint64_t size = b.n, sum = checksum(b.p + HEAD, b.n - HEAD);
+	uint64_t size = b.n, sum = py_hash64(b.p + HEAD, b.n - HEAD);
 	for (int i = 0; i < 8; i++) {
 		tail[i] = (unsigned char)(size >> 8 * i);
 		tail[8 + i] = (unsigned char)(sum >> 8 * i);
@@ -288,7 +270,7 @@ static PjKernel *parse(const unsigned char *data, size_t n, const char *key, con
 	r.p += 8;
 	uint32_t format = (uint32_t)get_u(&r, 4), flags = (uint32_t)get_u(&r, 4);
 	uint64_t size = get_u(&r, 8), sum = get_u(&r, 8);
-	if (format != FORMAT || (flags & ~(uint32_t)F_IMAGE) || size != n || sum != checksum(data + HEAD, n - HEAD) ||
+	if (format != FORMAT || (flags & ~(uint32_t)F_IMAGE) || size != n || sum != py_hash64(data + HEAD, n - HEAD) ||
 	    memcmp(r.p, key, KEYLEN) != 0)
 		return NULL;
 	r.p += KEYLEN;

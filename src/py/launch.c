@@ -43,23 +43,6 @@
 
 /* ----------------------------------------------- the signature table */
 
-static uint64_t hash_key(const unsigned char *k, int n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
-	int i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, k + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	for (; i < n; i++)
-		h = (h ^ k[i]) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
 /* The kernel filed under key, or NULL; *hp is the key's hash when the
  * key is not the last one found. */
 static KernelObject *table_find(DispatcherObject *d, const unsigned char *key, int len, uint64_t *hp)
@@ -69,7 +52,7 @@ static KernelObject *table_find(DispatcherObject *d, const unsigned char *key, i
 		if (e->len == len && memcmp(e->key, key, (size_t)len) == 0)
 			return e->k;
 	}
-	uint64_t h = *hp = hash_key(key, len);
+	uint64_t h = *hp = py_hash64(key, (size_t)len);
 	if (!d->cap)
 		return NULL;
 	for (int i = (int)(h & (uint64_t)(d->cap - 1));; i = (i + 1) & (d->cap - 1)) {

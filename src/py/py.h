@@ -172,6 +172,26 @@ typedef struct KernelObject {
 } KernelObject;
 extern PyType_Spec Kernel_spec;
 PyObject *py_compile(PyObject *mod, PyObject *args);
+/* A 64-bit hash of n bytes, eight a step: the checksum of a disk-cache
+ * file (kcache.c; part of its format) and the signature table's hash
+ * (launch.c, on every launch, hence inline). */
+static inline uint64_t py_hash64(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
 /* kcache.c: Kernel._cubin() and Kernel._load_cubin(bytes), for the disk cache */
 PyObject *kcache_cubin(KernelObject *k, PyObject *unused);
 PyObject *kcache_load(KernelObject *k, PyObject *data);
