@@ -291,16 +291,6 @@ def measure():
             n_imp = import_ms("from numba import cuda", prelude=NUMBA_PRELUDE)
         except RuntimeError as e:
             print("numba import:", e, file=sys.stderr)
-    p_cold, p_warm, p_second = first_call("from ptxjit import cuda")
-    parts = {}
-    p_disk = first_call_disk_cache("from ptxjit import cuda", parts=parts)
-    n_cold = n_warm = n_second = n_disk = None
-    if nb:
-        try:
-            n_cold, n_warm, n_second = first_call("from numba import cuda", NUMBA_PRELUDE)
-            n_disk = first_call_disk_cache("from numba import cuda", NUMBA_PRELUDE)
-        except RuntimeError as e:
-            print("numba first call:", e, file=sys.stderr)
     return [
         ["launch, empty kernel (us)", p_empty, n_empty, ratio(p_empty, n_empty), "<= 3"],
         ["launch, 3 device arrays (us)", p_add3, n_add3, ratio(p_add3, n_add3), "<= 3"],
@@ -311,12 +301,7 @@ def measure():
         ["launch, 3 __cuda_array_interface__ objects (us)", p_cai, n_cai, ratio(p_cai, n_cai), ""],
         ["launch, 3 CuPy arrays (us)", p_cp, n_cp, ratio(p_cp, n_cp), ""],
         ["import, added to numpy (ms)", p_imp, n_imp, ratio(p_imp, n_imp), "<= 30"],
-        ["first call, CUDA_CACHE_DISABLE=1 (ms)", p_cold, n_cold, ratio(p_cold, n_cold), "ptxas + 1"],
-        ["first call, driver cache warm (ms)", p_warm, n_warm, ratio(p_warm, n_warm), ""],
-        ["first call, cache=True entry on disk (ms)", p_disk, n_disk, ratio(p_disk, n_disk), "<= 1"],
-    ] + disk_parts_rows(parts) + [
-        ["second call incl. sync (us)", p_second, n_second, ratio(p_second, n_second), ""],
-    ]
+    ] + first_call_rows()
 
 
 def disk_parts_rows(parts):
