@@ -9,6 +9,7 @@ bit for bit, signed zeros included.  Runs on the simulator and the GPU.
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -128,9 +129,14 @@ def test_exp_f32_edges(rng):
 
 
 def test_log_f64_edges(rng):
-    # subnormals, the ends of the reduction's interval [sqrt(1/2), sqrt(2)),
-    # values near 1 and the extremes
+    # subnormals, sqrt(2) and sqrt(1/2), values near 1, the extremes, and
+    # the 129 edges of the table's intervals (src/math/logtab.h: z in
+    # [0.6855, 1.3711) cut by the high word) and their neighbours, scaled
+    # by powers of two: there |r| = |z invc - 1| is largest and the row
+    # changes
     s = math.sqrt(2)
+    edges = np.array([(0x3fe5f000 + (i << 13)) << 32 for i in range(129)], np.uint64).view(np.float64)
+    edges = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 2)])
     x = np.concatenate([
         rng.uniform(1, 2, 300) * 2.0 ** rng.integers(-1074, -1022, 300),
         np.array([5e-324, 1e-323, 2.2250738585072014e-308, np.nextafter(2.2250738585072014e-308, 0),
@@ -138,8 +144,21 @@ def test_log_f64_edges(rng):
         s * (1 + np.linspace(-1e-15, 1e-15, 21)), s / 2 * (1 + np.linspace(-1e-15, 1e-15, 21)),
         1 + rng.uniform(-1, 1, 300) * 2.0 ** rng.integers(-52, -1, 300),
         rng.uniform(1, 2, 300) * 2.0 ** rng.integers(-1000, 1000, 300),
+        edges, edges * 2.0 ** rng.integers(-1000, 1000, edges.size),
     ])
     check("log", x)
+
+
+def test_log_f64_table_in_global_memory():
+    """float64 log reads its table at thread-dependent indices: the table is
+    a .global array (the constant cache would serialise the warp) read with
+    ld.global, and there is no division."""
+    x = np.linspace(0.5, 2.0, 64)
+    argtypes = k_log._typeof((x, np.zeros_like(x)))
+    ptx = k_log._compile(", ".join(argtypes), argtypes, 3).ptx
+    body = ptx[ptx.index(".entry"):]
+    assert re.search(r"^\.global \.align 16 \.b8 __pj_\w+\[3072\] = \{", ptx, re.M)
+    assert "ld.global.f64" in body and "ld.const" not in body and "div.rn" not in body
 
 
 def test_erf_f64_edges(rng):

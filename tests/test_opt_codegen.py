@@ -20,7 +20,6 @@ Runs on the simulator (CI) and on the GPU (PTXJIT_TEST_GPU=1); the SASS
 check needs ptxas and cuobjdump (or nvdisasm) and is skipped without them.
 """
 
-import math
 import os
 import re
 import shutil
@@ -313,28 +312,6 @@ def test_reciprocal_float64_is_rcp_rn():
         reciprocals[2, 256](x, o64, o32)
         assert np.array_equal(o64, 1.0 / x)
         assert np.array_equal(o32, np.float32(1) / x.astype(np.float32))
-
-
-@cuda.jit
-def logs(x, out):
-    i = cuda.grid(1)
-    if i < x.size:
-        out[i] = math.log(x[i])
-
-
-def test_log_table_in_global_memory():
-    """float64 log reads its table at thread-dependent indices: the table is
-    a .global array (the constant cache would serialise the warp) read with
-    ld.global; no division; results within 1 ulp on random data."""
-    rng = np.random.default_rng(9)
-    x = np.concatenate([np.exp(rng.uniform(-700, 700, 2000)), rng.uniform(0.5, 2.0, 1000), [1.0, 5e-324]])
-    out = np.zeros_like(x)
-    body = small_ptx(logs, [x, out])
-    assert re.search(r"^\.global \.align 16 \.b8 __pj_\w+\[3072\] = \{", body, re.M)
-    assert "ld.global.f64" in body and "ld.const" not in body and "div.rn" not in body
-    logs[12, 256](x, out)
-    ref = np.log(x)
-    assert np.all(np.abs(out - ref) <= np.spacing(np.abs(ref)))
 
 
 # ------------------------------------------------------------------ SASS
