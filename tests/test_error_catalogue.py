@@ -838,52 +838,6 @@ def test_ufunc_outputs_do_not_change():
 sim_only = pytest.mark.skipif(ON_GPU, reason="messages of the simulator")
 
 
-@cuda.jit
-def _oob(a, i):
-    a[i] = 1.0
-
-
-@cuda.jit
-def _oob2(a):
-    a[cuda.threadIdx.x, 7] = 1.0
-
-
-@cuda.jit
-def _deadlock(a):
-    if cuda.threadIdx.x < 16:
-        cuda.syncthreads()
-    a[0] = 1.0
-
-
-@cuda.jit
-def _uninit(a):
-    s = cuda.shared.array(64, dtype=np.float32)
-    if cuda.threadIdx.x > 0:
-        s[cuda.threadIdx.x] = 1.0
-    cuda.syncthreads()
-    a[cuda.threadIdx.x] = s[cuda.threadIdx.x]
-
-
-@cuda.jit
-def _race(a):
-    s = cuda.shared.array(4, dtype=np.float32)
-    s[0] = cuda.threadIdx.x
-    cuda.syncthreads()
-    a[cuda.threadIdx.x] = s[0]
-
-
-@cuda.jit
-def _dyn(a):
-    s = cuda.shared.array(0, dtype=np.float32)
-    s[cuda.threadIdx.x] = 1.0
-    a[cuda.threadIdx.x] = s[cuda.threadIdx.x]
-
-
-@cuda.jit(debug=True, opt=False)
-def _assert(a):
-    assert a[0] > 100, "a[0] is too small"
-
-
 def _sim_child(body, checks, tmp_path):
     """Runs body in a child with PTXJIT_SIM_CHECK=checks (read at import)."""
     import json
@@ -919,36 +873,6 @@ def _sim_child(body, checks, tmp_path):
     line = [l for l in p.stdout.splitlines() if l.startswith("RESULT ")]
     assert p.returncode == 0 and line, p.stderr
     return json.loads(line[-1][7:])
-
-
-@sim_only
-def test_sim_out_of_bounds():
-    d = cuda.device_array(8, np.float32)
-    msg = _raises(errors.SimIndexError, lambda: _oob[1, 1](d, 8), "index 8", "size 8", "'a'", "_oob")
-    assert re.search(r"test_error_catalogue\.py:\d+", msg), msg
-    d2 = cuda.device_array((4, 5), np.float32)
-    _raises(errors.SimIndexError, lambda: _oob2[1, 4](d2), "index 7", "axis 1", "size 5")
-
-
-@sim_only
-def test_sim_barrier_deadlock():
-    d = cuda.device_array(1, np.float32)
-    msg = _raises(errors.DeadlockError, lambda: _deadlock[1, 32](d), "16 of 32 threads", "_deadlock",
-                  "cuda.syncthreads()")
-    assert re.search(r"test_error_catalogue\.py:\d+", msg), msg
-
-
-@sim_only
-def test_sim_dynamic_shared_memory_overrun():
-    d = cuda.device_array(32, np.float32)
-    _raises(errors.SimIndexError, lambda: _dyn[1, 32, 0, 16](d), "index 4", "size 4", "array 's'", "_dyn",
-            "thread (4, 0, 0)")
-
-
-@sim_only
-def test_sim_failed_assert():
-    d = cuda.to_device(np.zeros(1, np.float32))
-    _raises(AssertionError, lambda: _assert[1, 1](d), "a[0] is too small")
 
 
 @sim_only
