@@ -78,6 +78,30 @@ def load_module(path, name):
     return mod
 
 
+def same_bits(a, b):
+    """The same dtype, shape and bytes: results equal bit for bit."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def run_variant(func, args, outs, grid, block, flags, **options):
+    """func compiled with `options` for args in launch variant `flags` (1
+    small extents, 2 disjoint arrays, 4 small grid), launched on copies of
+    args with the outputs (indices `outs`) zeroed: (the outputs, the
+    kernel).  The launch asks for the variant its arguments allow; the
+    kernel compiled for `flags` is put in its place for every variant."""
+    import numpy as np
+    d = cuda.jit(**options)(func)
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    for k in outs:
+        args[k][...] = 0
+    argtypes = d._typeof(tuple(args))
+    k = d._compile(", ".join(argtypes), argtypes, flags)
+    for f in range(8):
+        d._variants[(argtypes, f)] = k
+    d[grid, block](*args)
+    return [args[k] for k in outs], k
+
+
 _loaded = {}
 
 

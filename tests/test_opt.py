@@ -19,7 +19,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import ROOT, load_module
+from conftest import ROOT, load_module, same_bits
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import suite_cases  # noqa: E402
@@ -39,10 +39,6 @@ def run(kernel, inst):
         args[k][...] = 0
     kernel[inst.grid, inst.block](*args)
     return [args[k] for k in inst.outputs]
-
-
-def same_bits(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 @pytest.mark.parametrize("name", [n for n, _ in suite_cases.CASES])

@@ -32,7 +32,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import ROOT, load_module
+from conftest import ROOT, load_module, run_variant, same_bits
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import suite_cases  # noqa: E402
@@ -46,23 +46,6 @@ def suite():
     if not _mod:
         _mod.append(load_module(os.path.join(ROOT, "bench", "suite_kernels.py"), "ptxjit_suite_kernels_codegen"))
     return _mod[0]
-
-
-def same_bits(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-
-
-def run_variant(func, args, outs, grid, block, flags, **options):
-    d = cuda.jit(**options)(func)
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    for k in outs:
-        args[k][...] = 0
-    argtypes = d._typeof(tuple(args))
-    k = d._compile(", ".join(argtypes), argtypes, flags)
-    for f in range(8):
-        d._variants[(argtypes, f)] = k
-    d[grid, block](*args)
-    return [args[k] for k in outs], k
 
 
 def launch_all(kernel, grid, block, args, outs):

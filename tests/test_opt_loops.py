@@ -24,7 +24,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import ROOT, load_module
+from conftest import ROOT, load_module, run_variant, same_bits
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import suite_cases  # noqa: E402
@@ -38,25 +38,9 @@ def suite():
     return _mod[0]
 
 
-def same_bits(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-
-
-def run_variant(func, inst, flags, **options):
-    """func compiled for inst's arguments in launch variant `flags` (0 plain,
-    1 small extents, 3 small extents and disjoint arrays), launched; the
-    outputs.  The launch itself asks for the variant its arguments allow
-    (3 here); the kernel compiled for `flags` is put in its place."""
-    d = cuda.jit(**options)(func)
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in inst.args]
-    for k in inst.outputs:
-        args[k][...] = 0
-    argtypes = d._typeof(tuple(args))
-    k = d._compile(", ".join(argtypes), argtypes, flags)
-    for f in range(8):
-        d._variants[(argtypes, f)] = k
-    d[inst.grid, inst.block](*args)
-    return [args[k] for k in inst.outputs], k
+def run_inst(func, inst, flags, **options):
+    """run_variant on a suite case's arguments, outputs and launch."""
+    return run_variant(func, inst.args, inst.outputs, inst.grid, inst.block, flags, **options)
 
 
 @pytest.mark.parametrize("name", [n for n, _ in suite_cases.CASES])
@@ -64,10 +48,10 @@ def test_suite_kernel_bit_identical(name, rng):
     make = dict(suite_cases.CASES)[name]
     inst = make(rng, "small")
     func = getattr(suite(), name).py_func
-    want, _ = run_variant(func, inst, 0, opt=False)
+    want, _ = run_inst(func, inst, 0, opt=False)
     inst.check(want)
     for flags in (0, 3, 7):
-        got, _ = run_variant(func, inst, flags)
+        got, _ = run_inst(func, inst, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "%s: variant %d differs from opt=False" % (name, flags)
 
@@ -144,9 +128,9 @@ def launch_all(kernel, grid, block, args, outs):
         pass
     inst = Inst()
     inst.args, inst.outputs, inst.grid, inst.block = args, outs, grid, block
-    want, _ = run_variant(kernel.py_func, inst, 0, opt=False)
+    want, _ = run_inst(kernel.py_func, inst, 0, opt=False)
     for flags in (0, 1, 3, 7):
-        got, k = run_variant(kernel.py_func, inst, flags)
+        got, k = run_inst(kernel.py_func, inst, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "variant %d differs from opt=False" % flags
     return want

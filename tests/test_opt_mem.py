@@ -26,7 +26,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import ROOT, load_module
+from conftest import ROOT, load_module, same_bits
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import suite_cases  # noqa: E402
@@ -42,10 +42,6 @@ def suite():
 
 def launch(kernel, grid, block, args):
     kernel[grid, block](*args)
-
-
-def same_bits(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 def run_both(py_func, grid, block, args, outs):

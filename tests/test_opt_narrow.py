@@ -30,11 +30,9 @@ import pytest
 
 from ptxjit import cuda
 
+from conftest import run_variant, same_bits
+
 SIM = cuda.is_simulator() if hasattr(cuda, "is_simulator") else True
-
-
-def same_bits(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 def compiled(kernel, args, flags):
@@ -43,23 +41,10 @@ def compiled(kernel, args, flags):
     return d._compile(", ".join(argtypes), argtypes, flags)
 
 
-def run_variant(func, args, outs, grid, block, flags, **options):
-    d = cuda.jit(**options)(func)
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    for k in outs:
-        args[k][...] = 0
-    argtypes = d._typeof(tuple(args))
-    k = d._compile(", ".join(argtypes), argtypes, flags)
-    for f in range(8):
-        d._variants[(argtypes, f)] = k
-    d[grid, block](*args)
-    return [args[k] for k in outs]
-
-
 def all_variants(kernel, grid, block, args, outs):
-    want = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
+    want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
     for flags in (0, 3, 4, 7):
-        got = run_variant(kernel.py_func, args, outs, grid, block, flags)
+        got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "variant %d differs from opt=False" % flags
     return want
