@@ -789,6 +789,25 @@ fail:
 	return -1;
 }
 
+KernelObject *kernel_new(ModState *st, PjKernel *pk, int max_registers)
+{
+	KernelObject *k = (KernelObject *)st->Kernel_T->tp_alloc(st->Kernel_T, 0);
+	if (!k) {
+		pj_kernel_free(pk);
+		return NULL;
+	}
+	k->st = st;
+	k->rt = st->rt;
+	k->pk = pk;
+	k->rk.pk = pk;
+	k->rk.max_registers = max_registers;
+	k->nargs = 0;
+	for (int i = 0; i < pk->nparams; i++)
+		if (pk->params[i].arg + 1 > k->nargs)
+			k->nargs = pk->params[i].arg + 1;
+	return k;
+}
+
 /* compile(info, argsig, options) -> Kernel */
 PyObject *py_compile(PyObject *mod, PyObject *args)
 {
@@ -866,20 +885,9 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 		raise_pj(st, &err);
 		goto done;
 	}
-	KernelObject *k = (KernelObject *)st->Kernel_T->tp_alloc(st->Kernel_T, 0);
-	if (!k) {
-		pj_kernel_free(pk);
+	KernelObject *k = kernel_new(st, pk, maxreg);
+	if (!k)
 		goto done;
-	}
-	k->st = st;
-	k->rt = st->rt;
-	k->pk = pk;
-	k->rk.pk = pk;
-	k->rk.max_registers = maxreg;
-	k->nargs = 0;
-	for (int i = 0; i < pk->nparams; i++)
-		if (pk->params[i].arg + 1 > k->nargs)
-			k->nargs = pk->params[i].arg + 1;
 	if (attach_deps(&r, &res, k) < 0) {
 		Py_DECREF(k);
 		goto done;

@@ -359,20 +359,11 @@ PyObject *kcache_from_entry(PyObject *type, PyObject *args)
 		PyBuffer_Release(&v);
 		Py_RETURN_NONE;
 	}
-	KernelObject *k = (KernelObject *)st->Kernel_T->tp_alloc(st->Kernel_T, 0);
+	KernelObject *k = kernel_new(st, pk, maxreg);
 	if (!k) {
-		pj_kernel_free(pk);
 		PyBuffer_Release(&v);
 		return NULL;
 	}
-	k->st = st;
-	k->rt = st->rt;
-	k->pk = pk;
-	k->rk.pk = pk;
-	k->rk.max_registers = maxreg;
-	for (int i = 0; i < pk->nparams; i++)
-		if (pk->params[i].arg + 1 > k->nargs)
-			k->nargs = pk->params[i].arg + 1;
 	if (load) {
 		RtErr e;
 		int rc = enter_rt(st);

@@ -172,6 +172,9 @@ typedef struct KernelObject {
 } KernelObject;
 extern PyType_Spec Kernel_spec;
 PyObject *py_compile(PyObject *mod, PyObject *args);
+/* A Kernel owning pk (compiled here, or read from the disk cache by
+ * kcache.c); on failure pk is freed and NULL returned, an error set. */
+KernelObject *kernel_new(ModState *st, PjKernel *pk, int max_registers);
 /* A 64-bit hash of n bytes, eight a step: the checksum of a disk-cache
  * file (kcache.c; part of its format) and the signature table's hash
  * (launch.c, on every launch, hence inline). */
