@@ -903,6 +903,10 @@ static inline int ir_load_nc(const Fn *f, const Ins *i)
 }
 
 /* ir.c: building and querying */
+/* The conversions of a print format (O_PRINT's f->fmts; "%%" is none):
+ * their number, and is_s[k] (k < max; is_s may be NULL) whether the k-th
+ * is %s. */
+int ir_fmt_conversions(const char *fmt, int *is_s, int max);
 Fn *ir_new_fn(Ctx *c, const char *name);
 Blk *ir_new_blk(Fn *f);
 int ir_new_val(Fn *f, Cls k, const char *name);

@@ -427,3 +427,25 @@ void ir_fill_rpo(Fn *f)
 	repred(f, nold2, nnold);
 	fill_val_blk(f);
 }
+
+int ir_fmt_conversions(const char *fmt, int *is_s, int max)
+{
+	int n = 0;
+	for (const char *s = fmt; *s; s++) {
+		if (*s != '%')
+			continue;
+		if (s[1] == '%') {
+			s++;
+			continue;
+		}
+		s++;
+		while (*s && !strchr("diouxXfFeEgGcsp", *s))
+			s++;
+		if (!*s)
+			break;
+		if (is_s && n < max)
+			is_s[n] = *s == 's';
+		n++;
+	}
+	return n;
+}

@@ -143,29 +143,6 @@ static const char *fmt_sym(Emit *e, const Fn *f, int j)
 	return arena_printf(e->c->arena, "__pj_fmt%d", j);
 }
 
-/* The number of conversions of format s; is_s[k] says whether the k-th is %s. */
-static int conversions(const char *s, int *is_s, int max)
-{
-	int n = 0;
-	for (; *s; s++) {
-		if (*s != '%')
-			continue;
-		if (s[1] == '%') {
-			s++;
-			continue;
-		}
-		s++;
-		while (*s && !strchr("diouxXfFeEgGcsp", *s))
-			s++;
-		if (!*s)
-			break;
-		if (n < max)
-			is_s[n] = *s == 's';
-		n++;
-	}
-	return n;
-}
-
 static void print(Emit *e, const Ins *i)
 {
 	Fn *f = e->f;
@@ -173,7 +150,7 @@ static void print(Emit *e, const Ins *i)
 		ICE(e->c, "print of format %d", i->aux);
 	const char *fmt = f->fmts[i->aux];
 	int is_s[64];
-	int n = conversions(fmt, is_s, 64);
+	int n = ir_fmt_conversions(fmt, is_s, 64);
 	int64_t v;
 	int nobuf = ptx_is_con(e, i->arg[0], &v) && v == 0;
 	const char *p = ptx_tmp(e, KL), *a = nobuf ? "0" : ptx_tmp(e, KL);

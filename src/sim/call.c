@@ -386,31 +386,11 @@ static void out_put(Out *o, const char *s, size_t n)
 	o->n += n;
 }
 
-/* The conversions of a format: the 8-byte slots of its argument buffer. */
-static uint64_t conversions(const char *fmt)
-{
-	uint64_t n = 0;
-	for (const char *s = fmt; (s = strchr(s, '%')) != NULL;) {
-		if (s[1] == '%') {
-			s += 2;
-			continue;
-		}
-		s++;
-		while (*s && !strchr("diouxXfFeEgGcsp", *s))
-			s++;
-		if (!*s)
-			break;
-		n++;
-		s++;
-	}
-	return n;
-}
-
 int sim_print(Launch *L, Frame *fr, const SIns *ip)
 {
 	const char *fmt = L->p->fmts[ip->aux];
 	const uint8_t *buf = (const uint8_t *)(uintptr_t)fr->r[ip->a].u;
-	if (buf && sim_guard_range(L, fr, ip, fr->r[ip->a].u, 8 * conversions(fmt), GUARD_PRINT))
+	if (buf && sim_guard_range(L, fr, ip, fr->r[ip->a].u, 8 * (uint64_t)ir_fmt_conversions(fmt, NULL, 0), GUARD_PRINT))
 		return RUN_ERR;   /* guard.c */
 	Out o = {0};
 	int k = 0;
