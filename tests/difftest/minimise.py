@@ -61,7 +61,7 @@ class Reducer:
         except Exception:
             return False
         if self.sig in (("crash", ""), ("fault", "")):
-            return crashes(text, self.path, self.work, self.sig[0] == "fault")
+            return dies_in_child(text, self.path, self.work, self.sig[0] == "fault")
         o = harness.check_text(text, [self.path], self.work)[0]
         return signature(o) == self.sig
 
@@ -275,7 +275,7 @@ def consistent(p):
     return not bad
 
 
-def crashes(text, path, work, fault=False):
+def dies_in_child(text, path, work, fault=False):
     """Whether checking the program on path kills the process (a signal),
     or with fault, whether the kernel faults on the GPU (an illegal
     address: the context is lost, so every try needs a new process): run
@@ -340,7 +340,7 @@ def main():
     if a.crash or a.fault:
         o = (harness.Outcome(a.path, "fault", "the kernel faults (illegal address)") if a.fault
              else harness.Outcome(a.path, "crash", "the process died (signal)"))
-        if not crashes(text, a.path, tempfile.mkdtemp(prefix="difftest_min"), a.fault):
+        if not dies_in_child(text, a.path, tempfile.mkdtemp(prefix="difftest_min"), a.fault):
             print("it does not %s" % ("fault" if a.fault else "crash"))
             return 1
         r = minimise_seed(a.seed, a.mode, o, write=False)
