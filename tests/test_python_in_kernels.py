@@ -368,6 +368,39 @@ def test_fixed_width_integers_wrap_like_numpy(rng):
     np.testing.assert_array_equal(out64[40:], a.astype(i8).astype(i64) + 200)
 
 
+# NumPy scalars read from the module have their NumPy type, as in Numba
+SCALE32 = np.float32(1.1)
+HALF_U64 = np.uint64(2 ** 63 + 5)
+STEP16 = np.int16(300)
+FLAGS = (np.uint8(7), np.float32(0.1))
+
+
+@kernel
+def numpy_scalar_globals(x, u, out32, outu, out16, outt):
+    i = cuda.grid(1)
+    if i < x.size:
+        out32[i] = x[i] * SCALE32 * SCALE32 * SCALE32   # float32 throughout
+        outu[i] = u[i] // HALF_U64 + u[i] % HALF_U64
+        out16[i] = np.int16(x[i]) * STEP16   # int16 * int16: int64, stored to int16
+        outt[i] = FLAGS[0] * FLAGS[1] * x[i]
+
+
+def test_numpy_scalar_globals_keep_their_type(rng):
+    n = 200
+    x = (rng.standard_normal(n) * 100).astype(f32)
+    u = rng.integers(0, 2 ** 64 - 1, n, dtype=u64, endpoint=True)
+    out32, outu, out16, outt = (np.zeros(n, f32), np.zeros(n, u64), np.zeros(n, np.int16),
+                                np.zeros(n, f32))
+    numpy_scalar_globals[1, 256](x, u, out32, outu, out16, outt)
+    # each product rounded to float32 (in float64, rounded once at the end, some differ)
+    assert np.array_equal(bits32(out32), bits32(x * SCALE32 * SCALE32 * SCALE32))
+    assert not np.array_equal(bits32(out32), bits32((x.astype(f64) * f64(SCALE32) ** 3).astype(f32)))
+    np.testing.assert_array_equal(outu, u // HALF_U64 + u % HALF_U64)
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(out16, (x.astype(np.int16).astype(i64) * 300).astype(np.int16))
+    assert np.array_equal(bits32(outt), bits32(f32(f32(7) * f32(0.1)) * x))
+
+
 # ---------------------------------------------------- float // and % exact
 
 @kernel

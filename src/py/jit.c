@@ -263,7 +263,9 @@ static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 	return 0;
 }
 
-/* A NumPy scalar as the matching Python number. */
+/* A NumPy scalar: its value, and its dtype's name in out->s, which types
+ * it (np.float32(0.5) is a float32, np.uint64(2**64 - 1) a uint64), as
+ * Numba types a global or closure variable by its NumPy type. */
 static int numpy_scalar(PyObject *obj, PjValue *out, PjArena *arena)
 {
 	Py_buffer v;
@@ -283,20 +285,15 @@ static int numpy_scalar(PyObject *obj, PjValue *out, PjArena *arena)
 	case K_U8: out->kind = PJ_V_INT; out->i = *(const uint8_t *)p; break;
 	case K_U16: out->kind = PJ_V_INT; out->i = *(const uint16_t *)p; break;
 	case K_U32: out->kind = PJ_V_INT; out->i = *(const uint32_t *)p; break;
-	case K_U64:
-		if (*(const uint64_t *)p > INT64_MAX)
-			unknown(obj, out, arena, "too large for int64");
-		else {
-			out->kind = PJ_V_INT;
-			out->i = (int64_t)*(const uint64_t *)p;
-		}
-		break;
+	case K_U64: out->kind = PJ_V_INT; out->i = (int64_t)*(const uint64_t *)p; break;   /* the bits */
 	case K_F32: out->kind = PJ_V_FLOAT; out->f = *(const float *)p; break;
 	case K_F64: out->kind = PJ_V_FLOAT; out->f = *(const double *)p; break;
 	case K_C64: out->kind = PJ_V_COMPLEX; out->f = ((const float *)p)[0]; out->im = ((const float *)p)[1]; break;
 	case K_C128: out->kind = PJ_V_COMPLEX; out->f = ((const double *)p)[0]; out->im = ((const double *)p)[1]; break;
 	default: unknown(obj, out, arena, NULL); break;
 	}
+	if (out->kind != PJ_V_UNKNOWN)
+		out->s = kind_npname[k];
 	PyBuffer_Release(&v);
 	return 0;
 }

@@ -203,7 +203,21 @@ static Const *qualified(Ctx *c, const char *q)
 	return v;
 }
 
+static Const *convert_value(Ctx *c, const PjValue *pv, int depth);
+
+/* A number with a dtype name (a NumPy scalar) has that type. */
 static Const *convert(Ctx *c, const PjValue *pv, int depth)
+{
+	Const *v = convert_value(c, pv, depth);
+	int number = pv->kind == PJ_V_INT || pv->kind == PJ_V_FLOAT || pv->kind == PJ_V_BOOL || pv->kind == PJ_V_COMPLEX;
+	if (!number || !pv->s)
+		return v;
+	int sk = (int)ty_sk_from_name(pv->s);
+	Const *t = sk >= 0 && sk != SK_F16 ? const_of_type(c, v, ty_scalar((ScalarKind)sk)) : NULL;
+	return t ? t : v;
+}
+
+static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 {
 	Const *v;
 	switch (pv->kind) {
