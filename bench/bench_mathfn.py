@@ -10,7 +10,8 @@ library (default options, no fast math).  The table gives the median
 kernel time of each (CUDA events, warm-up, --reps launches) and the ratio.
 Arguments lie where the functions are usually used (exp: [-10, 10], log:
 (0, 100], sin/cos: [-10, 10], erf: [-4, 4], ...), so the fast paths are
-what is measured.
+what is measured.  The integer rows divide 64-bit integers by the
+kernel's argument `step` (a divisor in a register) or by a constant.
 """
 
 import argparse
@@ -43,16 +44,27 @@ FUNCS = {
     "atan": ("math.atan(v)", "atan(v)", -10.0, 10.0),
     "pow": ("math.pow(v, ONE_AND_HALF)", "pow(v, (T)1.5)", 0.01, 10.0),
     "div": ("ONE / v", "(T)1 / v", 0.5, 10.0),
+    # 64-bit integers (ptxjit writes the division out; CUDA C calls a routine)
+    "idiv": ("v // step", "v / step", 0, 1 << 40),
+    "irem": ("v % step", "v % step", 0, 1 << 40),
+    "idivc": ("v // 1000003", "v / 1000003", 0, 1 << 40),
+    "iremc": ("v % 1000003", "v % 1000003", 0, 1 << 40),
 }
-PRECS = {"f32": ("float32", "float", "f"), "f64": ("float64", "double", "")}
+FLOAT_PRECS = {"f32": ("float32", "float", "f"), "f64": ("float64", "double", "")}
+INT_PRECS = {"i64": ("int64", "long long", ""), "u64": ("uint64", "unsigned long long", "")}
+
+
+def precs(name):
+    return INT_PRECS if name.startswith("i") else FLOAT_PRECS
 
 
 def py_source(names):
     lines = ["import math", "import numpy as np", "from ptxjit import cuda", ""]
     for name in names:
         expr = FUNCS[name][0]
-        for p, (dt, _, _) in PRECS.items():
+        for p, (dt, _, _) in precs(name).items():
             e = expr.replace("ONE_AND_HALF", "np.%s(1.5)" % dt).replace("ONE", "np.%s(1)" % dt)
+            e = e.replace("1000003", "np.%s(1000003)" % dt)   # uint64 % int64 would be float64
             lines += ["@cuda.jit",
                       "def %s_%s(x, out, step):" % (name, p),
                       "    i = cuda.grid(1)",
@@ -68,7 +80,7 @@ def py_source(names):
 def c_source(names):
     out = ['extern "C" {']
     for name in names:
-        for p, (_, ct, _) in PRECS.items():
+        for p, (_, ct, _) in precs(name).items():
             out.append("__global__ void %s_%s(const %s *x, %s *out, %s step, int n)\n{\n"
                        "    typedef %s T;\n"
                        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -102,9 +114,13 @@ def main():
     ratios = []
     for name in names:
         lo, hi = FUNCS[name][2:]
-        for p, (dt, _, _) in PRECS.items():
+        for p, (dt, _, _) in precs(name).items():
             step = getattr(np, dt)((hi - lo) / (8 * ITERS))
-            x = cp.asarray(rng.uniform(lo, hi - (hi - lo) / 8, N).astype(dt))
+            if p in INT_PRECS:
+                step = getattr(np, dt)(rng.integers(1 << 20, 1 << 30))
+                x = cp.asarray(rng.integers(lo, hi, N).astype(dt))
+            else:
+                x = cp.asarray(rng.uniform(lo, hi - (hi - lo) / 8, N).astype(dt))
             o1 = cp.zeros(N, dt)
             o2 = cp.zeros(N, dt)
             k = getattr(mod, "%s_%s" % (name, p))[(N + 255) // 256, 256]

@@ -193,6 +193,15 @@ static int is_one64(Emit *e, Ref r)
 	return r.kind == R_CON && e->f->con[r.idx].cls == KD && e->f->con[r.idx].d == 1.0;
 }
 
+/* d = a div/rem b for a divisor b that is neither 0 nor (signed) -1 */
+static void int_div(Emit *e, int k, int sgn, int rem, const char *d, const char *a, const char *b)
+{
+	if (k == KL)
+		ptx_idiv64(e, d, a, b, sgn, rem);
+	else
+		ptx_line(e, "%s.%s %s, %s, %s;", rem ? "rem" : "div", ity(k, sgn), d, a, b);
+}
+
 static void divide(Emit *e, const Ins *i)
 {
 	int k = i->cls, rem = i->op == O_REM;
@@ -226,13 +235,15 @@ static void divide(Emit *e, const Ins *i)
 			ptx_line(e, "mov.%s %s, 0;", bty(k), d);
 		else if (v == -1 && sgn)
 			ptx_line(e, "neg.%s %s, %s;", t, d, a);
+		else if (k == KL)
+			ptx_idiv64_con(e, d, a, v, sgn, rem);
 		else
 			ptx_line(e, "%s.%s %s, %s, %s;", op, t, d, a, b);
 	} else if (!sgn) {
 		const char *z = ptx_tmp(e, KB), *one = ptx_tmp(e, k), *q = ptx_tmp(e, k);
 		ptx_line(e, "setp.eq.%s %s, %s, 0;", bty(k), z, b);
 		ptx_line(e, "selp.%s %s, 1, %s, %s;", bty(k), one, b, z);
-		ptx_line(e, "%s.%s %s, %s, %s;", op, t, q, a, one);
+		int_div(e, k, sgn, rem, q, a, one);
 		ptx_line(e, "selp.%s %s, %s, %s, %s;", bty(k), d, rem ? a : "0", q, z);
 	} else {
 		/* signed: a divisor of -1 is replaced too, since PTX leaves
@@ -243,7 +254,7 @@ static void divide(Emit *e, const Ins *i)
 		ptx_line(e, "setp.eq.%s %s, %s, -1;", bty(k), m, b);
 		ptx_line(e, "or.pred %s, %s, %s;", zm, z, m);
 		ptx_line(e, "selp.%s %s, 1, %s, %s;", bty(k), one, b, zm);
-		ptx_line(e, "%s.%s %s, %s, %s;", op, t, q, a, one);
+		int_div(e, k, sgn, rem, q, a, one);
 		if (rem)
 			ptx_line(e, "selp.%s %s, %s, %s, %s;", bty(k), d, a, q, z);
 		else {

@@ -1,21 +1,13 @@
-# Open: reduced from difftest seed 700319 (comm) by `minimise.py 700319 --path gpu-O0 --fault`:
-# on an H100 (driver 580.159.04) the opt=False build faults with an illegal address;
-# the simulator (both paths) and the optimised GPU build give the right results.
-# compute-sanitizer: "Invalid __global__ atomic of size 8 bytes at kern+0x5c0 by thread
-# (1,0,0) ... Access to 0x18", odd threads only: the CAS of atomic.nanmax(fa64, 3, ...),
-# whose PTX address (fa64 + 24) is computed once before the loop; the driver's SASS takes
-# it from uniform registers (UR38:UR39 + 8) that then hold 0x10.  Every statement left is
-# needed for the fault (the minimiser could remove none), which points at code generation
-# below the PTX; not resolved.  A reading of the driver's machine code that fits every
-# observation (untested): even threads leave the nanmax loop at once and go on to the
-# `%` after it, which at opt=False is a CALL to __cuda_sm20_rem_s64; the odd threads are
-# still in the loop (a YIELD lets the two groups interleave) and find UR38:UR39 changed
-# under them.  At opt=True the `%` is folded and there is no call.  The next step is to
-# put `bar.warp.sync -1` after the two CAS loops in the PTX and see whether the fault
-# goes; if it does, ptxjit could reconverge after its CAS loops, or write 64-bit `%` and
-# `//` without the call.
-# Run: python3 -c "import sys; sys.path.insert(0, 'tests/difftest'); import harness;
-#      print(harness.check_file('tests/difftest/open/700319_gpu_o0_fault.py', ['gpu-O0']))"
+# Reduced from difftest seed 700319 (comm) by `minimise.py 700319 --path gpu-O0 --fault`.
+# On an H100 (driver 580.159.04) the opt=False build faulted with an illegal address:
+# compute-sanitizer put it at the CAS of atomic.nanmax(fa64, 3, ...), odd threads only,
+# address 0x18, where the driver's machine code reads fa64 + 16 from UR38:UR39.  The PTX
+# is valid.  Its edited copies, loaded through the driver in one GPU run, showed the
+# trigger: removing only the `rem.s64` right after the CAS loops (which ptxas turns into
+# a call of __cuda_sm20_rem_s64; `ptxas -c` gives the driver's code exactly) made the
+# fault go, and so did a bar.sync after the loops; bar.warp.sync gave another fault
+# (CUDA_ERROR_INVALID_ADDRESS_SPACE).  ptxjit now writes 64-bit division and remainder
+# out in PTX (src/ptx/idiv.c), so no kernel calls such a routine.
 # difftest program seed=700319 mode=comm (tests/difftest/gen.py)
 import math
 

@@ -1,0 +1,168 @@
+/*
+ * idiv.c - 64-bit integer division and remainder written out in PTX.
+ *
+ * ptxas turns div/rem.s64/u64 into a call of a routine of its own
+ * (__cuda_sm20_div_s64 and the like), even when the divisor is a
+ * constant.  Such a call costs an ABI call in every thread, and on an
+ * H100 (driver 580, sm_90) a call of it right after a warp-divergent
+ * compare-and-swap loop made the loop's address read as 0x18, a fault
+ * (tests/difftest/regress).  So the back end writes the division itself:
+ *
+ * - a constant divisor: the round-up method of Granlund and Montgomery
+ *   ("Division by invariant integers using multiplication", 1994, fig.
+ *   4.1): with l = ceil(log2 d) and m = floor(2^64 (2^l - d) / d) + 1,
+ *   t = mulhi(m, n) and n / d = (t + ((n - t) >> 1)) >> (l - 1), exact for
+ *   every 64-bit n; a power of two is a shift;
+ * - a divisor in a register: a reciprocal from the float unit,
+ *   x ~ 2^64 / d from rcp.approx of d rounded up, scaled by 2^64 (1 - 2^-20)
+ *   so that d x < 2^64 even when rcp is a few ulp high; two Newton steps
+ *   x += mulhi(x, -d x) (each squares the relative error and keeps x below
+ *   2^64 / d), then q = mulhi(n, x), r = n - q d and at most two
+ *   corrections (r >= d: q + 1, r - d).
+ *
+ * Signed operands go through their magnitudes (abs of INT64_MIN is 2^63
+ * as an unsigned number) and take the C signs: the quotient's is the
+ * operands' xor, the remainder's the dividend's.  The caller keeps the
+ * divisors 0 and -1 away, as it does for the PTX instructions.
+ */
+#include "ptx.h"
+
+/* floor(hi * 2^64 / d) for hi < d: binary long division */
+static uint64_t div128(uint64_t hi, uint64_t d)
+{
+	uint64_t q = 0;
+	for (int i = 0; i < 64; i++) {
+		int carry = (int)(hi >> 63);
+		hi <<= 1;
+		q <<= 1;
+		if (carry || hi >= d) {
+			hi -= d;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+static int log2_ceil(uint64_t d)
+{
+	int l = 0;
+	while (l < 64 && ((uint64_t)1 << l) < d)
+		l++;
+	return l;
+}
+
+/* q = n / d for unsigned n in a register and a constant d >= 1 */
+static void udiv_con(Emit *e, const char *q, const char *n, uint64_t d)
+{
+	int l = log2_ceil(d);
+	if ((d & (d - 1)) == 0) {
+		ptx_line(e, "shr.u64 %s, %s, %d;", q, n, l);
+		return;
+	}
+	uint64_t m = div128((l == 64 ? 0 : (uint64_t)1 << l) - d, d) + 1;
+	const char *t = ptx_tmp(e, KL), *s = ptx_tmp(e, KL);
+	ptx_line(e, "mul.hi.u64 %s, %s, 0x%016llX;", t, n, (unsigned long long)m);
+	ptx_line(e, "sub.s64 %s, %s, %s;", s, n, t);
+	ptx_line(e, "shr.u64 %s, %s, 1;", s, s);
+	ptx_line(e, "add.s64 %s, %s, %s;", s, s, t);
+	ptx_line(e, "shr.u64 %s, %s, %d;", q, s, l - 1);
+}
+
+/* q = n / d and r = n % d (either may be NULL) for unsigned registers, d != 0 */
+static void udiv_reg(Emit *e, const char *q, const char *r, const char *n, const char *d)
+{
+	const char *f = ptx_tmp(e, KS), *x = ptx_tmp(e, KL), *nd = ptx_tmp(e, KL), *t = ptx_tmp(e, KL);
+	ptx_line(e, "cvt.rp.f32.u64 %s, %s;", f, d);
+	ptx_line(e, "rcp.approx.ftz.f32 %s, %s;", f, f);
+	ptx_line(e, "mul.rn.f32 %s, %s, 0f5F7FFFF0;", f, f);
+	ptx_line(e, "cvt.rzi.u64.f32 %s, %s;", x, f);
+	ptx_line(e, "neg.s64 %s, %s;", nd, d);
+	for (int step = 0; step < 2; step++) {
+		ptx_line(e, "mul.lo.u64 %s, %s, %s;", t, nd, x);
+		ptx_line(e, "mul.hi.u64 %s, %s, %s;", t, x, t);
+		ptx_line(e, "add.s64 %s, %s, %s;", x, x, t);
+	}
+	const char *qq = q ? q : ptx_tmp(e, KL), *rr = r ? r : ptx_tmp(e, KL);
+	const char *p = ptx_tmp(e, KB);
+	ptx_line(e, "mul.hi.u64 %s, %s, %s;", qq, n, x);
+	ptx_line(e, "mul.lo.u64 %s, %s, %s;", t, qq, d);
+	ptx_line(e, "sub.s64 %s, %s, %s;", rr, n, t);
+	for (int step = 0; step < 2; step++) {
+		ptx_line(e, "setp.ge.u64 %s, %s, %s;", p, rr, d);
+		if (q)
+			ptx_line(e, "@%s add.s64 %s, %s, 1;", p, qq, qq);
+		ptx_line(e, "@%s sub.s64 %s, %s, %s;", p, rr, rr, d);
+	}
+}
+
+/* x with the sign of s (s = 0 or -1): (x ^ s) - s */
+static void apply_sign(Emit *e, const char *d, const char *x, const char *s)
+{
+	ptx_line(e, "xor.b64 %s, %s, %s;", d, x, s);
+	ptx_line(e, "sub.s64 %s, %s, %s;", d, d, s);
+}
+
+/* a in a register (an operand may be an immediate) */
+static const char *in_reg(Emit *e, const char *a)
+{
+	if (a[0] == '%')
+		return a;
+	const char *r = ptx_tmp(e, KL);
+	ptx_line(e, "mov.b64 %s, %s;", r, a);
+	return r;
+}
+
+void ptx_idiv64_con(Emit *e, const char *d, const char *a, int64_t v, int sgn, int rem)
+{
+	a = in_reg(e, a);
+	uint64_t mag = sgn && v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	if (!sgn) {
+		if (rem && (mag & (mag - 1)) == 0) {
+			ptx_line(e, "and.b64 %s, %s, 0x%016llX;", d, a, (unsigned long long)(mag - 1));
+			return;
+		}
+		const char *q = rem ? ptx_tmp(e, KL) : d;
+		udiv_con(e, q, a, mag);
+		if (rem) {
+			const char *t = ptx_tmp(e, KL);
+			ptx_line(e, "mul.lo.u64 %s, %s, 0x%016llX;", t, q, (unsigned long long)mag);
+			ptx_line(e, "sub.s64 %s, %s, %s;", d, a, t);
+		}
+		return;
+	}
+	const char *ua = ptx_tmp(e, KL), *uq = ptx_tmp(e, KL), *s = ptx_tmp(e, KL);
+	ptx_line(e, "abs.s64 %s, %s;", ua, a);
+	udiv_con(e, uq, ua, mag);
+	ptx_line(e, "shr.s64 %s, %s, 63;", s, a);
+	if (v < 0 && !rem)
+		ptx_line(e, "not.b64 %s, %s;", s, s);
+	if (!rem) {
+		apply_sign(e, d, uq, s);
+		return;
+	}
+	const char *t = ptx_tmp(e, KL);
+	ptx_line(e, "mul.lo.u64 %s, %s, 0x%016llX;", t, uq, (unsigned long long)mag);
+	ptx_line(e, "sub.s64 %s, %s, %s;", t, ua, t);
+	apply_sign(e, d, t, s);
+}
+
+void ptx_idiv64(Emit *e, const char *d, const char *a, const char *b, int sgn, int rem)
+{
+	a = in_reg(e, a);
+	b = in_reg(e, b);
+	if (!sgn) {
+		udiv_reg(e, rem ? NULL : d, rem ? d : NULL, a, b);
+		return;
+	}
+	const char *ua = ptx_tmp(e, KL), *ub = ptx_tmp(e, KL), *u = ptx_tmp(e, KL), *s = ptx_tmp(e, KL);
+	ptx_line(e, "abs.s64 %s, %s;", ua, a);
+	ptx_line(e, "abs.s64 %s, %s;", ub, b);
+	udiv_reg(e, rem ? NULL : u, rem ? u : NULL, ua, ub);
+	if (rem)
+		ptx_line(e, "shr.s64 %s, %s, 63;", s, a);
+	else {
+		ptx_line(e, "xor.b64 %s, %s, %s;", s, a, b);
+		ptx_line(e, "shr.s64 %s, %s, 63;", s, s);
+	}
+	apply_sign(e, d, u, s);
+}

@@ -1,0 +1,122 @@
+"""64-bit integer // and %, by divisors in registers and by constants, on
+random operands of every magnitude and on the edges (0, +-1, +-2^k,
+INT64_MIN, UINT64_MAX), against NumPy's floor division and modulo.
+
+The back end writes 64-bit division out in PTX instead of leaving
+div/rem.s64/u64 to ptxas, which calls a routine for them (src/ptx/idiv.c):
+by a constant it multiplies by a magic number, by a register it refines a
+float reciprocal with two Newton steps.  These tests check it on the GPU;
+on the simulator they check the IR's semantics around it."""
+
+import numpy as np
+import pytest
+
+from ptxjit import cuda
+
+I64_MIN, I64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+
+
+def edges(unsigned):
+    e = {0, 1, 2, 3}
+    for k in range(1, 64):
+        for d in (-1, 0, 1):
+            e.add((1 << k) + d)
+    e.add((1 << 64) - 1)
+    if unsigned:
+        return np.array(sorted(v for v in e if v < 1 << 64), np.uint64)
+    s = {v for v in e if v <= I64_MAX} | {-v for v in e if v <= 1 << 63}
+    return np.array(sorted(s), np.int64)
+
+
+def operands(rng, n, unsigned):
+    """n values whose magnitudes spread over 1 to 64 bits, edges first."""
+    bits = rng.integers(1, 65 if unsigned else 64, n)
+    mag = rng.integers(0, 1 << 62, n, dtype=np.uint64) * np.uint64(4) + rng.integers(0, 4, n, dtype=np.uint64)
+    v = mag >> (np.uint64(64) - bits.astype(np.uint64))
+    if not unsigned:
+        v = v.astype(np.int64) * rng.choice(np.array([-1, 1], np.int64), n)
+    e = edges(unsigned)
+    return np.concatenate([e, v[: n - len(e)]]) if n > len(e) else e[:n]
+
+
+def reference(a, b):
+    with np.errstate(all="ignore"):   # INT64_MIN // -1 wraps, as in the kernel
+        return a // b, a % b
+
+
+@cuda.jit
+def _divmod(a, b, q, r):
+    i = cuda.grid(1)
+    if i < a.size:
+        q[i] = a[i] // b[i]
+        r[i] = a[i] % b[i]
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.uint64])
+def test_divisor_in_a_register(rng, dt):
+    unsigned = dt == np.uint64
+    n = 1 << 14
+    a = operands(rng, n, unsigned)
+    b = operands(rng, n, unsigned)
+    rng.shuffle(b)
+    b[b == 0] = 7
+    # every edge against every edge too
+    ea, eb = np.meshgrid(edges(unsigned), edges(unsigned))
+    keep = eb.ravel() != 0
+    a = np.concatenate([a, ea.ravel()[keep]])
+    b = np.concatenate([b, eb.ravel()[keep]])
+    q, r = np.zeros_like(a), np.zeros_like(a)
+    _divmod[(a.size + 255) // 256, 256](a, b, q, r)
+    wq, wr = reference(a, b)
+    np.testing.assert_array_equal(q, wq)
+    np.testing.assert_array_equal(r, wr)
+
+
+CONSTANTS = [1, 2, 3, 7, 10, 64, 257, 1000003, 1 << 31, (1 << 32) + 1, 6700417 * 641, (1 << 62) + 1,
+             I64_MAX, -1, -2, -3, -7, -64, -1000003, -(1 << 40), I64_MIN]
+UCONSTANTS = [1, 2, 3, 7, 10, 64, 257, (1 << 32) - 1, (1 << 32) + 1, (1 << 63) - 25, 1 << 63,
+              (1 << 63) + 1, (1 << 64) - 2, (1 << 64) - 1]
+
+
+def const_kernel(c):
+    @cuda.jit
+    def k(a, q, r):
+        i = cuda.grid(1)
+        if i < a.size:
+            q[i] = a[i] // c
+            r[i] = a[i] % c
+    return k
+
+
+@pytest.mark.parametrize("c", CONSTANTS)
+def test_constant_divisor_int64(rng, c):
+    a = operands(rng, 4096, False)
+    q, r = np.zeros_like(a), np.zeros_like(a)
+    const_kernel(np.int64(c))[16, 256](a, q, r)
+    wq, wr = reference(a, np.int64(c))
+    np.testing.assert_array_equal(q, wq)
+    np.testing.assert_array_equal(r, wr)
+
+
+@pytest.mark.parametrize("c", UCONSTANTS)
+def test_constant_divisor_uint64(rng, c):
+    a = operands(rng, 4096, True)
+    q, r = np.zeros_like(a), np.zeros_like(a)
+    const_kernel(np.uint64(c))[16, 256](a, q, r)
+    wq, wr = reference(a, np.uint64(c))
+    np.testing.assert_array_equal(q, wq)
+    np.testing.assert_array_equal(r, wr)
+
+
+@pytest.mark.parametrize("dt", ["int64", "uint64"])
+@pytest.mark.parametrize("opt", [True, False])
+def test_no_64bit_division_instruction_in_the_ptx(dt, opt):
+    # ptxas makes a call of each div/rem.s64/u64 (see src/ptx/idiv.c)
+    by_reg = cuda.jit(opt=opt)(_divmod.py_func).compile(", ".join([dt + "[::1]"] * 4)).ptx
+    by_con = cuda.jit(opt=opt)(const_kernel(getattr(np, dt)(1000003)).py_func).compile(
+        ", ".join([dt + "[::1]"] * 3)).ptx
+    for text in (by_reg, by_con):
+        for op in ("div.s64", "rem.s64", "div.u64", "rem.u64"):
+            assert op not in text
+        assert "mul.hi.u64" in text
+    assert "rcp.approx" in by_reg and "rcp.approx" not in by_con
