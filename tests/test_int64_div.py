@@ -118,5 +118,28 @@ def test_no_64bit_division_instruction_in_the_ptx(dt, opt):
     for text in (by_reg, by_con):
         for op in ("div.s64", "rem.s64", "div.u64", "rem.u64"):
             assert op not in text
-        assert "mul.hi.u64" in text
+        assert "mul.hi." in text
     assert "rcp.approx" in by_reg and "rcp.approx" not in by_con
+
+
+@cuda.jit
+def _floor_divide_int32(a, q, r):
+    i = cuda.grid(1)
+    if i < a.size:
+        q[i, 0] = np.floor_divide(a[i], np.int32(7))
+        r[i, 0] = np.remainder(a[i], np.int32(7))
+        q[i, 1] = np.floor_divide(a[i], np.int32(16))
+        r[i, 1] = np.remainder(a[i], np.int32(16))
+        q[i, 2] = np.floor_divide(a[i], np.int32(-7))
+        r[i, 2] = np.remainder(a[i], np.int32(-7))
+
+
+def test_int32_floor_division_by_constants(rng):
+    # 32-bit floor division keeps its kind (np.floor_divide of int32 is int32)
+    a = np.concatenate([np.array([0, 1, -1, 6, 7, -7, -8, 15, 16, -16, -17, 2 ** 31 - 1, -2 ** 31], np.int32),
+                        rng.integers(-2 ** 31, 2 ** 31, 4000).astype(np.int32)])
+    q, r = np.zeros((a.size, 3), np.int32), np.zeros((a.size, 3), np.int32)
+    _floor_divide_int32[(a.size + 255) // 256, 256](a, q, r)
+    for j, c in enumerate((7, 16, -7)):
+        np.testing.assert_array_equal(q[:, j], np.floor_divide(a, np.int32(c)))
+        np.testing.assert_array_equal(r[:, j], np.remainder(a, np.int32(c)))

@@ -84,6 +84,42 @@ static int con_value(Lower *L, Ref r, int64_t *v)
 	return 1;
 }
 
+static ScalarKind unsigned_of(ScalarKind sk)
+{
+	switch (sk) {
+	case SK_I8: return SK_U8;
+	case SK_I16: return SK_U16;
+	case SK_I32: return SK_U32;
+	default: return SK_U64;
+	}
+}
+
+/* Floor division of signed a by a constant b > 0, and the remainder:
+ * b = 2^k is a >> k and a & (b - 1); otherwise, with s = a >> (bits - 1)
+ * (0 or -1), a // b = ((a ^ s) / b) ^ s, an unsigned division of a number
+ * below 2^(bits-1), and a % b = a - (a // b) b. */
+static void floor_divmod_pos(Lower *L, ScalarKind sk, Ref a, Ref b, int64_t bc, Ref *q, Ref *r)
+{
+	Cls k = ir_cls_of_sk(sk);
+	if ((bc & (bc - 1)) == 0) {
+		int sh = 0;
+		while (((int64_t)1 << sh) < bc)
+			sh++;
+		if (q)
+			*q = lower_norm(L, arith(L, O_SHR, sk, a, ir_con_int(L->f, k, sh)), sk);
+		if (r)
+			*r = lower_norm(L, arith(L, O_AND, sk, a, ir_con_int(L->f, k, bc - 1)), sk);
+		return;
+	}
+	Ref s = arith(L, O_SHR, sk, a, ir_con_int(L->f, k, scalar_info[sk].size * 8 - 1));
+	Ref u = arith(L, O_XOR, sk, a, s);
+	Ref qq = arith(L, O_XOR, sk, arith(L, O_DIV, unsigned_of(sk), u, b), s);
+	if (q)
+		*q = lower_norm(L, qq, sk);
+	if (r)
+		*r = lower_norm(L, arith(L, O_SUB, sk, a, arith(L, O_MUL, sk, qq, b)), sk);
+}
+
 /* Python's divmod on integers of kind sk; fills *q and/or *r. */
 static void int_divmod(Lower *L, ScalarKind sk, Ref a, Ref b, Ref *q, Ref *r)
 {
@@ -92,9 +128,17 @@ static void int_divmod(Lower *L, ScalarKind sk, Ref a, Ref b, Ref *q, Ref *r)
 	int bconst = con_value(L, b, &bc);
 	Ref zero = ir_con_int(L->f, k, 0), one = ir_con_int(L->f, k, 1);
 	Ref qq = REF_NONE, rr = REF_NONE;
-	if (q)
+	if (bconst && bc > 0 && lower_is_signed(sk)) {
+		floor_divmod_pos(L, sk, a, b, bc, q, r);
+		return;
+	}
+	/* with the quotient, the remainder is a - q b (exact, wrapping, for
+	 * every b: 0 and -1 too): a second division costs far more */
+	if (q) {
 		qq = arith(L, O_DIV, sk, a, b);
-	if (r || (q && lower_is_signed(sk)))
+		if (r || lower_is_signed(sk))
+			rr = arith(L, O_SUB, sk, a, arith(L, O_MUL, sk, qq, b));
+	} else
 		rr = arith(L, O_REM, sk, a, b);
 	if (lower_is_signed(sk)) {
 		Ref fix;

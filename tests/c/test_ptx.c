@@ -370,9 +370,11 @@ TEST(binary_ops)
 	CHECK_STR_CONTAINS(s, "mul.rn.f32 %f");
 	CHECK_STR_CONTAINS(s, "div.rn.f32 %f");
 	CHECK_STR_CONTAINS(s, "div.rn.f64 %fd");
-	CHECK_STR_CONTAINS(s, "div.s64 %rd");
 	CHECK_STR_CONTAINS(s, "div.u32 %r");
-	CHECK_STR_CONTAINS(s, "rem.u64 %rd");
+	/* 64-bit division is written out (idiv.c): ptxas would call a routine */
+	CHECK(!strstr(s, "div.s64") && !strstr(s, "div.u64") && !strstr(s, "rem.s64") && !strstr(s, "rem.u64"));
+	CHECK_STR_CONTAINS(s, "rcp.approx.ftz.f32 %f");
+	CHECK_STR_CONTAINS(s, "mul.hi.u64 %rd");
 	CHECK_STR_CONTAINS(s, "shr.s64 %rd");
 	CHECK_STR_CONTAINS(s, "shr.u32 %r");
 	CHECK_STR_CONTAINS(s, "cvt.sat.u32.u64 %r");
@@ -442,7 +444,7 @@ TEST(int_division_guard)
 	CHECK_STR_CONTAINS(s, "mov.b32 %r7, 0;\n");
 	/* unsigned: only zero is special; all-ones is an ordinary divisor */
 	CHECK(line_has(s, "selp.b64", ", 1, "));
-	CHECK(line_has(s, "div.u64", ", -1;"));
+	CHECK(line_has(s, "mov.b64", ", 0x8000000000000001;"));   /* the magic number of 2^64 - 1 */
 	CHECK(!line_has(s, "setp.eq.b64", ", -1;"));
 }
 
