@@ -585,10 +585,49 @@ static void decl_files(Emit *e, PtxBuf *b)
 		ptx_bprintf(e, b, "\n");
 }
 
+/* A loop that counts down: its header tests `iv > bound` (or >=). */
+static int counts_down(Emit *e, Blk *h)
+{
+	if (h->jmp != J_JNZ || h->cond.kind != R_VAL || (int)h->cond.idx >= e->f->nval)
+		return 0;
+	const Ins *c = e->def[h->cond.idx];
+	return c && c->op == O_CMP && (c->aux == CC_GT || c->aux == CC_GE || c->aux == CC_GTU || c->aux == CC_GEU);
+}
+
+/*
+ * Loops ptxas must not unroll: ptxas (CUDA 13.0, sm_90) unrolled a loop
+ * counting down to a negated bound by four and lost the negation in the
+ * unrolled trip checks, leaving after one pass
+ * (tests/difftest/regress/008_gpu_ptxas_unrolled_down_loop.py).  So every
+ * loop counting down gets `.pragma "nounroll"` in the block its back edge
+ * enters: the header, or the body when the test is repeated at the bottom.
+ * The optimiser unrolls loops itself (opt/unroll.c).
+ */
+static void mark_nounroll(Emit *e)
+{
+	Fn *f = e->f;
+	e->nounroll = arena_alloc(e->c->arena, (size_t)f->nblk + 1);
+	memset(e->nounroll, 0, (size_t)f->nblk + 1);
+	for (int k = 0; k < f->nblk; k++) {
+		Blk *b = f->blk[k];
+		if (b->jmp != J_JMP || b->s1 > b->id || !counts_down(e, f->blk[b->s1]))
+			continue;
+		Blk *h = f->blk[b->s1];
+		if (!rotatable(e, b, h))
+			e->nounroll[h->id] = 1;
+		else if (h->s1 <= b->id)
+			e->nounroll[h->s1] = 1;
+		else if (h->s2 <= b->id)
+			e->nounroll[h->s2] = 1;
+	}
+}
+
 static void block(Emit *e, Blk *b)
 {
 	e->cur = b->id;
 	ptx_bprintf(e, &e->body, "$L_%d:\n", b->id);
+	if (e->nounroll[b->id])
+		ptx_line(e, ".pragma \"nounroll\";");
 	if (b->nphi && b->npred == 1)
 		phi_moves(e, b, 0);
 	for (int k = 0; k < b->nins; k++) {
@@ -684,6 +723,7 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 			ICE(c, "block %d has id %d", k, f->blk[k]->id);
 
 	fill_defs(e);
+	mark_nounroll(e);
 	e->reg = arena_alloc(c->arena, sizeof *e->reg * (size_t)(f->nval + 1));
 	for (int k = 0; k < f->nval; k++) {
 		int cls = f->val[k].cls;

@@ -43,6 +43,7 @@ typedef struct Emit {
 	int cur;             /* the block being written */
 	uint8_t *twin;       /* twin[v]: v is read by a 64-bit add of another block */
 	const char **twin_reg; /* the copy of such a product those adds read (ops.c) */
+	uint8_t *nounroll;   /* nounroll[b]: block b starts with .pragma "nounroll" */
 } Emit;
 
 /* emit.c */
