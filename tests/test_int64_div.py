@@ -88,22 +88,12 @@ def const_kernel(c):
     return k
 
 
-@pytest.mark.parametrize("c", CONSTANTS)
-def test_constant_divisor_int64(rng, c):
-    a = operands(rng, 4096, False)
+@pytest.mark.parametrize("dt,c", [(np.int64, c) for c in CONSTANTS] + [(np.uint64, c) for c in UCONSTANTS])
+def test_constant_divisor(rng, dt, c):
+    a = operands(rng, 4096, dt == np.uint64)
     q, r = np.zeros_like(a), np.zeros_like(a)
-    const_kernel(np.int64(c))[16, 256](a, q, r)
-    wq, wr = reference(a, np.int64(c))
-    np.testing.assert_array_equal(q, wq)
-    np.testing.assert_array_equal(r, wr)
-
-
-@pytest.mark.parametrize("c", UCONSTANTS)
-def test_constant_divisor_uint64(rng, c):
-    a = operands(rng, 4096, True)
-    q, r = np.zeros_like(a), np.zeros_like(a)
-    const_kernel(np.uint64(c))[16, 256](a, q, r)
-    wq, wr = reference(a, np.uint64(c))
+    const_kernel(dt(c))[16, 256](a, q, r)
+    wq, wr = reference(a, dt(c))
     np.testing.assert_array_equal(q, wq)
     np.testing.assert_array_equal(r, wr)
 

@@ -15,7 +15,8 @@
  * the real ones.  Blocks become labels $L_<id> in Fn.blk order, so a jump
  * to the next block is left out.  A back edge to a loop header with a
  * short test repeats that test and branches to the body: loops are
- * bottom-tested, the form ptxas unrolls (rotated_jump).  Phis are resolved by moves: for a block
+ * bottom-tested, the form ptxas unrolls (rotated_jump); a loop counting
+ * down is marked not to be unrolled (mark_nounroll).  Phis are resolved by moves: for a block
  * with one predecessor at its top, otherwise at the end of each
  * predecessor, which must then have that block as its only successor
  * (opt_split_edges splits critical edges before we run).  Moves go

@@ -15,7 +15,9 @@
  * (add, sub, mul, neg, not, shl, div, rem, abs) are re-extended from the
  * width of Ins.ty.  Division by zero gives 0 and x rem 0 gives x; signed
  * INT_MIN / -1 gives INT_MIN and x rem -1 gives 0, which PTX leaves
- * undefined: such divisors are replaced by 1 and the result selected.  Shift counts are
+ * undefined: such divisors are replaced by 1 and the result selected.
+ * 64-bit division and remainder are written out (idiv.c), not left to the
+ * call ptxas makes of them.  Shift counts are
  * unsigned; a 64-bit count is saturated to 32 bits, and PTX clamps counts
  * at or above the width (shl gives 0, shr.s gives the sign).
  *
