@@ -133,3 +133,29 @@ def test_int32_floor_division_by_constants(rng):
     for j, c in enumerate((7, 16, -7)):
         np.testing.assert_array_equal(q[:, j], np.floor_divide(a, np.int32(c)))
         np.testing.assert_array_equal(r[:, j], np.remainder(a, np.int32(c)))
+
+
+@cuda.jit
+def _rows_cols(a, out):
+    i = cuda.grid(1)
+    n = a.shape[1]
+    if i < a.size:
+        out[i, 0] = i // n
+        out[i, 1] = i % n
+        out[i, 2] = i // 7
+        out[i, 3] = i % 7
+
+
+def test_index_division_in_32_bits(rng):
+    # cuda.grid and the extents are below 2^31 in the launch's variant: the
+    # divisions of an index are 32-bit ones there, not the 64-bit routine
+    for shape in ((5, 7), (3, 1), (37, 11), (1, 300)):
+        a = np.zeros(shape, np.float32)
+        out = np.zeros((a.size, 4), np.int64)
+        _rows_cols[(a.size + 63) // 64, 64](a, out)
+        i = np.arange(a.size)
+        np.testing.assert_array_equal(out, np.stack([i // shape[1], i % shape[1], i // 7, i % 7], 1))
+    (k,) = [k for (_, flags), k in _rows_cols._variants.items() if flags & 5 == 5]
+    # i % 7 is i - (i // 7) * 7, sharing i // 7
+    assert k.ptx.count("div.u32") == 2 and k.ptx.count("rem.u32") == 1, k.ptx
+    assert "mul.hi.u64" not in k.ptx and "rcp.approx" not in k.ptx

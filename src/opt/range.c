@@ -38,7 +38,8 @@
  *     zero-extended instead (cvt from u32), which ptxas folds into its
  *     wide multiply-adds;
  *   - a signed division or remainder of non-negative operands becomes
- *     unsigned (a shift or mask for a power of two, no sign fix-up).
+ *     unsigned (a shift or mask for a power of two, no sign fix-up), and
+ *     a 64-bit one of operands below 2^31 a 32-bit one.
  */
 #include <string.h>
 
@@ -576,11 +577,16 @@ static Rng eval_ins(R *s, const Ins *i, int b)
 			return rng(0, c.hi);
 		return full(k);
 	case O_OR: case O_XOR:
+		if (c.lo == 0 && c.hi == 0)   /* x | 0, x ^ 0 (the sign of a number >= 0) */
+			return a;
+		if (a.lo == 0 && a.hi == 0)
+			return c;
 		if (a.lo >= 0 && c.lo >= 0) {
 			int64_t m = a.hi > c.hi ? a.hi : c.hi, p = 1;
 			while (p <= m && p < ((int64_t)1 << 62))
 				p <<= 1;
-			return rng(0, p <= m ? cls_max(k) : 2 * p - 1 < cls_max(k) ? 2 * p - 1 : cls_max(k));
+			int64_t top = (p - 1) + p;   /* all bits below p's: 2p - 1, which may be INT64_MAX */
+			return rng(0, p <= m ? cls_max(k) : top < cls_max(k) ? top : cls_max(k));
 		}
 		return full(k);
 	case O_SHL:
@@ -701,6 +707,45 @@ static int unsigned_of(int sk)
 	}
 }
 
+static void insert_ins(Fn *f, Blk *b, int pos, Ins i)
+{
+	b->ins = arena_grow(f->ctx->arena, b->ins, b->nins, &b->capins, sizeof *b->ins);
+	memmove(&b->ins[pos + 1], &b->ins[pos], sizeof *b->ins * (size_t)(b->nins - pos));
+	b->ins[pos] = i;
+	b->nins++;
+}
+
+/* A new w or l value defined by `op` at position pos of b. */
+static Ref put(Fn *f, Blk *b, int pos, Opcode op, Cls k, int ty, Ref a, Ref c, int aux)
+{
+	int v = ir_new_val(f, k, NULL);
+	f->val[v].blk = b->id;
+	insert_ins(f, b, pos, (Ins){.op = (uint16_t)op, .cls = (uint8_t)k, .ty = (uint8_t)ty, .to = v,
+	                           .arg = {a, c, REF_NONE}, .aux = aux, .loc = -1});
+	return REF_VAL(v);
+}
+
+static int fits_i32(Rng x)
+{
+	return x.set && x.lo >= 0 && x.hi <= INT32_MAX;
+}
+
+/* The unsigned 64-bit division or remainder at position *k of block b, whose
+ * operands lie in 0 .. 2^31 - 1, done in 32 bits: a 64-bit one is a routine
+ * of some forty instructions (ptx/idiv.c), a 32-bit one a handful. */
+static void narrow_div(R *s, Blk *bk, int *k)
+{
+	Fn *f = s->f;
+	Ins i = bk->ins[*k];
+	Ref x[2];
+	for (int j = 0; j < 2; j++)
+		x[j] = i.arg[j].kind == R_CON ? ir_con_int(f, KW, (int32_t)base(s, i.arg[j]).lo)
+		     : put(f, bk, (*k)++, O_CVT, KW, SK_U64, i.arg[j], REF_NONE, SK_U32);
+	Ref q = put(f, bk, (*k)++, (Opcode)i.op, KW, SK_U32, x[0], x[1], 0);
+	bk->ins[*k] = (Ins){.op = O_CVT, .cls = KL, .ty = SK_U32, .to = i.to, .arg = {q, REF_NONE, REF_NONE},
+	                    .aux = SK_U64, .loc = i.loc};
+}
+
 static void rewrite(R *s)
 {
 	Fn *f = s->f;
@@ -724,6 +769,9 @@ static void rewrite(R *s)
 				if (a.set && c.set && a.lo >= 0 && c.lo >= 0)
 					i->ty = (uint8_t)unsigned_of(i->ty);
 			}
+			if ((i->op == O_DIV || i->op == O_REM) && i->cls == KL && i->ty == SK_U64 &&
+			    fits_i32(at(s, i->arg[0], b)) && fits_i32(at(s, i->arg[1], b)))
+				narrow_div(s, bk, &k);
 		}
 	}
 }
@@ -782,24 +830,6 @@ static int fits32(Rng x)
 static int fits(Rng x, int uns)
 {
 	return uns ? x.set && x.lo >= 0 && x.hi <= (int64_t)UINT32_MAX : fits32(x);
-}
-
-static void insert_ins(Fn *f, Blk *b, int pos, Ins i)
-{
-	b->ins = arena_grow(f->ctx->arena, b->ins, b->nins, &b->capins, sizeof *b->ins);
-	memmove(&b->ins[pos + 1], &b->ins[pos], sizeof *b->ins * (size_t)(b->nins - pos));
-	b->ins[pos] = i;
-	b->nins++;
-}
-
-/* A new w or l value defined by `op` at position pos of b. */
-static Ref put(Fn *f, Blk *b, int pos, Opcode op, Cls k, int ty, Ref a, Ref c, int aux)
-{
-	int v = ir_new_val(f, k, NULL);
-	f->val[v].blk = b->id;
-	insert_ins(f, b, pos, (Ins){.op = (uint16_t)op, .cls = (uint8_t)k, .ty = (uint8_t)ty, .to = v,
-	                           .arg = {a, c, REF_NONE}, .aux = aux, .loc = -1});
-	return REF_VAL(v);
 }
 
 /* r truncated to 32 bits, for a use in block b at position *pos (moved on
