@@ -47,9 +47,18 @@ def run_inst(func, inst, flags, **options):
 def test_suite_kernel_bit_identical(name, rng):
     make = dict(suite_cases.CASES)[name]
     inst = make(rng, "small")
+    check = inst.check
+    if name == "reduce_sum":
+        # the blocks' float atomics add in an order a GPU does not fix: one
+        # block, so that the sum is made in one order
+        a = inst.args[0] = inst.args[0][: inst.block]
+        inst.grid = 1
+
+        def check(outs):
+            np.testing.assert_allclose(outs[0][0], a.astype(np.float64).sum(), rtol=1e-5)
     func = getattr(suite(), name).py_func
     want, _ = run_inst(func, inst, 0, opt=False)
-    inst.check(want)
+    check(want)
     for flags in (0, 3, 7):
         got, _ = run_inst(func, inst, flags)
         for g, w in zip(got, want):
