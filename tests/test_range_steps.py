@@ -39,11 +39,15 @@ def make(step):
             for j in range(0, 0 - (np.int8(1) ^ t), step):   # difftest seed 616's loop
                 nz = np.bool_(np.int32(j))
             out[t, 5] = nz
+            n = 0
+            for j in range(0 - (np.int8(1) ^ t), 0, step):   # counting up from a negated start
+                n += j
+            out[t, 6] = n
     return k
 
 
 def reference(lo, hi, step):
-    out = np.zeros((lo.size, 6), np.int64)
+    out = np.zeros((lo.size, 7), np.int64)
     for t in range(lo.size):
         r = range(int(lo[t]), int(hi[t]), step)
         out[t, 0] = len(r)
@@ -54,6 +58,8 @@ def reference(lo, hi, step):
         out[t, 4] = r[-1] if len(r) else -999
         r = range(0, -(1 ^ t), step)
         out[t, 5] = bool(np.int32(r[-1])) if len(r) else 0
+        r = range(-(1 ^ t), 0, step)
+        out[t, 6] = sum(r)
     return out
 
 
@@ -64,6 +70,6 @@ def test_range_with_step_and_thread_bounds(rng, step):
     hi = rng.integers(-60, 60, n).astype(np.int64)
     lo[:8] = [0, 0, 0, 0, 5, -5, 3, -3]
     hi[:8] = [0, 1, -1, 2, -5, 5, -3, 3]
-    out = np.zeros((n, 6), np.int64)
+    out = np.zeros((n, 7), np.int64)
     make(step)[4, 64](lo, hi, out)
     np.testing.assert_array_equal(out, reference(lo, hi, step))
