@@ -156,3 +156,14 @@ def test_constant_condition_types_the_taken_branch():
     q = next(gen.Program(s) for s in range(230, 300) if gen.Program(s).pinned)
     import minimise
     assert minimise.consistent(q)
+
+
+def test_run_reports_progress_and_stops_at_its_time_budget(capsys):
+    import run
+    flag = ["--gpu"] if ON_GPU else []
+    assert run.main(flag + ["--n", "5", "--seed", "7", "--progress", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "... 2 programs" in out and "... 4 programs" in out and "5 programs (seeds 7..11)" in out
+    assert run.main(flag + ["--n", "5", "--seed", "7", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "stopped after" in out and "0 programs" in out

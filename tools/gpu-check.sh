@@ -105,8 +105,12 @@ if want sim; then
 	run pytest-sim env -u PTXJIT_TEST_GPU PTXJIT_SIM=1 $PY -m pytest tests -q -rs -p no:cacheprovider
 fi
 if want diff; then
-	run difftest-gpu $PY tests/difftest/run.py --gpu --n ${DIFF_N:-3000} --seed 100000
-	run difftest-gpu-comm $PY tests/difftest/run.py --gpu --mode comm --n ${DIFF_COMM_N:-2000} --seed 200000
+	# each stops at its time budget (a call to the GPU machine is limited) and
+	# reports the programs it ran (a program took 0.1 to 0.3 s on both paths of an H100)
+	run difftest-gpu $PY tests/difftest/run.py --gpu --n ${DIFF_N:-3000} --seed ${DIFF_SEED:-100000} \
+		--seconds ${DIFF_SECONDS:-240}
+	run difftest-gpu-comm $PY tests/difftest/run.py --gpu --mode comm --n ${DIFF_COMM_N:-2000} \
+		--seed ${DIFF_COMM_SEED:-200000} --seconds ${DIFF_SECONDS:-240}
 fi
 
 # 3. benchmarks

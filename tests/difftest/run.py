@@ -13,6 +13,9 @@ each failure to tests/difftest/regress/ (minimise.py).  --show S prints
 program S.  The exit status is 1 when any path had a mismatch or error.
 A program that kills the process (a compiler crash) stops the run: -v
 names the seed first, and `minimise.py SEED --crash` reduces it.
+--seconds T stops after the program running at T seconds, with the summary
+of those that ran (a run under a time limit still reports); a progress line
+every --progress programs (default 100) shows how far a run has come.
 """
 
 import argparse
@@ -36,6 +39,8 @@ def main(argv=None):
     ap.add_argument("--minimise", action="store_true")
     ap.add_argument("--show", type=int, default=None)
     ap.add_argument("-v", action="store_true")
+    ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--progress", type=int, default=100)
     a = ap.parse_args(argv)
     if a.gpu or os.environ.get("PTXJIT_TEST_GPU") == "1":
         os.environ["PTXJIT_SIM"] = "0"
@@ -54,7 +59,14 @@ def main(argv=None):
     counts = {p: collections.Counter() for p in paths}
     failures = []
     t0 = time.time()
+    ran = 0
     for s in range(a.seed, a.seed + a.n):
+        if a.seconds is not None and time.time() - t0 > a.seconds:
+            print("stopped after %.0f s (--seconds)" % (time.time() - t0), flush=True)
+            break
+        if ran and a.progress and ran % a.progress == 0:
+            print("... %d programs, %.0f s" % (ran, time.time() - t0), flush=True)
+        ran += 1
         text = gen.generate(s, a.mode)
         if a.v:
             print("seed", s, flush=True)
@@ -72,7 +84,7 @@ def main(argv=None):
                 f = minimise.minimise_seed(s, a.mode, [o for o in bad if o.status in ("mismatch", "error")][0])
                 print("  reproducer:", f, flush=True)
     dt = time.time() - t0
-    print("%d programs (seeds %d..%d) in %.1f s" % (a.n, a.seed, a.seed + a.n - 1, dt))
+    print("%d programs (seeds %d..%d) in %.1f s" % (ran, a.seed, a.seed + ran - 1, dt))
     for p in paths:
         c = counts[p]
         print("  %-7s %s" % (p, ", ".join("%s %d" % kv for kv in sorted(c.items()))))
