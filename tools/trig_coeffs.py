@@ -108,50 +108,39 @@ def pio2_truncated():
     print("PIO2T_2_D %s PIO2T_3_D %s" % (p2.hex(), p3.hex()))
 
 
-_TH = guarded(lambda z: (mp.tanh(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, -mp.mpf(1) / 3)
 TANH_SMALL = mp.mpf("0.55")
 
 
-def tanh_f():
-    # float32 tanh below 0.55: tanh(a) = a + a z S(z), z = a^2, S of
-    # degree 3, the error relative to tanh(a); from 0.55 trig.c takes
-    # 1 - 2/(e^2a + 1) (CUDA's tanhf has the same split, near 0.6)
-    Z = TANH_SMALL ** 2 * mp.mpf("1.0001")
-    c, _ = minimax(_TH, mp.mpf("1e-12"), Z, 3, rel=False,
-                   weight=lambda z: z * mp.sqrt(z) / mp.tanh(mp.sqrt(z)), iters=200, grid=800)
+def odd_f(name, fn, limit, zmax, deg, doc):
+    """A float32 fit of an odd function: fn(t) = t + t z P(z), z = t^2 <=
+    zmax, P of degree deg (limit: P's value at 0), with the error relative
+    to fn(t)."""
+    p = guarded(lambda z: (fn(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, limit)
+    c, _ = minimax(p, mp.mpf("1e-12"), zmax, deg, rel=False,
+                   weight=lambda z: z * mp.sqrt(z) / fn(mp.sqrt(z)), iters=200, grid=800)
     cr = rnd(c, "f")
-    e = worst(lambda z: (mp.sqrt(z) + mp.sqrt(z) * z * peval(cr, z) - mp.tanh(mp.sqrt(z))) / mp.tanh(mp.sqrt(z)),
-              mp.mpf("1e-8"), Z)
-    emit("TANH_S_F", cr, "tanh(a) = a + a z S(z), z = a^2, a <= 0.55, float32 values: relative error 2^%.1f" % bits(e))
+    e = worst(lambda z: (mp.sqrt(z) + mp.sqrt(z) * z * peval(cr, z) - fn(mp.sqrt(z))) / fn(mp.sqrt(z)),
+              mp.mpf("1e-8"), zmax)
+    emit(name, cr, doc % bits(e))
 
 
-_AT = guarded(lambda z: (mp.atan(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, -mp.mpf(1) / 3)
+def tanh_f():
+    # float32 tanh below 0.55, S of degree 3; from 0.55 trig.c takes
+    # 1 - 2/(e^2a + 1) (CUDA's tanhf has the same split, near 0.6)
+    odd_f("TANH_S_F", mp.tanh, -mp.mpf(1) / 3, TANH_SMALL ** 2 * mp.mpf("1.0001"), 3,
+          "tanh(a) = a + a z S(z), z = a^2, a <= 0.55, float32 values: relative error 2^%.1f")
 
 
 def atan_f():
-    # float32 atan: atan(t) = t + t z P(z), z = t^2 <= 1 (|x| > 1 takes
-    # t = 1/|x|), P of degree ATAN_DEG_F, the error relative to atan(t)
-    for deg in (7,):
-        c, _ = minimax(_AT, mp.mpf("1e-12"), 1, deg, rel=False,
-                       weight=lambda z: z * mp.sqrt(z) / mp.atan(mp.sqrt(z)), iters=200, grid=800)
-        cr = rnd(c, "f")
-        e = worst(lambda z: (mp.sqrt(z) + mp.sqrt(z) * z * peval(cr, z) - mp.atan(mp.sqrt(z))) / mp.atan(mp.sqrt(z)),
-                  mp.mpf("1e-8"), 1)
-        emit("ATAN_P_F", cr, "atan(t) = t + t z P(z), z = t^2 <= 1, float32 values: relative error 2^%.1f" % bits(e))
-
-
-_TN = guarded(lambda z: (mp.tan(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3, mp.mpf(1) / 3)
+    # float32 atan on t <= 1 (|x| > 1 takes t = 1/|x|), P of degree 7
+    odd_f("ATAN_P_F", mp.atan, -mp.mpf(1) / 3, 1, 7,
+          "atan(t) = t + t z P(z), z = t^2 <= 1, float32 values: relative error 2^%.1f")
 
 
 def tan_f():
-    # float32 tan: tan(r) = r + r z T(z), z = r^2 <= (pi/4)^2, T of degree
-    # 5 (one step fewer than math_coeffs.py's TAN_T_F), relative error
-    c, _ = minimax(_TN, mp.mpf("1e-12"), PIO4SQ, 5, rel=False,
-                   weight=lambda z: z * mp.sqrt(z) / mp.tan(mp.sqrt(z)), iters=200, grid=800)
-    cr = rnd(c, "f")
-    e = worst(lambda z: (mp.sqrt(z) + mp.sqrt(z) * z * peval(cr, z) - mp.tan(mp.sqrt(z))) / mp.tan(mp.sqrt(z)),
-              mp.mpf("1e-8"), PIO4SQ)
-    emit("TAN_S_F", cr, "tan(r) = r + r z T(z), z = r^2 <= (pi/4)^2, float32 values: relative error 2^%.1f" % bits(e))
+    # float32 tan, T of degree 5 (one step fewer than math_coeffs.py's TAN_T_F)
+    odd_f("TAN_S_F", mp.tan, mp.mpf(1) / 3, PIO4SQ, 5,
+          "tan(r) = r + r z T(z), z = r^2 <= (pi/4)^2, float32 values: relative error 2^%.1f")
 
 
 def main():
