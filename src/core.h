@@ -322,6 +322,8 @@ typedef struct ScalarInfo {
 	int is_int, is_signed, is_float, is_complex;
 } ScalarInfo;
 extern const ScalarInfo scalar_info[NSK];
+/* The unsigned kind of a signed integer kind's width; any other kind itself. */
+ScalarKind sk_unsigned(ScalarKind sk);
 
 typedef enum {
 	TY_SCALAR,    /* sk */

@@ -84,16 +84,6 @@ static int con_value(Lower *L, Ref r, int64_t *v)
 	return 1;
 }
 
-static ScalarKind unsigned_of(ScalarKind sk)
-{
-	switch (sk) {
-	case SK_I8: return SK_U8;
-	case SK_I16: return SK_U16;
-	case SK_I32: return SK_U32;
-	default: return SK_U64;
-	}
-}
-
 /* Floor division of signed a by a constant b > 0, and the remainder:
  * b = 2^k is a >> k and a & (b - 1); otherwise, with s = a >> (bits - 1)
  * (0 or -1), a // b = ((a ^ s) / b) ^ s, an unsigned division of a number
@@ -113,7 +103,7 @@ static void floor_divmod_pos(Lower *L, ScalarKind sk, Ref a, Ref b, int64_t bc, 
 	}
 	Ref s = arith(L, O_SHR, sk, a, ir_con_int(L->f, k, scalar_info[sk].size * 8 - 1));
 	Ref u = arith(L, O_XOR, sk, a, s);
-	Ref qq = arith(L, O_XOR, sk, arith(L, O_DIV, unsigned_of(sk), u, b), s);
+	Ref qq = arith(L, O_XOR, sk, arith(L, O_DIV, sk_unsigned(sk), u, b), s);
 	if (q)
 		*q = lower_norm(L, qq, sk);
 	if (r)

@@ -696,17 +696,6 @@ static int round_(R *s, int narrowing)
 	return changed;
 }
 
-static int unsigned_of(int sk)
-{
-	switch (sk) {
-	case SK_I8: return SK_U8;
-	case SK_I16: return SK_U16;
-	case SK_I32: return SK_U32;
-	case SK_I64: return SK_U64;
-	default: return sk;
-	}
-}
-
 static void insert_ins(Fn *f, Blk *b, int pos, Ins i)
 {
 	b->ins = arena_grow(f->ctx->arena, b->ins, b->nins, &b->capins, sizeof *b->ins);
@@ -762,12 +751,12 @@ static void rewrite(R *s)
 			           scalar_info[i->aux].size > scalar_info[i->ty].size) {
 				Rng a = at(s, i->arg[0], b);
 				if (a.set && a.lo >= 0)
-					i->ty = (uint8_t)unsigned_of(i->ty);
+					i->ty = (uint8_t)sk_unsigned((ScalarKind)i->ty);
 			} else if ((i->op == O_DIV || i->op == O_REM) && (i->cls == KW || i->cls == KL) &&
 			           (i->ty == SK_I32 || i->ty == SK_I64)) {
 				Rng a = at(s, i->arg[0], b), c = at(s, i->arg[1], b);
 				if (a.set && c.set && a.lo >= 0 && c.lo >= 0)
-					i->ty = (uint8_t)unsigned_of(i->ty);
+					i->ty = (uint8_t)sk_unsigned((ScalarKind)i->ty);
 			}
 			if ((i->op == O_DIV || i->op == O_REM) && i->cls == KL && i->ty == SK_U64 &&
 			    fits_i32(at(s, i->arg[0], b)) && fits_i32(at(s, i->arg[1], b)))

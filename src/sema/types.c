@@ -42,6 +42,17 @@ const ScalarInfo scalar_info[NSK] = {
 	[SK_C128] = {"complex128", "c16", 16, 0, 1, 0, 1},
 };
 
+ScalarKind sk_unsigned(ScalarKind sk)
+{
+	switch (sk) {
+	case SK_I8: return SK_U8;
+	case SK_I16: return SK_U16;
+	case SK_I32: return SK_U32;
+	case SK_I64: return SK_U64;
+	default: return sk;
+	}
+}
+
 static Type scalars[NSK] = {
 #define S(k) [k] = {.kind = TY_SCALAR, .sk = k}
 	S(SK_BOOL), S(SK_I8), S(SK_I16), S(SK_I32), S(SK_I64), S(SK_U8), S(SK_U16),
