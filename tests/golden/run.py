@@ -53,6 +53,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -78,6 +79,12 @@ class Entry:
 
     def label(self):
         return "%s [%s%s]" % (self.rel, self.kernel, ", " + self.sig if self.sig else "")
+
+    def stem(self):
+        """A name for this entry's files, different for each kernel and
+        signature: the entries run in parallel, and two signatures of one
+        kernel must not write one file."""
+        return "%s.%s.%08x" % (self.name, self.kernel, zlib.crc32(self.sig.encode()))
 
 
 def read_headers(path):
@@ -199,7 +206,7 @@ class Runner:
     def check_kernel(self, e):
         problems = []
         for arch in ARCHS:
-            out = os.path.join(self.tmp, "%s.%s.%s.ptx" % (e.name, e.kernel, arch))
+            out = os.path.join(self.tmp, "%s.%s.ptx" % (e.stem(), arch))
             cmd = self.compile_cmd(e, "--arch", arch, "-o", out)
             if self.driver:
                 cmd[-2:-2] = ["--driver", str(self.driver)]
@@ -231,7 +238,7 @@ class Runner:
     def check_error(self, e):
         path = os.path.join(HERE, e.rel)
         golden = os.path.splitext(path)[0] + ".err"
-        out = os.path.join(self.tmp, e.name + ".err.ptx")
+        out = os.path.join(self.tmp, e.stem() + ".err.ptx")
         cmd = self.compile_cmd(e, "-o", out)
         rc, so, se = run(cmd)
         problems = []
@@ -309,7 +316,7 @@ class Runner:
     def check_dump(self, e, what):
         folder, ext = DUMPS[what]
         golden = os.path.join(HERE, folder, e.name + ext)
-        cmd = self.compile_cmd(e, "--dump", what, "-o", os.path.join(self.tmp, e.name + ".dump.ptx"))
+        cmd = self.compile_cmd(e, "--dump", what, "-o", os.path.join(self.tmp, "%s.%s.ptx" % (e.stem(), what)))
         rc, so, se = run(cmd)
         if rc != 0:
             return ["ptxjitc --dump %s: %s\n    $ %s\n%s" % (what, describe_rc(rc), " ".join(cmd),
