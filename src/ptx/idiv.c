@@ -185,19 +185,8 @@ static void udiv_reg(Emit *e, const char *q, const char *r, const char *n, const
 	}
 }
 
-/* a in a register (an operand may be an immediate) */
-static const char *in_reg(Emit *e, const char *a)
-{
-	if (a[0] == '%')
-		return a;
-	const char *r = ptx_tmp(e, KL);
-	ptx_line(e, "mov.b64 %s, %s;", r, a);
-	return r;
-}
-
 void ptx_idiv64_con(Emit *e, const char *d, const char *a, int64_t v, int sgn, int rem)
 {
-	a = in_reg(e, a);
 	if (!sgn && rem && ((uint64_t)v & ((uint64_t)v - 1)) == 0) {
 		ptx_line(e, "and.b64 %s, %s, 0x%016llX;", d, a, (unsigned long long)((uint64_t)v - 1));
 		return;
@@ -223,8 +212,6 @@ static void apply_sign(Emit *e, const char *d, const char *x, const char *s)
 
 void ptx_idiv64(Emit *e, const char *d, const char *a, const char *b, int sgn, int rem)
 {
-	a = in_reg(e, a);
-	b = in_reg(e, b);
 	if (!sgn) {
 		udiv_reg(e, rem ? NULL : d, rem ? d : NULL, a, b);
 		return;

@@ -207,7 +207,8 @@ static void int_div(Emit *e, int k, int sgn, int rem, const char *d, const char 
 static void divide(Emit *e, const Ins *i)
 {
 	int k = i->cls, rem = i->op == O_REM;
-	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
+	/* idiv.c's 64-bit division reads its dividend from a register */
+	const char *a = k == KL ? ptx_reg(e, i->arg[0]) : ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
 	const char *d = ptx_def(e, i);
 	if (is_flt(k)) {
 		if (rem)

@@ -85,9 +85,9 @@ int ptx_base_disp(Emit *e, Ref r, Ref *q, int64_t *imm);
 /* Converts operand a of kind from to kind to into register d. */
 void ptx_convert(Emit *e, const char *d, int to, Ref a, int from);
 
-/* idiv.c: 64-bit div/rem (rem != 0) into d, signed or not, without the
- * call ptxas would make: by a constant v (not 0, nor -1 when signed), or by
- * a register b (not 0, nor -1 when signed) */
+/* idiv.c: 64-bit div/rem (rem != 0) of register a into d, signed or not,
+ * without the call ptxas would make: by a constant v (not 0, nor -1 when
+ * signed), or by a register b (not 0, nor -1 when signed) */
 void ptx_idiv64_con(Emit *e, const char *d, const char *a, int64_t v, int sgn, int rem);
 void ptx_idiv64(Emit *e, const char *d, const char *a, const char *b, int sgn, int rem);
 
