@@ -44,7 +44,9 @@ FUNCS = {
     "atan": ("math.atan(v)", "atan(v)", -10.0, 10.0),
     "pow": ("math.pow(v, ONE_AND_HALF)", "pow(v, (T)1.5)", 0.01, 10.0),
     "div": ("ONE / v", "(T)1 / v", 0.5, 10.0),
-    # 64-bit integers (ptxjit writes the division out; CUDA C calls a routine)
+}
+# 64-bit integers (ptxjit writes the division out; CUDA C calls a routine)
+INT_FUNCS = {
     "idiv": ("v // step", "v / step", 0, 1 << 40),
     "irem": ("v % step", "v % step", 0, 1 << 40),
     "idivc": ("v // 1000003", "v / 1000003", 0, 1 << 40),
@@ -52,10 +54,11 @@ FUNCS = {
 }
 FLOAT_PRECS = {"f32": ("float32", "float", "f"), "f64": ("float64", "double", "")}
 INT_PRECS = {"i64": ("int64", "long long", ""), "u64": ("uint64", "unsigned long long", "")}
+FUNCS.update(INT_FUNCS)
 
 
 def precs(name):
-    return INT_PRECS if name.startswith("i") else FLOAT_PRECS
+    return INT_PRECS if name in INT_FUNCS else FLOAT_PRECS
 
 
 def py_source(names):
