@@ -15,6 +15,7 @@ variant is checked for the forms themselves.
 Runs on the simulator (CI) and on the GPU (PTXJIT_TEST_GPU=1).
 """
 
+import math
 import os
 import re
 import shutil
@@ -220,6 +221,53 @@ def test_stencil_ptx_forms(rng):
     (centre,) = {r for r, d in loads if d in ("+-4", "+4")}
     assert (centre, "") in loads
     assert "setp.lt.s32" in text
+
+
+def test_read_only_loads_come_first(rng):
+    """sched.c: `sqrt(T[i])` then `S[i] / X[i]`: the three read-only loads
+    are issued before the square root and the division (ptxas expands
+    both into a branch to a slow path and does not move a load across
+    it), and the values stay those of opt=False (test_suite_kernel_bit_identical)."""
+    inst = suite_cases.black_scholes(rng, "small")
+    k = cuda.jit(suite().black_scholes.py_func)
+    lines = [ln.strip() for ln in body(small_variant_ptx(k, inst.args, inst.grid, inst.block)).splitlines()]
+    first_math = min(n for n, ln in enumerate(lines) if ln.startswith(("sqrt.rn", "div.rn")))
+    nc = [n for n, ln in enumerate(lines) if ln.startswith("ld.global.nc")]
+    assert len(nc) == 3 and max(nc) < first_math
+
+
+def test_loads_do_not_pass_a_store():
+    """A load of an array the kernel writes moves up only past pure
+    instructions: the first idx[i] comes first, the one after the store
+    stays after it, and so does src[k - 1], whose address it gives; the
+    read-only src[i] still comes before the square root.  The values are
+    opt=False's."""
+    def gather(idx, src, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            j = idx[i]
+            idx[i] = j + 1
+            k = idx[i]
+            out[i] = math.sqrt(src[i]) + src[k - 1]
+
+    rng = np.random.default_rng(3)
+    n = 1000
+    idx = rng.integers(0, n, n).astype(np.int64)
+    src = rng.random(n)
+    got, want, _ = run_both(gather, 4, 256, [idx, src, np.zeros(n)], [2])
+    assert_same(got, want, "gather")
+    np.testing.assert_array_equal(got[0], np.sqrt(src) + src[idx])
+    text = body(small_variant_ptx(cuda.jit(gather), [idx.copy(), src, np.zeros(n)], 4, 256))
+    lines = [ln.strip() for ln in text.splitlines()]
+    at = {}
+    for n_, ln in enumerate(lines):
+        for key in ("ld.global.s64", "st.global.s64", "ld.global.nc.f64", "sqrt.rn.f64"):
+            if ln.startswith(key):
+                at.setdefault(key, []).append(n_)
+    (ld1, ld2), (st,) = at["ld.global.s64"], at["st.global.s64"]
+    (nc1, nc2), (sq,) = at["ld.global.nc.f64"], at["sqrt.rn.f64"]
+    assert ld1 < st < ld2 < nc2
+    assert nc1 < sq
 
 
 def test_rgb_ptx_forms(rng):

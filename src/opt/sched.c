@@ -1,0 +1,137 @@
+/*
+ * sched.c - loads first: within each block, the loads and the pure
+ * instructions computing their addresses move to the front, in their
+ * original order.
+ *
+ * Precondition: the final IR of a kernel, after opt_nc.  A block of
+ * straight-line IR may still become several blocks of machine code:
+ * ptxas expands a float64 division, a square root or a reciprocal into a
+ * fast path and a rarely taken call, and does not move a load from after
+ * such a call to before it.  `sqrt(T[i])` followed by `S[i] / X[i]` then
+ * waits for memory twice in a row; with the three loads issued together
+ * it waits once.
+ *
+ * What may move: a global load of memory nothing writes while the
+ * kernel runs (ld.global.nc, nc.c) may pass any instruction; any other
+ * global load only pure ones, so it moves when no instruction with an
+ * effect (a store, an atomic, a barrier, a call) comes before it in the
+ * block.  The address arithmetic moved with a load is integer and pure.
+ * A load whose address depends on anything else (a float computation, a
+ * division, a load that may not move) stays where it is.  Shared memory
+ * answers too quickly for its loads to need this.  Values do
+ * not change, only when the loads are issued.  Kernels built with bounds
+ * checks (the simulator) are left as they are: a load must not pass the
+ * check of its index.
+ */
+#include <string.h>
+
+#include "opt.h"
+
+typedef struct S {
+	Fn *f;
+	Blk *b;
+	int *pos;        /* pos[v]: index in b of v's definition, or -1 */
+	char *move;      /* move[k]: instruction k of b moves to the front */
+	int first_effect; /* index in b of the first instruction with an effect */
+} S;
+
+/* May instruction k of the block move to the front?  Global loads, and
+ * the integer arithmetic of addresses: moving float computations or a
+ * division would only lengthen what stays live. */
+static int movable(const S *s, int k)
+{
+	const Ins *i = &s->b->ins[k];
+	if (i->op >= NOPS || i->to < 0 || !op_info[i->op].def || op_info[i->op].effect)
+		return 0;
+	switch (i->op) {
+	case O_LOAD:
+		return i->aux == SP_GLOBAL && (ir_load_nc(s->f, i) || k < s->first_effect);
+	case O_DIV: case O_REM: case O_FARG: case O_NOP_: case O_APPROX:
+		return 0;
+	default:
+		return i->cls == KW || i->cls == KL || i->cls == KB;
+	}
+}
+
+/* Can instruction k and the instructions of b it depends on move to the
+ * front?  Marks them in try[] (cleared by the caller when it cannot). */
+static int slice(S *s, int k, char *try, int depth)
+{
+	if (s->move[k] || try[k])
+		return 1;
+	const Ins *i = &s->b->ins[k];
+	if (depth > 64 || !movable(s, k))
+		return 0;
+	try[k] = 1;
+	for (int a = 0; a < ir_nargs(i); a++) {
+		Ref r = i->arg[a];
+		if (r.kind != R_VAL || (int)r.idx >= s->f->nval || s->pos[r.idx] < 0)
+			continue;
+		if (!slice(s, s->pos[r.idx], try, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+static void block(S *s, char *try)
+{
+	Blk *b = s->b;
+	int nmove = 0;
+	s->first_effect = b->nins;
+	for (int k = b->nins - 1; k >= 0; k--)
+		if (b->ins[k].op < NOPS && op_info[b->ins[k].op].effect)
+			s->first_effect = k;
+	for (int k = 0; k < b->nins; k++) {
+		const Ins *i = &b->ins[k];
+		if (i->op != O_LOAD || s->move[k])
+			continue;
+		memset(try, 0, (size_t)b->nins);
+		if (!slice(s, k, try, 0))
+			continue;
+		for (int j = 0; j < b->nins; j++)
+			if (try[j]) {
+				s->move[j] = 1;
+				nmove++;
+			}
+	}
+	if (nmove == 0 || nmove == b->nins)
+		return;
+	Ins *old = arena_alloc(s->f->ctx->arena, (size_t)b->nins * sizeof *old);
+	memcpy(old, b->ins, (size_t)b->nins * sizeof *old);
+	int n = 0;
+	for (int pass = 1; pass >= 0; pass--)
+		for (int k = 0; k < b->nins; k++)
+			if (s->move[k] == pass)
+				b->ins[n++] = old[k];
+}
+
+void opt_early_loads(Fn *f)
+{
+	const PjOptions *o = f->ctx->opt;
+	if (f->checked || (o && o->target_cpu))
+		return;
+	Arena *a = f->ctx->arena;
+	S s = {.f = f};
+	s.pos = arena_alloc(a, (size_t)(f->nval + 1) * sizeof *s.pos);
+	for (int v = 0; v <= f->nval; v++)
+		s.pos[v] = -1;
+	for (int bi = 0; bi < f->nblk; bi++) {
+		Blk *b = f->blk[bi];
+		int any = 0;
+		for (int k = 0; k < b->nins && !any; k++)
+			any = b->ins[k].op == O_LOAD;
+		if (!any)
+			continue;
+		s.b = b;
+		s.move = arena_alloc(a, (size_t)b->nins + 1);
+		char *try = arena_alloc(a, (size_t)b->nins + 1);
+		memset(s.move, 0, (size_t)b->nins + 1);
+		for (int k = 0; k < b->nins; k++)
+			if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
+				s.pos[b->ins[k].to] = k;
+		block(&s, try);
+		for (int k = 0; k < b->nins; k++)
+			if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
+				s.pos[b->ins[k].to] = -1;
+	}
+}
