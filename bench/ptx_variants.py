@@ -13,7 +13,9 @@ warm-up, median of --reps launches).  The copies:
   DIR/KERNEL.NAME.ptx   any hand-edited PTX of the kernel (same parameters);
   DIR/KERNEL.NAME.cu    any CUDA C of the kernel (`extern "C"`, the twin's
                         parameters), compiled by NVRTC;
-  cuda_c       suite_cuda.py's kernel.
+  cuda_c_jit   suite_cuda.py's kernel through NVRTC to PTX only, then the
+               driver's JIT: the path ptxjit's own PTX takes;
+  cuda_c       suite_cuda.py's kernel (CuPy's NVRTC build).
 
 So a question about the machine code ("do read-only loads pay here?",
 "does this instruction order matter?") is answered by one GPU call, before
@@ -37,6 +39,7 @@ ensure_ptxjit_path()
 import numpy as np  # noqa: E402
 
 import suite_cases  # noqa: E402
+import suite_cuda  # noqa: E402
 from bench_suite import CImpl, c_launch, load_kernels, to_host  # noqa: E402
 
 PARAM_TYPES = {"u64": np.uint64, "s64": np.int64, "u32": np.uint32, "s32": np.int32, "f64": np.float64,
@@ -71,11 +74,31 @@ def pack(types, args):
     return out
 
 
+def nvrtc_ptx(cp, source):
+    """PTX of a CUDA C source from NVRTC for the device's virtual
+    architecture (no machine code: the driver compiles it at load)."""
+    from cupy_backends.cuda.libs import nvrtc
+    major, minor = cp.cuda.Device().compute_capability
+    prog = nvrtc.createProgram(source, "suite.cu", [], [])
+    try:
+        nvrtc.compileProgram(prog, ["--gpu-architecture=compute_%s%s" % (major, minor), "--std=c++14"])
+        return nvrtc.getPTX(prog)
+    finally:
+        nvrtc.destroyProgram(prog)
+
+
 class Variant:
-    def __init__(self, cp, name, kind, text):
+    def __init__(self, cp, name, kind, text, kernel):
         self.name = name
         self.cp = cp
-        if kind == "ptx":
+        if kind == "cu_ptx":
+            d = tempfile.mkdtemp()
+            path = os.path.join(d, "k.ptx")
+            with open(path, "w") as f:
+                f.write(nvrtc_ptx(cp, text))
+            self.mod = cp.RawModule(path=path)
+            self.fname, self.types = kernel, None
+        elif kind == "ptx":
             d = tempfile.mkdtemp()
             path = os.path.join(d, "k.ptx")
             with open(path, "w") as f:
@@ -98,6 +121,7 @@ def run_kernel(cp, mod, name, make, dirs, reps):
             with open(path) as f:
                 variants.append((os.path.basename(path)[len(name) + 1:], "ptx" if path.endswith(".ptx") else "cu",
                                  f.read()))
+    variants.append(("cuda_c_jit", "cu_ptx", suite_cuda.SOURCE))
     cimpl = CImpl(cp)
     rows = []
     for vname, kind, text in variants + [("cuda_c", "c", None)]:
@@ -106,7 +130,7 @@ def run_kernel(cp, mod, name, make, dirs, reps):
             if kind == "c":
                 launch = cimpl.launcher(name, inst, dargs)
             else:
-                v = Variant(cp, vname, kind, text)
+                v = Variant(cp, vname, kind, text, name)
                 f = v.mod.get_function(v.fname)
                 if kind == "ptx":
                     params = tuple(pack(v.types, dargs))
