@@ -126,6 +126,7 @@ if want floor; then
 fi
 if want soak; then
 	run soak $PY bench/soak.py all --json "$OUT/soak_gpu.json"
+	run fault-probe $PY bench/fault_probe.py
 fi
 if want sass; then
 	run sass $PY bench/dump_sass.py --out "$OUT/sass"
