@@ -82,7 +82,8 @@ def nvrtc_ptx(cp, source):
     prog = nvrtc.createProgram(source, "suite.cu", [], [])
     try:
         nvrtc.compileProgram(prog, ["--gpu-architecture=compute_%s%s" % (major, minor), "--std=c++14"])
-        return nvrtc.getPTX(prog)
+        ptx = nvrtc.getPTX(prog)
+        return ptx.decode() if isinstance(ptx, bytes) else ptx
     finally:
         nvrtc.destroyProgram(prog)
 
