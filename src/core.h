@@ -964,7 +964,7 @@ void opt_unroll(Fn *f);    /* unroll.c: loops of a constant trip count, unrolled
 void opt_licm(Fn *f);      /* licm.c: loop-invariant code to the preheader */
 void opt_sr(Fn *f);        /* sr.c: strength reduction of affine index arithmetic */
 void opt_nc(Fn *f);        /* nc.c: loads of arrays the kernel never writes marked ld.global.nc */
-void opt_early_loads(Fn *f); /* sched.c: loads and their addresses first in each block */
+void opt_sched(Fn *f);     /* sched.c: special registers, then loads, first in each block */
 void opt_addr(Fn *f);      /* addr.c: constant displacements out of addresses, 32-bit offsets */
 void opt_merge_cond(Fn *f); /* cond.c: `a and b` / `a or b` branches as one predicate */
 /* ir/argfx.c: bit i set when the kernel may read (write) array argument i

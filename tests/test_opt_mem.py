@@ -236,6 +236,30 @@ def test_read_only_loads_come_first(rng):
     assert len(nc) == 3 and max(nc) < first_math
 
 
+def test_special_registers_read_in_cuda_c_order(rng):
+    """sched.c: per dimension %ntid, %ctaid, %tid, x before y, at the
+    front of the block, whatever order the source names them in."""
+    def k2(a, out):
+        y = cuda.threadIdx.y + cuda.blockIdx.y * cuda.blockDim.y
+        x = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x
+        if y < out.shape[0] and x < out.shape[1]:
+            out[y, x] = a[y, x] * 2
+
+    a = rng.random((20, 30))
+    for kern, args, grid, block in (
+            (suite().rgb_to_gray.py_func, None, None, None),
+            (k2, [a, np.zeros_like(a)], (2, 3), (16, 8))):
+        if args is None:
+            inst = suite_cases.rgb_to_gray(rng, "small")
+            args, grid, block = inst.args, inst.grid, inst.block
+        text = body(small_variant_ptx(cuda.jit(kern), args, grid, block))
+        regs = re.findall(r"mov\.u32 %r\d+, %(\w+\.[xyz]);", text)
+        assert regs == ["ntid.x", "ctaid.x", "tid.x", "ntid.y", "ctaid.y", "tid.y"], regs
+    got, want, _ = run_both(k2, (2, 3), (16, 8), [a, np.zeros_like(a)], [1])
+    assert_same(got, want, "k2")
+    np.testing.assert_array_equal(got[0], a * 2)
+
+
 def test_loads_do_not_pass_a_store():
     """A load of an array the kernel writes moves up only past pure
     instructions: the first idx[i] comes first, the one after the store

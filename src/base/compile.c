@@ -92,8 +92,8 @@ static void optimise(Ctx *c, Fn *f)
 		verify(f, "cse");
 		opt_dce(f);
 		verify(f, "dce");
-		opt_early_loads(f);
-		verify(f, "early_loads");
+		opt_sched(f);
+		verify(f, "sched");
 	}
 	opt_split_edges(f);
 	verify(f, "split_edges");
