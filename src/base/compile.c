@@ -8,7 +8,8 @@
  *             loop unrolling after the first and loop-invariant code motion,
  *             strength reduction and 32-bit loop counters after the second;
  *             then ld.global.nc marks, addresses rebuilt (constant displacements, 32-bit
- *             offsets), cse and dce once more, and critical edges split
+ *             offsets), cse and dce once more, special registers and loads
+ *             first in their blocks, and critical edges split
  *   ptx       PTX text
  *   sim       the same lowering with bounds checks, for the simulator
  *

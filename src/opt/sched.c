@@ -1,39 +1,37 @@
 /*
- * sched.c - the order of instructions within a block: special registers
- * first, then loads.
+ * sched.c - the order of instructions within a block: special register
+ * reads first, then global loads.  Values never change, only the order
+ * in which ptxas is handed the instructions, which it keeps more than
+ * one would expect.
  *
- * Special registers: a block's reads of them move to its front, for each
- * dimension in the order ntid, ctaid, tid (the order of `blockIdx.x *
- * blockDim.x + threadIdx.x` as CUDA C compilers write it).  ptxas picks
- * its registers for them by that order: read tid first, the block index
- * goes to a uniform register and the block size comes through a
- * constant load into a vector register, which an RGB-to-gray conversion
- * paid 3% of its time for (a 5-point stencil 1.5%).  They have no
- * operands, so any order is valid.
+ * Precondition: the final IR of a kernel, after opt_nc.  Kernels built
+ * with bounds checks (the simulator) are left alone: a load must not
+ * pass the check of its index.
  *
- * Loads: the global loads and the pure instructions computing their
- * addresses move to the front (after the special registers), in their
- * original order.
+ * Special registers: their reads move to the front of the block, for
+ * each dimension in the order ntid, ctaid, tid (the order of `blockIdx.x
+ * * blockDim.x + threadIdx.x` in CUDA C compilers' PTX).  ptxas assigns
+ * registers by that order: with tid read first, the block index goes to
+ * a uniform register and the block size comes through a constant load
+ * into a vector register, which cost an RGB-to-gray conversion 3% of its
+ * time and a 5-point stencil 1.5%.  The reads have no operands, so any
+ * order is valid.
  *
- * Precondition: the final IR of a kernel, after opt_nc.  A block of
- * straight-line IR may still become several blocks of machine code:
- * ptxas expands a float64 division, a square root or a reciprocal into a
- * fast path and a rarely taken call, and does not move a load from after
- * such a call to before it.  `sqrt(T[i])` followed by `S[i] / X[i]` then
- * waits for memory twice in a row; with the three loads issued together
- * it waits once.
- *
- * What may move: a global load of memory nothing writes while the
- * kernel runs (ld.global.nc, nc.c) may pass any instruction; any other
- * global load only pure ones, so it moves when no instruction with an
- * effect (a store, an atomic, a barrier, a call) comes before it in the
- * block.  The address arithmetic moved with a load is integer and pure.
- * A load whose address depends on anything else (a float computation, a
- * division, a load that may not move) stays where it is.  Shared memory
- * answers too quickly for its loads to need this.  Values do
- * not change, only when the loads are issued.  Kernels built with bounds
- * checks (the simulator) are left as they are: a load must not pass the
- * check of its index.
+ * Loads: a global load and the integer arithmetic of its address move
+ * to the front (after the special registers), in their original order.
+ * A block of straight-line IR may still become several blocks of
+ * machine code: ptxas expands a float64 division, a square root or a
+ * reciprocal into a fast path and a rarely taken call, and does not move
+ * a load from after such a call to before it.  `sqrt(T[i])` followed by
+ * `S[i] / X[i]` then waits for memory twice in a row; with the three
+ * loads issued together it waits once.  A load of memory nothing writes
+ * while the kernel runs (ld.global.nc, nc.c) may pass any instruction;
+ * any other global load only pure ones, so it moves when no instruction
+ * with an effect (a store, an atomic, a barrier, a call) comes before it
+ * in the block.  A load whose address depends on anything else (a float
+ * computation, a division, a load that may not move) stays where it is;
+ * moving float work up would only lengthen what stays live.  Shared
+ * memory answers too quickly for its loads to need this.
  */
 #include <string.h>
 
@@ -47,9 +45,7 @@ typedef struct S {
 	int first_effect; /* index in b of the first instruction with an effect */
 } S;
 
-/* May instruction k of the block move to the front?  Global loads, and
- * the integer arithmetic of addresses: moving float computations or a
- * division would only lengthen what stays live. */
+/* May instruction k of the block move to the front with a load? */
 static int movable(const S *s, int k)
 {
 	const Ins *i = &s->b->ins[k];
