@@ -88,23 +88,23 @@ def nvrtc_ptx(cp, source):
         nvrtc.destroyProgram(prog)
 
 
+def load_ptx(cp, text):
+    """A module of PTX text, compiled by the driver as it loads it."""
+    path = os.path.join(tempfile.mkdtemp(), "k.ptx")
+    with open(path, "w") as f:
+        f.write(text)
+    return cp.RawModule(path=path)
+
+
 class Variant:
     def __init__(self, cp, name, kind, text, kernel):
         self.name = name
         self.cp = cp
         if kind == "cu_ptx":
-            d = tempfile.mkdtemp()
-            path = os.path.join(d, "k.ptx")
-            with open(path, "w") as f:
-                f.write(nvrtc_ptx(cp, text))
-            self.mod = cp.RawModule(path=path)
+            self.mod = load_ptx(cp, nvrtc_ptx(cp, text))
             self.fname, self.types = kernel, None
         elif kind == "ptx":
-            d = tempfile.mkdtemp()
-            path = os.path.join(d, "k.ptx")
-            with open(path, "w") as f:
-                f.write(text)
-            self.mod = cp.RawModule(path=path)
+            self.mod = load_ptx(cp, text)
             self.fname, self.types = entry(text)
         else:
             self.mod = cp.RawModule(code=text, options=("--std=c++14",))
