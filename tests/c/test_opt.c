@@ -1,5 +1,6 @@
 /*
- * test_opt.c - the loop and range passes: range, unroll, licm, sr, nc.
+ * test_opt.c - the loop and range passes: range, unroll, licm, sr, nc,
+ * sched.
  *
  * Each test parses a function in the IR's text form (docs/ir.md), runs a
  * pass followed by the cleanup passes and the verifier, and checks the
@@ -460,6 +461,67 @@ TEST(nc_marks_loads_of_read_only_arrays)
 	CHECK_EQ_INT(count(ptx, "ld.global.f32"), 1);
 }
 
+/* ---------------------------------------------------------------- sched */
+
+static const char sqrt_then_load[] =
+	"kernel k\n"
+	"parambytes 16\n"
+	"param 0 u64 arg0 data\n"
+	"param 8 u64 arg1 data\n"
+	"@b0\n"
+	"  %0 =l param 0 u64\n"
+	"  %1 =l param 8 u64\n"
+	"  %2 =w sreg tid.x\n"
+	"  %3 =w sreg ctaid.x\n"
+	"  %4 =w sreg ntid.x\n"
+	"  %5 =w mul i32 %3, %4\n"
+	"  %6 =w add i32 %2, %5\n"
+	"  %7 =l cvt.i64 u32 %6\n"
+	"  %8 =l mul i64 %7, 8\n"
+	"  %9 =l add i64 %0, %8\n"
+	"  %10 =d load.global f64 %9\n"
+	"  %11 =d sqrt f64 %10\n"
+	"  %12 =l add i64 %1, %8\n"
+	"  %13 =d load.global f64 %12\n"
+	"  %14 =d add f64 %11, %13\n"
+	"  store.global f64 %12, %14\n"
+	"  %15 =d load.global f64 %12\n"
+	"  store.global f64 %9, %15\n"
+	"  ret\n";
+
+static int at(const char *s, const char *what)
+{
+	const char *p = strstr(s, what);
+	return p ? (int)(p - s) : -1;
+}
+
+TEST(sched_special_registers_then_loads_first)
+{
+	new_ctx();
+	const char *s = after(sqrt_then_load, opt_sched, NULL);
+	int ntid = at(s, "sreg ntid.x"), ctaid = at(s, "sreg ctaid.x"), tid = at(s, "sreg tid.x");
+	CHECK(ntid >= 0 && ntid < ctaid && ctaid < tid);
+	/* the second load passes the square root (only pure instructions
+	 * lie between), the third stays after the store before it */
+	int sq = at(s, "sqrt f64"), ld2 = at(s, "%13 =d load.global"), ld3 = at(s, "%15 =d load.global");
+	int st = at(s, "store.global f64 %12");
+	CHECK(tid < ld2 && ld2 < sq);
+	CHECK(st >= 0 && st < ld3);
+	/* with bounds checks (the simulator's build) nothing moves */
+	new_ctx();
+	jmp_buf jb;
+	ctx.jmp = &jb;
+	if (setjmp(jb)) {
+		CHECK(!"parse failed");
+		return;
+	}
+	Fn *f = ir_parse(&ctx, sqrt_then_load);
+	f->checked = 1;
+	char *before = text_of(f);
+	opt_sched(f);
+	CHECK(strcmp(text_of(f), before) == 0);
+}
+
 int main(void)
 {
 	RUN(range_drops_the_wrap_of_a_grid_index);
@@ -473,5 +535,6 @@ int main(void)
 	RUN(licm_moves_invariants_to_the_preheader);
 	RUN(sr_takes_the_multiplications_out_of_the_loop);
 	RUN(nc_marks_loads_of_read_only_arrays);
+	RUN(sched_special_registers_then_loads_first);
 	return check_summary("opt");
 }
