@@ -418,15 +418,19 @@ TEST(sr_takes_the_multiplications_out_of_the_loop)
 
 /* ------------------------------------------------------------------- nc */
 
-static const char copy_kernel[] =
-	"kernel k\n"
-	"parambytes 16\n"
-	"param 0 u64 arg0 data\n"
-	"param 8 u64 arg1 data\n"
-	"@b0\n"
-	"  %0 =l param 0 u64\n"
-	"  %1 =l param 8 u64\n"
+/* a kernel of two array arguments, up to its thread index %2 */
+#define TWO_ARRAYS \
+	"kernel k\n" \
+	"parambytes 16\n" \
+	"param 0 u64 arg0 data\n" \
+	"param 8 u64 arg1 data\n" \
+	"@b0\n" \
+	"  %0 =l param 0 u64\n" \
+	"  %1 =l param 8 u64\n" \
 	"  %2 =w sreg tid.x\n"
+
+static const char copy_kernel[] =
+	TWO_ARRAYS
 	"  %3 =l cvt.i64 u32 %2\n"
 	"  %4 =l mul i64 %3, 4\n"
 	"  %5 =l add i64 %0, %4\n"
@@ -464,14 +468,7 @@ TEST(nc_marks_loads_of_read_only_arrays)
 /* ---------------------------------------------------------------- sched */
 
 static const char sqrt_then_load[] =
-	"kernel k\n"
-	"parambytes 16\n"
-	"param 0 u64 arg0 data\n"
-	"param 8 u64 arg1 data\n"
-	"@b0\n"
-	"  %0 =l param 0 u64\n"
-	"  %1 =l param 8 u64\n"
-	"  %2 =w sreg tid.x\n"
+	TWO_ARRAYS
 	"  %3 =w sreg ctaid.x\n"
 	"  %4 =w sreg ntid.x\n"
 	"  %5 =w mul i32 %3, %4\n"
@@ -488,6 +485,11 @@ static const char sqrt_then_load[] =
 	"  %15 =d load.global f64 %12\n"
 	"  store.global f64 %9, %15\n"
 	"  ret\n";
+
+static void with_checks(Fn *f)   /* a build with bounds checks */
+{
+	f->checked = 1;
+}
 
 static int at(const char *s, const char *what)
 {
@@ -509,17 +511,8 @@ TEST(sched_special_registers_then_loads_first)
 	CHECK(st >= 0 && st < ld3);
 	/* with bounds checks (the simulator's build) nothing moves */
 	new_ctx();
-	jmp_buf jb;
-	ctx.jmp = &jb;
-	if (setjmp(jb)) {
-		CHECK(!"parse failed");
-		return;
-	}
-	Fn *f = ir_parse(&ctx, sqrt_then_load);
-	f->checked = 1;
-	char *before = text_of(f);
-	opt_sched(f);
-	CHECK(strcmp(text_of(f), before) == 0);
+	const char *checked = after(sqrt_then_load, with_checks, NULL);
+	CHECK(strcmp(after(sqrt_then_load, with_checks, opt_sched), checked) == 0);
 }
 
 int main(void)
