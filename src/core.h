@@ -608,6 +608,15 @@ void sema_dump(FILE *out, Ctx *c);
  * give bool and compare in NumPy's common type (int64 vs uint64 in
  * float64); an augmented assignment computes in this type too. */
 Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
+/* sema_expr.c: what operand i of a typed `and`/`or` chain e is to its
+ * value: BOOL_DROPPED, a constant that lets the chain go on (a true one
+ * before `and`, a false one before `or`: CPython leaves it out of the
+ * bytecode, so Numba never types it) or an operand after a constant
+ * that ends the chain; BOOL_MAYBE, one that may be the value; BOOL_LAST,
+ * the last one that may be: the chain's last operand or a constant that
+ * ends it.  The chain's type is the common type of those that may be. */
+enum { BOOL_DROPPED, BOOL_MAYBE, BOOL_LAST };
+int sema_boolop_operand(const Expr *e, int i);
 /* sema_ret.c: the return type of a device function typed on its own for
  * argument types (pj_infer_return; the array-function layer). */
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);

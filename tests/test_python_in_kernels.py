@@ -297,6 +297,43 @@ def test_early_return_and_conditional_expressions(rng):
     np.testing.assert_array_equal(out, want)
 
 
+@kernel
+def and_or_chains(s, t, u, out):
+    i = cuda.grid(1)
+    if i < s.size:
+        x, y, z = s[i], t[i], u[i]
+        a = 1.0 and x            # x: CPython leaves the constant out
+        out[i, 0] = a * a
+        b = 0.0 or x
+        out[i, 1] = b * b
+        c = y and 1.0 and z      # y and z: float32
+        out[i, 2] = c * c
+        d = y and 0.0 and z      # y or 0.0: float64
+        out[i, 3] = d * d
+        e = y or 2.5 or z        # y or 2.5: float64
+        out[i, 4] = e * e
+        out[i, 5] = (0 and x) + (x > 0 and y or z)
+
+
+def test_and_or_chains_take_the_type_numba_sees(rng):
+    """`1.0 and x` is x (CPython drops a constant the chain goes on
+    after, so Numba types x alone: float32 here, its square rounded to
+    float32); a constant that ends the chain stays one of its values."""
+    n = 300
+    s, t, u = (rng.uniform(-3e3, 3e3, n).astype(f32) for _ in range(3))
+    t[::7] = 0
+    out = np.zeros((n, 6))
+    and_or_chains[(n + 63) // 64, 64](s, t, u, out)
+    sq32 = lambda v: f64(f32(v * v))  # noqa: E731
+    sq64 = lambda v: f64(v) * f64(v)  # noqa: E731
+    for k in range(n):
+        x, y, z = s[k], t[k], u[k]
+        want = [sq32(x), sq32(x), sq32(y and z), sq64(y and 0.0), sq64(y or 2.5),
+                f64(f32((x > 0 and y) or z))]
+        assert out[k].tolist() == want, (k, x, y, z)
+    assert not np.array_equal(out[:, 0], s.astype(f64) ** 2)   # the float32 square differs
+
+
 # ------------------------------------------------------ integer semantics
 
 @kernel

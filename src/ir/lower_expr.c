@@ -575,8 +575,11 @@ static Value lower_boolop(Lower *L, Expr *e)
 	Blk *join = lower_new_blk(L);
 	for (int i = 0; i < e->boolop.n; i++) {
 		Expr *x = e->boolop.args[i];
+		int role = sema_boolop_operand(e, i);
+		if (role == BOOL_DROPPED)
+			continue;     /* a constant the chain goes on after: never its value */
 		Value v = lower_expr(L, x);
-		if (i == e->boolop.n - 1) {
+		if (role == BOOL_LAST) {
 			lower_write(L, slot, ty, lower_convert(L, v, ty, x->span));
 			lower_jump(L, join);
 			break;
@@ -658,7 +661,14 @@ void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f)
 		}
 		break;
 	case E_BOOLOP:
-		for (int i = 0; i < e->boolop.n - 1; i++) {
+		for (int i = 0; i < e->boolop.n; i++) {
+			int role = sema_boolop_operand(e, i);
+			if (role == BOOL_DROPPED)
+				continue;
+			if (role == BOOL_LAST) {
+				lower_cond(L, e->boolop.args[i], t, f);
+				return;
+			}
 			Blk *mid = lower_new_blk(L);
 			if (e->boolop.op == OP_AND)
 				lower_cond(L, e->boolop.args[i], mid, f);
@@ -667,7 +677,6 @@ void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f)
 			lower_seal(L, mid);
 			lower_enter(L, mid);
 		}
-		lower_cond(L, e->boolop.args[e->boolop.n - 1], t, f);
 		return;
 	case E_COMPARE: {
 		Value prev = lower_expr(L, e->cmp.args[0]);

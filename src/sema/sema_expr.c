@@ -658,19 +658,36 @@ Type *type_truth(Scope *sc, Expr *e)
 	}
 }
 
+int sema_boolop_operand(const Expr *e, int i)
+{
+	for (int k = 0; k <= i && k < e->boolop.n; k++) {
+		int truth, c = const_truth(e->boolop.args[k]->cval, &truth);
+		int ends = c && (e->boolop.op == OP_AND ? !truth : truth);
+		if (k == i)
+			return ends || k == e->boolop.n - 1 ? BOOL_LAST : c ? BOOL_DROPPED : BOOL_MAYBE;
+		if (ends)
+			return BOOL_DROPPED;
+	}
+	return BOOL_DROPPED;
+}
+
+/* Numba types what CPython's bytecode keeps of the chain (sema_boolop_operand):
+ * `1.0 and x` is x, of x's type; `x and 0.0 and y` is x or 0.0 */
 static Type *type_boolop(Scope *sc, Expr *e)
 {
 	Type *t = NULL;
-	int known = 1, all_const = 1;
-	Const *decided = NULL;
-	int n = e->boolop.n;
-	for (int i = 0; i < n; i++) {
+	int known = 1, nvalues = 0;
+	Const *value = NULL;
+	for (int i = 0; i < e->boolop.n; i++) {
 		Expr *a = e->boolop.args[i];
 		Type *at = type_truth(sc, a);
 		if (!at) {
 			known = 0;
 			continue;
 		}
+		int role = sema_boolop_operand(e, i);
+		if (role == BOOL_DROPPED)
+			continue;
 		if (known) {
 			Type *u = t ? ty_unify(sc->c, t, at) : at;
 			if (!u)
@@ -679,22 +696,14 @@ static Type *type_boolop(Scope *sc, Expr *e)
 				       ast_op_name[e->boolop.op], tstr(sc, t), tstr(sc, at));
 			t = u;
 		}
-		int truth;
-		if (!const_truth(a->cval, &truth)) {
-			all_const = 0;
-			continue;
-		}
-		/* a constant operand that decides the result: Python stops here */
-		if (all_const && (e->boolop.op == OP_AND ? !truth : truth)) {
-			decided = a->cval;
+		nvalues++;
+		value = a->cval;
+		if (role == BOOL_LAST)
 			break;
-		}
-		if (i == n - 1 && all_const)
-			decided = a->cval;
 	}
 	if (!known)
 		return set(e, NULL, NULL);
-	return set(e, t, decided ? const_of_type(sc->c, decided, t) : NULL);
+	return set(e, t, nvalues == 1 && value ? const_of_type(sc->c, value, t) : NULL);
 }
 
 static Type *type_ifexp(Scope *sc, Expr *e)
