@@ -370,9 +370,27 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 
 /* ------------------------------------------------------------- fused ops */
 
+/* Is e computed from constants only (a constant, or arithmetic of such)?
+ * Sema does not fold everything (float ** int is a chain of multiplies
+ * that the IR's fold computes). */
+static int all_constant(const Expr *e, int depth)
+{
+	if (e->cval)
+		return 1;
+	if (depth > 16)
+		return 0;
+	if (e->kind == E_BINARY)
+		return all_constant(e->bin.a, depth + 1) && all_constant(e->bin.b, depth + 1);
+	if (e->kind == E_UNARY)
+		return all_constant(e->bin.a, depth + 1);
+	return 0;
+}
+
+/* Does `m + z` contract into an fma?  A product of constants is rounded
+ * on its own, as LLVM (Numba, NVRTC) folds it before forming fmas. */
 static int contractible(Expr *m, Type *ty)
 {
-	return m && m->kind == E_BINARY && m->bin.op == OP_MUL && !m->cval && m->ty && ty &&
+	return m && m->kind == E_BINARY && m->bin.op == OP_MUL && !all_constant(m, 0) && m->ty && ty &&
 	       m->ty->kind == TY_SCALAR && ty->kind == TY_SCALAR && m->ty->sk == ty->sk &&
 	       (ty->sk == SK_F32 || ty->sk == SK_F64);
 }
