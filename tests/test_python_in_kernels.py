@@ -339,21 +339,22 @@ def const_product_plus(s, out):
     out[0] = np.float32(-7.0) * (np.float32(65504.0) ** 3) + (-np.float32(1.0))
     y = s[0]
     out[1] = np.float32(-7.0) * y + (-np.float32(1.0))
+    out[2] = max(np.float32(-7.0), np.float32(-8.0)) * (np.float32(65504.0) ** 3) + (-np.float32(1.0))
 
 
 def test_a_product_of_constants_is_rounded_before_the_add():
     """a * b + c contracts into an fma (one rounding), as NVVM does, but
     not when a * b is computed from constants only: LLVM folds that
-    product (Numba's and NVRTC's), and so does ptxjit, ** included.  The
-    values are chosen so that the two differ in float32."""
+    product (Numba's and NVRTC's), and so does ptxjit, ** and max()
+    included.  The values are chosen so that the two differ in float32."""
     from fractions import Fraction
     x = f32(f32(f32(65504.0) * f32(65504.0)) * f32(65504.0))     # ** 3: two roundings
-    out = np.zeros(2)
+    out = np.zeros(3)
     const_product_plus[1, 1](np.array([x], f32), out)
     rounded = f64(f32(f32(f32(-7.0) * x) + f32(-1.0)))
     fused = f64(f32(float(Fraction(-7) * Fraction(float(x)) - 1)))
     assert rounded != fused
-    assert out.tolist() == [rounded, fused]
+    assert out.tolist() == [rounded, fused, rounded]
 
 
 # ------------------------------------------------------ integer semantics

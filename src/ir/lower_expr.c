@@ -370,20 +370,49 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 
 /* ------------------------------------------------------------- fused ops */
 
-/* Is e computed from constants only (a constant, or arithmetic of such)?
- * Sema does not fold everything (float ** int is a chain of multiplies
- * that the IR's fold computes). */
+/* A function of its arguments' values alone (math.*, numpy.* on numbers,
+ * min, max, abs, the casts, round, pow), not one of the thread's state? */
+static int pure_call(const Expr *e)
+{
+	static const char *const builtins[] = {"min", "max", "abs", "int", "float", "bool", "complex",
+	                                       "round", "pow"};
+	if (e->call.spec || e->call.intrin <= 0 || e->call.intrin >= NINTRIN || e->call.nkw ||
+	    !e->ty || e->ty->kind != TY_SCALAR)
+		return 0;
+	const char *name = intrin_name[e->call.intrin];
+	if (!strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6))
+		return 1;
+	for (size_t k = 0; k < sizeof builtins / sizeof *builtins; k++)
+		if (!strcmp(name, builtins[k]))
+			return 1;
+	return 0;
+}
+
+/* Is e computed from constants only (a constant, or arithmetic and pure
+ * calls of such)?  Sema does not fold everything (float ** int is a
+ * chain of multiplies that the IR's fold computes; max() and copysign()
+ * of constants LLVM folds). */
 static int all_constant(const Expr *e, int depth)
 {
 	if (e->cval)
 		return 1;
 	if (depth > 16)
 		return 0;
-	if (e->kind == E_BINARY)
+	switch (e->kind) {
+	case E_BINARY:
 		return all_constant(e->bin.a, depth + 1) && all_constant(e->bin.b, depth + 1);
-	if (e->kind == E_UNARY)
+	case E_UNARY:
 		return all_constant(e->bin.a, depth + 1);
-	return 0;
+	case E_CALL:
+		if (!pure_call(e))
+			return 0;
+		for (int k = 0; k < e->call.nargs; k++)
+			if (!all_constant(e->call.args[k], depth + 1))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* Does `m + z` contract into an fma?  A product of constants is rounded

@@ -320,13 +320,29 @@ def inexact(name, args, t):
         return _libm(name, xs)
 
 
+def _c_pow(x, y):
+    """C99's pow (CUDA's, Python's math.pow where it does not raise); NumPy
+    takes x ** 0.5 as sqrt(x), which makes pow(-inf, 0.5) nan, not inf."""
+    odd = math.isfinite(y) and y == int(y) and int(y) % 2 == 1
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return -math.inf if x < 0 and odd else math.inf
+    except ValueError:
+        if x == 0:  # y < 0
+            return math.copysign(math.inf, x) if odd else math.inf
+        return math.nan
+
+
 def _libm(name, xs):
-    f = {"pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "exp": np.exp, "expm1": np.expm1,
+    f = {"pow": _c_pow, "atan2": np.arctan2, "hypot": np.hypot, "exp": np.exp, "expm1": np.expm1,
          "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sin": np.sin,
          "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
          "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
          "acosh": np.arccosh, "atanh": np.arctanh}.get(name)
     with np.errstate(all="ignore"):
+        if f is _c_pow:
+            return _c_pow(*xs)
         if f is not None:
             return float(f(*[np.float64(x) for x in xs]))
         try:
