@@ -370,8 +370,9 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 
 /* ------------------------------------------------------------- fused ops */
 
-/* A function of its arguments' values alone (math.*, numpy.* on numbers,
- * min, max, abs, the casts, round, pow), not one of the thread's state? */
+/* Does the call depend on its arguments' values alone (math.*, numpy.*
+ * on numbers, min, max, abs, the casts, round, pow), not on the thread,
+ * memory or other threads? */
 static int pure_call(const Expr *e)
 {
 	static const char *const builtins[] = {"min", "max", "abs", "int", "float", "bool", "complex",
