@@ -93,55 +93,37 @@ static int sreg_rank(const Ins *i)
 	return 9 + sr;
 }
 
-/* The block's special register reads to its front, ranked (stable). */
-static void sregs_first(Fn *f, Blk *b)
-{
-	int n = 0;
-	for (int k = 0; k < b->nins; k++)
-		n += b->ins[k].op == O_SREG;
-	if (n == 0)
-		return;
-	Ins *old = arena_alloc(f->ctx->arena, (size_t)b->nins * sizeof *old);
-	memcpy(old, b->ins, (size_t)b->nins * sizeof *old);
-	int m = 0;
-	for (int rank = 0; rank < 9 + NSR; rank++)
-		for (int k = 0; k < b->nins; k++)
-			if (old[k].op == O_SREG && sreg_rank(&old[k]) == rank)
-				b->ins[m++] = old[k];
-	for (int k = 0; k < b->nins; k++)
-		if (old[k].op != O_SREG)
-			b->ins[m++] = old[k];
-}
+enum { RANK_LOAD = 9 + NSR, RANK_REST, NRANK };
 
-static void loads_first(S *s, char *try)
+/* Marks in s->move the global loads that may move to the front, with
+ * the instructions computing their addresses. */
+static void mark_loads(S *s, char *try)
 {
 	Blk *b = s->b;
-	int nmove = 0;
 	s->first_effect = b->nins;
 	for (int k = b->nins - 1; k >= 0; k--)
 		if (b->ins[k].op < NOPS && op_info[b->ins[k].op].effect)
 			s->first_effect = k;
 	for (int k = 0; k < b->nins; k++) {
-		const Ins *i = &b->ins[k];
-		if (i->op != O_LOAD || s->move[k])
+		if (b->ins[k].op != O_LOAD || s->move[k])
 			continue;
 		memset(try, 0, (size_t)b->nins);
 		if (!slice(s, k, try, 0))
 			continue;
 		for (int j = 0; j < b->nins; j++)
-			if (try[j]) {
-				s->move[j] = 1;
-				nmove++;
-			}
+			s->move[j] |= try[j];
 	}
-	if (nmove == 0 || nmove == b->nins)
-		return;
-	Ins *old = arena_alloc(s->f->ctx->arena, (size_t)b->nins * sizeof *old);
+}
+
+/* b's instructions ordered by rank, each rank keeping its order */
+static void stable_order(Fn *f, Blk *b, const int *rank)
+{
+	Ins *old = arena_alloc(f->ctx->arena, (size_t)b->nins * sizeof *old);
 	memcpy(old, b->ins, (size_t)b->nins * sizeof *old);
 	int n = 0;
-	for (int pass = 1; pass >= 0; pass--)
+	for (int r = 0; r < NRANK; r++)
 		for (int k = 0; k < b->nins; k++)
-			if (s->move[k] == pass)
+			if (rank[k] == r)
 				b->ins[n++] = old[k];
 }
 
@@ -157,22 +139,27 @@ void opt_sched(Fn *f)
 		s.pos[v] = -1;
 	for (int bi = 0; bi < f->nblk; bi++) {
 		Blk *b = f->blk[bi];
-		sregs_first(f, b);
-		int any = 0;
-		for (int k = 0; k < b->nins && !any; k++)
-			any = b->ins[k].op == O_LOAD;
-		if (!any)
+		int loads = 0, sregs = 0;
+		for (int k = 0; k < b->nins; k++) {
+			loads += b->ins[k].op == O_LOAD;
+			sregs += b->ins[k].op == O_SREG;
+		}
+		if (!loads && !sregs)
 			continue;
 		s.b = b;
 		s.move = arena_alloc(a, (size_t)b->nins + 1);
-		char *try = arena_alloc(a, (size_t)b->nins + 1);
-		memset(s.move, 0, (size_t)b->nins + 1);
+		if (loads) {
+			for (int k = 0; k < b->nins; k++)
+				if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
+					s.pos[b->ins[k].to] = k;
+			mark_loads(&s, arena_alloc(a, (size_t)b->nins + 1));
+			for (int k = 0; k < b->nins; k++)
+				if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
+					s.pos[b->ins[k].to] = -1;
+		}
+		int *rank = arena_alloc(a, (size_t)b->nins * sizeof *rank + 1);
 		for (int k = 0; k < b->nins; k++)
-			if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
-				s.pos[b->ins[k].to] = k;
-		loads_first(&s, try);
-		for (int k = 0; k < b->nins; k++)
-			if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
-				s.pos[b->ins[k].to] = -1;
+			rank[k] = b->ins[k].op == O_SREG ? sreg_rank(&b->ins[k]) : s.move[k] ? RANK_LOAD : RANK_REST;
+		stable_order(f, b, rank);
 	}
 }
