@@ -269,10 +269,34 @@ static int dtype_kind(Module *m, int upto, const Expr *e)
 	return -1;
 }
 
-static void put_elem(unsigned char *p, int sk, const PjValue *v)
+/* v as integer kind sk, as NumPy 2 converts it: a float is truncated;
+ * NaN, infinities and values out of the kind's range are refused (0). */
+static int int_elem(int sk, const PjValue *v, int64_t *out)
+{
+	int bits = scalar_info[sk].size * 8, sg = scalar_info[sk].is_signed;
+	if (is_int(v)) {
+		*out = v->i;
+		if (bits == 64)
+			return sg || v->i >= 0;
+		int64_t lo = sg ? -((int64_t)1 << (bits - 1)) : 0;
+		int64_t hi = sg ? ((int64_t)1 << (bits - 1)) : ((int64_t)1 << bits);   /* one past the top */
+		return v->i >= lo && v->i < hi;
+	}
+	double t = trunc(v->f);
+	double lo = sg ? -ldexp(1, bits - 1) : 0, hi = ldexp(1, sg ? bits - 1 : bits);
+	if (!(t >= lo && t < hi))
+		return 0;
+	*out = t >= 0x1p63 ? (int64_t)(uint64_t)t : (int64_t)t;
+	return 1;
+}
+
+/* Stores v at p as kind sk; 0 where NumPy would refuse the value. */
+static int put_elem(unsigned char *p, int sk, const PjValue *v)
 {
 	double f = as_float(v);
-	int64_t i = is_int(v) ? v->i : (int64_t)f;
+	int64_t i = 0;
+	if (scalar_info[sk].is_int && !int_elem(sk, v, &i))
+		return 0;
 	switch (sk) {
 	case SK_BOOL: *p = f != 0; break;
 	case SK_I8: case SK_U8: { uint8_t x = (uint8_t)i; memcpy(p, &x, 1); break; }
@@ -282,6 +306,7 @@ static void put_elem(unsigned char *p, int sk, const PjValue *v)
 	case SK_F64: memcpy(p, &f, 8); break;
 	default: memcpy(p, &i, 8); break;
 	}
+	return 1;
 }
 
 /* numpy.array(TUPLE[, dtype]) of numbers or of equal tuples of numbers,
@@ -345,7 +370,8 @@ static int np_array(Module *m, int upto, const Expr *e, PjValue *out)
 	int size = scalar_info[sk].size;
 	unsigned char *data = arena_alloc(m->arena, (size_t)(n * size + 1));
 	for (int64_t k = 0; k < n; k++)
-		put_elem(data + k * size, sk, &items[k]);
+		if (!put_elem(data + k * size, sk, &items[k]))
+			return 0;
 	*out = (PjValue){.kind = PJ_V_ARRAY, .s = scalar_info[sk].name, .data = data, .ndim = ndim};
 	out->shape[0] = shape[0];
 	out->shape[1] = shape[1];
