@@ -563,6 +563,11 @@ extern const char *const intrin_name[NINTRIN];
 int intrin_lookup(const char *qualname);
 /* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
 int intrin_dtype(int intrin);
+/* Does a call of the intrinsic depend on its arguments' values alone (the
+ * builtins min, max, abs, int, float, bool, complex, round, pow, math.*,
+ * numpy.* but the array makers), not on the thread, memory or other
+ * threads? */
+int intrin_pure(int intrin);
 
 /* ---------------------------------------------------------------- sema */
 

@@ -370,23 +370,11 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 
 /* ------------------------------------------------------------- fused ops */
 
-/* Does the call depend on its arguments' values alone (math.*, numpy.*
- * on numbers, min, max, abs, the casts, round, pow), not on the thread,
- * memory or other threads? */
+/* A pure call (intrin_pure) with a scalar result. */
 static int pure_call(const Expr *e)
 {
-	static const char *const builtins[] = {"min", "max", "abs", "int", "float", "bool", "complex",
-	                                       "round", "pow"};
-	if (e->call.spec || e->call.intrin <= 0 || e->call.intrin >= NINTRIN || e->call.nkw ||
-	    !e->ty || e->ty->kind != TY_SCALAR)
-		return 0;
-	const char *name = intrin_name[e->call.intrin];
-	if (!strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6))
-		return 1;
-	for (size_t k = 0; k < sizeof builtins / sizeof *builtins; k++)
-		if (!strcmp(name, builtins[k]))
-			return 1;
-	return 0;
+	return !e->call.spec && !e->call.nkw && intrin_pure(e->call.intrin) && e->ty &&
+	       e->ty->kind == TY_SCALAR;
 }
 
 /* Is e computed from constants only (a constant, or arithmetic and pure

@@ -85,6 +85,23 @@ int intrin_lookup(const char *qualname)
 	return IN_NONE;
 }
 
+int intrin_pure(int intrin)
+{
+	if (intrin <= IN_NONE || intrin >= NINTRIN)
+		return 0;
+	const char *name = intrin_name[intrin];
+	switch (intrin) {
+	case IN_MIN: case IN_MAX: case IN_ABS: case IN_INT: case IN_FLOAT: case IN_BOOL:
+	case IN_COMPLEX: case IN_ROUND: case IN_POW:
+		return 1;
+	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE:
+	case IN_NP_ZEROS_LIKE: case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE:
+		return 0;   /* they make arrays */
+	default:
+		return !strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6);
+	}
+}
+
 int intrin_dtype(int intrin)
 {
 	switch (intrin) {
