@@ -52,13 +52,17 @@ asan:
 
 # libFuzzer targets for the front end and type checker.  The seed inputs
 # are tests/fuzz/corpus and the golden kernels and error cases themselves.
+# FUZZ_SEED fixes libFuzzer's random sequence, so a run is reproducible
+# (a faster machine goes further along the same sequence); 0 draws a new
+# seed each run, for exploring.
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
 fuzz:
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -Isrc tests/fuzz/fuzz_front.c $(LIBSRC) -lm -ldl -o build-fuzz/fuzz_front
 	@mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -max_len=4096 -timeout=10 \
 	  -dict=tests/fuzz/python.dict build-fuzz/corpus tests/fuzz/corpus \
 	  tests/golden/kernels tests/golden/errors
 

@@ -158,6 +158,8 @@ static int int_pow(int64_t a, int64_t b, int64_t *r)
 static int binary(Module *m, AstOp op, const PjValue *a, const PjValue *b, PjValue *out)
 {
 	if (a->kind == PJ_V_TUPLE && b->kind == PJ_V_TUPLE && op == OP_ADD) {
+		if (a->n + (int64_t)b->n > 1024)
+			return 0;
 		int n = a->n + b->n;
 		PjValue *elts = arena_alloc(m->arena, sizeof *elts * (size_t)(n ? n : 1));
 		memcpy(elts, a->elts, sizeof *elts * (size_t)a->n);
@@ -192,11 +194,15 @@ static int binary(Module *m, AstOp op, const PjValue *a, const PjValue *b, PjVal
 		case OP_MOD:
 			if (y == 0 || (x == INT64_MIN && y == -1))
 				return 0;
-			r = x / y;
-			if ((x % y != 0) && ((x < 0) != (y < 0)))
-				r--;
-			if (op == OP_MOD)
-				r = x - r * y;
+			if (op == OP_MOD) {
+				r = x % y;   /* the sign of y, as Python's */
+				if (r != 0 && (r < 0) != (y < 0))
+					r += y;
+			} else {
+				r = x / y;
+				if ((x % y != 0) && ((x < 0) != (y < 0)))
+					r--;
+			}
 			break;
 		case OP_POW:
 			if (y < 0) {

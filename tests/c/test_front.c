@@ -865,6 +865,13 @@ TEST(cli_names)
 		"HALF = 1 / 2\n"
 		"FD = 7 // -2, -7 % 3, -7.5 // 2, 7.5 % -2, 2 ** -1, 2 ** 10, 1 << 4, ~5\n"
 		"BIG = 2 ** 63\n"
+		"MIN = -9223372036854775807 - 1\n"
+		"EDGE = MIN % 3, MIN % -3, MIN // 3, (MIN + 1) % 7\n"
+		"T2 = (1, 2) * 512\n"
+		"T4 = T2 + T2\n"
+		"A8 = np.array((300, 2), dtype=np.uint8)\n"
+		"AI = np.array((1e20, 2.0), dtype=np.int64)\n"
+		"AN = np.array((2.5, -1.5, 255.9), dtype=np.uint8)\n"
 		"TWO_PI = 2 * math.pi\n"
 		"T = SHAPE + (1,)\n"
 		"E = SHAPE[1], len(SHAPE), max(1, 2.5), int(-2.7), abs(-3), float(TPB)\n"
@@ -889,6 +896,9 @@ TEST(cli_names)
 		{"F", "intrin numpy.float32"}, {"HALF", "float 0.5"},
 		{"FD", "(int -4, int 2, float -4, float -0.5, float 0.5, int 1024, int 16, int -6)"},
 		{"BIG", "unknown non-constant"}, {"TWO_PI", "float 6.28319"},
+		{"EDGE", "(int 1, int -2, int -3074457345618258603, int 0)"},
+		{"T4", "unknown non-constant"}, {"A8", "unknown call result"}, {"AI", "unknown call result"},
+		{"AN", "unknown call result"},
 		{"T", "(int 16, int 16, int 1)"},
 		{"E", "(int 16, int 2, float 2.5, int -2, int 3, float 32)"},
 		{"L", "unknown list"}, {"SC", "float 5"}, {"sq", "func <lambda> device"}, {"Z", "unknown call result"}, {"S", "str text"}, {"B", "bool 1"},
