@@ -667,6 +667,14 @@ typedef enum {
  * 2^x, log2(x), 1/sqrt(x), 1/x, tanh(x). */
 typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, NAP } ApproxFn;
 
+/* Modes of a float32 O_FMA (Ins.aux, bits; 0 is round to nearest):
+ * FMA_RM rounds toward minus infinity, FMA_SAT clamps the rounded result
+ * to [0, 1] (NaN to +0), as PTX's fma.rm.f32 and fma.rn.sat.f32. */
+enum { FMA_SAT = 1, FMA_RM = 2, FMA_MODES = 3 };
+/* The value of a float32 fma with modes (FMA_*); the simulator and the
+ * folder share it. */
+float ir_fmaf_mode(float x, float y, float z, int mode);
+
 /*
  * The opcode table.  Columns: name, number of operands, whether it defines
  * a value, whether it has an effect (kept by DCE, not moved), and whether
@@ -691,7 +699,8 @@ typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, NAP } 
  *   min max          ints by ty's signedness; floats: IEEE minNum/maxNum
  *                    (NaN only if both are NaN)
  *   abs              ints: wrapping absolute value; floats: clear sign bit
- *   fma              a*b+c rounded once (floats only)
+ *   fma              a*b+c rounded once (floats only); float32 takes modes
+ *                    in aux (FMA_RM, FMA_SAT; 0 for none)
  *   sqrt             IEEE square root (sqrt.rn); floor ceil trunc rint: rounding
  *   cmp              compare operands of class Ins.ty's class; result KB;
  *                    condition in aux (CC_*); ty gives int signedness

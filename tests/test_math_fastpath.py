@@ -119,13 +119,34 @@ def test_exp_f64_edges(rng):
 
 
 def test_exp_f32_edges(rng):
+    # k = floor(x log2(e)) changes at the multiples of ln2; it is clamped
+    # to [-126, 126], so 2^f grows to 4 near overflow and shrinks to 2^-24
+    # where the result is subnormal
+    ln2 = math.log(2)
+    steps = (np.arange(-126, 128) * ln2).astype(np.float32)
     x = np.concatenate([
         np.linspace(85.9, 86.1, 101), -np.linspace(85.9, 86.1, 101),
         rng.uniform(-103.9, -86.0, 300), rng.uniform(80.0, 88.72, 200),
-        (np.arange(-124, 124) + 0.5) * math.log(2),
+        np.linspace(87.2, 88.7228, 200), np.linspace(-87.5, -87.2, 101),
+        (np.arange(-124, 124) + 0.5) * ln2,
+        steps, np.nextafter(steps, np.float32(-200)), np.nextafter(steps, np.float32(200)),
         rng.uniform(-1, 1, 300) * 2.0 ** rng.integers(-30, 0, 300),
     ]).astype(np.float32)
     check("exp", x)
+
+
+def test_exp_f32_is_cuda_sequence():
+    """float32 exp takes CUDA's expf steps: the clamp and floor of k in two
+    fmas (.sat, then .rm), no compare, no min/max, no branch."""
+    x = np.linspace(-1.0, 1.0, 64).astype(np.float32)
+    argtypes = k_exp._typeof((x, np.zeros_like(x)))
+    body = k_exp._compile(", ".join(argtypes), argtypes, 3).ptx
+    body = body[body.index(".entry"):]
+    assert re.search(r"fma\.rn\.sat\.f32 [^;]*0f3BBB989D, 0f3F000000;", body)
+    assert re.search(r"fma\.rm\.f32 [^;]*0f437C0000, 0f4B400001;", body)
+    exp = body[body.index("fma.rn.sat"):body.index("st.global")]
+    assert "ex2.approx" in exp
+    assert not re.search(r"\b(min|max|setp|bra)\b", exp), exp
 
 
 def test_log_f64_edges(rng):

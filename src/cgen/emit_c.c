@@ -82,6 +82,17 @@ static const char prelude[] =
 	"\tif (v <= -0x1p63) return (uint64_t)INT64_MIN; return (uint64_t)(int64_t)v; }\n"
 	"static inline PJ_UNUSED uint64_t pj_f2ul(double v) {\n"
 	"\tif (v != v || v <= -1.0) return 0; if (v >= 0x1p64) return UINT64_MAX; return (uint64_t)v; }\n"
+	/* fma.rm and fma.rn.sat of float32 (modes: 1 sat, 2 rm), ir_fmaf_mode */
+	"static PJ_UNUSED float pj_fmaf_mode(float x, float y, float z, int mode) {\n"
+	"\tfloat r = fmaf(x, y, z);\n"
+	"\tif ((mode & 2) && isfinite(x) && isfinite(y) && isfinite(z)) {\n"
+	"\t\tdouble p = (double)x * y, s = p + z, bz = s - p, err = (p - (s - bz)) + (z - bz);\n"
+	"\t\tr = (float)s;\n"
+	"\t\tif ((double)r > s || ((double)r == s && err < 0)) r = nextafterf(r, -INFINITY);\n"
+	"\t\telse if (s == 0 && err == 0) r = p == 0 && z == 0 && !signbit(p) && !signbit(z) ? 0.0f : -0.0f;\n"
+	"\t}\n"
+	"\tif (mode & 1) r = r > 0 ? (r < 1 ? r : 1) : 0;\n"
+	"\treturn r; }\n"
 	/* minNum / maxNum, -0.0 below +0.0 */
 	"static inline PJ_UNUSED double pj_mind(double a, double b) {\n"
 	"\tif (a != a) return b; if (b != b) return a; if (a == b) return signbit(a) ? a : b; return a < b ? a : b; }\n"
@@ -401,12 +412,14 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 		fputc(')', f);
 		break;
 	case O_FMA:
-		fputs(k == KS ? (i->ty == SK_F16 ? "pj_f16r(fmaf(" : "(fmaf(") : "(fma(", f);
+		fputs(i->aux ? "(pj_fmaf_mode(" : k == KS ? (i->ty == SK_F16 ? "pj_f16r(fmaf(" : "(fmaf(") : "(fma(", f);
 		for (int a = 0; a < 3; a++) {
 			if (a)
 				fputs(", ", f);
 			ref(o, fn, i->arg[a]);
 		}
+		if (i->aux)
+			fprintf(f, ", %d", i->aux);
 		fputs("))", f);
 		break;
 	case O_SQRT:

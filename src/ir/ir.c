@@ -19,6 +19,7 @@
  *
  * All memory comes from the compile request's arena.
  */
+#include <math.h>
 #include <string.h>
 
 #include "../core.h"
@@ -449,3 +450,25 @@ int ir_fmt_conversions(const char *fmt, int *is_s, int max)
 	}
 	return n;
 }
+
+/* Rounding toward minus infinity without the floating-point environment
+ * (a compiler may move fmaf across fesetround): the product of two floats is exact in a double, the sum's error is
+ * exact too (Knuth's two-sum), and the nearest float r of the sum s goes
+ * one float down when it lies above s + err. */
+float ir_fmaf_mode(float x, float y, float z, int mode)
+{
+	float r = fmaf(x, y, z);
+	if ((mode & FMA_RM) && isfinite(x) && isfinite(y) && isfinite(z)) {
+		double p = (double)x * y, s = p + z, bz = s - p;
+		double err = (p - (s - bz)) + (z - bz);
+		r = (float)s;
+		if ((double)r > s || ((double)r == s && err < 0))
+			r = nextafterf(r, -INFINITY);
+		else if (s == 0 && err == 0)   /* an exact zero is -0 but for +0 + +0 */
+			r = p == 0 && z == 0 && !signbit(p) && !signbit(z) ? 0.0f : -0.0f;
+	}
+	if (mode & FMA_SAT)
+		r = r > 0 ? (r < 1 ? r : 1) : 0;   /* NaN and -0 become +0 */
+	return r;
+}
+

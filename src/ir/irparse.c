@@ -522,6 +522,18 @@ static void instruction(P *p, Blk *b)
 		i.aux = table_word(p, irt_approx, NAP, m.s[1], m.n[1]);
 		i.ty = (uint8_t)sk_word(p);
 		break;
+	case O_FMA:
+		/* fma[.rm][.sat] */
+		for (int q = 1; q < m.count; q++) {
+			int mode = word_is(m.s[q], m.n[q], "rm") ? FMA_RM : word_is(m.s[q], m.n[q], "sat") ? FMA_SAT : 0;
+			if (!mode || (i.aux & mode) || (mode == FMA_RM && i.aux)) {
+				p->p = at;
+				fail(p, "fma takes the modes .rm and .sat, in that order");
+			}
+			i.aux |= mode;
+		}
+		i.ty = (uint8_t)sk_word(p);
+		break;
 	case O_NOP_:
 	case O_BAR:
 		expect_parts(p, m, 1);

@@ -231,6 +231,9 @@ static void print_ins(FILE *out, const Fn *f, const Ins *i)
 	case O_APPROX:
 		fprintf(out, ".%s %s", name_of(irt_approx, NAP, i->aux, b2), sk);
 		break;
+	case O_FMA:
+		fprintf(out, "%s%s %s", i->aux & FMA_RM ? ".rm" : "", i->aux & FMA_SAT ? ".sat" : "", sk);
+		break;
 	case O_FARG: case O_CARG: case O_CALLF: case O_CRES: case O_RETV: case O_PRINT:
 		fprintf(out, " %d %s", i->aux, sk);
 		break;

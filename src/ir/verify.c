@@ -299,6 +299,8 @@ static void check_ins(V *v, int bi, int ii)
 	case O_FMA: case O_SQRT: case O_FLOOR: case O_CEIL: case O_TRUNC: case O_RINT:
 		if (!is_flt(k))
 			why = "needs class s or d";
+		else if (i->op == O_FMA && i->aux && (k != KS || i->ty == SK_F16 || (i->aux & ~FMA_MODES)))
+			why = "takes modes (.rm, .sat) for float32 only";
 		break;
 	case O_CMP:
 		if (k != KB)

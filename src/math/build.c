@@ -120,6 +120,13 @@ Ref mb_fma(MB *b, Ref x, Ref y, Ref z)
 	return emit(b, O_FMA, b->k, b->sk, x, y, z, 0);
 }
 
+Ref mb_fma_mode(MB *b, Ref x, Ref y, Ref z, int mode)
+{
+	if (b->k != KS || b->sk != SK_F32)
+		ICE(b->L->c, "fma modes for float32 only");
+	return emit(b, O_FMA, KS, SK_F32, x, y, z, mode);
+}
+
 /* ------------------------------------------------------------ comparisons */
 
 Ref mb_cmp(MB *b, CondCode cc, Ref x, Ref y)

@@ -189,26 +189,25 @@ DD math_exp_pair(MB *b, Ref x)
 }
 
 /*
- * float32 exp(x) as CUDA's expf computes it, with no branch: k = rint(x
- * log2(e)) by the magic addition, clamped to [-126, 127] (a NaN becomes
- * -126 and stays NaN through f); f = x log2(e) - k in two fmas (log2(e)
- * as a pair); 2^f from the GPU's ex2.approx (below 2 ulp); the result
- * 2^f 2^k with 2^k built from k's bits, one rounding, so that overflow,
- * gradual underflow, infinities and NaN come out of the product.  The
- * simulator computes 2^f correctly rounded: the two agree to ex2.approx's
- * error, not bit for bit (docs/math.md).
+ * float32 exp(x) as CUDA's expf computes it, with no branch and no
+ * compare: t = x log2(e)/252 + 1/2 saturated to [0, 1] (NaN gives 0);
+ * j = t 252 + 2^23 + 2^22 + 1 rounded down, whose low bits hold k + 127
+ * for k = floor(x log2(e)) clamped to [-126, 126]; f = x log2(e) - k in
+ * two fmas (log2(e) as a pair), in [0, 1) where k is not clamped; 2^f
+ * from the GPU's ex2.approx (below 2 ulp); the result 2^f 2^k with 2^k
+ * from j's bits shifted into the exponent field, one rounding, so that
+ * overflow, gradual underflow, infinities and NaN come out of the
+ * product.  The simulator computes 2^f correctly rounded: the two agree
+ * to ex2.approx's error, not bit for bit (docs/math.md).
  */
 static Ref exp_f32(MB *b, Ref x, Ref l2e, Ref l2elo)
 {
-	Ref m = mb_f(b, 0x1.8p23);
-	Ref s = mb_fma(b, x, l2e, m);
-	s = mb_min(b, mb_max(b, s, mb_f(b, 0x1.8p23 - 126)), mb_f(b, 0x1.8p23 + 127));
-	Ref kf = mb_sub(b, s, m);
+	/* 0x1.77313ap-8 is log2(e)/252 as CUDA rounds it */
+	Ref t = mb_fma_mode(b, x, mb_f(b, 0x1.77313ap-8), mb_f(b, 0.5), FMA_SAT);
+	Ref j = mb_fma_mode(b, t, mb_f(b, 252), mb_f(b, 0x1.8p23 + 1), FMA_RM);
+	Ref kf = mb_sub(b, j, mb_f(b, 0x1.8p23 + 127));
 	Ref f = mb_fma(b, x, l2elo, mb_fma(b, x, l2e, mb_neg(b, kf)));
-	/* s's bits are 0x4b400000 + k: shifted by 23 they leave k in the
-	 * 9 bits above the mantissa, and 127 << 23 more makes 2^k */
-	Ref e = mb_iop(b, O_SHL, KW, mb_bits(b, s), mb_i(b, KW, 23));
-	Ref scale = mb_float(b, mb_iop(b, O_ADD, KW, e, mb_i(b, KW, 127 << 23)));
+	Ref scale = mb_float(b, mb_iop(b, O_SHL, KW, mb_bits(b, j), mb_i(b, KW, 23)));
 	return mb_mul(b, mb_approx(b, AP_EX2, f), scale);
 }
 

@@ -61,6 +61,8 @@ Ref mb_sub(MB *b, Ref x, Ref y);
 Ref mb_mul(MB *b, Ref x, Ref y);
 Ref mb_div(MB *b, Ref x, Ref y);           /* IEEE division, even under fastmath */
 Ref mb_fma(MB *b, Ref x, Ref y, Ref z);    /* x*y + z rounded once */
+/* float32 only: x*y + z with the modes FMA_RM, FMA_SAT */
+Ref mb_fma_mode(MB *b, Ref x, Ref y, Ref z, int mode);
 Ref mb_neg(MB *b, Ref x);
 Ref mb_abs(MB *b, Ref x);
 Ref mb_sqrt(MB *b, Ref x);

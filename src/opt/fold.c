@@ -206,7 +206,7 @@ static Ref fold_float(Fn *f, Ins *i, Con *a, Con *b, Con *c)
 		case O_SUB: r = x - y; break;
 		case O_MUL: r = x * y; break;
 		case O_DIV: r = x / y; break;
-		case O_FMA: r = fmaf(x, y, z); break;
+		case O_FMA: r = ir_fmaf_mode(x, y, z, i->aux); break;
 		case O_SQRT: r = sqrtf(x); break;
 		case O_FLOOR: r = floorf(x); break;
 		case O_CEIL: r = ceilf(x); break;

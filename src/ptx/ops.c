@@ -392,7 +392,8 @@ static void fused(Emit *e, const Ins *i)
 		bad_cls(e, i);
 	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]), *c = ptx_opnd(e, i->arg[2]);
 	const char *d = ptx_def(e, i);
-	ptx_line(e, "fma.rn%s.%s %s, %s, %s, %s;", ftz(e, k), fty(k), d, a, b, c);
+	ptx_line(e, "fma.%s%s%s.%s %s, %s, %s, %s;", i->aux & FMA_RM ? "rm" : "rn", ftz(e, k),
+	         i->aux & FMA_SAT ? ".sat" : "", fty(k), d, a, b, c);
 	round_f16(e, d, i->ty);
 }
 

@@ -561,6 +561,7 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(FMAW) D.u = (uint32_t)(A.w * B.w + C.w); NEXT;
 		OP(FMAL) D.u = A.u * B.u + C.u; NEXT;
 		OP(FMAS) D.s = fmaf(A.s, B.s, C.s); NEXT;
+		OP(FMASM) D.s = ir_fmaf_mode(A.s, B.s, C.s, ip->aux); NEXT;
 		OP(FMAD) D.d = fma(A.d, B.d, C.d); NEXT;
 		OP(SQRTS) D.s = sqrtf(A.s); NEXT;
 		OP(SQRTD) D.d = sqrt(A.d); NEXT;

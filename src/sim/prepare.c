@@ -393,7 +393,9 @@ static void ins_arith(Prep *s, Ins *i, int32_t d, int32_t a, int32_t b, int32_t 
 	if (i->op == O_ABS && (i->cls == KB || (i->cls != KS && i->cls != KD && !is_signed(i->ty))))
 		op = S_MOV;
 	int32_t c = i->op == O_FMA ? slot_of(s, i->arg[2]) : s->zero;
-	emit(s, op, d, a, b, c, 0, loc);
+	if (op == S_FMAS && i->aux)
+		op = S_FMASM;
+	emit(s, op, d, a, b, c, i->aux, loc);
 	narrow(s, i, d, loc);
 }
 

@@ -9,6 +9,7 @@
  *     src/opt/edges.c src/opt/cse.c -lm -o build/test_ir && build/test_ir
  * (`make build/test_ir` once libptxjit.a links.)
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,6 +442,8 @@ TEST(verify_rejects_broken_ir)
 	expect_reject("kernel k\n@b0\n  %0 =l param 0 i64\n  jnz %0 @b1 @b1\n@b1\n  ret\n",
 	              "jnz condition of class l");
 	expect_reject("kernel k\n@b0\n  %0 =l param 0 i64\n  %1 =l sqrt f64 %0\n  ret\n", "needs class s or d");
+	expect_reject("kernel k\n@b0\n  %0 =d param 0 f64\n  %1 =d fma.rm f64 %0, %0, %0\n  ret\n",
+	              "takes modes (.rm, .sat) for float32 only");
 	expect_reject("kernel k\n@b0\n  %0 =l param 0 i64\n  %1 =w cvt.i64 i64 %0\n  ret\n",
 	              "class differs from the class of its target kind");
 	expect_reject("kernel k\n@b0\n  %0 =l param 0 i64\n  %1 =s bits i64 %0\n  ret\n", "changes the width");
@@ -674,6 +677,71 @@ TEST(fold_floats)
 	CHECK(strcmp(fold_result("=d sqrt f64 -1.0", "f64"), "%4") == 0);
 	/* f16 results would need rounding to half precision: left alone */
 	CHECK(strcmp(fold_result("=s add f16 0.1, 0.2", "f32"), "%4") == 0);
+	/* fma modes: 1 + 1.5 2^-24 rounds up to nearest, down with .rm */
+	CHECK(folds_f32("=s fma f32 1.0, 1.0, 0x1.8p-24", 1.0f + 0x1p-23f));
+	CHECK(folds_f32("=s fma.rm f32 1.0, 1.0, 0x1.8p-24", 1.0f));
+	CHECK(folds_f32("=s fma.rm f32 -1.0, 1.0, -0x1.8p-24", -1.0f - 0x1p-23f));
+	CHECK(folds_f32("=s fma.sat f32 2.0, 1.0, 0.0", 1.0f));
+	CHECK(folds_f32("=s fma.sat f32 -2.0, 1.0, 0.0", 0.0f));
+	CHECK(folds_f32("=s fma.rm.sat f32 0.5, 0.5, 0.25", 0.5f));
+}
+
+/* fma's modes in the text form, in the order .rm .sat */
+TEST(text_fma_modes)
+{
+	new_ctx();
+	Fn *f = parse("kernel k\n@b0\n  %0 =s param 0 f32\n  %1 =s fma.rm.sat f32 %0, %0, %0\n"
+	              "  %2 =s fma.sat f32 %1, %0, %0\n  %3 =s fma.rm f32 %2, %0, %0\n  ret\n");
+	CHECK(f && run(f, NULL, "parse") == NULL && round_trips(f));
+	if (f) {
+		char *t = text_of(f);
+		CHECK_STR_CONTAINS(t, "fma.rm.sat f32 %0, %0, %0");
+		CHECK_STR_CONTAINS(t, "fma.sat f32 %1");
+		CHECK_STR_CONTAINS(t, "fma.rm f32 %2");
+	}
+	new_ctx();
+	CHECK(parse("kernel k\n@b0\n  %0 =s param 0 f32\n  %1 =s fma.sat.rm f32 %0, %0, %0\n  ret\n") == NULL);
+	CHECK_STR_CONTAINS(ctx.diag.msg, "fma takes the modes .rm and .sat, in that order");
+}
+
+/* ir_fmaf_mode against the C library's fmaf under fesetround, on random
+ * floats of every magnitude (volatile keeps the call between the mode
+ * switches), and exact zeros, which take the sign of the rounding mode */
+TEST(fma_modes_match_the_rounding_mode)
+{
+	uint64_t st = 0x9e3779b97f4a7c15u;
+	int bad = 0;
+	for (int n = 0; n < 200000 && bad < 5; n++) {
+		float v[3];
+		for (int k = 0; k < 3; k++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			uint32_t u = (uint32_t)(st >> 32);
+			if (n % 4 == 0)   /* nearby magnitudes, so the sum cancels */
+				u = (u & 0x807fffffu) | (k == 2 ? 0x3f800000u : 0x3f000000u + (u & 0x00800000u));
+			memcpy(&v[k], &u, 4);
+		}
+		if (n % 8 == 1)
+			v[2] = -v[0] * v[1];
+		volatile float vx = v[0], vy = v[1], vz = v[2];
+		fesetround(FE_DOWNWARD);
+		volatile float want = fmaf(vx, vy, vz);
+		fesetround(FE_TONEAREST);
+		float got = ir_fmaf_mode(v[0], v[1], v[2], FMA_RM);
+		float ws = want > 0 ? (want < 1 ? want : 1) : 0;
+		float gs = ir_fmaf_mode(v[0], v[1], v[2], FMA_RM | FMA_SAT);
+		if ((memcmp(&got, (const void *)&want, 4) && !(isnan(got) && isnan(want))) || memcmp(&gs, &ws, 4)) {
+			printf("  fma.rm(%a, %a, %a) = %a, expected %a\n", (double)v[0], (double)v[1], (double)v[2],
+			       (double)got, (double)want);
+			bad++;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(signbit(ir_fmaf_mode(1.0f, 1.0f, -1.0f, FMA_RM)));
+	CHECK(!signbit(ir_fmaf_mode(0.0f, 1.0f, 0.0f, FMA_RM)));
+	CHECK(signbit(ir_fmaf_mode(-0.0f, 1.0f, 0.0f, FMA_RM)));
+	CHECK(!signbit(ir_fmaf_mode(1.0f, 1.0f, -1.0f, 0)));
+	CHECK(ir_fmaf_mode(0x1p127f, 4.0f, 0.0f, FMA_RM) == 0x1.fffffep127f);
+	CHECK(ir_fmaf_mode(NAN, 1.0f, 0.0f, FMA_SAT) == 0 && !signbit(ir_fmaf_mode(-1.0f, 1.0f, 0.0f, FMA_SAT)));
 }
 
 TEST(fold_float_identities_respect_signed_zero)
@@ -1019,6 +1087,8 @@ int main(void)
 	RUN(fold_shifts);
 	RUN(fold_min_max_cmp);
 	RUN(fold_floats);
+	RUN(text_fma_modes);
+	RUN(fma_modes_match_the_rounding_mode);
 	RUN(fold_float_identities_respect_signed_zero);
 	RUN(fold_int_identities);
 	RUN(fold_double_negation_and_sel);
