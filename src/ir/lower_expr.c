@@ -92,9 +92,7 @@ static void floor_divmod_pos(Lower *L, ScalarKind sk, Ref a, Ref b, int64_t bc, 
 {
 	Cls k = ir_cls_of_sk(sk);
 	if ((bc & (bc - 1)) == 0) {
-		int sh = 0;
-		while (((int64_t)1 << sh) < bc)
-			sh++;
+		int sh = __builtin_ctzll((unsigned long long)bc);
 		if (q)
 			*q = lower_norm(L, arith(L, O_SHR, sk, a, ir_con_int(L->f, k, sh)), sk);
 		if (r)
