@@ -51,20 +51,39 @@ asan:
 	  LDLIBS="-lm -ldl -fsanitize=address,undefined" test
 
 # libFuzzer targets for the front end and type checker.  The seed inputs
-# are tests/fuzz/corpus and the golden kernels and error cases themselves.
-# FUZZ_SEED fixes libFuzzer's random sequence, so a run is reproducible
-# (a faster machine goes further along the same sequence); 0 draws a new
-# seed each run, for exploring.
+# are tests/fuzz/corpus (hand-written), tests/fuzz/grown.tar.gz (the
+# inputs earlier runs found that reach code the others do not, kept with
+# `make fuzz-keep` after a long run), and the golden kernels and error
+# cases themselves.  FUZZ_SEED fixes libFuzzer's random sequence, so a
+# run is reproducible (a faster machine goes further along the same
+# sequence); 0 draws a new seed each run, for exploring.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 1
-fuzz:
+FUZZ_SEEDS = build-fuzz/corpus build-fuzz/grown tests/fuzz/corpus tests/golden/kernels tests/golden/errors
+fuzz: build-fuzz/fuzz_front
+	@mkdir -p build-fuzz/corpus
+	@rm -rf build-fuzz/grown && mkdir -p build-fuzz/grown && tar xzf tests/fuzz/grown.tar.gz -C build-fuzz/grown
+	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -max_len=4096 -timeout=10 \
+	  -dict=tests/fuzz/python.dict $(FUZZ_SEEDS)
+
+.PHONY: build-fuzz/fuzz_front fuzz-keep
+build-fuzz/fuzz_front:
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -Isrc tests/fuzz/fuzz_front.c $(LIBSRC) -lm -ldl -o build-fuzz/fuzz_front
-	@mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz_front -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -max_len=4096 -timeout=10 \
-	  -dict=tests/fuzz/python.dict build-fuzz/corpus tests/fuzz/corpus \
-	  tests/golden/kernels tests/golden/errors
+
+# Adds to tests/fuzz/grown.tar.gz the inputs of build-fuzz/corpus that
+# reach new code (libFuzzer's -merge=1), in a reproducible archive.
+# The other seed inputs take part in the merge, so that what they reach
+# already is not kept twice, and are taken out after it.
+fuzz-keep: build-fuzz/fuzz_front
+	@rm -rf build-fuzz/keep && mkdir -p build-fuzz/keep && tar xzf tests/fuzz/grown.tar.gz -C build-fuzz/keep
+	@for f in tests/fuzz/corpus/* tests/golden/kernels/*.py tests/golden/errors/*.py; do \
+	  cp "$$f" "build-fuzz/keep/seed-$$(echo "$$f" | tr / _)"; done
+	build-fuzz/fuzz_front -merge=1 -max_len=4096 -timeout=10 build-fuzz/keep build-fuzz/corpus
+	rm -f build-fuzz/keep/seed-*
+	tar -C build-fuzz/keep --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | \
+	  gzip -n -9 > tests/fuzz/grown.tar.gz
 
 # The Python extension under AddressSanitizer and UndefinedBehaviorSanitizer,
 # run under the simulator's pytest suite.  It is built with gcc (the compiler
