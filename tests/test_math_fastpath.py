@@ -192,14 +192,34 @@ def test_erf_f64_edges(rng):
     check("erf", np.concatenate([t, -t]))
 
 
+# Beyond the fast path, the float32 arguments nearest to a multiple of
+# pi/2 for each exponent (the convergents of pi/2 2^-E with 24-bit
+# numerators), where the reduction cancels most: 16367173 2^72 (0x6c1976f1)
+# leaves about 2^-29.
+HARD_F32 = np.array([
+    0x484d246f, 0x4882665e, 0x4a2562ae, 0x4bf3b47b, 0x4c2332e9, 0x4ca332e9, 0x4d2332e9, 0x4d847661,
+    0x4e047661, 0x4e13d4a5, 0x4e8c2583, 0x4e93d4a5, 0x4f0ffd14, 0x50a3e87f, 0x5123e87f, 0x51a3e87f,
+    0x5223e87f, 0x52a3e87f, 0x5323e87f, 0x53a3e87f, 0x53b146a6, 0x561fd224, 0x56787577, 0x57903500,
+    0x57b82989, 0x5c07bcd0, 0x5fdb955f, 0x5fe4112c, 0x619aacdb, 0x61d3b126, 0x62ec1b4a, 0x63e600c1,
+    0x642e0733, 0x64ae0733, 0x652e0733, 0x65898498, 0x6946e3bb, 0x69c6e3bb, 0x6a1976f1, 0x6a9976f1,
+    0x6b1976f1, 0x6b9976f1, 0x6c1976f1, 0x6c55da58, 0x6f79be45, 0x6f8a3cc8, 0x6ff9be45, 0x7079be45,
+    0x70f9be45, 0x7179be45, 0x718582ef, 0x71f9be45, 0x723fa09a, 0x7452de59, 0x74d2de59, 0x756fa1dc,
+    0x76a426eb, 0x77584625, 0x77d84625, 0x78584625, 0x78a8b883, 0x7928b883, 0x79407f54, 0x7b1675c0,
+    0x7ebdcda0], dtype=np.uint32).view(np.float32)
+
+
 @pytest.mark.parametrize("name", ["sin", "cos"])
 def test_sincos_f32_reduction(name, rng):
     # the float32 arguments nearest to multiples of pi/2 below the fast
     # path's limit (the reduction's worst cancellation), the limit itself,
-    # and beyond it (the float64 reduction)
+    # beyond it (Payne-Hanek on 32-bit words: every exponent, each word
+    # offset and shift, and the hardest arguments), and the largest float
     j = np.arange(1, 67000, dtype=np.float64)
     near = (j * (math.pi / 2)).astype(np.float32)
+    fmax = np.finfo(np.float32).max
     x = np.concatenate([
+        HARD_F32, np.nextafter(HARD_F32, np.float32(0)), np.float32([fmax, np.nextafter(fmax, 0)]),
+        (rng.uniform(1, 2, 2000) * 2.0 ** rng.integers(16, 128, 2000)).astype(np.float32),
         near, np.nextafter(near, np.float32(0)), np.nextafter(near, np.float32(np.inf)),
         np.linspace(105600, 105630, 301).astype(np.float32),
         rng.uniform(-1, 1, 2000).astype(np.float32) * np.float32(105615),

@@ -18,8 +18,9 @@
  *     clz and multiplied by pi/2 in double-double.  224 bits keep the
  *     fraction right to 2^-116 even for the x closest to a multiple of
  *     pi/2 (|r| about 2^-61).  It runs in a branch that only such large
- *     arguments take.  float32 arguments beyond 2^15 use the float64
- *     reduction.
+ *     arguments take.  float32 arguments beyond 105615 take a float32
+ *     Payne-Hanek on 32-bit words with the quadrant rounded in
+ *     (reduce_ph_f32, CUDA's arrangement).
  * The pair reduction serves float64 tan; float64 sin and cos reduce
  * like CUDA (three fmas, r rounded, sincos_f64), float32 sin, cos and tan
  * take a shorter path below 105615 (reduce_f32: pi/2 in three float32
@@ -235,8 +236,7 @@ static Ref bit(MB *b, Ref q, int m)
  * operations: j = rint(x 2/pi) by the magic addition (its bits give the
  * quadrant), r = x - j pi/2 with pi/2 in three truncated float32 parts
  * (the first product exact, all parts positive so that r keeps a zero's
- * sign), rounded twice; beyond FAST_MAX the float64 reduction runs in a
- * branch and r is its result rounded once.  sin(r) = r + r z S(z) (three
+ * sign), rounded twice; beyond FAST_MAX reduce_ph_f32 runs in a branch.  sin(r) = r + r z S(z) (three
  * terms) and cos(r) = 1 + z P(z) (four) share one Horner evaluation,
  * coefficients selected by the quadrant.  The reduction's worst cancellation
  * below FAST_MAX keeps r right to about 2^-22 relative; the error stays
@@ -261,6 +261,57 @@ static Ref sincos_f32(MB *b, Ref x, int want_cos)
 	return mb_sel(b, bit(b, q, 2), mb_neg(b, y), y);
 }
 
+/*
+ * float32 Payne-Hanek for |x| >= FAST_MAX, on 32-bit words as CUDA's
+ * sinf does: x = m 2^(e - 158) with m the 32-bit mantissa (leading one
+ * on top) and e the biased exponent; m times the first 192 bits of 2/pi
+ * (six words, immediates) is P, 224 bits in seven words p[0..6], and
+ * x 2/pi = P 2^(e - 350).  So the 64 bits V = P >> (288 - e) hold the
+ * quadrant's two bits on top and 62 bits of fraction below (288 - e is
+ * 34 to 145: three words p[j..j+2], j = 1..4, picked by selects, shifted
+ * by the rest); the words of 2/pi
+ * beyond 192 bits and P's bits below V change V by less than its last
+ * bit.  V << 2 read as a signed number is the fraction rounded to the
+ * nearest quadrant (its top bit carries into q), and r = that times
+ * pi/2 2^-64 in float64, rounded to float32.  Infinities and NaN give
+ * NaN (x 0).
+ */
+static Ref reduce_ph_f32(MB *b, Ref x, Ref *qp)
+{
+	Ref M32 = u64c(b, 0xffffffffu);
+	Ref ix = mb_bits(b, x);
+	Ref e = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, ix, mb_i(b, KW, 23)), mb_i(b, KW, 0xff));
+	Ref m = mb_cvt(b, mb_iop(b, O_OR, KW, mb_iop(b, O_SHL, KW, ix, mb_i(b, KW, 8)), mb_i(b, KW, (int32_t)0x80000000u)),
+	               SK_U32, SK_U64);
+	Ref p[7], carry = u64c(b, 0);
+	for (int i = 0; i < 6; i++) {
+		Ref t = mb_uop(b, O_ADD, KL, mb_uop(b, O_MUL, KL, m, u64c(b, TWO_OVER_PI_BITS[6 - i])), carry);
+		p[i] = and64(b, t, M32);
+		carry = shr64(b, t, u64c(b, 32));
+	}
+	p[6] = carry;
+	Ref base = mb_iop(b, O_SUB, KW, mb_i(b, KW, 288), e);
+	Ref j = mb_uop(b, O_SHR, KW, base, mb_i(b, KW, 5));
+	Ref sh = mb_cvt(b, mb_iop(b, O_AND, KW, base, mb_i(b, KW, 31)), SK_U32, SK_U64);
+	Ref w[3];
+	for (int k = 0; k < 3; k++) {
+		w[k] = p[4 + k];
+		for (int jj = 3; jj >= 1; jj--)
+			w[k] = mb_isel(b, KL, mb_icmp(b, CC_EQ, KW, j, mb_i(b, KW, jj)), p[jj + k], w[k]);
+	}
+	Ref hi = mb_uop(b, O_OR, KL, shl64(b, w[2], u64c(b, 32)), w[1]);
+	Ref v = mb_uop(b, O_OR, KL, shl64(b, hi, mb_uop(b, O_SUB, KL, u64c(b, 32), sh)), shr64(b, w[0], sh));
+	Ref q = mb_cvt(b, shr64(b, v, u64c(b, 62)), SK_U64, SK_I32);
+	q = mb_iop(b, O_ADD, KW, q, mb_cvt(b, and64(b, shr64(b, v, u64c(b, 61)), u64c(b, 1)), SK_U64, SK_I32));
+	MB d = mb_new(b->L, SK_F64);
+	Ref f = mb_cvt(&d, shl64(b, v, u64c(b, 2)), SK_I64, SK_F64);
+	Ref r = mb_cvt(&d, mb_mul(&d, f, mb_f(&d, 0x1.921fb54442d18p-64)), SK_F64, SK_F32);
+	Ref neg = mb_signbit(b, x);
+	*qp = mb_isel(b, KW, neg, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), q), q);
+	r = mb_xorsign(b, r, neg);
+	return mb_sel(b, mb_cmp(b, CC_GEU, mb_abs(b, x), mb_f(b, HUGE_VAL)), mb_mul(b, x, mb_f(b, 0)), r);
+}
+
 /* the float32 reduction of sincos_f32: r, and the quadrant in *qp */
 static Ref reduce_f32(MB *b, Ref x, Ref *qp)
 {
@@ -274,10 +325,9 @@ static Ref reduce_f32(MB *b, Ref x, Ref *qp)
 	mb_set(b, vr, r);
 	MIf s;
 	mb_if(b, &s, mb_ge(b, mb_abs(b, x), mb_f(b, FAST_MAX)));
-	MB d = mb_new(b->L, SK_F64);
-	Red p = reduce_d(&d, mb_cvt(b, x, SK_F32, SK_F64));
-	mb_set(b, vq, p.q);
-	mb_set(b, vr, mb_cvt(b, mb_add(&d, p.rh, p.rl), SK_F64, SK_F32));
+	Ref q;
+	mb_set(b, vr, reduce_ph_f32(b, x, &q));
+	mb_set(b, vq, q);
 	mb_endif(b, &s);
 	*qp = mb_get(b, vq);
 	return mb_get(b, vr);
