@@ -674,6 +674,14 @@ enum { FMA_SAT = 1, FMA_RM = 2, FMA_MODES = 3 };
 /* The value of a float32 fma with modes (FMA_*); the simulator and the
  * folder share it. */
 float ir_fmaf_mode(float x, float y, float z, int mode);
+/* The value of cvt from a float to integer kind sk: truncated toward
+ * zero, saturated to sk's range, NaN to 0.  The 8-bit kinds saturate to
+ * the 16-bit range and keep the low byte, as Numba's code does
+ * (cvt.rzi.s16 or .u16, then a byte): 300.0 is 44 as uint8, 70000.0 is
+ * 255.  Returned as an int64_t (a uint64 as its bits). */
+int64_t ir_float_to_int(double v, ScalarKind sk);
+/* The range ir_float_to_int saturates to, for the kinds below 64 bits. */
+void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi);
 
 /*
  * The opcode table.  Columns: name, number of operands, whether it defines
@@ -707,7 +715,8 @@ float ir_fmaf_mode(float x, float y, float z, int mode);
  *   sel              arg0 (KB) ? arg1 : arg2
  *   cvt              convert arg0 of scalar kind ty to the scalar kind in aux:
  *                    float->int truncates toward zero and saturates (PTX
- *                    cvt.rzi semantics, NaN -> 0); int->int truncates/extends;
+ *                    cvt.rzi semantics, NaN -> 0; the 8-bit kinds through
+ *                    16 bits, ir_float_to_int); int->int truncates/extends;
  *                    ->bool is != 0
  *   bits             reinterpret arg0's bits as class cls (same width)
  *   copy             arg0

@@ -9,6 +9,7 @@ not); integer results must be exact.
 
 import math
 import os
+import re
 
 import numpy as np
 
@@ -550,6 +551,57 @@ def test_np_casts(load, rng):
     equal(iout[:, 2], x.astype(i16))
     equal(iout[:, 3], (x.astype(f32) * f32(2)).astype(i64))
     equal(iout[:, 4], kk.astype(u32))
+
+
+@cuda.jit
+def float_to_small(x, u8, i8, u16, i16, via):
+    i = cuda.grid(1)
+    if i < x.size:
+        u8[i] = x[i]
+        i8[i] = x[i]
+        u16[i] = x[i]
+        i16[i] = x[i]
+        via[i] = np.int32(np.uint8(x[i]))   # the value itself, not only its store
+
+
+def small_reference(x, bits, signed):
+    """Numba's float -> 8/16-bit conversion on the GPU: truncate, saturate
+    to the 16-bit range (cvt.rzi.s16/.u16), keep the low bits."""
+    t = np.trunc(np.nan_to_num(x.astype(np.float64), nan=0.0))
+    t = np.clip(t, -32768, 32767) if signed else np.clip(t, 0, 65535)
+    t = t.astype(np.int64) & ((1 << bits) - 1)
+    if signed:
+        t = np.where(t >= 1 << (bits - 1), t - (1 << bits), t)
+    return t
+
+
+def test_float_to_small_ints_as_numba(rng):
+    # out of the 8-bit range a float keeps the low byte of its 16-bit
+    # conversion (300.0 -> 44 as uint8), as Numba's code does, not 255
+    x = np.concatenate([rng.uniform(-80000, 80000, 500), rng.uniform(-300, 300, 500),
+                        [300.0, -5.0, 70000.0, -70000.0, 255.9, 127.5, 128.0, -129.0, 200.0,
+                         -1000.0, np.nan, np.inf, -np.inf, -0.5]]).astype(f32)
+    outs = [np.zeros(x.size, t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.int32)]
+    float_to_small[nblocks(x.size, 128), 128](x, *outs)
+    equal(outs[0], small_reference(x, 8, False))
+    equal(outs[1], small_reference(x, 8, True))
+    equal(outs[2], small_reference(x, 16, False))
+    equal(outs[3], small_reference(x, 16, True))
+    equal(outs[4], small_reference(x, 8, False))
+    assert outs[0][x.size - 14] == 44 and outs[0][x.size - 12] == 255
+
+
+def test_float_store_to_bytes_has_no_extension():
+    """A float stored to a uint8/int8 array is one 16-bit conversion and
+    the byte store reads it: no 32-bit extension or clamp in between."""
+    x = np.zeros(8, f32)
+    outs = [np.zeros(8, t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.int32)]
+    argtypes = float_to_small._typeof((x, *outs))
+    ptx = float_to_small._compile(", ".join(argtypes), argtypes, 3).ptx
+    body = ptx[ptx.index(".entry"):]
+    assert re.search(r"cvt\.rzi\.u16\.f32 (%h\d+), %f\d+;\s*st\.global\.u8 \[[^]]*\], \1;", body)
+    assert re.search(r"cvt\.rzi\.s16\.f32 (%h\d+), %f\d+;\s*st\.global\.s8 \[[^]]*\], \1;", body)
+    assert "min." not in body and "max." not in body
 
 
 def test_negative_index(load, rng):

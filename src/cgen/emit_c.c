@@ -480,13 +480,12 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 			case SK_I64: fputs("pj_f2l(", f); ref(o, fn, i->arg[0]); fputc(')', f); break;
 			case SK_U64: fputs("pj_f2ul(", f); ref(o, fn, i->arg[0]); fputc(')', f); break;
 			default: {
-				static const double lo[NSK] = {[SK_I8] = -128.0, [SK_I16] = -32768.0,
-				                               [SK_I32] = -2147483648.0};
-				static const double hi[NSK] = {[SK_I8] = 127.0, [SK_I16] = 32767.0, [SK_I32] = 2147483647.0,
-				                               [SK_U8] = 255.0, [SK_U16] = 65535.0, [SK_U32] = 4294967295.0};
+				/* saturated to the range, then wrapped to the kind's width by the cast */
+				double lo, hi;
+				ir_float_to_int_range((ScalarKind)tk, &lo, &hi);
 				fprintf(f, "%s(%s)pj_f2i(", norm_open(KW, tk), mem_type(tk));
 				ref(o, fn, i->arg[0]);
-				fprintf(f, ", %a, %a))", lo[tk], hi[tk]);
+				fprintf(f, ", %a, %a))", lo, hi);
 				break;
 			}
 			}

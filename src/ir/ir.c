@@ -472,3 +472,24 @@ float ir_fmaf_mode(float x, float y, float z, int mode)
 	return r;
 }
 
+void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi)
+{
+	int bits = scalar_info[sk].size * 8 < 16 ? 16 : scalar_info[sk].size * 8;
+	*lo = scalar_info[sk].is_signed ? -ldexp(1, bits - 1) : 0;
+	*hi = ldexp(1, scalar_info[sk].is_signed ? bits - 1 : bits) - 1;
+}
+
+int64_t ir_float_to_int(double v, ScalarKind sk)
+{
+	if (v != v)
+		return 0;
+	if (sk == SK_I64)
+		return v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
+	if (sk == SK_U64)
+		return v >= 0x1p64 ? (int64_t)UINT64_MAX : v <= 0 ? 0 : (int64_t)(uint64_t)v;
+	double lo, hi, t = trunc(v);
+	ir_float_to_int_range(sk, &lo, &hi);
+	int64_t r = (int64_t)(t < lo ? lo : t > hi ? hi : t);
+	return sk == SK_I8 ? (int8_t)r : sk == SK_U8 ? (uint8_t)r : r;
+}
+

@@ -99,25 +99,6 @@ Ref lower_con_int(Lower *L, ScalarKind sk, int64_t v)
 	return ir_con_int(L->f, ir_cls_of_sk(sk), wrap_int(sk, v));
 }
 
-/* A double to an integer kind as a C cast would (saturating, NaN -> 0). */
-static int64_t float_to_int(ScalarKind sk, double d)
-{
-	if (d != d)
-		return 0;
-	if (!lower_is_signed(sk)) {
-		if (d <= 0)
-			return 0;
-		if (d >= 18446744073709551615.0)
-			return (int64_t)UINT64_MAX;
-		return (int64_t)(uint64_t)d;
-	}
-	if (d <= -9223372036854775808.0)
-		return INT64_MIN;
-	if (d >= 9223372036854775807.0)
-		return INT64_MAX;
-	return (int64_t)d;
-}
-
 Ref lower_con_float(Lower *L, ScalarKind sk, double d)
 {
 	sk = lower_part_sk(sk);
@@ -127,7 +108,7 @@ Ref lower_con_float(Lower *L, ScalarKind sk, double d)
 		return ir_con_f32(L->f, (float)d);
 	if (sk == SK_F64)
 		return ir_con_f64(L->f, d);
-	return ir_con_int(L->f, ir_cls_of_sk(sk), wrap_int(sk, float_to_int(sk, d)));
+	return ir_con_int(L->f, ir_cls_of_sk(sk), wrap_int(sk, ir_float_to_int(d, sk)));
 }
 
 Ref lower_zero(Lower *L, Cls k)

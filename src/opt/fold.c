@@ -342,20 +342,7 @@ static Ref fold_cvt(Fn *f, Ins *i, Con *a)
 	}
 	if (!is_int_sk(to))
 		return REF_NONE;
-	if (isnan(x))
-		return int_to_kind(f, 0, 0, to);
-	int w = sk_bits(to);
-	double t = trunc(x);
-	if (is_signed_sk(to)) {
-		double lo = -ldexp(1, w - 1), hi = ldexp(1, w - 1);   /* hi is one past the top */
-		int64_t v = t < lo ? (w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1)))
-		          : t >= hi ? (w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1)
-		          : (int64_t)t;
-		return int_to_kind(f, v, 0, to);
-	}
-	double hi = ldexp(1, w);
-	uint64_t v = t <= 0 ? 0 : t >= hi ? (w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1) : (uint64_t)t;
-	return int_to_kind(f, (int64_t)v, 1, to);
+	return int_to_kind(f, ir_float_to_int(x, (ScalarKind)to), 0, to);
 }
 
 static Ref fold_bits(Fn *f, Ins *i, Con *a)

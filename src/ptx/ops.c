@@ -549,15 +549,11 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 		return;
 	}
 	if (is_int_sk(to) && ptx_sk_small(to)) {
-		/* saturating to 32 bits keeps the order, so clamping after it
-		 * saturates to the small kind */
-		static const int lo[NSK] = {[SK_I8] = -128, [SK_I16] = -32768};
-		static const int hi[NSK] = {[SK_I8] = 127, [SK_I16] = 32767, [SK_U8] = 255, [SK_U16] = 65535};
-		const char *t = ptx_tmp(e, KW), *sg = ptx_sk_signed(to) ? "s32" : "u32";
-		ptx_line(e, "cvt.rzi.%s.%s %s, %s;", sg, fty(fk), t, s);
-		if (ptx_sk_signed(to))
-			ptx_line(e, "max.s32 %s, %s, %d;", t, t, lo[to]);
-		ptx_line(e, "min.%s %s, %s, %d;", sg, d, t, hi[to]);
+		/* saturated to 16 bits, then extended from the kind's width: the
+		 * 8-bit kinds keep the low byte (ir_float_to_int) */
+		const char *h = ptx_tmp(e, RK_H), *sg = ptx_sk_signed(to) ? "s" : "u";
+		ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", sg, fty(fk), h, s);
+		ptx_line(e, "cvt.%s32.%s %s, %s;", sg, ptx_sk_mem(to), d, h);
 		return;
 	}
 	if (is_int_sk(to)) {
@@ -626,6 +622,16 @@ static void load(Emit *e, const Ins *i)
 		ptx_line(e, "ld%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), d, a);
 }
 
+/* Is r a float converted to the 8- or 16-bit kind sk in this block (so
+ * that the float's register still holds what was converted)? */
+static int small_float_cvt(Emit *e, Ref r, int sk)
+{
+	if (!ptx_sk_small(sk) || r.kind != R_VAL || (int)r.idx >= e->f->nval || e->defblk[r.idx] != e->cur)
+		return 0;
+	const Ins *c = e->def[r.idx];
+	return c && c->op == O_CVT && c->aux == sk && (c->ty == SK_F32 || c->ty == SK_F64);
+}
+
 static void store(Emit *e, const Ins *i)
 {
 	if (i->aux == SP_PARAM || i->aux == SP_CONST)
@@ -646,6 +652,15 @@ static void store(Emit *e, const Ins *i)
 		const char *h = ptx_tmp(e, RK_H);
 		ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h, ptx_opnd(e, i->arg[1]));
 		ptx_line(e, "st%s.b16 %s, %s;", sp, a, h);
+	} else if (small_float_cvt(e, i->arg[1], i->ty)) {
+		/* the low bits of the 16-bit conversion are the value: the store
+		 * takes them from a copy of that conversion (ptxas merges the two),
+		 * and the extension to 32 bits dies unless something else reads it */
+		const Ins *c = e->def[i->arg[1].idx];
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", ptx_sk_signed(i->ty) ? "s" : "u", fty(ir_cls_of_sk(c->ty)), h,
+		         ptx_opnd(e, c->arg[0]));
+		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, h);
 	} else
 		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));
 }

@@ -109,40 +109,6 @@ static Reg int_to(uint64_t u, int to)
 	return r;
 }
 
-/* cvt.rzi with saturation to the destination's range; NaN gives 0. */
-static uint64_t float_to_int(double v, int to)
-{
-	static const double lo[NSK] = {
-		[SK_I8] = -128.0, [SK_I16] = -32768.0, [SK_I32] = -2147483648.0,
-	};
-	static const double hi[NSK] = {
-		[SK_I8] = 127.0, [SK_I16] = 32767.0, [SK_I32] = 2147483647.0,
-		[SK_U8] = 255.0, [SK_U16] = 65535.0, [SK_U32] = 4294967295.0,
-	};
-	if (v != v)
-		return 0;
-	if (to == SK_I64) {
-		if (v >= 0x1p63)
-			return (uint64_t)INT64_MAX;
-		if (v <= -0x1p63)
-			return (uint64_t)INT64_MIN;
-		return (uint64_t)(int64_t)v;
-	}
-	if (to == SK_U64) {
-		if (v >= 0x1p64)
-			return UINT64_MAX;
-		if (v <= -1.0)
-			return 0;
-		return (uint64_t)v;
-	}
-	double t = trunc(v);
-	if (t < lo[to])
-		t = lo[to];
-	if (t > hi[to])
-		t = hi[to];
-	return (uint64_t)(int64_t)t;
-}
-
 static Reg cvt(Reg x, int aux)
 {
 	int from = aux & 255, to = aux >> 8;
@@ -155,7 +121,7 @@ static Reg cvt(Reg x, int aux)
 		case SK_F32: r.s = from == SK_F64 ? (float)x.d : x.s; break;
 		case SK_F16: r.s = round_f16(v); break;
 		case SK_BOOL: r.u = v != 0; break;
-		default: r = int_to(float_to_int(v, to), to); break;
+		default: r = int_to((uint64_t)ir_float_to_int(v, (ScalarKind)to), to); break;
 		}
 		return r;
 	}

@@ -795,9 +795,15 @@ TEST(fold_conversions)
 	CHECK(folds_int("=w cvt.i32 f64 -1e10", "i32", INT32_MIN));
 	CHECK(folds_int("=w cvt.i32 f64 nan", "i32", 0));
 	CHECK(folds_int("=w cvt.i32 f64 -2.9", "i32", -2));
-	CHECK(folds_int("=w cvt.u8 f64 300.0", "u8", 255));
+	/* the 8-bit kinds saturate to 16 bits and keep the low byte */
+	CHECK(folds_int("=w cvt.u8 f64 300.0", "u8", 44));
+	CHECK(folds_int("=w cvt.u8 f64 70000.0", "u8", 255));
 	CHECK(folds_int("=w cvt.u8 f64 -5.0", "u8", 0));
-	CHECK(folds_int("=w cvt.i8 f32 -1000.0", "i8", -128));
+	CHECK(folds_int("=w cvt.i8 f32 -1000.0", "i8", 24));
+	CHECK(folds_int("=w cvt.i8 f32 200.0", "i8", -56));
+	CHECK(folds_int("=w cvt.i8 f32 -1e9", "i8", 0));
+	CHECK(folds_int("=w cvt.u16 f32 70000.0", "u16", 65535));
+	CHECK(folds_int("=w cvt.i16 f64 -40000.0", "i16", -32768));
 	CHECK(folds_int("=l cvt.i64 f32 inf", "i64", INT64_MAX));
 	CHECK(folds_int("=l cvt.i64 f64 -inf", "i64", INT64_MIN));
 	CHECK(folds_int("=l cvt.i64 f64 9.3e18", "i64", INT64_MAX));
