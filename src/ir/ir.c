@@ -452,9 +452,10 @@ int ir_fmt_conversions(const char *fmt, int *is_s, int max)
 }
 
 /* Rounding toward minus infinity without the floating-point environment
- * (a compiler may move fmaf across fesetround): the product of two floats is exact in a double, the sum's error is
- * exact too (Knuth's two-sum), and the nearest float r of the sum s goes
- * one float down when it lies above s + err. */
+ * (a compiler may move fmaf across fesetround): the product of two floats
+ * is exact in a double, the sum's error is exact too (Knuth's two-sum),
+ * and the nearest float r of the sum s goes one float down when it lies
+ * above s + err. */
 float ir_fmaf_mode(float x, float y, float z, int mode)
 {
 	float r = fmaf(x, y, z);
@@ -492,4 +493,3 @@ int64_t ir_float_to_int(double v, ScalarKind sk)
 	int64_t r = (int64_t)(t < lo ? lo : t > hi ? hi : t);
 	return sk == SK_I8 ? (int8_t)r : sk == SK_U8 ? (uint8_t)r : r;
 }
-

@@ -236,11 +236,12 @@ static Ref bit(MB *b, Ref q, int m)
  * operations: j = rint(x 2/pi) by the magic addition (its bits give the
  * quadrant), r = x - j pi/2 with pi/2 in three truncated float32 parts
  * (the first product exact, all parts positive so that r keeps a zero's
- * sign), rounded twice; beyond FAST_MAX reduce_ph_f32 runs in a branch.  sin(r) = r + r z S(z) (three
- * terms) and cos(r) = 1 + z P(z) (four) share one Horner evaluation,
- * coefficients selected by the quadrant.  The reduction's worst cancellation
- * below FAST_MAX keeps r right to about 2^-22 relative; the error stays
- * below CUDA's 2 ulp (bench/math_accuracy.py).
+ * sign), rounded twice; beyond FAST_MAX reduce_ph_f32 runs in a branch.
+ * sin(r) = r + r z S(z) (three terms) and cos(r) = 1 + z P(z) (four)
+ * share one Horner evaluation, coefficients selected by the quadrant.
+ * The reduction's worst cancellation below FAST_MAX keeps r right to
+ * about 2^-22 relative; the error stays below CUDA's 2 ulp
+ * (bench/math_accuracy.py).
  */
 #define FAST_MAX 105615.0
 
@@ -269,9 +270,8 @@ static Ref sincos_f32(MB *b, Ref x, int want_cos)
  * x 2/pi = P 2^(e - 350).  So the 64 bits V = P >> (288 - e) hold the
  * quadrant's two bits on top and 62 bits of fraction below (288 - e is
  * 34 to 145: three words p[j..j+2], j = 1..4, picked by selects, shifted
- * by the rest); the words of 2/pi
- * beyond 192 bits and P's bits below V change V by less than its last
- * bit.  V << 2 read as a signed number is the fraction rounded to the
+ * by the rest); the words of 2/pi beyond 192 bits and P's bits below V
+ * change V by less than its last bit.  V << 2 read as a signed number is the fraction rounded to the
  * nearest quadrant (its top bit carries into q), and r = that times
  * pi/2 2^-64 in float64, rounded to float32.  Infinities and NaN give
  * NaN (x 0).
