@@ -514,6 +514,27 @@ def test_runtime_wrong_argument_types():
     _raises(TypeError, lambda: _store[1, 8](a), "_store")
     _raises(TypeError, lambda: _store[1, 8](a, 1.0, 2.0), "_store")
     _raises(TypeError, lambda: _store[1, 8]([1, 2], 1.0), "_store", "argument 1", "'a'")
+    # NumPy scalars that are no numbers: their buffers are bytes (format
+    # "B"), which once passed them for uint8 values
+    for v in (np.datetime64("2020-01-01"), np.timedelta64(5, "s")):
+        _raises(TypeError, lambda: _store[1, 8](a, v), "_store", "argument 2",
+                "NumPy scalar of a dtype kernels do not take", type(v).__name__)
+    _raises(TypeError, lambda: _store[1, 8](a, np.bytes_(b"x")), "_store", "argument 2", "string")
+
+
+_DATE = np.datetime64("2020-01-01")
+
+
+@cuda.jit
+def _uses_date(a):
+    a[0] = _DATE
+
+
+def test_numpy_scalar_global_that_is_no_number():
+    """A global datetime64 is no constant a kernel can use (its buffer's
+    byte once made it a uint8)."""
+    msg = _raises(Exception, lambda: _uses_date[1, 1](np.zeros(1)), "_DATE", "datetime64")
+    assert "test_error_catalogue.py" in msg, msg
 
 
 def test_runtime_too_much_shared_memory():

@@ -73,7 +73,9 @@ static struct TypeClass *type_class(ModState *st, PyTypeObject *t, PyObject *o, 
 		cls = TC_RECORD;
 	} else if (nd_type_named(t, "numpy.generic")) {
 		Py_buffer v;
-		if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) == 0) {
+		if (!nd_numeric_scalar_type(t)) {
+			k = -1;
+		} else if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) == 0) {
 			k = kind_of_format(v.format, v.itemsize);
 			off = scalar_offset(t, o, &v);
 			PyBuffer_Release(&v);

@@ -237,6 +237,26 @@ static LauncherObject *kept_launcher(DispatcherObject *d, PyObject *key)
 
 /* ---------------------------------------------------------- Dispatcher */
 
+/* The pending exception again, its message starting with the kernel's
+ * name (for messages of helpers that serve more than launches). */
+static PyObject *name_in_error(DispatcherObject *d)
+{
+	PyObject *t, *v, *tb;
+	PyErr_Fetch(&t, &v, &tb);
+	PyErr_NormalizeException(&t, &v, &tb);
+	PyObject *msg = v ? PyObject_Str(v) : NULL;
+	if (msg) {
+		PyErr_Format(t, "kernel '%s': %U", d->name, msg);
+		Py_DECREF(msg);
+		Py_XDECREF(t);
+		Py_XDECREF(v);
+		Py_XDECREF(tb);
+	} else {
+		PyErr_Restore(t, v, tb);
+	}
+	return NULL;
+}
+
 static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
 {
 	ModState *st = d->st;
@@ -270,13 +290,13 @@ static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
 			return NULL;
 		if (v < 0 || v > 0x7fffffffLL)
 			return PyErr_Format(PyExc_ValueError, "kernel '%s': %lld bytes of dynamic shared memory; the "
-			                    "amount must be 0 or more", d->name, v);
+			                    "amount must be %s", d->name, v, v < 0 ? "0 or more" : "at most 2**31-1");
 		smem = (unsigned long long)v;
 	}
 	CUstream s;
 	int async;
 	if (stream_arg(st, so, &s, &async))
-		return NULL;
+		return name_in_error(d);
 	for (int j = 0; j < NLAUNCHERS; j++) {
 		L = d->launchers[j];
 		if (L && memcmp(L->grid, grid, sizeof grid) == 0 && memcmp(L->block, block, sizeof block) == 0 &&

@@ -183,7 +183,7 @@ static int classify(CpuDispatcherObject *d, CpuState *cs, int i, PyObject *o, Cp
 		return from_buffer(d, i, o, a);
 	if (nd_type_named(t, "numpy.generic")) {
 		Py_buffer v;
-		if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) < 0) {
+		if (!nd_numeric_scalar_type(t) || PyObject_GetBuffer(o, &v, PyBUF_FORMAT) < 0) {
 			PyErr_Clear();
 			return bad_arg(d, i, o, "a NumPy scalar of a dtype @njit functions do not take");
 		}

@@ -269,7 +269,7 @@ static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 static int numpy_scalar(PyObject *obj, PjValue *out, PjArena *arena)
 {
 	Py_buffer v;
-	if (PyObject_GetBuffer(obj, &v, PyBUF_FORMAT) < 0) {
+	if (!nd_numeric_scalar_type(Py_TYPE(obj)) || PyObject_GetBuffer(obj, &v, PyBUF_FORMAT) < 0) {
 		PyErr_Clear();
 		unknown(obj, out, arena, NULL);
 		return 0;

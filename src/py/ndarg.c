@@ -65,6 +65,13 @@ int nd_type_named(PyTypeObject *t, const char *name)
 	return 0;
 }
 
+int nd_numeric_scalar_type(PyTypeObject *t)
+{
+	if (nd_type_named(t, "numpy.timedelta64"))
+		return 0;
+	return nd_type_named(t, "numpy.number") || nd_type_named(t, "numpy.bool") || nd_type_named(t, "numpy.bool_");
+}
+
 int nd_is_ndarray_slow(ModState *st, PyTypeObject *t)
 {
 	if (!nd_type_named(t, "numpy.ndarray"))

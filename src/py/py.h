@@ -236,6 +236,10 @@ enum { ND_OK, ND_NOBUF, ND_NDIM };
 int nd_read(ModState *st, PyObject *o, int hold, NdArg *x);
 /* t, or a base of t, has this tp_name ("numpy.generic") */
 int nd_type_named(PyTypeObject *t, const char *name);
+/* Is t a NumPy number or bool scalar type?  datetime64, timedelta64 (a
+ * numpy.integer), the strings and void are NumPy scalars but not numbers:
+ * their buffers are bytes, format "B", and would pass for a uint8. */
+int nd_numeric_scalar_type(PyTypeObject *t);
 int nd_is_ndarray_slow(ModState *st, PyTypeObject *t);
 /* t is numpy.ndarray or a subclass */
 static inline int nd_is_ndarray(ModState *st, PyTypeObject *t)
