@@ -493,7 +493,7 @@ Value lower_param_value(Lower *L, Type *t, int arg)
 			v.r = load_param(L, p, arg, KP_REAL, 0);
 			v.im = load_param(L, p, arg, KP_IMAG, 0);
 		} else if (t->sk == SK_F16) {
-			lower_unsupported(L, L->fr->spec->def->span, "float16 kernel arguments");
+			lower_unsupported(L, L->fr->spec->def->span, "a float16 kernel argument");
 		} else {
 			v.r = load_param(L, t->sk, arg, KP_SCALAR, 0);
 		}
