@@ -622,6 +622,13 @@ Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
  * ends it.  The chain's type is the common type of those that may be. */
 enum { BOOL_DROPPED, BOOL_MAYBE, BOOL_LAST };
 int sema_boolop_operand(const Expr *e, int i);
+/* sema_expr.c: does Numba decide typed condition cond before typing, and
+ * so type only the branch it takes?  Yes for what it knows early: a
+ * literal (or literals CPython folds), a name bound to a constant, an
+ * array's ndim, a tuple's len(), comparisons of those, `not`, and/or of
+ * such conditions.  No for any other, even one whose value is known
+ * here (abs(-1) > 0, np.float32(1)): Numba types both branches. */
+int sema_prunes(const Expr *cond);
 /* sema_ret.c: the return type of a device function typed on its own for
  * argument types (pj_infer_return; the array-function layer). */
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);

@@ -334,6 +334,49 @@ def test_and_or_chains_take_the_type_numba_sees(rng):
     assert not np.array_equal(out[:, 0], s.astype(f64) ** 2)   # the float32 square differs
 
 
+KNOWN_ONE = 1
+
+
+@kernel
+def known_conditions(s, out):
+    i = cuda.grid(1)
+    if i < s.size:
+        x = s[i]
+        a = x if abs(-1) > 0 else 2.5        # a call: Numba types both, float64
+        out[i, 0] = a * a
+        b = x if 1 > 0 else 2.5              # literals: pruned, float32
+        out[i, 1] = b * b
+        c = x if KNOWN_ONE > 0 else 2.5      # a global constant: pruned
+        out[i, 2] = c * c
+        if np.float32(1):                    # a call: both branches typed
+            d = x
+        else:
+            d = 2.5
+        out[i, 3] = d * d
+        e = x if s.ndim == 1 else 2.5        # an argument's ndim: pruned
+        out[i, 4] = e * e
+        f = abs(-1) and x                    # a call: not dropped, int64 | float32
+        out[i, 5] = f * f
+
+
+def test_known_conditions_numba_does_not_prune_type_both_branches(rng):
+    """A condition whose value ptxjit knows but Numba does not know before
+    typing (abs(-1) > 0, np.float32(1)) types both branches, as Numba
+    does: the variable unifies float32 with float64.  Conditions Numba
+    prunes on (literals, global constants, an argument's ndim) type the
+    taken branch alone."""
+    n = 200
+    s = rng.uniform(-3e3, 3e3, n).astype(f32)
+    out = np.zeros((n, 6))
+    known_conditions[(n + 63) // 64, 64](s, out)
+    sq32 = lambda v: f64(f32(v * v))  # noqa: E731
+    sq64 = lambda v: f64(v) * f64(v)  # noqa: E731
+    for k in range(n):
+        x = s[k]
+        assert out[k].tolist() == [sq64(x), sq32(x), sq32(x), sq64(x), sq32(x), sq64(x)], (k, x)
+    assert not np.array_equal(out[:, 0], out[:, 1])
+
+
 @kernel
 def const_product_plus(s, out):
     out[0] = np.float32(-7.0) * (np.float32(65504.0) ** 3) + (-np.float32(1.0))

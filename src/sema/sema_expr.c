@@ -658,10 +658,77 @@ Type *type_truth(Scope *sc, Expr *e)
 	}
 }
 
+/* An expression of literals that CPython's compiler folds into one
+ * constant (unary operators and arithmetic on literals). */
+static int folded_literal(const Expr *e)
+{
+	switch (e->kind) {
+	case E_INT: case E_FLOAT: case E_IMAG: case E_BOOL: case E_NONE: case E_STR:
+		return 1;
+	case E_UNARY:
+		return folded_literal(e->bin.a);
+	case E_BINARY:
+		return folded_literal(e->bin.a) && folded_literal(e->bin.b);
+	default:
+		return 0;
+	}
+}
+
+static int is_param(const Expr *e, TypeKind kind)
+{
+	return e->kind == E_NAME && e->name.var && e->name.var->is_param && e->ty && e->ty->kind == kind;
+}
+
+/* Is typed e a value Numba knows before it types the function: a folded
+ * literal, a name bound to a constant (a global, a closure variable, a
+ * local assigned a constant), the ndim of an array argument, the len()
+ * of a tuple argument (Numba's rewrite of semantic constants)? */
+static int known_early(const Expr *e)
+{
+	switch (e->kind) {
+	case E_NAME:
+		return e->cval != NULL;
+	case E_ATTR:
+		return !strcmp(e->attr.name, "ndim") && is_param(e->attr.obj, TY_ARRAY);
+	case E_CALL:
+		return e->call.intrin == IN_LEN && e->call.nargs == 1 && is_param(e->call.args[0], TY_TUPLE);
+	default:
+		return folded_literal(e);
+	}
+}
+
+int sema_prunes(const Expr *cond)
+{
+	if (known_early(cond))
+		return 1;
+	switch (cond->kind) {
+	case E_UNARY:
+		return cond->bin.op == OP_NOT && sema_prunes(cond->bin.a);
+	case E_COMPARE:
+		for (int i = 0; i <= cond->cmp.n; i++)
+			if (!known_early(cond->cmp.args[i]))
+				return 0;
+		return 1;
+	case E_BOOLOP:
+		/* up to the operand that decides the chain (the rest is dead) */
+		for (int i = 0; i < cond->boolop.n; i++) {
+			const Expr *a = cond->boolop.args[i];
+			int truth;
+			if (!sema_prunes(a))
+				return 0;
+			if (const_truth(a->cval, &truth) && (cond->boolop.op == OP_AND ? !truth : truth))
+				return 1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int sema_boolop_operand(const Expr *e, int i)
 {
 	for (int k = 0; k <= i && k < e->boolop.n; k++) {
-		int truth, c = const_truth(e->boolop.args[k]->cval, &truth);
+		int truth, c = const_truth(e->boolop.args[k]->cval, &truth) && sema_prunes(e->boolop.args[k]);
 		int ends = c && (e->boolop.op == OP_AND ? !truth : truth);
 		if (k == i)
 			return ends || k == e->boolop.n - 1 ? BOOL_LAST : c ? BOOL_DROPPED : BOOL_MAYBE;
@@ -706,11 +773,14 @@ static Type *type_boolop(Scope *sc, Expr *e)
 	return set(e, t, nvalues == 1 && value ? const_of_type(sc->c, value, t) : NULL);
 }
 
+/* A condition Numba prunes on (sema_prunes) types the taken branch
+ * alone; any other, even one whose value is known here, types both, as
+ * Numba does: `1 if abs(x) > 0 else 2.5` is a float64. */
 static Type *type_ifexp(Scope *sc, Expr *e)
 {
 	Type *ct = type_truth(sc, e->ifexp.cond);
-	int truth;
-	if (ct && const_truth(e->ifexp.cond->cval, &truth)) {
+	int truth, known = ct && const_truth(e->ifexp.cond->cval, &truth);
+	if (known && sema_prunes(e->ifexp.cond)) {
 		Expr *taken = truth ? e->ifexp.a : e->ifexp.b;
 		Type *t = type_expr(sc, taken);
 		return set(e, t, taken->cval);
@@ -724,7 +794,8 @@ static Type *type_ifexp(Scope *sc, Expr *e)
 		err_at(sc->c, e->span, "give both branches the same kind of value",
 		       "the branches of the conditional expression have types %s and %s, which have no common type",
 		       tstr(sc, a), tstr(sc, b));
-	return set(e, t, NULL);
+	Const *taken = known ? (truth ? e->ifexp.a : e->ifexp.b)->cval : NULL;
+	return set(e, t, taken ? const_of_type(sc->c, taken, t) : NULL);
 }
 
 static Type *type_tuple(Scope *sc, Expr *e)

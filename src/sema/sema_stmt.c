@@ -5,8 +5,10 @@
  *
  * What lowering can rely on:
  *   - An if/while whose condition has a cval has only its taken branch
- *     typed; the other branch is dead and must not be lowered.  An
- *     ifexp likewise (see sema_expr.c).
+ *     lowered; the other is dead.  Only its taken branch is typed too
+ *     when Numba would prune on the condition (sema_prunes); otherwise
+ *     both are typed, so that variables take the types Numba gives them.
+ *     An ifexp likewise (see sema_expr.c).
  *   - Statements after one that always leaves (return, break, continue,
  *     raise, an if whose live branches all leave, `while True` without
  *     break) are unreachable and left untyped.
@@ -394,11 +396,14 @@ static int type_stmt(Scope *sc, Stmt *s)
 		type_augassign(sc, s);
 		return 0;
 	case S_IF: {
-		if (type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth))
+		/* a known condition Numba does not prune on (sema_prunes) still
+		 * types both branches; lowering takes the live one alone */
+		int known = type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth);
+		if (known && sema_prunes(s->cond.cond))
 			return type_body(sc, truth ? &s->cond.body : &s->cond.orelse);
 		int a = type_body(sc, &s->cond.body);
 		int b = type_body(sc, &s->cond.orelse);
-		return a && b;
+		return known ? (truth ? a : b) : a && b;
 	}
 	case S_WHILE:
 		if (type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth)) {
