@@ -12,7 +12,10 @@ bit, math functions within their ULP bounds.
     DIFFTEST_SEED, default 0) must pass, and a slice of DIFFTEST_COMM (default
     150) programs that communicate (shared memory, barriers, warp shuffles,
     votes and matches, integer and float atomics, compare-and-swap loops);
-    together about a minute on the simulator.
+    together about a minute on the simulator;
+  * where Numba is installed, 200 random scalar expressions must give
+    the same results under ptxjit.njit and numba.njit
+    (tests/difftest/numba_oracle.py).
 
 Larger runs: python3 tests/difftest/run.py --n N --seed S [--gpu].
 """
@@ -167,3 +170,22 @@ def test_run_reports_progress_and_stops_at_its_time_budget(capsys):
     assert run.main(flag + ["--n", "5", "--seed", "7", "--seconds", "0"]) == 0
     out = capsys.readouterr().out
     assert "stopped after" in out and "0 programs" in out
+
+
+@pytest.mark.skipif(ON_GPU, reason="the CPU targets of both compilers; runs once, on the simulator's pass")
+def test_numba_itself_agrees_on_random_expressions():
+    """tests/difftest/numba_oracle.py: 200 random scalar expressions give
+    the same value of the same kind under ptxjit.njit as under
+    numba.njit (where Numba is installed)."""
+    try:
+        import numpy as np
+        if not hasattr(np, "row_stack"):
+            np.row_stack = np.vstack
+        import numba  # noqa: F401
+    except Exception:
+        pytest.skip("Numba is not installed")
+    import numba_oracle
+    counts, bad = numba_oracle.run(2, 200)
+    assert not bad, bad[:5]
+    assert counts["ok"] > 150 and counts["refused"] == 0, counts
+
