@@ -614,12 +614,14 @@ void sema_dump(FILE *out, Ctx *c);
  * float64); an augmented assignment computes in this type too. */
 Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty);
 /* sema_expr.c: what operand i of a typed `and`/`or` chain e is to its
- * value: BOOL_DROPPED, a constant that lets the chain go on (a true one
- * before `and`, a false one before `or`: CPython leaves it out of the
- * bytecode, so Numba never types it) or an operand after a constant
- * that ends the chain; BOOL_MAYBE, one that may be the value; BOOL_LAST,
- * the last one that may be: the chain's last operand or a constant that
- * ends it.  The chain's type is the common type of those that may be. */
+ * value: BOOL_DROPPED, an operand of known truth that lets the chain go
+ * on (a true constant before `and`, a false one before `or`: CPython
+ * leaves it out of the bytecode, so Numba never types it; or a chain
+ * such as (x or 3), true whatever x is, which still runs) or an operand
+ * after one that ends the chain; BOOL_MAYBE, one that may be the value;
+ * BOOL_LAST, the last one that may be: the chain's last operand or one
+ * of known truth that ends it.  The chain's type is the common type of
+ * those that may be. */
 enum { BOOL_DROPPED, BOOL_MAYBE, BOOL_LAST };
 int sema_boolop_operand(const Expr *e, int i);
 /* sema_expr.c: does Numba decide typed condition cond before typing, and

@@ -377,6 +377,43 @@ def test_known_conditions_numba_does_not_prune_type_both_branches(rng):
     assert not np.array_equal(out[:, 0], out[:, 1])
 
 
+@cuda.jit(device=True)
+def count_call(cnt, v):
+    cuda.atomic.add(cnt, 0, 1)
+    return v
+
+
+@kernel
+def known_truth_chains(s, cnt, out):
+    i = cuda.grid(1)
+    if i < s.size:
+        x = s[i]
+        v = (x or 3) or 2.5                      # always true: 2.5 never typed, int64
+        out[i, 0] = v * 4611686018427387904      # wraps as an int64
+        w = (count_call(cnt, x) or 3) and 2.5    # never the value, but it runs
+        out[i, 1] = w
+        if (count_call(cnt, x) and 0) or x > 0:  # always false first part, still runs
+            out[i, 2] = 1
+
+
+def test_chains_of_known_truth_drop_what_follows_but_run():
+    """(x or 3) is true whatever x is: in `(x or 3) or y` Numba never types
+    y (CPython's jumps skip it), so the chain stays an int64 (its product
+    wraps; numba.njit gives the same); in `(f() or 3) and y` the inner
+    chain is never the value, but f runs."""
+    n = 100
+    s = np.arange(-50, 50, dtype=np.int32)
+    s[::5] = 0
+    cnt = np.zeros(1, np.int64)
+    out = np.zeros((n, 3))
+    known_truth_chains[(n + 63) // 64, 64](s, cnt, out)
+    for k in range(n):
+        x = int(s[k])
+        wrapped = ((x or 3) * 2**62 + 2**63) % 2**64 - 2**63
+        assert out[k].tolist() == [float(wrapped), 2.5, 1.0 if x > 0 else 0.0], (k, x)
+    assert cnt[0] == 2 * n
+
+
 @kernel
 def const_product_plus(s, out):
     out[0] = np.float32(-7.0) * (np.float32(65504.0) ** 3) + (-np.float32(1.0))

@@ -610,8 +610,13 @@ static Value lower_boolop(Lower *L, Expr *e)
 	for (int i = 0; i < e->boolop.n; i++) {
 		Expr *x = e->boolop.args[i];
 		int role = sema_boolop_operand(e, i);
-		if (role == BOOL_DROPPED)
-			continue;     /* a constant the chain goes on after: never its value */
+		if (role == BOOL_DROPPED) {
+			/* the chain goes on after it, so it is never the value; a chain of
+			 * known truth, (x or 3), still runs for what x does */
+			if (!x->cval)
+				lower_expr(L, x);
+			continue;
+		}
 		Value v = lower_expr(L, x);
 		if (role == BOOL_LAST) {
 			lower_write(L, slot, ty, lower_convert(L, v, ty, x->span));
@@ -697,8 +702,11 @@ void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f)
 	case E_BOOLOP:
 		for (int i = 0; i < e->boolop.n; i++) {
 			int role = sema_boolop_operand(e, i);
-			if (role == BOOL_DROPPED)
+			if (role == BOOL_DROPPED) {
+				if (!e->boolop.args[i]->cval)
+					lower_expr(L, e->boolop.args[i]);   /* for its effects, as above */
 				continue;
+			}
 			if (role == BOOL_LAST) {
 				lower_cond(L, e->boolop.args[i], t, f);
 				return;

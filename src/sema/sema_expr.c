@@ -725,10 +725,23 @@ int sema_prunes(const Expr *cond)
 	}
 }
 
+/* Is the truth of operand e of a chain known before typing: a constant
+ * Numba prunes on, or a chain whose every value has one truth (an `or`
+ * ending in a true constant, an `and` in a false one: in (x or 3) or y,
+ * the inner chain is true whatever x is, and y is never typed)? */
+static int operand_truth(const Expr *e, int *truth)
+{
+	if (const_truth(e->cval, truth) && sema_prunes(e))
+		return 1;
+	if (e->kind != E_BOOLOP || !operand_truth(e->boolop.args[e->boolop.n - 1], truth))
+		return 0;
+	return e->boolop.op == OP_OR ? *truth : !*truth;
+}
+
 int sema_boolop_operand(const Expr *e, int i)
 {
 	for (int k = 0; k <= i && k < e->boolop.n; k++) {
-		int truth, c = const_truth(e->boolop.args[k]->cval, &truth) && sema_prunes(e->boolop.args[k]);
+		int truth, c = operand_truth(e->boolop.args[k], &truth);
 		int ends = c && (e->boolop.op == OP_AND ? !truth : truth);
 		if (k == i)
 			return ends || k == e->boolop.n - 1 ? BOOL_LAST : c ? BOOL_DROPPED : BOOL_MAYBE;
@@ -743,7 +756,7 @@ int sema_boolop_operand(const Expr *e, int i)
 static Type *type_boolop(Scope *sc, Expr *e)
 {
 	Type *t = NULL;
-	int known = 1, nvalues = 0;
+	int known = 1, nvalues = 0, runs = 0;
 	Const *value = NULL;
 	for (int i = 0; i < e->boolop.n; i++) {
 		Expr *a = e->boolop.args[i];
@@ -753,8 +766,10 @@ static Type *type_boolop(Scope *sc, Expr *e)
 			continue;
 		}
 		int role = sema_boolop_operand(e, i);
-		if (role == BOOL_DROPPED)
+		if (role == BOOL_DROPPED) {
+			runs |= !a->cval;    /* (x or 3) is never the value but runs */
 			continue;
+		}
 		if (known) {
 			Type *u = t ? ty_unify(sc->c, t, at) : at;
 			if (!u)
@@ -770,7 +785,7 @@ static Type *type_boolop(Scope *sc, Expr *e)
 	}
 	if (!known)
 		return set(e, NULL, NULL);
-	return set(e, t, nvalues == 1 && value ? const_of_type(sc->c, value, t) : NULL);
+	return set(e, t, nvalues == 1 && value && !runs ? const_of_type(sc->c, value, t) : NULL);
 }
 
 /* A condition Numba prunes on (sema_prunes) types the taken branch
