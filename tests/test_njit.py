@@ -84,6 +84,20 @@ def test_scalars_match_python():
         check(loops, n)
 
 
+@njit
+def unsigned_abs(a):
+    return abs(np.uint64(a)), abs(np.uint32(a)), abs(np.uint16(a)), abs(np.uint8(a)), abs(np.int8(a))
+
+
+def test_abs_of_unsigned_is_the_value():
+    """abs() of an unsigned integer is the integer itself (the C back end
+    once took the sign of its bits: abs(np.uint64(-1)) was 1)."""
+    for a in (-1, -200, 5, 2**40 + 3, -(2**63), -128):
+        i8 = abs(((a % 256) + 128) % 256 - 128)
+        want = (a % 2**64, a % 2**32, a % 2**16, a % 256, i8 - 256 if i8 > 127 else i8)   # int8 wraps
+        assert unsigned_abs(np.int64(a)) == want, a
+
+
 # ------------------------------------------------------ returning tuples
 
 @njit

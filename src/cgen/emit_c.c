@@ -402,6 +402,12 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 			fputc(')', f);
 			break;
 		}
+		if (k == KB || !is_signed_sk(i->ty)) {   /* an unsigned value is its own abs */
+			fputc('(', f);
+			ref(o, fn, i->arg[0]);
+			fputc(')', f);
+			break;
+		}
 		fputs(norm_open(k, i->ty), f);
 		fputs(signed_cast(k), f);
 		ref(o, fn, i->arg[0]);
