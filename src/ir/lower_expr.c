@@ -375,13 +375,27 @@ static int pure_call(const Expr *e)
 	       e->ty->kind == TY_SCALAR;
 }
 
+/* A constant that is a value: not the module, function or intrinsic
+ * that some expressions carry as their cval (a variable assigned
+ * cuda.laneid carries the intrinsic, though its value is the lane's). */
+static int is_value_const(const Const *cv)
+{
+	switch (cv->kind) {
+	case PJ_V_INT: case PJ_V_FLOAT: case PJ_V_BOOL: case PJ_V_COMPLEX:
+	case PJ_V_NONE: case PJ_V_STR: case PJ_V_TUPLE: case PJ_V_ARRAY:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Is e computed from constants only (a constant, or arithmetic and pure
  * calls of such)?  Sema does not fold everything (float ** int is a
  * chain of multiplies that the IR's fold computes; max() and copysign()
  * of constants LLVM folds). */
 static int all_constant(const Expr *e, int depth)
 {
-	if (e->cval)
+	if (e->cval && is_value_const(e->cval))
 		return 1;
 	if (depth > 16)
 		return 0;
@@ -648,17 +662,6 @@ static int const_truth(const Const *cv)
 	case PJ_V_STR: return cv->s && *cv->s;
 	case PJ_V_TUPLE: return cv->n > 0;
 	default: return 1;
-	}
-}
-
-static int is_value_const(const Const *cv)
-{
-	switch (cv->kind) {
-	case PJ_V_INT: case PJ_V_FLOAT: case PJ_V_BOOL: case PJ_V_COMPLEX:
-	case PJ_V_NONE: case PJ_V_STR: case PJ_V_TUPLE: case PJ_V_ARRAY:
-		return 1;
-	default:
-		return 0;
 	}
 }
 
