@@ -36,6 +36,17 @@
 
 static Value lower_tuple(Lower *L, Expr *e);
 static Value lower_chain(Lower *L, Expr *e);
+/* The role of operand i of chain e (sema_boolop_operand).  A dropped one
+ * is never the chain's value, but one that is no constant, (x or 3),
+ * still runs for what x does: it is lowered here and its value left. */
+static int boolop_role(Lower *L, Expr *e, int i)
+{
+	int role = sema_boolop_operand(e, i);
+	if (role == BOOL_DROPPED && !e->boolop.args[i]->cval)
+		lower_expr(L, e->boolop.args[i]);
+	return role;
+}
+
 static Value lower_boolop(Lower *L, Expr *e);
 static Value lower_ifexp(Lower *L, Expr *e);
 
@@ -623,14 +634,9 @@ static Value lower_boolop(Lower *L, Expr *e)
 	Blk *join = lower_new_blk(L);
 	for (int i = 0; i < e->boolop.n; i++) {
 		Expr *x = e->boolop.args[i];
-		int role = sema_boolop_operand(e, i);
-		if (role == BOOL_DROPPED) {
-			/* the chain goes on after it, so it is never the value; a chain of
-			 * known truth, (x or 3), still runs for what x does */
-			if (!x->cval)
-				lower_expr(L, x);
+		int role = boolop_role(L, e, i);
+		if (role == BOOL_DROPPED)
 			continue;
-		}
 		Value v = lower_expr(L, x);
 		if (role == BOOL_LAST) {
 			lower_write(L, slot, ty, lower_convert(L, v, ty, x->span));
@@ -704,12 +710,9 @@ void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f)
 		break;
 	case E_BOOLOP:
 		for (int i = 0; i < e->boolop.n; i++) {
-			int role = sema_boolop_operand(e, i);
-			if (role == BOOL_DROPPED) {
-				if (!e->boolop.args[i]->cval)
-					lower_expr(L, e->boolop.args[i]);   /* for its effects, as above */
+			int role = boolop_role(L, e, i);
+			if (role == BOOL_DROPPED)
 				continue;
-			}
 			if (role == BOOL_LAST) {
 				lower_cond(L, e->boolop.args[i], t, f);
 				return;

@@ -127,6 +127,14 @@ static void stable_order(Fn *f, Blk *b, const int *rank)
 				b->ins[n++] = old[k];
 }
 
+/* s->pos of the values s->b defines: their positions, or -1 again */
+static void index_block(S *s, int on)
+{
+	for (int k = 0; k < s->b->nins; k++)
+		if (s->b->ins[k].to >= 0 && s->b->ins[k].to < s->f->nval)
+			s->pos[s->b->ins[k].to] = on ? k : -1;
+}
+
 void opt_sched(Fn *f)
 {
 	const PjOptions *o = f->ctx->opt;
@@ -149,13 +157,9 @@ void opt_sched(Fn *f)
 		s.b = b;
 		s.move = arena_alloc(a, (size_t)b->nins + 1);
 		if (loads) {
-			for (int k = 0; k < b->nins; k++)
-				if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
-					s.pos[b->ins[k].to] = k;
+			index_block(&s, 1);
 			mark_loads(&s, arena_alloc(a, (size_t)b->nins + 1));
-			for (int k = 0; k < b->nins; k++)
-				if (b->ins[k].to >= 0 && b->ins[k].to < f->nval)
-					s.pos[b->ins[k].to] = -1;
+			index_block(&s, 0);
 		}
 		int *rank = arena_alloc(a, (size_t)b->nins * sizeof *rank + 1);
 		for (int k = 0; k < b->nins; k++)

@@ -487,6 +487,15 @@ static const char *int_src(int sk)
 	return wide ? (ptx_sk_signed(sk) ? "s64" : "u64") : (ptx_sk_signed(sk) ? "s32" : "u32");
 }
 
+/* Float src (class fk) truncated and saturated to 16 bits, signed as
+ * the 8- or 16-bit kind sk: a fresh 16-bit register. */
+static const char *rzi16(Emit *e, int sk, Cls fk, const char *src)
+{
+	const char *h = ptx_tmp(e, RK_H);
+	ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", ptx_sk_signed(sk) ? "s" : "u", fty(fk), h, src);
+	return h;
+}
+
 void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 {
 	if (!(from == SK_BOOL || is_int_sk(from) || is_flt_sk(from)) ||
@@ -551,9 +560,8 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 	if (is_int_sk(to) && ptx_sk_small(to)) {
 		/* saturated to 16 bits, then extended from the kind's width: the
 		 * 8-bit kinds keep the low byte (ir_float_to_int) */
-		const char *h = ptx_tmp(e, RK_H), *sg = ptx_sk_signed(to) ? "s" : "u";
-		ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", sg, fty(fk), h, s);
-		ptx_line(e, "cvt.%s32.%s %s, %s;", sg, ptx_sk_mem(to), d, h);
+		const char *h = rzi16(e, to, fk, s);
+		ptx_line(e, "cvt.%s32.%s %s, %s;", ptx_sk_signed(to) ? "s" : "u", ptx_sk_mem(to), d, h);
 		return;
 	}
 	if (is_int_sk(to)) {
@@ -657,9 +665,7 @@ static void store(Emit *e, const Ins *i)
 		 * takes them from a copy of that conversion (ptxas merges the two),
 		 * and the extension to 32 bits dies unless something else reads it */
 		const Ins *c = e->def[i->arg[1].idx];
-		const char *h = ptx_tmp(e, RK_H);
-		ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", ptx_sk_signed(i->ty) ? "s" : "u", fty(ir_cls_of_sk(c->ty)), h,
-		         ptx_opnd(e, c->arg[0]));
+		const char *h = rzi16(e, i->ty, ir_cls_of_sk(c->ty), ptx_opnd(e, c->arg[0]));
 		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, h);
 	} else
 		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));
