@@ -492,6 +492,23 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_LANEMASK_LT, "cuda.lanemask_lt") X(IN_POPC, "cuda.popc") X(IN_BREV, "cuda.brev") \
 	X(IN_CLZ, "cuda.clz") X(IN_FFS, "cuda.ffs") X(IN_FMA, "cuda.fma") X(IN_CBRT, "cuda.cbrt") \
 	X(IN_SELP, "cuda.selp") X(IN_NANOSLEEP, "cuda.nanosleep") \
+	/* cuda.fp16: half-precision arithmetic, math and comparisons \
+	 * (sema_math.c, lower_math.c) */ \
+	X(IN_FP16_HADD, "cuda.fp16.hadd") X(IN_FP16_HSUB, "cuda.fp16.hsub") \
+	X(IN_FP16_HMUL, "cuda.fp16.hmul") X(IN_FP16_HDIV, "cuda.fp16.hdiv") \
+	X(IN_FP16_HFMA, "cuda.fp16.hfma") X(IN_FP16_HNEG, "cuda.fp16.hneg") \
+	X(IN_FP16_HABS, "cuda.fp16.habs") X(IN_FP16_HSIN, "cuda.fp16.hsin") \
+	X(IN_FP16_HCOS, "cuda.fp16.hcos") X(IN_FP16_HLOG, "cuda.fp16.hlog") \
+	X(IN_FP16_HLOG10, "cuda.fp16.hlog10") X(IN_FP16_HLOG2, "cuda.fp16.hlog2") \
+	X(IN_FP16_HEXP, "cuda.fp16.hexp") X(IN_FP16_HEXP10, "cuda.fp16.hexp10") \
+	X(IN_FP16_HEXP2, "cuda.fp16.hexp2") X(IN_FP16_HFLOOR, "cuda.fp16.hfloor") \
+	X(IN_FP16_HCEIL, "cuda.fp16.hceil") X(IN_FP16_HSQRT, "cuda.fp16.hsqrt") \
+	X(IN_FP16_HRSQRT, "cuda.fp16.hrsqrt") X(IN_FP16_HRCP, "cuda.fp16.hrcp") \
+	X(IN_FP16_HRINT, "cuda.fp16.hrint") X(IN_FP16_HTRUNC, "cuda.fp16.htrunc") \
+	X(IN_FP16_HEQ, "cuda.fp16.heq") X(IN_FP16_HNE, "cuda.fp16.hne") \
+	X(IN_FP16_HGT, "cuda.fp16.hgt") X(IN_FP16_HGE, "cuda.fp16.hge") \
+	X(IN_FP16_HLT, "cuda.fp16.hlt") X(IN_FP16_HLE, "cuda.fp16.hle") \
+	X(IN_FP16_HMAX, "cuda.fp16.hmax") X(IN_FP16_HMIN, "cuda.fp16.hmin") \
 	/* the math library (sema_math.c, lower_math.c, src/math/): math, cmath \
 	 * and NumPy's ufuncs on scalars */ \
 	X(IN_MATH_ACOS, "math.acos") X(IN_MATH_ASIN, "math.asin") X(IN_MATH_ATAN, "math.atan") \
@@ -563,6 +580,8 @@ extern const char *const intrin_name[NINTRIN];
 int intrin_lookup(const char *qualname);
 /* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
 int intrin_dtype(int intrin);
+/* Is it one of cuda.fp16's comparisons (heq .. hle), which give a bool? */
+int intrin_fp16_compare(int intrin);
 /* Does a call of the intrinsic depend on its arguments' values alone (the
  * builtins min, max, abs, int, float, bool, complex, round, pow, math.*,
  * numpy.* but the array makers), not on the thread, memory or other
@@ -691,6 +710,11 @@ float ir_fmaf_mode(float x, float y, float z, int mode);
 int64_t ir_float_to_int(double v, ScalarKind sk);
 /* The range ir_float_to_int saturates to, for the kinds below 64 bits. */
 void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi);
+/* float16: its bits as a float, a double rounded (to nearest even, once) to
+ * its bits, and a double rounded to the float16 it becomes. */
+float ir_f16_to_f32(uint16_t h);
+uint16_t ir_f64_to_f16(double x);
+float ir_round_f16(double x);
 
 /*
  * The opcode table.  Columns: name, number of operands, whether it defines

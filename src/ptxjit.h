@@ -186,6 +186,10 @@ enum { PJ_SIM_OK = 0, PJ_SIM_INDEX = 1, PJ_SIM_DEADLOCK = 2, PJ_SIM_TRAP = 3,
 /* 1 when gridDim * blockDim is below 2^31 in every dimension: a launch
  * of that configuration may run the PjOptions.small_grid variant. */
 int pj_grid_small(const unsigned grid[3], const unsigned block[3]);
+/* float16: the bits of the float16 nearest a double (rounded once, to
+ * even on a tie), and the value of float16 bits. */
+uint16_t pj_half_from_double(double x);
+double pj_half_to_double(uint16_t h);
 int pj_sim_launch(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
                   unsigned dyn_smem, const void *params, int check, PjError *err);
 

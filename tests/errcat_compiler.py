@@ -80,7 +80,9 @@ TRIGGERS = [
     ("record_store_number", "def k(a):\n    a[0] = 1  #!\n", R),
     ("record_store_readonly", "def k(a):\n    a[0].x = 1  #!\n", RO_R),
     ("len_0d", "def k(a, b):\n    a[0] = len(b)  #!\n", "void(float32[::1], array(float32, 0d, C))"),
-    ("float16_access", "def k(a):\n    a[0] = a[1] + a[2]  #!\n", "void(float16[::1])"),
+    ("fp16_arity", "def k(a):\n    a[0] = cuda.fp16.hfma(a[0], a[1])  #!\n", "void(float16[::1])"),
+    ("fp16_complex", "def k(a):\n    a[0] = cuda.fp16.hadd(a[0], 1j)  #!\n", "void(float16[::1])"),
+    ("fp16_keyword", "def k(a):\n    a[0] = cuda.fp16.hneg(a=a[0])  #!\n", "void(float16[::1])"),
     # statements
     ("assign_2d_part", "def k(a):\n    a[0] = 1.0  #!\n", "void(float32[:, :, ::1])"),
     ("unpack_number", "def k(a):\n    x, y = 3  #!\n", A),
@@ -162,6 +164,10 @@ UNREACHABLE = {
         "sema_cpu_refuse() refuses cuda.* in @njit functions before the C back end",
         ("njit_grid", "def k(a):\n    return cuda.grid(1)  #!\n", F64, CPU),
         "%s exists only in CUDA kernels, not in @njit functions"),
+    "%s is not supported yet": (
+        "lowering's guard (lower_unsupported) for forms that sema refuses first with a message of its own",
+        ("tuple_order", "def k(a):\n    i = cuda.threadIdx.x\n    x = (i, 2) < (1, 3)  #!\n", A),
+        "unsupported operand types for %s: %s and %s"),
     "unexpected '%s' after the type": (
         "ty_parse_one() reads only record dtype strings that ptxjit's Python side writes itself",
         ("record_string_dtype", "def k(a):\n    r = cuda.local.array(2, dtype='int32 x')  #!\n", A),

@@ -418,7 +418,8 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 		fputc(')', f);
 		break;
 	case O_FMA:
-		fputs(i->aux ? "(pj_fmaf_mode(" : k == KS ? (i->ty == SK_F16 ? "pj_f16r(fmaf(" : "(fmaf(") : "(fma(", f);
+		/* float16: fma in double, exact but for the one rounding to float16 */
+		fputs(i->aux ? "(pj_fmaf_mode(" : k == KS ? (i->ty == SK_F16 ? "pj_f16r(fma(" : "(fmaf(") : "(fma(", f);
 		for (int a = 0; a < 3; a++) {
 			if (a)
 				fputs(", ", f);

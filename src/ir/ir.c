@@ -493,3 +493,62 @@ int64_t ir_float_to_int(double v, ScalarKind sk)
 	int64_t r = (int64_t)(t < lo ? lo : t > hi ? hi : t);
 	return sk == SK_I8 ? (int8_t)r : sk == SK_U8 ? (uint8_t)r : r;
 }
+
+/* ------------------------------------------------------ half floats */
+
+float ir_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023, bits;
+	if (e == 31)
+		bits = sign | 0x7f800000u | m << 13;
+	else if (e != 0)
+		bits = sign | (e + 112) << 23 | m << 13;
+	else if (m == 0)
+		bits = sign;
+	else {
+		float f = ldexpf((float)m, -24);
+		return sign ? -f : f;
+	}
+	float f;
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/* Rounds to nearest even, once, from double (exact for float inputs). */
+uint16_t ir_f64_to_f16(double x)
+{
+	uint16_t sign = signbit(x) ? 0x8000 : 0;
+	double a = fabs(x);
+	if (a != a)
+		return sign | 0x7e00;
+	if (a >= 65520.0)
+		return sign | 0x7c00;
+	if (a < 0x1p-14)
+		return sign | (uint16_t)nearbyint(a * 0x1p24);   /* 1024 is the smallest normal */
+	int e;
+	frexp(a, &e);                    /* a = f * 2^e, f in [0.5, 1) */
+	double q = nearbyint(ldexp(a, 11 - e));   /* 1024 <= q <= 2048 */
+	int E = e - 1 + 15;
+	if (q >= 2048.0) {
+		q = 1024.0;
+		E++;
+	}
+	if (E >= 31)
+		return sign | 0x7c00;
+	return sign | (uint16_t)(E << 10) | (uint16_t)((int)q - 1024);
+}
+
+float ir_round_f16(double x)
+{
+	return ir_f16_to_f32(ir_f64_to_f16(x));
+}
+
+uint16_t pj_half_from_double(double x)
+{
+	return ir_f64_to_f16(x);
+}
+
+double pj_half_to_double(uint16_t h)
+{
+	return ir_f16_to_f32(h);
+}

@@ -492,8 +492,6 @@ Value lower_param_value(Lower *L, Type *t, int arg)
 			ScalarKind p = lower_part_sk(t->sk);
 			v.r = load_param(L, p, arg, KP_REAL, 0);
 			v.im = load_param(L, p, arg, KP_IMAG, 0);
-		} else if (t->sk == SK_F16) {
-			lower_unsupported(L, L->fr->spec->def->span, "a float16 kernel argument");
 		} else {
 			v.r = load_param(L, t->sk, arg, KP_SCALAR, 0);
 		}

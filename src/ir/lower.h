@@ -173,6 +173,9 @@ Value lower_sreg(Lower *L, SReg r);
 /* lower_warp.c: the cuda intrinsics IN_SYNCTHREADS_COUNT .. IN_NANOSLEEP */
 Value lower_warp_intrin(Lower *L, Expr *e, int in);
 
+/* lower_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN */
+Value lower_fp16_intrin(Lower *L, Expr *e, int in);
+
 /* lower_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
 Value lower_math_intrin(Lower *L, Expr *e, int in);
 Ref lower_math_pow(Lower *L, ScalarKind sk, Ref x, Ref y);   /* x ** y of floats */

@@ -275,8 +275,6 @@ static Value load_elem(Lower *L, Type *elem, Ref addr, int space, Span sp)
 	ScalarKind sk = elem->sk;
 	if (elem->kind == TY_RECORD)
 		return (Value){.ty = ty_record_in(L->c, elem, space, 0), .data = addr};
-	if (sk == SK_F16)
-		lower_unsupported(L, sp, "reading or writing a float16 array");
 	if (sk == SK_BOOL) {
 		Ref w = lower_emit(L, O_LOAD, KW, SK_U8, addr, REF_NONE, REF_NONE, space);
 		return lower_scalar(elem, lower_cmp(L, CC_NE, SK_U8, w, ir_con_int(L->f, KW, 0)));
@@ -300,8 +298,6 @@ static void store_elem(Lower *L, Type *elem, Ref addr, int space, Value v, Span 
 		return;
 	}
 	v = lower_convert(L, v, elem, sp);
-	if (sk == SK_F16)
-		lower_unsupported(L, sp, "reading or writing a float16 array");
 	if (sk == SK_BOOL) {
 		Ref w = lower_sel(L, KW, v.r, ir_con_int(L->f, KW, 1), ir_con_int(L->f, KW, 0));
 		lower_emit(L, O_STORE, KW, SK_U8, addr, w, REF_NONE, space);

@@ -207,8 +207,6 @@ Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp)
 	ScalarKind sk = sk_of(L, ty, sp);
 	if (scalar_info[sk].is_complex)
 		return complex_binop(L, op, a, b, ty, sp);
-	if (sk == SK_F16)
-		lower_unsupported(L, sp, "float16 arithmetic");
 	int isbit = op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR;
 	if (sk == SK_BOOL && !isbit) {
 		Value r = lower_binop(L, op, a, b, ty_scalar(SK_I64), sp);

@@ -353,6 +353,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return lower_warp_intrin(L, e, in);
+		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
+			return lower_fp16_intrin(L, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return lower_math_intrin(L, e, in);
 		err_at(L->c, e->span, "see the supported functions in the documentation",

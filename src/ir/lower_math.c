@@ -444,6 +444,13 @@ static Value cmath_call(Lower *L, Expr *e, int in)
 Value lower_math_intrin(Lower *L, Expr *e, int in)
 {
 	Type *ty = e->ty;
+	if (ty->kind == TY_SCALAR && ty->sk == SK_F16) {
+		/* a float16 result: computed as a float32, then rounded once */
+		e->ty = ty_scalar(SK_F32);
+		Value v = lower_math_intrin(L, e, in);
+		e->ty = ty;
+		return lower_convert(L, v, ty, e->span);
+	}
 	if (in >= IN_CMATH_ACOS && in <= IN_CMATH_TANH) {
 		if (in == IN_CMATH_ISNAN || in == IN_CMATH_ISINF || in == IN_CMATH_ISFINITE)
 			return predicate(L, e, in);

@@ -88,8 +88,6 @@ static void item(Lower *L, PrintArgs *p, Type *t, Value v, const Const *cv, Span
 		value(L, p, lower_cvt(L, v.r, q, SK_F64), SK_F64);
 		value(L, p, lower_cvt(L, v.im, q, SK_F64), SK_F64);
 	} else if (lower_is_floatsk(sk)) {
-		if (sk == SK_F16)
-			lower_unsupported(L, sp, "print() of float16");
 		put(L, p, "%f", 0);
 		value(L, p, lower_cvt(L, v.r, sk, SK_F64), SK_F64);
 	} else if (lower_is_signed(sk)) {

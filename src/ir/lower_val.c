@@ -92,7 +92,9 @@ Ref lower_con_int(Lower *L, ScalarKind sk, int64_t v)
 	sk = lower_part_sk(sk);
 	if (sk == SK_BOOL)
 		return ir_con_bool(L->f, v != 0);
-	if (sk == SK_F32 || sk == SK_F16)
+	if (sk == SK_F16)
+		return ir_con_f32(L->f, ir_round_f16((double)v));
+	if (sk == SK_F32)
 		return ir_con_f32(L->f, (float)v);
 	if (sk == SK_F64)
 		return ir_con_f64(L->f, (double)v);
@@ -104,7 +106,9 @@ Ref lower_con_float(Lower *L, ScalarKind sk, double d)
 	sk = lower_part_sk(sk);
 	if (sk == SK_BOOL)
 		return ir_con_bool(L->f, d != 0);
-	if (sk == SK_F32 || sk == SK_F16)
+	if (sk == SK_F16)
+		return ir_con_f32(L->f, ir_round_f16(d));
+	if (sk == SK_F32)
 		return ir_con_f32(L->f, (float)d);
 	if (sk == SK_F64)
 		return ir_con_f64(L->f, d);
@@ -149,8 +153,6 @@ Value lower_const(Lower *L, const Const *cv, Type *t, Span sp)
 		ICE(L->c, "constant without a type");
 	switch (t->kind) {
 	case TY_SCALAR:
-		if (t->sk == SK_F16)
-			lower_unsupported(L, sp, "float16");
 		v.r = con_scalar(L, cv, t->sk, sp);
 		if (scalar_info[t->sk].is_complex)
 			v.im = lower_con_float(L, t->sk, cv->kind == PJ_V_COMPLEX ? cv->im : 0.0);
@@ -291,8 +293,6 @@ Value lower_convert(Lower *L, Value v, Type *to, Span sp)
 	if (to->kind == TY_SCALAR && from->kind == TY_SCALAR) {
 		Value r = {.ty = to};
 		int fc = scalar_info[from->sk].is_complex, tc = scalar_info[to->sk].is_complex;
-		if (to->sk == SK_F16 || from->sk == SK_F16)
-			lower_unsupported(L, sp, "float16 arithmetic");
 		if (fc && !tc)
 			err_at(L->c, sp, "take .real or abs() of a complex number first",
 			       "cannot convert %s to %s", ty_str_of(L->c, from), ty_str_of(L->c, to));

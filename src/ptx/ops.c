@@ -390,6 +390,19 @@ static void fused(Emit *e, const Ins *i)
 	int k = i->cls;
 	if (!is_flt(k))
 		bad_cls(e, i);
+	if (i->ty == SK_F16) {
+		/* rounded once to float16: the half instruction on the operands,
+		 * which float16 holds exactly */
+		const char *h[4];
+		for (int n = 0; n < 3; n++) {
+			h[n] = ptx_tmp(e, RK_H);
+			ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h[n], ptx_reg(e, i->arg[n]));
+		}
+		h[3] = ptx_tmp(e, RK_H);
+		ptx_line(e, "fma.rn.f16 %s, %s, %s, %s;", h[3], h[0], h[1], h[2]);
+		ptx_line(e, "cvt.f32.f16 %s, %s;", ptx_def(e, i), h[3]);
+		return;
+	}
 	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]), *c = ptx_opnd(e, i->arg[2]);
 	const char *d = ptx_def(e, i);
 	ptx_line(e, "fma.%s%s%s.%s %s, %s, %s, %s;", i->aux & FMA_RM ? "rm" : "rn", ftz(e, k),

@@ -20,32 +20,6 @@
 
 #include <string.h>
 
-static uint16_t float_to_half(float f)
-{
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000, mant = x & 0x7fffff;
-	int32_t bexp = (x >> 23) & 0xff, exp = bexp - 127 + 15;
-	if (bexp == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 : 0));
-	if (exp >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (exp <= 0) {
-		if (exp < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000;
-		int shift = 14 - exp;
-		uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-		if (rem > mid || (rem == mid && (h & 1)))
-			h++;
-		return (uint16_t)(sign | h);
-	}
-	uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1fff;
-	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-		h++;
-	return (uint16_t)h;
-}
-
 static int64_t f2i(double f)
 {
 	if (f != f)
@@ -77,7 +51,7 @@ static void put_int(unsigned char *dst, int ty, int64_t v)
 	case K_I8: case K_U8: { uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); break; }
 	case K_I16: case K_U16: { uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
 	case K_I32: case K_U32: { uint32_t x = (uint32_t)v; memcpy(dst, &x, 4); break; }
-	case K_F16: { uint16_t x = float_to_half((float)v); memcpy(dst, &x, 2); break; }
+	case K_F16: { uint16_t x = pj_half_from_double((double)v); memcpy(dst, &x, 2); break; }
 	case K_F32: { float x = (float)v; memcpy(dst, &x, 4); break; }
 	case K_F64: { double x = (double)v; memcpy(dst, &x, 8); break; }
 	default: memcpy(dst, &v, 8); break;
@@ -109,7 +83,7 @@ static void put_scalar(unsigned char *dst, int ty, const ArgInfo *a, int part)
 		*dst = exact ? a->v.i != 0 : x != 0;
 		break;
 	case K_F16: {
-		uint16_t h = float_to_half((float)x);
+		uint16_t h = pj_half_from_double(x);
 		memcpy(dst, &h, 2);
 		break;
 	}

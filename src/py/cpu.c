@@ -188,12 +188,12 @@ static int classify(CpuDispatcherObject *d, CpuState *cs, int i, PyObject *o, Cp
 			return bad_arg(d, i, o, "a NumPy scalar of a dtype @njit functions do not take");
 		}
 		int k = kind_of_format(v.format, v.itemsize);
-		if (k >= 0 && k != K_F16) {
+		if (k >= 0) {
 			a->kind = k;
 			scalar_read(&a->v, k, v.buf);
 		}
 		PyBuffer_Release(&v);
-		if (k < 0 || k == K_F16)
+		if (k < 0)
 			return bad_arg(d, i, o, "a NumPy scalar of a dtype @njit functions do not take");
 		a->cls = CA_SCALAR;
 		return 0;
@@ -268,6 +268,7 @@ static void put_scalar(unsigned char *dst, int ty, const CpuArg *a, int part)
 	case K_I8: case K_U8: { uint8_t b = (uint8_t)iv; memcpy(dst, &b, 1); break; }
 	case K_I16: case K_U16: { uint16_t b = (uint16_t)iv; memcpy(dst, &b, 2); break; }
 	case K_I32: case K_U32: { uint32_t b = (uint32_t)iv; memcpy(dst, &b, 4); break; }
+	case K_F16: { uint16_t h = pj_half_from_double(x); memcpy(dst, &h, 2); break; }
 	case K_F32: { float f = (float)x; memcpy(dst, &f, 4); break; }
 	case K_F64: memcpy(dst, &x, 8); break;
 	default: memcpy(dst, &iv, 8); break;
@@ -324,6 +325,19 @@ static void free_allocs(CallCtx *cc)
 
 /* ------------------------------------------------------------- results */
 
+/* A float16 result is a NumPy float16, as NumPy would give. */
+static PyObject *half_obj(const unsigned char *p)
+{
+	uint16_t h;
+	memcpy(&h, p, 2);
+	PyObject *np = PyImport_ImportModule("numpy");
+	if (!np)
+		return NULL;
+	PyObject *r = PyObject_CallMethod(np, "float16", "d", pj_half_to_double(h));
+	Py_DECREF(np);
+	return r;
+}
+
 static PyObject *scalar_obj(int ty, const unsigned char *p)
 {
 	switch (ty) {
@@ -336,6 +350,7 @@ static PyObject *scalar_obj(int ty, const unsigned char *p)
 	case K_U16: { uint16_t x; memcpy(&x, p, 2); return PyLong_FromLong(x); }
 	case K_U32: { uint32_t x; memcpy(&x, p, 4); return PyLong_FromUnsignedLong(x); }
 	case K_U64: { uint64_t x; memcpy(&x, p, 8); return PyLong_FromUnsignedLongLong(x); }
+	case K_F16: return half_obj(p);
 	case K_F32: { float x; memcpy(&x, p, 4); return PyFloat_FromDouble(x); }
 	case K_F64: { double x; memcpy(&x, p, 8); return PyFloat_FromDouble(x); }
 	case K_C64: { float x[2]; memcpy(x, p, 8); return PyComplex_FromDoubles(x[0], x[1]); }

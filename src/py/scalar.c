@@ -9,19 +9,7 @@
 #include "py.h"
 
 #include <math.h>
-
-static double half_to_double(uint16_t h)
-{
-	int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-	double v;
-	if (e == 0)
-		v = ldexp(m, -24);
-	else if (e == 31)
-		v = m ? NAN : INFINITY;
-	else
-		v = ldexp(m + 1024, e - 25);
-	return s ? -v : v;
-}
+#include <string.h>
 
 void scalar_read(ScalarVal *v, int k, const void *p)
 {
@@ -35,7 +23,7 @@ void scalar_read(ScalarVal *v, int k, const void *p)
 	case K_U16: v->i = *(const uint16_t *)p; break;
 	case K_U32: v->i = *(const uint32_t *)p; break;
 	case K_U64: v->u = *(const uint64_t *)p; break;
-	case K_F16: v->f = half_to_double(*(const uint16_t *)p); break;
+	case K_F16: { uint16_t h; memcpy(&h, p, 2); v->f = pj_half_to_double(h); } break;
 	case K_F32: v->f = *(const float *)p; break;
 	case K_F64: v->f = *(const double *)p; break;
 	case K_C64: v->c[0] = ((const float *)p)[0]; v->c[1] = ((const float *)p)[1]; break;

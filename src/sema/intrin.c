@@ -98,7 +98,7 @@ int intrin_pure(int intrin)
 	case IN_NP_ZEROS_LIKE: case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE:
 		return 0;   /* they make arrays */
 	default:
-		return !strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6);
+		return !strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6) || !strncmp(name, "cuda.fp16.", 10);
 	}
 }
 
@@ -121,4 +121,9 @@ int intrin_dtype(int intrin)
 	case IN_NP_COMPLEX128: return SK_C128;
 	default: return -1;
 	}
+}
+
+int intrin_fp16_compare(int intrin)
+{
+	return intrin >= IN_FP16_HEQ && intrin <= IN_FP16_HLE;
 }

@@ -108,6 +108,9 @@ Type *sema_const_array_like(Scope *sc, Expr *e);
 Type *type_warp_intrin(Scope *sc, Expr *e, int in);
 Type *type_bit_count(Scope *sc, Expr *e);   /* x.bit_count() of an integer: cuda.popc(x) */
 
+/* sema_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN */
+Type *type_fp16_intrin(Scope *sc, Expr *e, int in);
+
 /* sema_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
 Type *type_math_intrin(Scope *sc, Expr *e, int in);
 

@@ -66,7 +66,7 @@ static const char *members_of(Ctx *c, const char *module)
 	const char *s = "";
 	for (int i = IN_NONE + 1; i < NINTRIN; i++) {
 		const char *q = intrin_name[i];
-		if (strncmp(q, module, n) == 0 && q[n] == '.')
+		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
 	}
 	return s;
@@ -83,7 +83,7 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 		const char *list = members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
 		                                        strcmp(mt->name, "cuda") == 0
-		                                            ? arena_printf(c->arena, "{%s} and the cuda.shared, cuda.local and cuda.atomic functions", list)
+		                                            ? arena_printf(c->arena, "{%s} and the cuda.shared, cuda.local, cuda.atomic and cuda.fp16 functions", list)
 		                                            : arena_printf(c->arena, "{%s}", list))
 		                         : "kernels can use the modules math, numpy and cuda";
 		Span sp = e->attr.name_span.src ? e->attr.name_span : e->span;
@@ -336,7 +336,6 @@ static Type *type_minmax(Scope *sc, Expr *e, int in)
 			t = t ? ty_unify(sc->c, t, x) : x;
 		}
 	}
-	t = computed(t);
 	for (int i = 0; folding && i < n; i++) {
 		Const *v = const_of_type(sc->c, e->call.args[i]->cval, t);
 		if (!v || (v->kind == PJ_V_FLOAT && isnan(v->f))) {
@@ -363,7 +362,7 @@ static Type *type_abs(Scope *sc, Expr *e, int in)
 	Expr *a = e->call.args[0];
 	Type *t = number_arg(sc, a, in, 1);
 	Type *r = is_bool(t) ? ty_scalar(SK_I64)
-	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64) : computed(t);
+	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64) : t;
 	Const *v = NULL;
 	if (a->cval && !ty_is_complex(t) && (v = const_of_type(sc->c, a->cval, r))) {
 		if (v->kind == PJ_V_INT && !is_unsigned(r) && v->i < 0) {
@@ -437,7 +436,7 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 	if (in == IN_INT)
 		r = ty_is_int(t) ? t : ty_scalar(SK_I64);
 	else if (in == IN_FLOAT)
-		r = ty_is_float(t) ? computed(t) : ty_scalar(SK_F64);
+		r = ty_is_float(t) ? t : ty_scalar(SK_F64);   /* float(float16) stays, as in Numba */
 	else
 		r = ty_scalar((ScalarKind)sk);
 	return set(e, r, const_of_type(c, a->cval, r));
@@ -744,7 +743,7 @@ static Type *type_math1(Scope *sc, Expr *e, int in)
 	arity(sc, e, in, 1, 1);
 	Expr *a = e->call.args[0];
 	Type *t = number_arg(sc, a, in, 0);
-	Type *r = is_intlike(t) ? ty_scalar(SK_F64) : computed(t);
+	Type *r = is_intlike(t) ? ty_scalar(SK_F64) : in >= IN_NP_SQRT ? computed(t) : t;
 	Const *v = const_of_type(sc->c, a->cval, r);
 	if (v) {
 		switch (in) {
@@ -800,6 +799,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return type_warp_intrin(sc, e, in);
+		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
+			return type_fp16_intrin(sc, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return type_math_intrin(sc, e, in);
 		if (intrin_dtype(in) >= 0)

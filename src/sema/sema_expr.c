@@ -199,6 +199,15 @@ static Const *bool_const(Ctx *c, int b)
 
 /* ------------------------------------------------------------- operators */
 
+/* Numba's float16 arithmetic (+ - * /): float16 when one operand is a
+ * float16 and the other a float16, an int8 or a bool; any other partner
+ * promotes as float32 would. */
+static int half_pair(const Type *a, const Type *b)
+{
+	int ha = a->sk == SK_F16, hb = b->sk == SK_F16;
+	return (ha || hb) && (ha || a->sk == SK_I8 || a->sk == SK_BOOL) && (hb || b->sk == SK_I8 || b->sk == SK_BOOL);
+}
+
 /* Numba's divmod() and the types of // % for a mixed pair of integers. */
 static Type *int_pair(const Type *a, const Type *b)
 {
@@ -215,10 +224,12 @@ Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty)
 	int ca = ty_is_complex(a) || ty_is_complex(b);
 	switch (op) {
 	case OP_ADD: case OP_SUB: case OP_MUL:
-		t = ot = ty_promote(a, b);
+		t = ot = half_pair(a, b) ? ty_scalar(SK_F16) : ty_promote(a, b);
 		break;
 	case OP_DIV:
-		if (is_intlike(a) && is_intlike(b))
+		if (half_pair(a, b))
+			t = ot = ty_scalar(SK_F16);
+		else if (is_intlike(a) && is_intlike(b))
 			t = ot = ty_scalar(SK_F64);
 		else
 			t = ot = ty_promote(a, b);
@@ -548,10 +559,11 @@ static Type *type_unary(Scope *sc, Expr *e)
 			r->i = ~r->i;
 		return set(e, t, r);
 	}
-	/* - and +: integers widen to 64 bits, bool to int64, float16 to float32 */
+	/* - and +: integers widen to 64 bits, bool to int64; Numba negates a
+	 * float16 as a float16 but takes +x of one as a float32 */
 	if (is_intlike(a))
 		t = ty_scalar(is_unsigned(a) ? SK_U64 : SK_I64);
-	else if (a->sk == SK_F16)
+	else if (a->sk == SK_F16 && op == OP_POS)
 		t = ty_scalar(SK_F32);
 	else
 		t = a;

@@ -220,6 +220,20 @@ static Type *math_type(Type *t)
 	return f32_or_f64(t);
 }
 
+/* A float16 stays a float16 through the functions that Numba routes to
+ * CUDA's half-precision ones (the others compute it as a float32). */
+static Type *math1_type(int in, Type *t)
+{
+	switch (in) {
+	case IN_MATH_SIN: case IN_MATH_COS: case IN_MATH_TANH: case IN_MATH_EXP: case IN_MATH_EXP2:
+	case IN_MATH_LOG: case IN_MATH_LOG2: case IN_MATH_LOG10:
+		if (t->sk == SK_F16)
+			return t;
+		break;
+	}
+	return math_type(t);
+}
+
 /* NumPy's float loops: small integers and bool go to float32 */
 static Type *ufunc_float(Type *t)
 {
@@ -272,7 +286,7 @@ Type *type_math_intrin(Scope *sc, Expr *e, int in)
 	switch (kind_of(in)) {
 	case TK_F1:
 		arity(sc, e, in, 1, 1);
-		return set(e, math_type(number(sc, in, a[0], 0)), NULL);
+		return set(e, math1_type(in, number(sc, in, a[0], 0)), NULL);
 	case TK_F2:
 		arity(sc, e, in, 2, 2);
 		t = number(sc, in, a[0], 0);
@@ -289,8 +303,11 @@ Type *type_math_intrin(Scope *sc, Expr *e, int in)
 		                                                                         : ty_scalar(SK_F64), NULL);
 	case TK_LOGM:
 		arity(sc, e, in, 1, 2);
-		t = math_type(number(sc, in, a[0], 0));
-		if (e->call.nargs == 2 && math_type(number(sc, in, a[1], 0))->sk != SK_F32)
+		t = number(sc, in, a[0], 0);
+		if (e->call.nargs == 1)
+			return set(e, math1_type(in, t), NULL);
+		t = math_type(t);
+		if (math_type(number(sc, in, a[1], 0))->sk != SK_F32)
 			t = ty_scalar(SK_F64);
 		return set(e, t, NULL);
 	case TK_PRED:

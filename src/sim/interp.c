@@ -36,55 +36,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* ------------------------------------------------------ half floats */
-
-float sim_f16_to_f32(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023, bits;
-	if (e == 31)
-		bits = sign | 0x7f800000u | m << 13;
-	else if (e != 0)
-		bits = sign | (e + 112) << 23 | m << 13;
-	else if (m == 0)
-		bits = sign;
-	else {
-		float f = ldexpf((float)m, -24);
-		return sign ? -f : f;
-	}
-	float f;
-	memcpy(&f, &bits, 4);
-	return f;
-}
-
-/* Rounds to nearest even, once, from double (exact for float inputs). */
-uint16_t sim_f64_to_f16(double x)
-{
-	uint16_t sign = signbit(x) ? 0x8000 : 0;
-	double a = fabs(x);
-	if (a != a)
-		return sign | 0x7e00;
-	if (a >= 65520.0)
-		return sign | 0x7c00;
-	if (a < 0x1p-14)
-		return sign | (uint16_t)nearbyint(a * 0x1p24);   /* 1024 is the smallest normal */
-	int e;
-	frexp(a, &e);                    /* a = f * 2^e, f in [0.5, 1) */
-	double q = nearbyint(ldexp(a, 11 - e));   /* 1024 <= q <= 2048 */
-	int E = e - 1 + 15;
-	if (q >= 2048.0) {
-		q = 1024.0;
-		E++;
-	}
-	if (E >= 31)
-		return sign | 0x7c00;
-	return sign | (uint16_t)(E << 10) | (uint16_t)((int)q - 1024);
-}
-
-static float round_f16(double x)
-{
-	return sim_f16_to_f32(sim_f64_to_f16(x));
-}
-
 /* ------------------------------------------------------ conversions */
 
 static int is_signed_sk(int sk)
@@ -119,7 +70,7 @@ static Reg cvt(Reg x, int aux)
 		switch (to) {
 		case SK_F64: r.d = v; break;
 		case SK_F32: r.s = from == SK_F64 ? (float)x.d : x.s; break;
-		case SK_F16: r.s = round_f16(v); break;
+		case SK_F16: r.s = ir_round_f16(v); break;
 		case SK_BOOL: r.u = v != 0; break;
 		default: r = int_to((uint64_t)ir_float_to_int(v, (ScalarKind)to), to); break;
 		}
@@ -135,7 +86,7 @@ static Reg cvt(Reg x, int aux)
 	switch (to) {
 	case SK_F64: r.d = sg ? (double)(int64_t)u : (double)u; break;
 	case SK_F32: r.s = sg ? (float)(int64_t)u : (float)u; break;
-	case SK_F16: r.s = round_f16(sg ? (double)(int64_t)u : (double)u); break;
+	case SK_F16: r.s = ir_round_f16(sg ? (double)(int64_t)u : (double)u); break;
 	default: r = int_to(u, to); break;
 	}
 	return r;
@@ -528,6 +479,7 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(FMAL) D.u = A.u * B.u + C.u; NEXT;
 		OP(FMAS) D.s = fmaf(A.s, B.s, C.s); NEXT;
 		OP(FMASM) D.s = ir_fmaf_mode(A.s, B.s, C.s, ip->aux); NEXT;
+		OP(FMAH) D.s = ir_round_f16(fma(A.s, B.s, C.s)); NEXT;   /* float16: exact in double but for one rounding */
 		OP(FMAD) D.d = fma(A.d, B.d, C.d); NEXT;
 		OP(SQRTS) D.s = sqrtf(A.s); NEXT;
 		OP(SQRTD) D.d = sqrt(A.d); NEXT;
@@ -583,7 +535,7 @@ int sim_exec(Launch *L, Frame *fr)
 			GUARD(2, HOOK_READ);
 			memcpy(&v, PTR(A), 2);
 			D.u = 0;
-			D.s = sim_f16_to_f32(v);
+			D.s = ir_f16_to_f32(v);
 			NEXT;
 		}
 		OP(LDB) { uint8_t v; GUARD(1, HOOK_READ); memcpy(&v, PTR(A), 1); D.u = v != 0; NEXT; }
@@ -591,7 +543,7 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(ST16) { uint16_t v = (uint16_t)B.u; GUARD(2, HOOK_WRITE); memcpy(PTR(A), &v, 2); NEXT; }
 		OP(ST32) { uint32_t v = B.w; GUARD(4, HOOK_WRITE); memcpy(PTR(A), &v, 4); NEXT; }
 		OP(ST64) { uint64_t v = B.u; GUARD(8, HOOK_WRITE); memcpy(PTR(A), &v, 8); NEXT; }
-		OP(STF16) { uint16_t v = sim_f64_to_f16(B.s); GUARD(2, HOOK_WRITE); memcpy(PTR(A), &v, 2); NEXT; }
+		OP(STF16) { uint16_t v = ir_f64_to_f16(B.s); GUARD(2, HOOK_WRITE); memcpy(PTR(A), &v, 2); NEXT; }
 		OP(ATOM) GUARD(atom_size(ip->aux), HOOK_ATOM); D = atom(PTR(A), ip->aux, B, C); NEXT;
 		OP(POPCW) D.u = popc64(A.w); NEXT;
 		OP(POPCL) D.u = popc64(A.u); NEXT;

@@ -295,7 +295,7 @@ static Reg load_param(const uint8_t *p, int ty)
 	case SK_U8: r.u = p[0]; break;
 	case SK_I16: { int16_t v; memcpy(&v, p, 2); r.u = (uint32_t)(int32_t)v; break; }
 	case SK_U16: { uint16_t v; memcpy(&v, p, 2); r.u = v; break; }
-	case SK_F16: { uint16_t v; memcpy(&v, p, 2); r.s = sim_f16_to_f32(v); break; }
+	case SK_F16: { uint16_t v; memcpy(&v, p, 2); r.s = ir_f16_to_f32(v); break; }
 	case SK_I32: case SK_U32: case SK_F32: { uint32_t v; memcpy(&v, p, 4); r.u = v; break; }
 	default: memcpy(&r.u, p, 8); break;
 	}

@@ -395,6 +395,8 @@ static void ins_arith(Prep *s, Ins *i, int32_t d, int32_t a, int32_t b, int32_t 
 	int32_t c = i->op == O_FMA ? slot_of(s, i->arg[2]) : s->zero;
 	if (op == S_FMAS && i->aux)
 		op = S_FMASM;
+	else if (op == S_FMAS && i->ty == SK_F16)
+		op = S_FMAH;
 	emit(s, op, d, a, b, c, i->aux, loc);
 	narrow(s, i, d, loc);
 }

@@ -52,7 +52,7 @@ typedef union Reg {
 	X(MINWS) X(MINWU) X(MINLS) X(MINLU) X(MINS) X(MIND) \
 	X(MAXWS) X(MAXWU) X(MAXLS) X(MAXLU) X(MAXS) X(MAXD) \
 	X(ABSW) X(ABSL) X(ABSS) X(ABSD) \
-	X(FMAW) X(FMAL) X(FMAS) X(FMASM) X(FMAD) \
+	X(FMAW) X(FMAL) X(FMAS) X(FMASM) X(FMAH) X(FMAD) \
 	X(SQRTS) X(SQRTD) X(FLOORS) X(FLOORD) X(CEILS) X(CEILD) \
 	X(TRUNCS) X(TRUNCD) X(RINTS) X(RINTD) \
 	X(EQW) X(NEW) X(LTWS) X(LEWS) X(LTWU) X(LEWU) \
@@ -292,9 +292,6 @@ typedef struct Launch {
 
 /* interp.c: runs fr until it returns, reaches a barrier or fails. */
 int sim_exec(Launch *L, Frame *fr);
-/* half precision conversions shared with launch.c */
-float sim_f16_to_f32(uint16_t h);
-uint16_t sim_f64_to_f16(double x);
 
 /* launch.c: failure reports and the shared-memory checks; each returns
  * RUN_ERR after filling L->err (the hook returns 0 when all is well). */

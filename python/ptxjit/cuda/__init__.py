@@ -32,9 +32,9 @@ from .api import (  # noqa: F401
     Context, Device, Event, MemoryInfo, Stream,
     as_cuda_array, close, current_context, default_stream, defer_cleanup, detect,
     device_array, device_array_like, event, event_elapsed_time, from_cuda_array_interface,
-    get_current_device, gpus, is_available, is_cuda_array, legacy_default_stream, list_devices,
-    managed_array, mapped_array, pinned, pinned_array, pinned_array_like, profile_start,
-    profile_stop, profiling, require_context, select_device, simulator_active, stream,
+    get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
+    legacy_default_stream, list_devices, managed_array, mapped_array, pinned, pinned_array,
+    pinned_array_like, profile_start, profile_stop, profiling, require_context, select_device, simulator_active, stream,
     synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401
@@ -47,7 +47,7 @@ from .stubs import (  # noqa: F401
     shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync,
     all_sync, any_sync, eq_sync, ballot_sync, match_any_sync, match_all_sync,
     activemask, lanemask_lt, popc, brev, clz, ffs, fma, cbrt, selp, nanosleep,
-    shared, local, const, atomic,
+    shared, local, const, atomic, fp16,
 )
 
 

@@ -142,6 +142,17 @@ def is_available():
     return _core.is_simulator() or _core.available()
 
 
+def is_float16_supported():
+    """True when kernels can compute with float16: on the simulator, and
+    on a device of compute capability 5.3 or later."""
+    return _core.is_simulator() or get_current_device().supports_float16
+
+
+def is_bfloat16_supported():
+    """False: ptxjit kernels have no bfloat16 type."""
+    return False
+
+
 def detect():
     """Prints the devices found and returns True if one can be used."""
     if not is_available():

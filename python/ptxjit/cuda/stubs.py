@@ -47,7 +47,7 @@ class ValueStub(Stub):
 
 
 class Namespace:
-    """cuda.shared, cuda.local, cuda.const, cuda.atomic."""
+    """cuda.shared, cuda.local, cuda.const, cuda.atomic, cuda.fp16."""
 
     def __init__(self, qualname, members):
         self._qualname = qualname
@@ -87,8 +87,14 @@ atomic = Namespace("cuda.atomic", [
     "compare_and_swap", "nanmax", "nanmin",
 ])
 
+fp16 = Namespace("cuda.fp16", [
+    "hadd", "hsub", "hmul", "hdiv", "hfma", "hneg", "habs", "hsin", "hcos", "hlog", "hlog10", "hlog2",
+    "hexp", "hexp10", "hexp2", "hfloor", "hceil", "hsqrt", "hrsqrt", "hrcp", "hrint", "htrunc",
+    "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
+])
+
 DIM3 = {"threadIdx": threadIdx, "blockIdx": blockIdx, "blockDim": blockDim, "gridDim": gridDim}
 VALUES = {"laneid": laneid, "warpsize": warpsize}
-NAMESPACES = {"shared": shared, "local": local, "const": const, "atomic": atomic}
+NAMESPACES = {"shared": shared, "local": local, "const": const, "atomic": atomic, "fp16": fp16}
 
 __all__ = list(DIM3) + list(VALUES) + FUNCTIONS + list(NAMESPACES)

@@ -1,0 +1,50 @@
+/*
+ * sema_fp16.c - typing of cuda.fp16, Numba's half-precision functions:
+ *
+ *   hadd hsub hmul hdiv (a, b)           float16
+ *   hfma (a, b, c)                       float16, rounded once
+ *   hneg habs hsqrt hrsqrt hrcp (a)      float16
+ *   hsin hcos hexp hexp2 hexp10 (a)      float16
+ *   hlog hlog2 hlog10 (a)                float16
+ *   hfloor hceil htrunc hrint (a)        float16
+ *   hmax hmin (a, b)                     float16; NaN only when both are
+ *   heq hne hgt hge hlt hle (a, b)       bool; false when either is NaN
+ *
+ * Each argument is a real number (or bool), converted to float16 first.
+ */
+#include "sema.h"
+
+static int fp16_arity(int in)
+{
+	switch (in) {
+	case IN_FP16_HFMA:
+		return 3;
+	case IN_FP16_HADD: case IN_FP16_HSUB: case IN_FP16_HMUL: case IN_FP16_HDIV:
+	case IN_FP16_HMAX: case IN_FP16_HMIN:
+		return 2;
+	default:
+		return intrin_fp16_compare(in) ? 2 : 1;
+	}
+}
+
+Type *type_fp16_intrin(Scope *sc, Expr *e, int in)
+{
+	const char *name = intrin_name[in];
+	int n = fp16_arity(in);
+	static const char *const params[] = {"a", "a, b", "a, b, c"};
+	const char *hint = arena_printf(sc->c->arena, "call it as %s(%s)", name, params[n - 1]);
+	if (e->call.nkw)
+		err_at(sc->c, e->call.kwargs[0]->span, hint, "%s() does not take keyword arguments", name);
+	if (e->call.nargs != n)
+		err_at(sc->c, e->span, hint, "%s() takes %d argument%s (%d given)", name, n, n == 1 ? "" : "s",
+		       e->call.nargs);
+	for (int i = 0; i < n; i++) {
+		Expr *a = e->call.args[i];
+		if (!ty_is_number(a->ty) || ty_is_complex(a->ty))
+			err_at(sc->c, a->span, "pass a float16 (or another real number, converted to float16)",
+			       "%s() does not accept a %s argument", name, ty_str_of(sc->c, a->ty));
+	}
+	e->ty = ty_scalar(intrin_fp16_compare(in) ? SK_BOOL : SK_F16);
+	e->cval = NULL;
+	return e->ty;
+}
