@@ -289,10 +289,13 @@ def test_fp16_functions():
     rng = np.random.default_rng(16)
     a, b, c = halves(rng, 3000), halves(rng, 3000), halves(rng, 3000)
     b[:6] = [1, np.nan, 0.0, 2, -3, np.nan]
-    # products near ties of the sum, where rounding twice would go wrong
-    a[6:400] = (rng.integers(1025, 2047, 394) * 2.0 ** -10).astype(f16)
-    b[6:400] = (rng.integers(1025, 2047, 394) * 2.0 ** -10).astype(f16)
-    c[6:400] = (rng.integers(-2047, 2047, 394) * 2.0 ** -22).astype(f16)
+    # 1.5 * m / 1024 for odd m is a tie between two float16 values; adding
+    # the smallest float16 decides it, unless the sum is first rounded to
+    # float32, where it is the tie again
+    m = rng.integers(513, 683, 394) * 2 - 1
+    a[6:400] = 1.5
+    b[6:400] = (m * 2.0 ** -10).astype(f16)
+    c[6:400] = np.where(rng.random(394) < 0.5, 2.0 ** -24, -2.0 ** -24).astype(f16)
     out = np.zeros((24, a.size), f16)
     flags = np.zeros((6, a.size), np.bool_)
     fp16_funcs[12, 256](a, b, c, out, flags)
