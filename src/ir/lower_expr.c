@@ -27,7 +27,9 @@
  * x*y - z and z - x*y become one O_FMA when the multiply is a direct
  * operand of the add or subtract and has its float type; `acc += x*y`
  * and `acc -= x*y` likewise (lower_try_fma_aug).  Nothing else contracts,
- * so the PTX and the simulator round the same way.
+ * so the PTX and the simulator round the same way.  float16 contracts
+ * too: Numba's half multiply and add carry no rounding mode, and ptxas
+ * fuses them into one fma.
  */
 #include <math.h>
 #include <string.h>
@@ -431,7 +433,7 @@ static int contractible(Expr *m, Type *ty)
 {
 	return m && m->kind == E_BINARY && m->bin.op == OP_MUL && !all_constant(m, 0) && m->ty && ty &&
 	       m->ty->kind == TY_SCALAR && ty->kind == TY_SCALAR && m->ty->sk == ty->sk &&
-	       (ty->sk == SK_F32 || ty->sk == SK_F64);
+	       (ty->sk == SK_F32 || ty->sk == SK_F64 || ty->sk == SK_F16);
 }
 
 static Ref fma3(Lower *L, ScalarKind sk, Ref x, Ref y, Ref z)

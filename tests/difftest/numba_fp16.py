@@ -8,8 +8,9 @@ elements differ and by how many float16 steps at most.  Needs a GPU and
 numba-cuda.
 """
 import argparse
-import math
+import os
 import sys
+import tempfile
 
 import numpy as np
 
@@ -37,10 +38,17 @@ ROWS = ["x*y+c", "x/y-c", "-x*abs(y)", "hfma", "hdiv", "hsqrt", "hrcp", "sin", "
         "x*int8(3)+y"]
 
 
-def build(cuda):
-    ns = {"cuda": cuda, "np": np, "math": math}
-    exec(compile(SOURCE, "<fp16 kernel>", "exec"), ns)
-    return ns["k"]
+def build(which, tmp):
+    """The kernel, from a file that imports `cuda` from `which` (both
+    compilers read a kernel's source from its file)."""
+    import importlib.util
+    path = os.path.join(tmp, "fp16_%s.py" % which)
+    with open(path, "w") as f:
+        f.write("import math\nimport numpy as np\nfrom %s import cuda\n%s" % (which, SOURCE))
+    spec = importlib.util.spec_from_file_location("fp16_" + which, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.k, mod.cuda
 
 
 def main():
@@ -49,16 +57,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     np.row_stack = getattr(np, "row_stack", np.vstack)
-    from numba import cuda as ncuda
-    from ptxjit import cuda as pcuda
     rng = np.random.default_rng(args.seed)
     a, b, c = ((rng.standard_normal(args.n) * 8).astype(np.float16) for _ in range(3))
     outs = []
-    for cuda in (pcuda, ncuda):
-        out = np.zeros((len(ROWS), args.n), np.float16)
-        d = [cuda.to_device(v) for v in (a, b, c, out)]
-        build(cuda)[(args.n + 255) // 256, 256](*d)
-        outs.append(d[3].copy_to_host())
+    with tempfile.TemporaryDirectory() as tmp:
+        for which in ("ptxjit", "numba"):
+            k, cuda = build(which, tmp)
+            out = np.zeros((len(ROWS), args.n), np.float16)
+            d = [cuda.to_device(v) for v in (a, b, c, out)]
+            k[(args.n + 255) // 256, 256](*d)
+            outs.append(d[3].copy_to_host())
     p, n = outs
     for r, name in enumerate(ROWS):
         both = ~(np.isnan(p[r]) & np.isnan(n[r]))
