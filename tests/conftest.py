@@ -78,6 +78,29 @@ def load_module(path, name):
     return mod
 
 
+def assert_ptx_assembles(kernels, at_least):
+    """ptxas (sm_90) accepts the PTX of every signature the kernels were
+    compiled for in this run, and there were at least `at_least`; skips
+    when ptxas is not on the PATH."""
+    import shutil
+    import subprocess
+    import tempfile
+    ptxas = shutil.which("ptxas")
+    if not ptxas:
+        pytest.skip("ptxas is not on the PATH")
+    n = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in kernels:
+            for sig, ptx in k.inspect_asm().items():
+                path = os.path.join(tmp, "k%d.ptx" % n)
+                with open(path, "w") as f:
+                    f.write(ptx)
+                r = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull], capture_output=True, text=True)
+                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
+                n += 1
+    assert n >= at_least
+
+
 def same_bits(a, b):
     """The same dtype, shape and bytes: results equal bit for bit."""
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()

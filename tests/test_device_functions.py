@@ -9,10 +9,6 @@ on random data, against references computed here in Python or NumPy.
 When `ptxas` is on the PATH the PTX of the kernels is also assembled.
 """
 
-import os
-import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
@@ -20,7 +16,7 @@ import pytest
 from ptxjit import cuda
 from ptxjit.errors import TypingError
 
-from conftest import ON_GPU
+from conftest import ON_GPU, assert_ptx_assembles
 
 f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
 
@@ -320,18 +316,4 @@ def test_recursion(load, rng):
 
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    ptxas = shutil.which("ptxas")
-    if not ptxas:
-        pytest.skip("ptxas is not on the PATH")
-    n = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in KERNELS:
-            for sig, ptx in k.inspect_asm().items():
-                path = os.path.join(tmp, "k%d.ptx" % n)
-                with open(path, "w") as f:
-                    f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull], capture_output=True,
-                                   text=True)
-                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
-                n += 1
-    assert n >= 5
+    assert_ptx_assembles(KERNELS, 5)

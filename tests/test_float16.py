@@ -10,10 +10,6 @@ kernel compiled here is also assembled by it (test_ptx_assembles).
 """
 
 import math
-import os
-import shutil
-import subprocess
-import tempfile
 from fractions import Fraction
 
 import numpy as np
@@ -22,6 +18,7 @@ import pytest
 import ptxjit
 from ptxjit import cuda
 from ptxjit.errors import TypingError
+from conftest import assert_ptx_assembles
 
 f16 = np.float16
 KERNELS = []
@@ -366,18 +363,4 @@ def test_what_float16_refuses_says_so_at_the_line():
 
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    ptxas = shutil.which("ptxas")
-    if not ptxas:
-        pytest.skip("ptxas is not on the PATH")
-    n = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in KERNELS:
-            for sig, ptx in k.inspect_asm().items():
-                path = os.path.join(tmp, "k%d.ptx" % n)
-                with open(path, "w") as f:
-                    f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull], capture_output=True,
-                                   text=True)
-                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
-                n += 1
-    assert n >= 6
+    assert_ptx_assembles(KERNELS, 6)

@@ -12,18 +12,13 @@ When `ptxas` is on the PATH the PTX of the kernels is also assembled.
 """
 
 import math
-import os
-import shutil
-import struct
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
 
 from ptxjit import cuda
 
-from conftest import ON_GPU
+from conftest import assert_ptx_assembles
 
 f32, f64 = np.float32, np.float64
 i8, i32, i64, u8, u32, u64 = np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64
@@ -862,18 +857,4 @@ def test_print_kernel(load, capfd):
 
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    ptxas = shutil.which("ptxas")
-    if not ptxas:
-        pytest.skip("ptxas is not on the PATH")
-    n = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in KERNELS:
-            for sig, ptx in k.inspect_asm().items():
-                path = os.path.join(tmp, "k%d.ptx" % n)
-                with open(path, "w") as f:
-                    f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull], capture_output=True,
-                                   text=True)
-                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
-                n += 1
-    assert n >= 10
+    assert_ptx_assembles(KERNELS, 10)

@@ -10,17 +10,13 @@ Each test runs on the simulator (the default) or the GPU (PTXJIT_TEST_GPU=1),
 on random data, against NumPy.
 """
 
-import os
-import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
 
 from ptxjit import cuda
 
-from conftest import ON_GPU
+from conftest import ON_GPU, assert_ptx_assembles
 
 f32, f64, i16, i32, i64 = np.float32, np.float64, np.int16, np.int32, np.int64
 
@@ -501,17 +497,4 @@ def test_sub_array_index_is_bounds_checked():
 
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    ptxas = shutil.which("ptxas")
-    if not ptxas:
-        pytest.skip("ptxas is not on the PATH")
-    n = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in KERNELS:
-            for sig, ptx in k.inspect_asm().items():
-                path = os.path.join(tmp, "k%d.ptx" % n)
-                with open(path, "w") as f:
-                    f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull], capture_output=True, text=True)
-                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
-                n += 1
-    assert n >= 8
+    assert_ptx_assembles(KERNELS, 8)
