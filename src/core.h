@@ -493,7 +493,7 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_CLZ, "cuda.clz") X(IN_FFS, "cuda.ffs") X(IN_FMA, "cuda.fma") X(IN_CBRT, "cuda.cbrt") \
 	X(IN_SELP, "cuda.selp") X(IN_NANOSLEEP, "cuda.nanosleep") \
 	/* cuda.fp16: half-precision arithmetic, math and comparisons \
-	 * (sema_math.c, lower_math.c) */ \
+	 * (sema_fp16.c, lower_fp16.c) */ \
 	X(IN_FP16_HADD, "cuda.fp16.hadd") X(IN_FP16_HSUB, "cuda.fp16.hsub") \
 	X(IN_FP16_HMUL, "cuda.fp16.hmul") X(IN_FP16_HDIV, "cuda.fp16.hdiv") \
 	X(IN_FP16_HFMA, "cuda.fp16.hfma") X(IN_FP16_HNEG, "cuda.fp16.hneg") \
