@@ -187,6 +187,33 @@ def test_python_float_argument_rounds_once_to_a_float16_parameter():
     assert out[0] == f16(v) == f16(1.0009765625)
 
 
+G16 = f16(0.3)
+H16 = f16(1.7)
+TAB16 = np.array([0.1, 0.2, 0.3, 1.7], f16)
+
+
+@kernel
+def constants(out):
+    i = cuda.grid(1)
+    c = cuda.const.array_like(TAB16)
+    out[0, i] = G16 * H16 + G16              # folded: each operation rounded
+    out[1, i] = G16 / H16
+    out[2, i] = math.sqrt(H16)
+    out[3, i] = f16(0.1) + f16(0.2)
+    out[4, i] = f16(70000.0)                 # beyond float16: inf
+    out[5, i] = c[i] + TAB16[i] * G16
+
+
+def test_globals_constants_and_constant_arrays():
+    out = np.zeros((6, 4), f16)
+    constants[1, 4](out)
+    with np.errstate(all="ignore"):
+        want = [G16 * H16 + G16, G16 / H16, np.sqrt(H16), f16(0.1) + f16(0.2), f16(np.inf)]
+        for k, w in enumerate(want):
+            np.testing.assert_array_equal(out[k], np.full(4, w, f16), err_msg="row %d" % k)
+        np.testing.assert_array_equal(out[5], [exact_fma(t, G16, t) for t in TAB16])   # fused
+
+
 # ------------------------------------------------------------- math
 
 @kernel

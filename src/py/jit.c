@@ -286,6 +286,7 @@ static int numpy_scalar(PyObject *obj, PjValue *out, PjArena *arena)
 	case K_U16: out->kind = PJ_V_INT; out->i = *(const uint16_t *)p; break;
 	case K_U32: out->kind = PJ_V_INT; out->i = *(const uint32_t *)p; break;
 	case K_U64: out->kind = PJ_V_INT; out->i = (int64_t)*(const uint64_t *)p; break;   /* the bits */
+	case K_F16: { uint16_t h; memcpy(&h, p, 2); out->kind = PJ_V_FLOAT; out->f = pj_half_to_double(h); break; }
 	case K_F32: out->kind = PJ_V_FLOAT; out->f = *(const float *)p; break;
 	case K_F64: out->kind = PJ_V_FLOAT; out->f = *(const double *)p; break;
 	case K_C64: out->kind = PJ_V_COMPLEX; out->f = ((const float *)p)[0]; out->im = ((const float *)p)[1]; break;

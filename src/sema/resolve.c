@@ -213,7 +213,7 @@ static Const *convert(Ctx *c, const PjValue *pv, int depth)
 	if (!number || !pv->s)
 		return v;
 	int sk = (int)ty_sk_from_name(pv->s);
-	Const *t = sk >= 0 && sk != SK_F16 ? const_of_type(c, v, ty_scalar((ScalarKind)sk)) : NULL;
+	Const *t = sk >= 0 ? const_of_type(c, v, ty_scalar((ScalarKind)sk)) : NULL;
 	return t ? t : v;
 }
 

@@ -87,6 +87,8 @@ Const *new_const(Ctx *c, int kind, Type *ty);
 int const_is_value(const Const *v);    /* a number, None, str or tuple, not a module or function */
 Const *const_of_type(Ctx *c, const Const *v, Type *to);
 int const_truth(const Const *v, int *truth);
+/* x rounded to the float kind sk (float16, float32; float64 unchanged). */
+double sema_round_float(ScalarKind sk, double x);
 int const_int_value(const Expr *e, int64_t *out);
 Type *storable(Scope *sc, Type *elem, Expr *value, const char *what);
 Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *elem_for);

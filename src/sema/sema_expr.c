@@ -99,7 +99,7 @@ static int64_t wrap_int(uint64_t u, ScalarKind sk)
 }
 
 /* v converted to type `to` as the run time converts it, or NULL where the
- * result is not defined here (float to int out of range, float16). */
+ * result is not defined here (float to int out of range). */
 Const *const_of_type(Ctx *c, const Const *v, Type *to)
 {
 	if (!v || !to)
@@ -148,8 +148,6 @@ Const *const_of_type(Ctx *c, const Const *v, Type *to)
 		r->i = wrap_int(bits, to->sk);
 		return r;
 	}
-	if (to->sk == SK_F16)
-		return NULL;
 	if (ti->is_complex) {
 		r = new_const(c, PJ_V_COMPLEX, to);
 		r->f = num_f(v);
@@ -163,8 +161,13 @@ Const *const_of_type(Ctx *c, const Const *v, Type *to)
 	if (v->kind == PJ_V_COMPLEX)
 		return NULL;
 	r = new_const(c, PJ_V_FLOAT, to);
-	r->f = to->sk == SK_F32 ? (double)(float)num_f(v) : num_f(v);
+	r->f = sema_round_float(to->sk, num_f(v));
 	return r;
+}
+
+double sema_round_float(ScalarKind sk, double x)
+{
+	return sk == SK_F32 ? (double)(float)x : sk == SK_F16 ? (double)ir_round_f16(x) : x;
 }
 
 int const_truth(const Const *v, int *truth)
@@ -384,7 +387,7 @@ static Const *fold_float(Ctx *c, AstOp op, Type *ot, double a, double b)
 		return NULL;
 	}
 	Const *v = new_const(c, PJ_V_FLOAT, ot);
-	v->f = ot->sk == SK_F32 ? (double)(float)r : r;
+	v->f = sema_round_float(ot->sk, r);
 	return v;
 }
 
