@@ -214,6 +214,34 @@ def test_globals_constants_and_constant_arrays():
         np.testing.assert_array_equal(out[5], [exact_fma(t, G16, t) for t in TAB16])   # fused
 
 
+@cuda.jit(device=True)
+def scaled(x, n):
+    """Recursive, so that it is called (float16 parameter and result)."""
+    if n == 0:
+        return x
+    return scaled(x * f16(1.5), n - 1)
+
+
+@kernel
+def calls(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = scaled(a[i], i % 4)
+
+
+def test_float16_through_a_device_function_call():
+    a = halves(np.random.default_rng(17), 256, scale=4.0)
+    out = np.zeros_like(a)
+    calls[1, 256](a, out)
+    want = a.copy()
+    with np.errstate(all="ignore"):
+        for i in range(a.size):
+            for _ in range(i % 4):
+                want[i] = want[i] * f16(1.5)
+    np.testing.assert_array_equal(out, want)
+    assert any("call" in ptx for ptx in calls.inspect_asm().values())
+
+
 # ------------------------------------------------------------- math
 
 @kernel
