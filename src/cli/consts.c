@@ -384,19 +384,38 @@ static int np_array(Module *m, int upto, const Expr *e, PjValue *out)
 	return 1;
 }
 
+/* NumPy's scalar constructor `ctor` (numpy.float16 ... numpy.uint64)
+ * of the number v, as NumPy 2 makes it: floats rounded to the dtype, an
+ * integer dtype refusing what does not fit (0). */
+static int np_scalar(const char *ctor, const PjValue *v, PjValue *out)
+{
+	int sk = intrin_dtype(intrin_lookup(ctor));
+	int64_t i;
+	if (sk < 0 || sk == SK_BOOL || scalar_info[sk].is_complex)
+		return 0;
+	if (scalar_info[sk].is_float)
+		*out = float_value(sk == SK_F16 ? (double)ir_round_f16(as_float(v))
+		                   : sk == SK_F32 ? (double)(float)as_float(v) : as_float(v));
+	else if (int_elem(sk, v, &i))
+		*out = int_value(i);
+	else
+		return 0;
+	if (sk != SK_F64)
+		out->s = scalar_info[sk].name;
+	return 1;
+}
+
 static int call(Module *m, int upto, const Expr *e, PjValue *out)
 {
 	const Expr *fn = e->call.fn;
 	PjValue bound, arg;
 	if (np_array(m, upto, e, out))
 		return 1;
-	/* np.float64(x) is a float to Python too (the glue sees a float) */
+	/* np.float32(x), np.int8(x), ...: a number of that dtype, as the glue
+	 * passes a NumPy scalar (np.float64(x) is a float to Python too) */
 	if (e->call.nargs == 1 && !e->call.nkw && cli_eval(m, upto, fn, &bound) && bound.kind == PJ_V_INTRIN &&
-	    (!strcmp(bound.s, "numpy.float64") || !strcmp(bound.s, "np.float64")) &&
-	    cli_eval(m, upto, e->call.args[0], &arg) && is_num(&arg)) {
-		*out = float_value(as_float(&arg));
-		return 1;
-	}
+	    cli_eval(m, upto, e->call.args[0], &arg) && is_num(&arg))
+		return np_scalar(bound.s, &arg, out);
 	if (fn->kind != E_NAME || e->call.nkw || lookup(m, upto, fn->name.id, &bound))
 		return 0;
 	const char *name = fn->name.id;
