@@ -34,8 +34,8 @@ from .api import (  # noqa: F401
     device_array, device_array_like, event, event_elapsed_time, from_cuda_array_interface,
     get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
     legacy_default_stream, list_devices, managed_array, mapped_array, pinned, pinned_array,
-    pinned_array_like, profile_start, profile_stop, profiling, require_context, select_device, simulator_active, stream,
-    synchronize, to_device,
+    pinned_array_like, profile_start, profile_stop, profiling, require_context, select_device,
+    simulator_active, stream, synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401
 from .args import In, InOut, Out  # noqa: F401
