@@ -15,7 +15,7 @@ import numpy as np
 
 from ptxjit import cuda
 
-from conftest import KERNELS
+from conftest import KERNELS, same_bits
 
 f32, f64 = np.float32, np.float64
 i8, i16, i32, i64 = np.int8, np.int16, np.int32, np.int64
@@ -995,6 +995,19 @@ def test_assert_raise(load, rng):
     out = np.zeros_like(x)
     k[1, 128](x, out)
     equal(out, x * 2)
+
+
+def test_float16(load, rng):
+    from test_float16 import exact_fma
+    mod = load("float16")
+    x = (rng.standard_normal(300) * 8).astype(np.float16)
+    s = np.float16(-1.75)
+    out = np.zeros_like(x)
+    mod.half[2, 256](x, out, s)
+    with np.errstate(all="ignore"):
+        y = np.array([exact_fma(v, s, mod.SCALE) for v in x], np.float16)   # x * s + SCALE, fused
+        want = np.fmax(y, np.sqrt(abs(x))) / np.float16(3) - np.floor(x)
+    assert same_bits(out, want)
 
 
 # ---------------------------------------------------------------- catalogue
