@@ -650,6 +650,11 @@ int sema_boolop_operand(const Expr *e, int i);
  * such conditions.  No for any other, even one whose value is known
  * here (abs(-1) > 0, np.float32(1)): Numba types both branches. */
 int sema_prunes(const Expr *cond);
+/* sema_expr.c: is v a value (a number, None, str or tuple), not a module,
+ * function or intrinsic?  const_truth: 1 with *truth set when v (may be
+ * NULL) is a value whose truth Python knows, else 0. */
+int const_is_value(const Const *v);
+int const_truth(const Const *v, int *truth);
 /* sema_ret.c: the return type of a device function typed on its own for
  * argument types (pj_infer_return; the array-function layer). */
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);

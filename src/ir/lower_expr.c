@@ -386,18 +386,13 @@ static int pure_call(const Expr *e)
 	       e->ty->kind == TY_SCALAR;
 }
 
-/* A constant that is a value: not the module, function or intrinsic
- * that some expressions carry as their cval (a variable assigned
- * cuda.laneid carries the intrinsic, though its value is the lane's). */
+/* A constant that is a value (const_is_value, or a global array), not
+ * the module, function or intrinsic that some expressions carry as their
+ * cval (a variable assigned cuda.laneid carries the intrinsic, though its
+ * value is the lane's). */
 static int is_value_const(const Const *cv)
 {
-	switch (cv->kind) {
-	case PJ_V_INT: case PJ_V_FLOAT: case PJ_V_BOOL: case PJ_V_COMPLEX:
-	case PJ_V_NONE: case PJ_V_STR: case PJ_V_TUPLE: case PJ_V_ARRAY:
-		return 1;
-	default:
-		return 0;
-	}
+	return const_is_value(cv) || cv->kind == PJ_V_ARRAY;
 }
 
 /* Is e computed from constants only (a constant, or arithmetic and pure
@@ -658,25 +653,13 @@ static Value lower_boolop(Lower *L, Expr *e)
 	return lower_read(L, slot, ty);
 }
 
-static int const_truth(const Const *cv)
-{
-	switch (cv->kind) {
-	case PJ_V_INT: case PJ_V_BOOL: return cv->i != 0;
-	case PJ_V_FLOAT: return cv->f != 0 || cv->f != cv->f;
-	case PJ_V_COMPLEX: return cv->f != 0 || cv->im != 0 || cv->f != cv->f || cv->im != cv->im;
-	case PJ_V_NONE: return 0;
-	case PJ_V_STR: return cv->s && *cv->s;
-	case PJ_V_TUPLE: return cv->n > 0;
-	default: return 1;
-	}
-}
-
 static Value lower_ifexp(Lower *L, Expr *e)
 {
 	Type *ty = e->ty;
 	Expr *c = e->ifexp.cond;
-	if (c->cval && is_value_const(c->cval)) {
-		Expr *x = const_truth(c->cval) ? e->ifexp.a : e->ifexp.b;
+	int truth;
+	if (const_truth(c->cval, &truth)) {
+		Expr *x = truth ? e->ifexp.a : e->ifexp.b;
 		return lower_convert(L, lower_expr(L, x), ty, x->span);
 	}
 	int slot = lower_new_slots(L, ty, "ifexp");
@@ -697,8 +680,9 @@ static Value lower_ifexp(Lower *L, Expr *e)
 
 void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f)
 {
-	if (e->cval && is_value_const(e->cval)) {
-		lower_jump(L, const_truth(e->cval) ? t : f);
+	int truth;
+	if (const_truth(e->cval, &truth)) {   /* sema refuses the truth of an array */
+		lower_jump(L, truth ? t : f);
 		return;
 	}
 	switch (e->kind) {

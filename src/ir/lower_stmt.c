@@ -159,7 +159,7 @@ static void lower_augassign(Lower *L, Stmt *s)
 
 /* --------------------------------------------------------- control flow */
 
-static int const_truth(Expr *e)
+static int known_truth(const Expr *e)
 {
 	const Const *cv = e->cval;
 	if (!cv)
@@ -175,7 +175,7 @@ static int const_truth(Expr *e)
 
 static void lower_if(Lower *L, Stmt *s)
 {
-	int ct = const_truth(s->cond.cond);
+	int ct = known_truth(s->cond.cond);
 	if (ct >= 0) {
 		lower_block(L, ct ? &s->cond.body : &s->cond.orelse);
 		return;
@@ -213,7 +213,7 @@ static void lower_if(Lower *L, Stmt *s)
 static void lower_while(Lower *L, Stmt *s)
 {
 	Frame *fr = L->fr;
-	int ct = const_truth(s->cond.cond);
+	int ct = known_truth(s->cond.cond);
 	if (ct == 0) {
 		lower_block(L, &s->cond.orelse);
 		return;

@@ -84,9 +84,7 @@ Type *type_expr(Scope *sc, Expr *e);
 Type *type_truth(Scope *sc, Expr *e);
 Type *unknown_or_error(Scope *sc, Expr *e);
 Const *new_const(Ctx *c, int kind, Type *ty);
-int const_is_value(const Const *v);    /* a number, None, str or tuple, not a module or function */
 Const *const_of_type(Ctx *c, const Const *v, Type *to);
-int const_truth(const Const *v, int *truth);
 /* x rounded to the float kind sk (float16, float32; float64 unchanged). */
 double sema_round_float(ScalarKind sk, double x);
 int const_int_value(const Expr *e, int64_t *out);
