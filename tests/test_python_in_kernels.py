@@ -858,3 +858,22 @@ def test_print_kernel(load, capfd):
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
     assert_ptx_assembles(KERNELS, 10)
+
+
+def test_complex_constant_conditions():
+    """`if 1j:` and `while 0j:` are decided by the constant's truth, as in
+    Python; lowering agrees with sema, which types only the branch taken."""
+
+    @cuda.jit
+    def k(a):
+        if 1j:
+            a[0] = 1
+        else:
+            a[0] = 2
+        while 0j:
+            a[1] = 5
+        a[2] = 3 if 0j else 4
+
+    a = np.zeros(3, f32)
+    k[1, 1](a)
+    np.testing.assert_array_equal(a, [1, 0, 4])

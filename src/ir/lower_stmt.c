@@ -159,18 +159,11 @@ static void lower_augassign(Lower *L, Stmt *s)
 
 /* --------------------------------------------------------- control flow */
 
+/* The truth of condition e when it is a constant (const_truth), else -1. */
 static int known_truth(const Expr *e)
 {
-	const Const *cv = e->cval;
-	if (!cv)
-		return -1;
-	switch (cv->kind) {
-	case PJ_V_INT: case PJ_V_BOOL: return cv->i != 0;
-	case PJ_V_FLOAT: return cv->f != 0 || cv->f != cv->f;
-	case PJ_V_NONE: return 0;
-	case PJ_V_TUPLE: return cv->n > 0;
-	default: return -1;
-	}
+	int truth;
+	return const_truth(e->cval, &truth) ? truth : -1;
 }
 
 static void lower_if(Lower *L, Stmt *s)
