@@ -655,6 +655,8 @@ int sema_prunes(const Expr *cond);
  * NULL) is a value whose truth Python knows, else 0. */
 int const_is_value(const Const *v);
 int const_truth(const Const *v, int *truth);
+/* x rounded to the float kind sk (float16, float32; float64 unchanged). */
+double sema_round_float(ScalarKind sk, double x);
 /* sema_ret.c: the return type of a device function typed on its own for
  * argument types (pj_infer_return; the array-function layer). */
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);

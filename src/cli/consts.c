@@ -394,8 +394,7 @@ static int np_scalar(const char *ctor, const PjValue *v, PjValue *out)
 	if (sk < 0 || sk == SK_BOOL || scalar_info[sk].is_complex)
 		return 0;
 	if (scalar_info[sk].is_float)
-		*out = float_value(sk == SK_F16 ? (double)ir_round_f16(as_float(v))
-		                   : sk == SK_F32 ? (double)(float)as_float(v) : as_float(v));
+		*out = float_value(sema_round_float((ScalarKind)sk, as_float(v)));
 	else if (int_elem(sk, v, &i))
 		*out = int_value(i);
 	else

@@ -62,7 +62,6 @@ Value lower_fp16_intrin(Lower *L, Expr *e, int in)
 		x[i] = lower_convert(L, lower_expr(L, e->call.args[i]), h, e->call.args[i]->span).r;
 	if (intrin_fp16_compare(in))
 		return lower_scalar(e->ty, compare(L, in, x[0], x[1]));
-	Ref one = lower_con_float(L, SK_F16, 1.0);
 	Ref r;
 	switch (in) {
 	case IN_FP16_HADD: r = half(L, O_ADD, x[0], x[1], REF_NONE); break;
@@ -73,7 +72,7 @@ Value lower_fp16_intrin(Lower *L, Expr *e, int in)
 	case IN_FP16_HNEG: r = half(L, O_NEG, x[0], REF_NONE, REF_NONE); break;
 	case IN_FP16_HABS: r = half(L, O_ABS, x[0], REF_NONE, REF_NONE); break;
 	case IN_FP16_HSQRT: r = half(L, O_SQRT, x[0], REF_NONE, REF_NONE); break;
-	case IN_FP16_HRCP: r = half(L, O_DIV, one, x[0], REF_NONE); break;
+	case IN_FP16_HRCP: r = half(L, O_DIV, lower_con_float(L, SK_F16, 1.0), x[0], REF_NONE); break;
 	case IN_FP16_HFLOOR: r = half(L, O_FLOOR, x[0], REF_NONE, REF_NONE); break;
 	case IN_FP16_HCEIL: r = half(L, O_CEIL, x[0], REF_NONE, REF_NONE); break;
 	case IN_FP16_HTRUNC: r = half(L, O_TRUNC, x[0], REF_NONE, REF_NONE); break;

@@ -85,8 +85,6 @@ Type *type_truth(Scope *sc, Expr *e);
 Type *unknown_or_error(Scope *sc, Expr *e);
 Const *new_const(Ctx *c, int kind, Type *ty);
 Const *const_of_type(Ctx *c, const Const *v, Type *to);
-/* x rounded to the float kind sk (float16, float32; float64 unchanged). */
-double sema_round_float(ScalarKind sk, double x);
 int const_int_value(const Expr *e, int64_t *out);
 Type *storable(Scope *sc, Type *elem, Expr *value, const char *what);
 Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *elem_for);

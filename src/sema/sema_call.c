@@ -748,7 +748,7 @@ static Type *type_math1(Scope *sc, Expr *e, int in)
 	if (v) {
 		switch (in) {
 		case IN_MATH_SQRT: case IN_NP_SQRT:
-			v->f = r->sk == SK_F32 ? (double)sqrtf((float)v->f) : sema_round_float(r->sk, sqrt(v->f));
+			v->f = sema_round_float(r->sk, sqrt(v->f));   /* rounding the double root is exact rounding */
 			break;
 		case IN_MATH_FABS: v->f = fabs(v->f); break;
 		case IN_MATH_FLOOR: case IN_NP_FLOOR: v->f = floor(v->f); break;

@@ -360,7 +360,7 @@ static void narrow(Prep *s, Ins *i, int32_t d, int32_t loc)
 	int ty = i->ty;
 	if (i->cls == KW && (ty == SK_I8 || ty == SK_U8 || ty == SK_I16 || ty == SK_U16))
 		emit(s, S_CVT, d, d, s->zero, s->zero, SK_I32 | ty << 8, loc);
-	else if (i->cls == KS && ty == SK_F16 && i->op != O_NEG && i->op != O_ABS)
+	else if (i->cls == KS && ty == SK_F16 && i->op != O_NEG && i->op != O_ABS && i->op != O_FMA)   /* S_FMAH rounds */
 		emit(s, S_CVT, d, d, s->zero, s->zero, SK_F32 | SK_F16 << 8, loc);
 }
 
