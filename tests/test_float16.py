@@ -18,6 +18,8 @@ import pytest
 import ptxjit
 from ptxjit import cuda
 from ptxjit.errors import TypingError
+
+from test_float16_random import round_frac
 from conftest import assert_ptx_assembles
 
 f16 = np.float16
@@ -326,18 +328,7 @@ def exact_fma(x, y, z):
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         with np.errstate(all="ignore"):
             return f16(x * y + z)
-    q = Fraction(x) * Fraction(y) + Fraction(z)
-    h = f16(float(q))
-    if not np.isfinite(h):
-        return h
-    best = None
-    for v in (np.nextafter(h, f16(-np.inf)), h, np.nextafter(h, f16(np.inf))):
-        if not np.isfinite(v):
-            continue
-        key = (abs(Fraction(float(v)) - q), int(v.view(np.uint16)) & 1)
-        if best is None or key < best[0]:
-            best = (key, v)
-    return best[1]
+    return f16(round_frac(Fraction(x) * Fraction(y) + Fraction(z), "h"))
 
 
 def test_fp16_functions():
