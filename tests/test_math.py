@@ -631,13 +631,19 @@ def complex_ufunc_kernel(z, out):
         out[i, 2] = np.negative(z[i])
         out[i, 3] = np.conjugate(z[i])
         out[i, 4] = np.sqrt(z[i].real) + np.exp(z[i])
+        out[i, 5] = np.sqrt(z[i])
+        out[i, 6] = np.sqrt(np.complex64(z[i]))
 
 
 def test_numpy_on_complex(rng):
     z = rng.standard_normal(100) + 1j * rng.standard_normal(100)
-    out = np.zeros((100, 5), np.complex128)
+    z[:4] = [-4, complex(0.0, -0.0), complex(-0.0, -0.0), complex(-9, -0.0)]   # branch cut and signed zeros
+    out = np.zeros((100, 7), np.complex128)
     complex_ufunc_kernel[1, 128](z, out)
     with np.errstate(all="ignore"):
-        want = [np.square(z), np.reciprocal(z), -z, np.conjugate(z), np.sqrt(z.real) + np.exp(z)]
+        want = [np.square(z), np.reciprocal(z), -z, np.conjugate(z), np.sqrt(z.real) + np.exp(z), np.sqrt(z),
+                np.sqrt(z.astype(np.complex64))]
     for c, w in enumerate(want):
-        np.testing.assert_allclose(out[:, c], w, rtol=1e-15, equal_nan=True, err_msg="column %d" % c)
+        np.testing.assert_allclose(out[:, c], w, rtol=1e-15 if c < 6 else 1e-6, equal_nan=True,
+                                   err_msg="column %d" % c)
+    assert np.array_equal(np.signbit(out[:4, 5].imag), np.signbit(np.sqrt(z[:4]).imag))

@@ -70,9 +70,11 @@ static Value grid(Lower *L, Expr *e, int size)
 	Value axes[3];
 	for (int k = 0; k < n; k++) {
 		Ref r;
-		if (size)
-			r = mul64(L, sreg64(L, (SReg)(SR_NTID_X + k)), sreg64(L, (SReg)(SR_NCTAID_X + k)));
-		else {
+		if (size) {
+			Ref ntid = sreg64(L, (SReg)(SR_NTID_X + k));
+			Ref nctaid = sreg64(L, (SReg)(SR_NCTAID_X + k));
+			r = mul64(L, ntid, nctaid);
+		} else {
 			Ref tid = sreg64(L, (SReg)(SR_TID_X + k));
 			Ref ctaid = sreg64(L, (SReg)(SR_CTAID_X + k));
 			Ref ntid = sreg64(L, (SReg)(SR_NTID_X + k));
@@ -228,7 +230,9 @@ static Value divmodval(Lower *L, Expr *e)
 	Type *t = ty->elts[0];
 	if (t->kind == TY_SCALAR && lower_is_floatsk(t->sk) && ty_equal(t, ty->elts[1])) {
 		Ref q, m;   /* one fmod for both */
-		lower_float_divmod(L, t->sk, lower_convert(L, a, t, e->span).r, lower_convert(L, b, t, e->span).r, &q, &m);
+		Ref x = lower_convert(L, a, t, e->span).r;
+		Ref y = lower_convert(L, b, t, e->span).r;
+		lower_float_divmod(L, t->sk, x, y, &q, &m);
 		r.elts[0] = lower_scalar(t, q);
 		r.elts[1] = lower_scalar(t, m);
 		return r;
@@ -339,8 +343,11 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	case IN_ATOMIC_INC: case IN_ATOMIC_DEC: case IN_ATOMIC_CAS: case IN_ATOMIC_CAS2:
 	case IN_ATOMIC_NANMAX: case IN_ATOMIC_NANMIN:
 		return lower_atomic(L, e, in);
-	case IN_MATH_SQRT:
 	case IN_NP_SQRT:
+		if (scalar_info[e->ty->sk].is_complex)
+			return lower_math_intrin(L, e, in);
+		return sqrtval(L, e);
+	case IN_MATH_SQRT:
 		return sqrtval(L, e);
 	case IN_MATH_FLOOR:
 	case IN_NP_FLOOR:

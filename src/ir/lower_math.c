@@ -25,6 +25,8 @@ typedef Ref (*Fn1)(MB *, Ref);
 typedef Ref (*Fn2)(MB *, Ref, Ref);
 typedef Cx (*Cfn1)(MB *, Cx);
 
+enum { MATH_MAX_ARGS = 3 };   /* the most any math, cmath or NumPy function takes */
+
 static Ref deg2rad(MB *b, Ref x)
 {
 	return mb_mul(b, x, mb_f(b, 0.017453292519943295));
@@ -116,16 +118,17 @@ static Cfn1 complex1(int in)
 	case IN_CMATH_EXP: case IN_NP_EXP: return math_cexp;
 	case IN_CMATH_LOG: case IN_NP_LOG: return math_clog;
 	case IN_CMATH_LOG10: case IN_NP_LOG10: return math_clog10;
-	case IN_CMATH_SQRT: return math_csqrt;
+	case IN_CMATH_SQRT: case IN_NP_SQRT: return math_csqrt;
 	default: return NULL;
 	}
 }
 
-static Value arg(Lower *L, Expr *e, int i)
+/* argument i of the call, lowered already (lower_math_intrin) */
+static Value arg(Lower *L, Expr *e, const Value *av, int i)
 {
 	if (i >= e->call.nargs)
 		ICE(L->c, "%s() lowered with %d arguments", intrin_name[e->call.intrin], e->call.nargs);
-	return lower_expr(L, e->call.args[i]);
+	return av[i];
 }
 
 static Ref as_sk(Lower *L, Value v, ScalarKind sk, Span sp)
@@ -157,9 +160,9 @@ static Value cx_value(Type *ty, Cx z)
 
 /* ------------------------------------------------------- predicates */
 
-static Value predicate(Lower *L, Expr *e, int in)
+static Value predicate(Lower *L, Expr *e, int in, const Value *av)
 {
-	Value v = arg(L, e, 0);
+	Value v = arg(L, e, av, 0);
 	Type *bt = ty_scalar(SK_BOOL);
 	ScalarKind sk = lower_part_sk(v.ty->sk);
 	MB b = mb_new(L, sk == SK_F64 ? SK_F64 : SK_F32);
@@ -214,11 +217,11 @@ static AstOp ufunc_op(int in)
 }
 
 /* maximum/minimum (a NaN wins) and fmax/fmin (a NaN loses), NumPy's loops */
-static Value extremum(Lower *L, Expr *e, int in)
+static Value extremum(Lower *L, Expr *e, int in, const Value *av)
 {
 	Type *ty = e->ty;
 	ScalarKind sk = ty->sk;
-	Value a = lower_convert(L, arg(L, e, 0), ty, e->span), c = lower_convert(L, arg(L, e, 1), ty, e->span);
+	Value a = lower_convert(L, arg(L, e, av, 0), ty, e->span), c = lower_convert(L, arg(L, e, av, 1), ty, e->span);
 	int ismax = in == IN_NP_MAXIMUM || in == IN_NP_FMAX;
 	if (scalar_info[sk].is_complex)
 		lower_unsupported(L, e->span, "maximum/minimum of complex numbers");
@@ -235,10 +238,10 @@ static Value extremum(Lower *L, Expr *e, int in)
 }
 
 /* np.sign, np.square, np.reciprocal, np.negative, np.positive, np.conjugate */
-static Value same1(Lower *L, Expr *e, int in)
+static Value same1(Lower *L, Expr *e, int in, const Value *av)
 {
 	Type *ty = e->ty;
-	Value a = lower_convert(L, arg(L, e, 0), ty, e->span);
+	Value a = lower_convert(L, arg(L, e, av, 0), ty, e->span);
 	ScalarKind sk = ty->sk;
 	int cx = scalar_info[sk].is_complex;
 	ScalarKind p = lower_part_sk(sk);
@@ -296,12 +299,12 @@ static Value same1(Lower *L, Expr *e, int in)
 }
 
 /* gcd by Euclid's loop on absolute values; lcm = |a / gcd * b| */
-static Value gcdlcm(Lower *L, Expr *e, int in)
+static Value gcdlcm(Lower *L, Expr *e, int in, const Value *av)
 {
 	Type *ty = e->ty;
 	ScalarKind sk = ty->sk;
 	Cls k = lower_cls(sk);
-	Ref a = lower_convert(L, arg(L, e, 0), ty, e->span).r, c = lower_convert(L, arg(L, e, 1), ty, e->span).r;
+	Ref a = lower_convert(L, arg(L, e, av, 0), ty, e->span).r, c = lower_convert(L, arg(L, e, av, 1), ty, e->span).r;
 	Ref x = lower_emit(L, O_ABS, k, sk, a, REF_NONE, REF_NONE, 0);
 	Ref y = lower_emit(L, O_ABS, k, sk, c, REF_NONE, REF_NONE, 0);
 	int xs = lower_new_slots(L, ty, "gcd"), ys = lower_new_slots(L, ty, "gcd");
@@ -331,31 +334,31 @@ static Value gcdlcm(Lower *L, Expr *e, int in)
 	return lower_scalar(ty, l);
 }
 
-static Value numpy_misc(Lower *L, Expr *e, int in)
+static Value numpy_misc(Lower *L, Expr *e, int in, const Value *av)
 {
 	Type *ty = e->ty;
 	AstOp op = ufunc_op(in);
 	switch (in) {
 	case IN_NP_MAXIMUM: case IN_NP_MINIMUM: case IN_NP_FMAX: case IN_NP_FMIN:
-		return extremum(L, e, in);
+		return extremum(L, e, in, av);
 	case IN_NP_SQUARE: case IN_NP_RECIPROCAL: case IN_NP_NEGATIVE: case IN_NP_POSITIVE:
 	case IN_NP_SIGN: case IN_NP_CONJUGATE:
-		return same1(L, e, in);
+		return same1(L, e, in, av);
 	case IN_NP_GCD: case IN_NP_LCM:
-		return gcdlcm(L, e, in);
+		return gcdlcm(L, e, in, av);
 	case IN_NP_GREATER: case IN_NP_GREATER_EQUAL: case IN_NP_LESS: case IN_NP_LESS_EQUAL:
 	case IN_NP_NOT_EQUAL: case IN_NP_EQUAL:
-		return lower_scalar(ty, lower_compare(L, op, arg(L, e, 0), arg(L, e, 1), e->span));
+		return lower_scalar(ty, lower_compare(L, op, arg(L, e, av, 0), arg(L, e, av, 1), e->span));
 	case IN_NP_LOGICAL_AND: case IN_NP_LOGICAL_OR: case IN_NP_LOGICAL_XOR: {
-		Ref p = lower_truth(L, arg(L, e, 0), e->call.args[0]->span);
-		Ref q = lower_truth(L, arg(L, e, 1), e->call.args[1]->span);
+		Ref p = lower_truth(L, arg(L, e, av, 0), e->call.args[0]->span);
+		Ref q = lower_truth(L, arg(L, e, av, 1), e->call.args[1]->span);
 		Opcode o = in == IN_NP_LOGICAL_AND ? O_AND : in == IN_NP_LOGICAL_OR ? O_OR : O_XOR;
 		return lower_scalar(ty, lower_emit(L, o, KB, SK_BOOL, p, q, REF_NONE, 0));
 	}
 	case IN_NP_LOGICAL_NOT:
-		return lower_scalar(ty, lower_not(L, lower_truth(L, arg(L, e, 0), e->call.args[0]->span)));
+		return lower_scalar(ty, lower_not(L, lower_truth(L, arg(L, e, av, 0), e->call.args[0]->span)));
 	case IN_NP_SIGNBIT: {
-		Value v = arg(L, e, 0);
+		Value v = arg(L, e, av, 0);
 		ScalarKind sk = v.ty->sk;
 		if (!lower_is_floatsk(sk)) {
 			if (!lower_is_signed(sk) || sk == SK_BOOL)
@@ -366,7 +369,7 @@ static Value numpy_misc(Lower *L, Expr *e, int in)
 		return lower_scalar(ty, mb_signbit(&b, as_sk(L, v, b.sk, e->span)));
 	}
 	case IN_NP_INVERT: {
-		Value v = lower_convert(L, arg(L, e, 0), ty, e->span);
+		Value v = lower_convert(L, arg(L, e, av, 0), ty, e->span);
 		if (ty->sk == SK_BOOL)
 			return lower_scalar(ty, lower_not(L, v.r));
 		return lower_scalar(ty, lower_norm(L, lower_emit(L, O_NOT, lower_cls(ty->sk), ty->sk, v.r, REF_NONE,
@@ -376,9 +379,9 @@ static Value numpy_misc(Lower *L, Expr *e, int in)
 	case IN_NP_LEFT_SHIFT: case IN_NP_RIGHT_SHIFT:
 	case IN_NP_ADD: case IN_NP_SUBTRACT: case IN_NP_MULTIPLY: case IN_NP_DIVIDE:
 	case IN_NP_FLOOR_DIVIDE: case IN_NP_REMAINDER: case IN_NP_POWER:
-		return lower_binop(L, op, arg(L, e, 0), arg(L, e, 1), ty, e->span);
+		return lower_binop(L, op, arg(L, e, av, 0), arg(L, e, av, 1), ty, e->span);
 	case IN_NP_FMOD: {
-		Value a = lower_convert(L, arg(L, e, 0), ty, e->span), c = lower_convert(L, arg(L, e, 1), ty, e->span);
+		Value a = lower_convert(L, arg(L, e, av, 0), ty, e->span), c = lower_convert(L, arg(L, e, av, 1), ty, e->span);
 		ScalarKind sk = ty->sk;
 		if (lower_is_floatsk(sk))
 			return lower_scalar(ty, lower_fmod(L, sk, a.r, c.r));
@@ -389,9 +392,11 @@ static Value numpy_misc(Lower *L, Expr *e, int in)
 		return lower_scalar(ty, lower_norm(L, lower_sel(L, k, z, lower_con_int(L, sk, 0), r), sk));
 	}
 	case IN_NP_DIVMOD: {
-		Value a = arg(L, e, 0), c = arg(L, e, 1);
+		Value a = arg(L, e, av, 0), c = arg(L, e, av, 1);
 		Type *t = ty->elts[0];
-		return pair(L, ty, lower_binop(L, OP_FLOORDIV, a, c, t, e->span), lower_binop(L, OP_MOD, a, c, t, e->span));
+		Value q = lower_binop(L, OP_FLOORDIV, a, c, t, e->span);
+		Value r = lower_binop(L, OP_MOD, a, c, t, e->span);
+		return pair(L, ty, q, r);
 	}
 	default:
 		ICE(L->c, "numpy function %s is not lowered", intrin_name[in]);
@@ -400,10 +405,10 @@ static Value numpy_misc(Lower *L, Expr *e, int in)
 
 /* ---------------------------------------------------------- cmath */
 
-static Value cmath_call(Lower *L, Expr *e, int in)
+static Value cmath_call(Lower *L, Expr *e, int in, const Value *av)
 {
 	Type *ty = e->ty;
-	Value v = arg(L, e, 0);
+	Value v = arg(L, e, av, 0);
 	ScalarKind csk;
 	switch (in) {
 	case IN_CMATH_PHASE: case IN_CMATH_POLAR:
@@ -419,7 +424,7 @@ static Value cmath_call(Lower *L, Expr *e, int in)
 	ScalarKind p = lower_part_sk(csk);
 	MB b = mb_new(L, p);
 	if (in == IN_CMATH_RECT) {
-		Ref r = as_sk(L, v, p, e->span), phi = as_sk(L, arg(L, e, 1), p, e->span);
+		Ref r = as_sk(L, v, p, e->span), phi = as_sk(L, arg(L, e, av, 1), p, e->span);
 		return cx_value(ty, math_crect(&b, r, phi));
 	}
 	Cx z = as_cx(L, v, csk, e->span);
@@ -427,11 +432,15 @@ static Value cmath_call(Lower *L, Expr *e, int in)
 		return lower_scalar(ty, math_cphase(&b, z));
 	if (in == IN_CMATH_POLAR) {
 		Type *ft = ty_scalar(p);
-		return pair(L, ty, lower_scalar(ft, math_cabs(&b, z)), lower_scalar(ft, math_cphase(&b, z)));
+		Ref r = math_cabs(&b, z);
+		Ref phi = math_cphase(&b, z);
+		return pair(L, ty, lower_scalar(ft, r), lower_scalar(ft, phi));
 	}
 	if (in == IN_CMATH_LOG && e->call.nargs == 2) {
-		Cx base = as_cx(L, arg(L, e, 1), csk, e->span);
-		return cx_value(ty, math_cdiv(&b, math_clog(&b, z), math_clog(&b, base)));
+		Cx base = as_cx(L, arg(L, e, av, 1), csk, e->span);
+		Cx lz = math_clog(&b, z);
+		Cx lbase = math_clog(&b, base);
+		return cx_value(ty, math_cdiv(&b, lz, lbase));
 	}
 	Cfn1 f = complex1(in);
 	if (!f)
@@ -441,60 +450,55 @@ static Value cmath_call(Lower *L, Expr *e, int in)
 
 /* ------------------------------------------------------------- entry */
 
-Value lower_math_intrin(Lower *L, Expr *e, int in)
+static Value math_call(Lower *L, Expr *e, int in, const Value *av)
 {
 	Type *ty = e->ty;
-	if (ty->kind == TY_SCALAR && ty->sk == SK_F16) {
-		/* a float16 result: computed as a float32, then rounded once */
-		e->ty = ty_scalar(SK_F32);
-		Value v = lower_math_intrin(L, e, in);
-		e->ty = ty;
-		return lower_convert(L, v, ty, e->span);
-	}
 	if (in >= IN_CMATH_ACOS && in <= IN_CMATH_TANH) {
 		if (in == IN_CMATH_ISNAN || in == IN_CMATH_ISINF || in == IN_CMATH_ISFINITE)
-			return predicate(L, e, in);
-		return cmath_call(L, e, in);
+			return predicate(L, e, in, av);
+		return cmath_call(L, e, in, av);
 	}
 	switch (in) {
 	case IN_MATH_ISNAN: case IN_MATH_ISINF: case IN_MATH_ISFINITE:
 	case IN_NP_ISNAN: case IN_NP_ISINF: case IN_NP_ISFINITE:
-		return predicate(L, e, in);
+		return predicate(L, e, in, av);
 	case IN_MATH_FREXP: case IN_NP_FREXP: {
 		Type *ft = ty->elts[0];
 		MB b = mb_new(L, ft->sk);
 		Ref ex;
-		Ref m = math_frexp(&b, as_sk(L, arg(L, e, 0), ft->sk, e->span), &ex);
+		Ref m = math_frexp(&b, as_sk(L, arg(L, e, av, 0), ft->sk, e->span), &ex);
 		return pair(L, ty, lower_scalar(ft, m), lower_scalar(ty->elts[1], ex));
 	}
 	case IN_MATH_MODF: case IN_NP_MODF: {
 		Type *ft = ty->elts[0];
 		MB b = mb_new(L, ft->sk);
 		Ref ip;
-		Ref fr = math_modf(&b, as_sk(L, arg(L, e, 0), ft->sk, e->span), &ip);
+		Ref fr = math_modf(&b, as_sk(L, arg(L, e, av, 0), ft->sk, e->span), &ip);
 		return pair(L, ty, lower_scalar(ft, fr), lower_scalar(ft, ip));
 	}
 	case IN_MATH_LDEXP: case IN_NP_LDEXP: {
 		MB b = mb_new(L, ty->sk);
-		Value n = arg(L, e, 1);
+		Value n = arg(L, e, av, 1);
 		/* an int64 exponent saturates to int32: the result is 0 or inf already */
 		Ref n64 = as_sk(L, n, SK_I64, e->span);
 		n64 = lower_emit(L, O_MAX, KL, SK_I64, n64, ir_con_int(L->f, KL, -100000), REF_NONE, 0);
 		n64 = lower_emit(L, O_MIN, KL, SK_I64, n64, ir_con_int(L->f, KL, 100000), REF_NONE, 0);
 		Ref n32 = lower_cvt(L, n64, SK_I64, SK_I32);
-		return lower_scalar(ty, math_ldexp(&b, as_sk(L, arg(L, e, 0), ty->sk, e->span), n32));
+		return lower_scalar(ty, math_ldexp(&b, as_sk(L, arg(L, e, av, 0), ty->sk, e->span), n32));
 	}
 	case IN_MATH_LOG:
 		if (e->call.nargs == 2) {
 			MB b = mb_new(L, ty->sk);
-			Ref x = as_sk(L, arg(L, e, 0), ty->sk, e->span), base = as_sk(L, arg(L, e, 1), ty->sk, e->span);
-			return lower_scalar(ty, mb_div(&b, math_log(&b, x), math_log(&b, base)));
+			Ref x = as_sk(L, arg(L, e, av, 0), ty->sk, e->span), base = as_sk(L, arg(L, e, av, 1), ty->sk, e->span);
+			Ref lx = math_log(&b, x);
+			Ref lbase = math_log(&b, base);
+			return lower_scalar(ty, mb_div(&b, lx, lbase));
 		}
 		break;
 	case IN_MATH_POW: {
-		Value y = arg(L, e, 1);
+		Value y = arg(L, e, av, 1);
 		MB b = mb_new(L, ty->sk);
-		Ref x = as_sk(L, arg(L, e, 0), ty->sk, e->span);
+		Ref x = as_sk(L, arg(L, e, av, 0), ty->sk, e->span);
 		Ref yr = as_sk(L, y, ty->sk, e->span);
 		if (b.fast && ty->sk == SK_F32) {
 			Ref r = math_fast(&b, in, x, yr);
@@ -514,11 +518,11 @@ Value lower_math_intrin(Lower *L, Expr *e, int in)
 	}
 	if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex && complex1(in)) {
 		MB b = mb_new(L, lower_part_sk(ty->sk));
-		return cx_value(ty, complex1(in)(&b, as_cx(L, arg(L, e, 0), ty->sk, e->span)));
+		return cx_value(ty, complex1(in)(&b, as_cx(L, arg(L, e, av, 0), ty->sk, e->span)));
 	}
 	if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex)
-		return numpy_misc(L, e, in);
-	Value a = arg(L, e, 0);
+		return numpy_misc(L, e, in, av);
+	Value a = arg(L, e, av, 0);
 	Fn1 f1 = real1(in);
 	if (f1) {
 		MB b = mb_new(L, ty->sk);
@@ -533,10 +537,30 @@ Value lower_math_intrin(Lower *L, Expr *e, int in)
 	Fn2 f2 = real2(in);
 	if (f2) {
 		MB b = mb_new(L, ty->sk);
-		Ref x = as_sk(L, a, ty->sk, e->span), y = as_sk(L, arg(L, e, 1), ty->sk, e->span);
+		Ref x = as_sk(L, a, ty->sk, e->span), y = as_sk(L, arg(L, e, av, 1), ty->sk, e->span);
 		return lower_scalar(ty, f2(&b, x, y));
 	}
-	return numpy_misc(L, e, in);
+	return numpy_misc(L, e, in, av);
+}
+
+/* Every argument is lowered once, left to right, as Python evaluates
+ * them, before anything else: a device function called in an argument
+ * runs once, in its place. */
+Value lower_math_intrin(Lower *L, Expr *e, int in)
+{
+	Value av[MATH_MAX_ARGS];
+	if (e->call.nargs > MATH_MAX_ARGS)
+		ICE(L->c, "%s() lowered with %d arguments", intrin_name[in], e->call.nargs);
+	for (int i = 0; i < e->call.nargs; i++)
+		av[i] = lower_expr(L, e->call.args[i]);
+	Type *ty = e->ty;
+	if (ty->kind != TY_SCALAR || ty->sk != SK_F16)
+		return math_call(L, e, in, av);
+	/* a float16 result: computed as a float32, then rounded once */
+	e->ty = ty_scalar(SK_F32);
+	Value v = math_call(L, e, in, av);
+	e->ty = ty;
+	return lower_convert(L, v, ty, e->span);
 }
 
 /* x ** y for floats known only at run time (lower_pow) */

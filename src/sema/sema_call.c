@@ -742,9 +742,9 @@ static Type *type_math1(Scope *sc, Expr *e, int in)
 {
 	arity(sc, e, in, 1, 1);
 	Expr *a = e->call.args[0];
-	Type *t = number_arg(sc, a, in, 0);
+	Type *t = number_arg(sc, a, in, in == IN_NP_SQRT);   /* np.sqrt has complex loops */
 	Type *r = is_intlike(t) ? ty_scalar(SK_F64) : in >= IN_NP_SQRT ? computed(t) : t;
-	Const *v = const_of_type(sc->c, a->cval, r);
+	Const *v = ty_is_complex(r) ? NULL : const_of_type(sc->c, a->cval, r);
 	if (v) {
 		switch (in) {
 		case IN_MATH_SQRT: case IN_NP_SQRT:

@@ -342,7 +342,8 @@ Type *type_math_intrin(Scope *sc, Expr *e, int in)
 		return set(e, ufunc_float(number(sc, in, a[0], 1)), NULL);
 	case TK_U2:
 		arity(sc, e, in, 2, 2);
-		t = ty_promote(number(sc, in, a[0], 0), number(sc, in, a[1], 0));
+		t = number(sc, in, a[0], 0);
+		t = ty_promote(t, number(sc, in, a[1], 0));
 		if (in == IN_NP_FLOAT_POWER)
 			return set(e, ty_scalar(SK_F64), NULL);
 		return set(e, ufunc_float(t), NULL);
@@ -357,7 +358,8 @@ Type *type_math_intrin(Scope *sc, Expr *e, int in)
 		return set(e, t, NULL);
 	case TK_SAME2:
 		arity(sc, e, in, 2, 2);
-		t = ty_promote(number(sc, in, a[0], 0), number(sc, in, a[1], 0));
+		t = number(sc, in, a[0], 0);
+		t = ty_promote(t, number(sc, in, a[1], 0));
 		if (is_bool(a[0]->ty) && is_bool(a[1]->ty))
 			t = ty_scalar(SK_BOOL);
 		return set(e, t, NULL);
