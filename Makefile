@@ -39,16 +39,18 @@ $(BUILD)/test_%: tests/c/test_%.c tests/c/check.h $(BUILD)/libptxjit.a
 # C unit tests, then the golden files (AST/IR/PTX/error text, ptxas).
 test: all
 	@set -e; for t in $(TESTBIN); do echo "== $$t"; $$t; done
-	@python3 tests/golden/run.py --ptxjitc $(BUILD)/ptxjitc
+	@python3 tests/golden/run.py --ptxjitc $(BUILD)/ptxjitc $(GOLDEN_ARGS)
 
 golden: cli
 	@python3 tests/golden/run.py --ptxjitc $(BUILD)/ptxjitc
 
-# The same under AddressSanitizer and UndefinedBehaviorSanitizer.
-asan:
+# The same under AddressSanitizer and UndefinedBehaviorSanitizer, built by
+# clang at -O1: its ptxjitc must also write the very IR and PTX of the
+# normal build's (gcc, -O2) for every golden kernel.
+asan: cli
 	$(MAKE) BUILD=build-asan CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  LDLIBS="-lm -ldl -fsanitize=address,undefined" test
+	  LDLIBS="-lm -ldl -fsanitize=address,undefined" GOLDEN_ARGS="--same-as $(CURDIR)/$(BUILD)/ptxjitc" test
 
 # libFuzzer targets for the front end and type checker.  The seed inputs
 # are tests/fuzz/corpus (hand-written), tests/fuzz/grown.tar.gz (the

@@ -289,6 +289,7 @@ typedef struct ModuleItem {
 	FuncDef *def;         /* NULL for a def that does not parse (name is kept) */
 	int is_device;        /* def decorated with @cuda.jit(device=True) */
 	const char *sig;      /* def: the signature string of its @cuda.jit("..."), or NULL */
+	int fastmath;         /* def: @cuda.jit(fastmath=True) */
 	const char *name;     /* assigned name, or bound import name */
 	Expr *value;          /* assigned expression */
 	const char *module;   /* import: the qualified module ("numpy", "numba.cuda") */

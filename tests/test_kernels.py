@@ -1010,6 +1010,59 @@ def test_float16(load, rng):
     assert same_bits(out, want)
 
 
+def _math_all_real(x, y):
+    """math_all's columns in float64 from x and y."""
+    x, y = x.astype(f64), y.astype(f64)
+    vec = np.vectorize
+    m, e = np.frexp(x)
+    f, n = np.modf(y)
+    return np.stack([
+        np.sin(x) + np.cos(y) + np.tan(x),
+        np.arcsin(x) + np.arccos(x) + np.arctan(x) + np.arctan2(x, y),
+        np.sinh(x) + np.cosh(y) + np.tanh(x),
+        np.arcsinh(x) + np.arccosh(y) + np.arctanh(x),
+        np.exp(x) + np.exp2(y) + np.expm1(x),
+        np.log(x) + np.log2(y) + np.log10(x) + np.log1p(y),
+        2 * x ** y + np.sqrt(x) + np.cbrt(y) + np.hypot(x, y),
+        vec(math.erf)(x) + vec(math.erfc)(y) + vec(math.gamma)(x) + vec(math.lgamma)(y),
+        np.fmod(x, y) + vec(math.remainder)(x, y) + np.copysign(x, y) + np.ldexp(x, 3),
+        np.floor(x) + np.ceil(y) + np.trunc(x) + np.fabs(y) + x,
+        np.logaddexp(x, y) + np.logaddexp2(x, y) + np.sign(y),
+        2 * np.maximum(x, y) + np.round(x, 2) + x % y + x // y,
+        m + e + f + n], axis=1)
+
+
+def test_math_all(load, rng):
+    """Every function of the math library (the catalogue kernel that also
+    pins that the compiler's output does not depend on what built it)."""
+    mod = load("math_all")
+    n = 1000
+    for kernel, dt, rtol in ((mod.real, f32, 2e-6), (mod.real, f64, 1e-14), (mod.real_fast, f32, 2e-5)):
+        x = rng.uniform(0.1, 0.9, n).astype(dt)
+        y = rng.uniform(1.1, 3.0, n).astype(dt)
+        out = np.zeros((n, 13), dt)
+        kernel[nblocks(n, 128), 128](x, y, out)
+        want = _math_all_real(x, y)
+        if dt == f32:
+            want[:, 11] -= np.round(x.astype(f64), 2) - np.round(x, 2)      # round(x, 2) rounds in float32
+        np.testing.assert_allclose(out, want, rtol=rtol, atol=rtol, err_msg="%s %s" % (kernel.__name__, dt))
+    for dt, rtol in ((np.complex64, 2e-5), (np.complex128, 1e-13)):
+        z = (rng.uniform(-1.5, 1.5, n) + 1j * rng.uniform(-1.5, 1.5, n)).astype(dt)
+        w = (rng.uniform(0.5, 1.5, n) + 1j * rng.uniform(-1.5, 1.5, n)).astype(dt)
+        out = np.zeros((n, 7), dt)
+        mod.cplx[nblocks(n, 128), 128](z, w, out)
+        z, w = z.astype(np.complex128), w.astype(np.complex128)
+        want = np.stack([
+            np.sin(z) + np.cos(w) + np.tan(z),
+            np.arcsin(z) + np.arccos(w) + np.arctan(z),
+            np.sinh(z) + np.cosh(w) + np.tanh(z),
+            np.arcsinh(z) + np.arccosh(w) + np.arctanh(z),
+            np.exp(z) + np.log(w) + np.log10(z) + np.log(z) / np.log(w),
+            np.sqrt(z) + z ** w + z ** 3 + z / w + z * w,
+            abs(z) + np.angle(w) + abs(z) * np.exp(0.5j)], axis=1)
+        np.testing.assert_allclose(out, want, rtol=rtol, atol=rtol, err_msg=str(dt))
+
+
 # ---------------------------------------------------------------- catalogue
 
 def test_every_catalogue_kernel_has_a_test():

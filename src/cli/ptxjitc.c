@@ -45,7 +45,8 @@ static const char usage[] =
 	"                      ast, types, ir, opt, ptx\n"
 	"  --sim               also build the simulator program (bounds-checked IR)\n"
 	"  --debug             bounds checks and assertion traps in the PTX too\n"
-	"  --fastmath          allow approximate math (like Numba's fastmath=True)\n"
+	"  --fastmath          allow approximate math (like Numba's fastmath=True; on when the\n"
+	"                      kernel's @cuda.jit says fastmath=True)\n"
 	"  --lineinfo          emit line information for profilers\n"
 	"  -O0                 run no IR optimisation passes\n"
 	"  --small-extents     the launch variant for arrays whose extents are below 2^31\n"
@@ -321,6 +322,8 @@ int main(int argc, char **argv)
 	}
 	if (!sig)
 		sig = m->items[k].sig;   /* @cuda.jit("void(...)") */
+	if (m->items[k].fastmath)
+		opt.fastmath = 1;        /* @cuda.jit(fastmath=True) */
 	if (!sig)
 		die_usage("%s", "no signature: give the argument types with --sig \"void(float32[::1], int64)\"");
 	PjFunc *fn = &m->funcs[k];

@@ -19,6 +19,7 @@ typedef struct ModParser {
 	int n, cap;
 	int device;         /* the decorators read so far mark a device function */
 	const char *sig;    /* and give this signature, or NULL */
+	int fastmath;       /* and say fastmath=True */
 } ModParser;
 
 /* Runs fn(mp) and returns 1, or returns 0 with the tokens and items
@@ -174,7 +175,7 @@ static int is_jit_call(const Expr *d)
 }
 
 /* decorator = "@" named_expression NEWLINE
- * Notes device=True and a signature string of a jit decorator. */
+ * Notes device=True, fastmath=True and a signature string of a jit decorator. */
 static void decorator(ModParser *mp)
 {
 	Parser *p = mp->p;
@@ -185,9 +186,14 @@ static void decorator(ModParser *mp)
 	advance(p);
 	if (!is_jit_call(d))
 		return;
-	for (int i = 0; i < d->call.nkw; i++)
-		if (!strcmp(d->call.kwnames[i], "device") && d->call.kwargs[i]->kind == E_BOOL)
+	for (int i = 0; i < d->call.nkw; i++) {
+		if (d->call.kwargs[i]->kind != E_BOOL)
+			continue;
+		if (!strcmp(d->call.kwnames[i], "device"))
 			mp->device |= d->call.kwargs[i]->ival != 0;
+		else if (!strcmp(d->call.kwnames[i], "fastmath"))
+			mp->fastmath |= d->call.kwargs[i]->ival != 0;
+	}
 	if (d->call.nargs >= 1 && d->call.args[0]->kind == E_STR)
 		mp->sig = d->call.args[0]->str.s;
 }
@@ -199,7 +205,7 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 	Token *toks = lex_source(c, src, &ntok);
 	Parser P, *p = &P;
 	parse_init(p, c, src, toks, ntok);
-	ModParser M = {p, NULL, 0, 0, 0, NULL}, *mp = &M;
+	ModParser M = {.p = p}, *mp = &M;
 	int depth0 = c->depth;
 	c->depth = 0;
 	while (p->tok->kind != T_EOF) {
@@ -210,13 +216,14 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 		}
 		mp->device = 0;
 		mp->sig = NULL;
+		mp->fastmath = 0;
 		while (equal(p, "@"))
 			if (!attempt(mp, decorator))
 				parse_skip_statement(p);
 		t = p->tok;
 		if (is_kw(t, "def") && t[1].kind == T_NAME) {
 			add_item(mp, (ModuleItem){.kind = MI_DEF, .name = t[1].s, .is_device = mp->device,
-			                          .sig = mp->sig, .span = span_join(t->span, t[1].span)});
+			                          .sig = mp->sig, .fastmath = mp->fastmath, .span = span_join(t->span, t[1].span)});
 			if (!attempt(mp, module_def))
 				parse_skip_statement(p);   /* the item stays, with def == NULL */
 			continue;

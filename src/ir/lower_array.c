@@ -173,6 +173,16 @@ static Ref elem_addr(Lower *L, Value arr, Ref *idx)
 	return add64(L, arr.data, mul64(L, off, con64(L, isz)));
 }
 
+/* A slice bound x (counted from the end n when negative) clamped into [bot, top]. */
+static Ref clamp_bound(Lower *L, Ref x, Ref n, Ref bot, Ref top)
+{
+	Ref neg = lower_cmp(L, CC_LT, SK_I64, x, con64(L, 0));
+	Ref from_end = add64(L, x, n);
+	Ref v = lower_sel(L, KL, neg, from_end, x);
+	v = lower_emit(L, O_MAX, KL, SK_I64, v, bot, REF_NONE, 0);
+	return lower_emit(L, O_MIN, KL, SK_I64, v, top, REF_NONE, 0);
+}
+
 /* Python's slice.indices() for a constant step: *start and *len. */
 static void slice_bounds(Lower *L, Expr *sl, Ref n, Ref *start, Ref *len, int64_t *step)
 {
@@ -199,15 +209,8 @@ static void slice_bounds(Lower *L, Expr *sl, Ref n, Ref *start, Ref *len, int64_
 	Ref zero = con64(L, 0), mone = con64(L, -1);
 	Ref top = *step > 0 ? n : sub64(L, n, con64(L, 1));
 	Ref bot = *step > 0 ? zero : mone;
-#define CLAMP(x) \
-	lower_emit(L, O_MIN, KL, SK_I64, \
-	           lower_emit(L, O_MAX, KL, SK_I64, \
-	                      lower_sel(L, KL, lower_cmp(L, CC_LT, SK_I64, (x), zero), add64(L, (x), n), (x)), \
-	                      bot, REF_NONE, 0), \
-	           top, REF_NONE, 0)
-	Ref a = los.kind != R_NONE ? CLAMP(los) : (*step > 0 ? zero : top);
-	Ref b = his.kind != R_NONE ? CLAMP(his) : (*step > 0 ? n : mone);
-#undef CLAMP
+	Ref a = los.kind != R_NONE ? clamp_bound(L, los, n, bot, top) : (*step > 0 ? zero : top);
+	Ref b = his.kind != R_NONE ? clamp_bound(L, his, n, bot, top) : (*step > 0 ? n : mone);
 	Ref d = *step > 0 ? sub64(L, b, a) : sub64(L, a, b);
 	d = lower_emit(L, O_MAX, KL, SK_I64, d, zero, REF_NONE, 0);
 	int64_t m = *step > 0 ? *step : -*step;

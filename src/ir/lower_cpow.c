@@ -32,8 +32,10 @@
 static Cx cprod(MB *b, Cx x, Cx y)
 {
 	Cx r;
-	r.re = mb_sub(b, mb_mul(b, x.re, y.re), mb_mul(b, x.im, y.im));
-	r.im = mb_add(b, mb_mul(b, x.re, y.im), mb_mul(b, x.im, y.re));
+	Ref ac = mb_mul(b, x.re, y.re), bd = mb_mul(b, x.im, y.im);
+	r.re = mb_sub(b, ac, bd);
+	Ref ad = mb_mul(b, x.re, y.im), bc = mb_mul(b, x.im, y.re);
+	r.im = mb_add(b, ad, bc);
 	return r;
 }
 
@@ -69,7 +71,9 @@ static Cx polar(MB *b, Cx z, Cx w)
 	Ref cplx = mb_not(b, mb_eq(b, w.im, mb_f(b, 0)));
 	len = mb_sel(b, cplx, mb_div(b, len, math_exp(b, mb_mul(b, at, w.im))), len);
 	phase = mb_sel(b, cplx, mb_add(b, phase, mb_mul(b, w.im, math_log(b, vabs))), phase);
-	Cx r = {mb_mul(b, len, math_cos(b, phase)), mb_mul(b, len, math_sin(b, phase))};
+	Ref re = mb_mul(b, len, math_cos(b, phase));
+	Ref im = mb_mul(b, len, math_sin(b, phase));
+	Cx r = {re, im};
 	return r;
 }
 
@@ -77,11 +81,15 @@ Value lower_complex_pow(Lower *L, Value z, Value w, Type *ty)
 {
 	ScalarKind p = lower_part_sk(ty->sk);
 	MB b = mb_new(L, SK_F64);
-	Cx x = {lower_cvt(L, z.r, p, SK_F64), lower_cvt(L, z.im, p, SK_F64)};
-	Cx y = {lower_cvt(L, w.r, p, SK_F64), lower_cvt(L, w.im, p, SK_F64)};
+	Ref xre = lower_cvt(L, z.r, p, SK_F64), xim = lower_cvt(L, z.im, p, SK_F64);
+	Cx x = {xre, xim};
+	Ref yre = lower_cvt(L, w.r, p, SK_F64), yim = lower_cvt(L, w.im, p, SK_F64);
+	Cx y = {yre, yim};
 	Ref zero = mb_f(&b, 0);
-	Ref wint = mb_and(&b, mb_and(&b, mb_eq(&b, y.im, zero), mb_eq(&b, mb_floor(&b, y.re), y.re)),
-	                  mb_le(&b, mb_abs(&b, y.re), mb_f(&b, 100)));
+	/* w an integer, |w| <= 100 */
+	Ref real = mb_eq(&b, y.im, zero), integral = mb_eq(&b, mb_floor(&b, y.re), y.re);
+	Ref wint = mb_and(&b, real, integral);
+	wint = mb_and(&b, wint, mb_le(&b, mb_abs(&b, y.re), mb_f(&b, 100)));
 	int vre = mb_var(&b, KD, "cpow_re"), vim = mb_var(&b, KD, "cpow_im");
 	MIf s;
 	mb_if(&b, &s, wint);
@@ -95,8 +103,10 @@ Value lower_complex_pow(Lower *L, Value z, Value w, Type *ty)
 	mb_endif(&b, &s);
 	r.re = mb_get(&b, vre);
 	r.im = mb_get(&b, vim);
-	Ref z0 = mb_and(&b, mb_eq(&b, x.re, zero), mb_eq(&b, x.im, zero));
-	Ref w0 = mb_and(&b, mb_eq(&b, y.re, zero), mb_eq(&b, y.im, zero));
+	Ref zre0 = mb_eq(&b, x.re, zero), zim0 = mb_eq(&b, x.im, zero);
+	Ref z0 = mb_and(&b, zre0, zim0);
+	Ref wre0 = mb_eq(&b, y.re, zero), wim0 = mb_eq(&b, y.im, zero);
+	Ref w0 = mb_and(&b, wre0, wim0);
 	r.re = mb_sel(&b, w0, mb_f(&b, 1), mb_sel(&b, z0, zero, r.re));
 	r.im = mb_sel(&b, w0, zero, mb_sel(&b, z0, zero, r.im));
 	Value v = {.ty = ty};

@@ -259,7 +259,9 @@ static void move_elem(Lower *L, Ref to, Ref from, int size)
 {
 	if (size == 16) {
 		move_elem(L, to, from, 8);
-		move_elem(L, op64(L, O_ADD, to, con64(L, 8)), op64(L, O_ADD, from, con64(L, 8)), 8);
+		Ref to_hi = op64(L, O_ADD, to, con64(L, 8));
+		Ref from_hi = op64(L, O_ADD, from, con64(L, 8));
+		move_elem(L, to_hi, from_hi, 8);
 		return;
 	}
 	ScalarKind sk = size == 1 ? SK_U8 : size == 2 ? SK_U16 : size == 4 ? SK_U32 : SK_U64;
@@ -341,7 +343,9 @@ static Value arange(Lower *L, Expr *e)
 	if (allint) {
 		guard(L, lower_cmp(L, CC_NE, SK_I64, step.r, con64(L, 0)), "ZeroDivisionError: division by zero");
 		Ref pos = lower_cmp(L, CC_GT, SK_I64, step.r, con64(L, 0));
-		Ref num = lower_sel(L, KL, pos, op64(L, O_SUB, stop.r, start.r), op64(L, O_SUB, start.r, stop.r));
+		Ref up = op64(L, O_SUB, stop.r, start.r);
+		Ref down = op64(L, O_SUB, start.r, stop.r);
+		Ref num = lower_sel(L, KL, pos, up, down);
 		Ref den = lower_sel(L, KL, pos, step.r, op64(L, O_SUB, con64(L, 0), step.r));
 		Ref q = op64(L, O_DIV, op64(L, O_SUB, op64(L, O_ADD, num, den), con64(L, 1)), den);
 		n = lower_sel(L, KL, lower_cmp(L, CC_GT, SK_I64, num, con64(L, 0)), q, con64(L, 0));

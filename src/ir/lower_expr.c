@@ -326,9 +326,10 @@ Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp)
 		const Const *ec = be ? be->cval : NULL;
 		double ce = ec && (ec->kind == PJ_V_INT || ec->kind == PJ_V_BOOL) ? (double)ec->i
 		          : ec && (ec->kind == PJ_V_FLOAT || (ec->kind == PJ_V_COMPLEX && ec->im == 0)) ? ec->f : NAN;
-		if (!(ce == floor(ce) && fabs(ce) < 100))
-			return lower_complex_pow(L, lower_convert(L, a, ty, sp), lower_convert(L, b, ty, sp), ty);
-		return lower_complex_powi(L, lower_convert(L, a, ty, sp), (int64_t)ce, ty);
+		Value x = lower_convert(L, a, ty, sp);
+		if (ce == floor(ce) && fabs(ce) < 100)
+			return lower_complex_powi(L, x, (int64_t)ce, ty);
+		return lower_complex_pow(L, x, lower_convert(L, b, ty, sp), ty);
 	}
 	if (sk == SK_BOOL)
 		ty = ty_scalar(sk = SK_I64);

@@ -43,9 +43,11 @@ static Ref compare(Lower *L, int in, Ref x, Ref y)
 {
 	switch (in) {
 	case IN_FP16_HEQ: return lower_cmp(L, CC_EQ, SK_F16, x, y);
-	case IN_FP16_HNE:   /* ordered: false when either is NaN, unlike Python's != */
-		return lower_emit(L, O_OR, KB, SK_BOOL, lower_cmp(L, CC_LT, SK_F16, x, y),
-		                  lower_cmp(L, CC_GT, SK_F16, x, y), REF_NONE, 0);
+	case IN_FP16_HNE: {   /* ordered: false when either is NaN, unlike Python's != */
+		Ref lt = lower_cmp(L, CC_LT, SK_F16, x, y);
+		Ref gt = lower_cmp(L, CC_GT, SK_F16, x, y);
+		return lower_emit(L, O_OR, KB, SK_BOOL, lt, gt, REF_NONE, 0);
+	}
 	case IN_FP16_HGT: return lower_cmp(L, CC_GT, SK_F16, x, y);
 	case IN_FP16_HGE: return lower_cmp(L, CC_GE, SK_F16, x, y);
 	case IN_FP16_HLT: return lower_cmp(L, CC_LT, SK_F16, x, y);

@@ -163,8 +163,9 @@ static Ref fmod64(Lower *L, Ref x, Ref y)
 	Ref signbit = lcon(L, 1ull << 63), absmask = lcon(L, ~(1ull << 63)), inf = lcon(L, 0x7ff0000000000000ull);
 	Ref ux = to_bits(L, SK_F64, x), uy = to_bits(L, SK_F64, y);
 	Ref ax = and64(L, ux, absmask), ay = and64(L, uy, absmask), sx = and64(L, ux, signbit);
-	Ref bad = lor(L, lor(L, lower_cmp(L, CC_EQ, SK_U64, ay, lcon(L, 0)), lower_cmp(L, CC_GT, SK_U64, ay, inf)),
-	              lower_cmp(L, CC_GE, SK_U64, ax, inf));
+	Ref yzero = lower_cmp(L, CC_EQ, SK_U64, ay, lcon(L, 0)), ynan = lower_cmp(L, CC_GT, SK_U64, ay, inf);
+	Ref bad = lor(L, yzero, ynan);
+	bad = lor(L, bad, lower_cmp(L, CC_GE, SK_U64, ax, inf));
 	Ref small = lower_cmp(L, CC_LE, SK_U64, ax, ay);
 	Ref same = lower_cmp(L, CC_EQ, SK_U64, ax, ay);
 	Ref ex, mx, ey, my;
@@ -206,8 +207,9 @@ static Ref fmod64(Lower *L, Ref x, Ref y)
 	}
 	loop_end(L, &nl);
 	Ref m = lower_read(L, ms, i64).r, e = lower_read(L, es, i64).r;
-	Ref normal = or64(L, sub64(L, m, lcon(L, 1ull << 52)),
-	                  lower_emit(L, O_SHL, KL, SK_U64, e, lcon(L, 52), REF_NONE, 0));
+	Ref mbits = sub64(L, m, lcon(L, 1ull << 52));
+	Ref ebits = lower_emit(L, O_SHL, KL, SK_U64, e, lcon(L, 52), REF_NONE, 0);
+	Ref normal = or64(L, mbits, ebits);
 	Ref subn = shr_u(L, m, sub64(L, lcon(L, 1), e));
 	Ref mag = lower_sel(L, KL, lower_cmp(L, CC_GT, SK_I64, e, lcon(L, 0)), normal, subn);
 	mag = lower_sel(L, KL, lower_cmp(L, CC_EQ, SK_U64, m, lcon(L, 0)), lcon(L, 0), mag);
@@ -224,7 +226,8 @@ Ref lower_fmod(Lower *L, ScalarKind sk, Ref a, Ref b)
 {
 	if (sk == SK_F64)
 		return fmod64(L, a, b);
-	Ref r = fmod64(L, lower_cvt(L, a, sk, SK_F64), lower_cvt(L, b, sk, SK_F64));
+	Ref a64 = lower_cvt(L, a, sk, SK_F64), b64 = lower_cvt(L, b, sk, SK_F64);
+	Ref r = fmod64(L, a64, b64);
 	return lower_cvt(L, r, SK_F64, sk);
 }
 
@@ -268,7 +271,9 @@ static Ref round_even(Lower *L, Ref fl, Ref s)
 	Ref one = fcon(L, sk, 1.0), zero = fcon(L, sk, 0.0);
 	Ref half = op2(L, O_MUL, sk, fl, fcon(L, sk, 0.5));
 	Ref odd = lower_cmp(L, CC_NE, sk, op2(L, O_SUB, sk, half, op1(L, O_FLOOR, sk, half)), zero);
-	Ref up = lor(L, lower_cmp(L, CC_GT, sk, s, zero), land(L, lower_cmp(L, CC_EQ, sk, s, zero), odd));
+	Ref above = lower_cmp(L, CC_GT, sk, s, zero);
+	Ref tie = lower_cmp(L, CC_EQ, sk, s, zero);
+	Ref up = lor(L, above, land(L, tie, odd));
 	return lower_sel(L, KD, up, op2(L, O_ADD, sk, fl, one), fl);
 }
 
@@ -353,13 +358,15 @@ Value lower_round_ndigits(Lower *L, Value xv, Value nv, Expr *ne, Type *ty, Span
 		/* both exact variants with |k| clamped to 22, the far ones with the rest */
 		Ref kc = lower_emit(L, O_MIN, KL, SK_I64, ak, ir_con_int(L->f, KL, 22), REF_NONE, 0);
 		Ref p = pow10_run(L, kc);
-		Ref near = lower_sel(L, KD, neg, round_neg(L, x, p), round_pos(L, x, p));
+		Ref near_neg = round_neg(L, x, p), near_pos = round_pos(L, x, p);
+		Ref near = lower_sel(L, KD, neg, near_neg, near_pos);
 		Ref kfar = lower_emit(L, O_MIN, KL, SK_I64, ak, ir_con_int(L->f, KL, 330), REF_NONE, 0);
 		Ref pfar = pow10_run(L, lower_sel(L, KL, neg, kfar,
 		                                  sub64(L, lower_emit(L, O_MAX, KL, SK_I64, kfar, ir_con_int(L->f, KL, 22),
 		                                                      REF_NONE, 0), ir_con_int(L->f, KL, 22))));
-		Ref far = lower_sel(L, KD, neg, round_far(L, x, pfar, REF_NONE, 1),
-		                    round_far(L, x, pfar, fcon(L, SK_F64, 1e22), 0));
+		Ref far_neg = round_far(L, x, pfar, REF_NONE, 1);
+		Ref far_pos = round_far(L, x, pfar, fcon(L, SK_F64, 1e22), 0);
+		Ref far = lower_sel(L, KD, neg, far_neg, far_pos);
 		Ref isfar = lower_cmp(L, CC_GT, SK_I64, ak, ir_con_int(L->f, KL, 22));
 		r = lower_sel(L, KD, isfar, far, near);
 		Ref tiny = lower_cmp(L, CC_LT, SK_I64, k, ir_con_int(L->f, KL, -308));
@@ -391,9 +398,11 @@ Ref lower_hypot(Lower *L, ScalarKind sk, Ref a, Ref b)
 	Ref inf = fcon(L, w, INFINITY);
 	r = lower_sel(L, KD, lower_cmp(L, CC_EQ, w, big, fcon(L, w, 0.0)), fcon(L, w, 0.0), r);
 	/* an infinite part wins over a NaN one; otherwise a NaN part gives NaN */
-	Ref isnan = lor(L, lower_cmp(L, CC_NE, w, a, a), lower_cmp(L, CC_NE, w, b, b));
+	Ref anan = lower_cmp(L, CC_NE, w, a, a), bnan = lower_cmp(L, CC_NE, w, b, b);
+	Ref isnan = lor(L, anan, bnan);
 	r = lower_sel(L, KD, isnan, fcon(L, w, NAN), r);
-	r = lower_sel(L, KD, lor(L, lower_cmp(L, CC_EQ, w, x, inf), lower_cmp(L, CC_EQ, w, y, inf)), inf, r);
+	Ref xinf = lower_cmp(L, CC_EQ, w, x, inf), yinf = lower_cmp(L, CC_EQ, w, y, inf);
+	r = lower_sel(L, KD, lor(L, xinf, yinf), inf, r);
 	return sk == w ? r : lower_cvt(L, r, w, sk);
 }
 
@@ -416,7 +425,9 @@ Value lower_complex_div(Lower *L, Value a, Value b, Type *ty)
 	Ref im2 = op2(L, O_DIV, p, op2(L, O_SUB, p, op2(L, O_MUL, p, ai, r2), ar), d2);
 	Ref first = lower_cmp(L, CC_GE, p, abr, abi), second = lower_cmp(L, CC_GE, p, abi, abr);
 	Ref nan = fcon(L, p, NAN);
-	Ref zero = land(L, lower_cmp(L, CC_EQ, p, br, fcon(L, p, 0.0)), lower_cmp(L, CC_EQ, p, bi, fcon(L, p, 0.0)));
+	Ref br0 = lower_cmp(L, CC_EQ, p, br, fcon(L, p, 0.0));
+	Ref bi0 = lower_cmp(L, CC_EQ, p, bi, fcon(L, p, 0.0));
+	Ref zero = land(L, br0, bi0);
 	Value r = {.ty = ty};
 	r.r = lower_sel(L, k, first, re1, lower_sel(L, k, second, re2, nan));
 	r.im = lower_sel(L, k, first, im1, lower_sel(L, k, second, im2, nan));
@@ -428,8 +439,10 @@ Value lower_complex_div(Lower *L, Value a, Value b, Type *ty)
 static Value cmul(Lower *L, ScalarKind p, Value a, Value b)
 {
 	Value r = a;
-	r.r = op2(L, O_SUB, p, op2(L, O_MUL, p, a.r, b.r), op2(L, O_MUL, p, a.im, b.im));
-	r.im = op2(L, O_ADD, p, op2(L, O_MUL, p, a.r, b.im), op2(L, O_MUL, p, a.im, b.r));
+	Ref ac = op2(L, O_MUL, p, a.r, b.r), bd = op2(L, O_MUL, p, a.im, b.im);
+	r.r = op2(L, O_SUB, p, ac, bd);
+	Ref ad = op2(L, O_MUL, p, a.r, b.im), bc = op2(L, O_MUL, p, a.im, b.r);
+	r.im = op2(L, O_ADD, p, ad, bc);
 	return r;
 }
 

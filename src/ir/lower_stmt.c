@@ -321,7 +321,8 @@ static void for_array(Lower *L, Stmt *s, Expr *it)
 	Ref k = lower_read(L, ks, i64).r;
 	Loop lp = {.up = fr->loop};
 	Blk *body = lower_new_blk(L), *els = s->loop.orelse.n ? lower_new_blk(L) : NULL;
-	lower_branch(L, lower_cmp(L, CC_LT, SK_I64, k, arr.shape[0]), body, els ? els : loop_brk(L, &lp));
+	Blk *done = els ? els : loop_brk(L, &lp);
+	lower_branch(L, lower_cmp(L, CC_LT, SK_I64, k, arr.shape[0]), body, done);
 	lower_seal(L, body);
 	lower_enter(L, body);
 	lower_assign(L, s->loop.target, lower_array_item(L, arr, k, name, it->span), s->loop.target->span);

@@ -300,7 +300,9 @@ static Ref sign_mask(MB *b)
 Ref mb_copysign(MB *b, Ref x, Ref y)
 {
 	Ref m = sign_mask(b);
-	Ref xa = mb_iop(b, O_AND, b->ik, mb_bits(b, x), mb_iop(b, O_NOT, b->ik, m, REF_NONE));
+	Ref xb = mb_bits(b, x);
+	Ref nm = mb_iop(b, O_NOT, b->ik, m, REF_NONE);
+	Ref xa = mb_iop(b, O_AND, b->ik, xb, nm);
 	Ref ys = mb_iop(b, O_AND, b->ik, mb_bits(b, y), m);
 	return mb_float(b, mb_iop(b, O_OR, b->ik, xa, ys));
 }
@@ -330,14 +332,17 @@ Ref mb_scale(MB *b, Ref x, Ref e)
 	t = mb_iop(b, O_MIN, KW, t, mb_i(b, KW, 2 * emax + 2));
 	/* t >= emin: a = min(t, emax), c = t - a (0 .. emax + 2); else a = t + 2 mant, c = -2 mant */
 	Ref low = mb_icmp(b, CC_LT, KW, t, mb_i(b, KW, emin));
-	Ref a = mb_isel(b, KW, low, mb_iop(b, O_ADD, KW, t, mb_i(b, KW, 2 * mant)),
-	                mb_iop(b, O_MIN, KW, t, mb_i(b, KW, emax)));
+	Ref a_low = mb_iop(b, O_ADD, KW, t, mb_i(b, KW, 2 * mant));
+	Ref a_norm = mb_iop(b, O_MIN, KW, t, mb_i(b, KW, emax));
+	Ref a = mb_isel(b, KW, low, a_low, a_norm);
 	Ref c = mb_iop(b, O_SUB, KW, t, a);
 	c = mb_iop(b, O_MIN, KW, c, mb_i(b, KW, emax));
 	Ref y = mb_mul(b, m, mb_pow2(b, a));
 	y = mb_mul(b, y, mb_pow2(b, c));
 	/* frexp leaves 0, inf and NaN alone; so does the scaling */
-	Ref special = mb_or(b, mb_eq(b, x, mb_f(b, 0)), mb_not(b, mb_isfinite(b, x)));
+	Ref zero = mb_eq(b, x, mb_f(b, 0));
+	Ref nonfinite = mb_not(b, mb_isfinite(b, x));
+	Ref special = mb_or(b, zero, nonfinite);
 	return mb_sel(b, special, x, y);
 }
 
@@ -372,7 +377,9 @@ DD mb_two_sum(MB *b, Ref x, Ref y)
 	Ref s = mb_add(b, x, y);
 	Ref bb = mb_sub(b, s, x);
 	Ref a = mb_sub(b, s, bb);
-	Ref e = mb_add(b, mb_sub(b, x, a), mb_sub(b, y, bb));
+	Ref da = mb_sub(b, x, a);
+	Ref db = mb_sub(b, y, bb);
+	Ref e = mb_add(b, da, db);
 	return mb_dd(s, e);
 }
 
@@ -491,7 +498,9 @@ Ref mb_via_f64_2(MB *b, Ref (*fn)(MB *, Ref, Ref), Ref x, Ref y)
 		return fn(b, x, y);
 	MB d = mb_new(b->L, SK_F64);
 	d.fast = b->fast;
-	Ref r = fn(&d, lower_cvt(b->L, x, SK_F32, SK_F64), lower_cvt(b->L, y, SK_F32, SK_F64));
+	Ref xd = lower_cvt(b->L, x, SK_F32, SK_F64);
+	Ref yd = lower_cvt(b->L, y, SK_F32, SK_F64);
+	Ref r = fn(&d, xd, yd);
 	return lower_cvt(b->L, r, SK_F64, SK_F32);
 }
 

@@ -49,14 +49,19 @@ Cx math_cmul(MB *b, Cx x, Cx y)
 /* Smith's division: the larger part of the divisor divided out first */
 Cx math_cdiv(MB *b, Cx x, Cx y)
 {
-	Ref big = mb_ge(b, mb_abs(b, y.re), mb_abs(b, y.im));
+	Ref ayre = mb_abs(b, y.re), ayim = mb_abs(b, y.im);
+	Ref big = mb_ge(b, ayre, ayim);
 	Ref c = mb_sel(b, big, y.re, y.im), d = mb_sel(b, big, y.im, y.re);
 	Ref r = mb_div(b, d, c);
 	Ref den = mb_fma(b, d, r, c);
 	/* big: (a + b r, b - a r) / den; else (a r + b, b r - a) / den */
-	Ref re = mb_sel(b, big, mb_fma(b, x.im, r, x.re), mb_fma(b, x.re, r, x.im));
-	Ref im = mb_sel(b, big, mb_fma(b, mb_neg(b, x.re), r, x.im), mb_fma(b, x.im, r, mb_neg(b, x.re)));
-	return cx(mb_div(b, re, den), mb_div(b, im, den));
+	Ref re1 = mb_fma(b, x.im, r, x.re), re2 = mb_fma(b, x.re, r, x.im);
+	Ref re = mb_sel(b, big, re1, re2);
+	Ref im1 = mb_fma(b, mb_neg(b, x.re), r, x.im), im2 = mb_fma(b, x.im, r, mb_neg(b, x.re));
+	Ref im = mb_sel(b, big, im1, im2);
+	re = mb_div(b, re, den);
+	im = mb_div(b, im, den);
+	return cx(re, im);
 }
 
 Ref math_cabs(MB *b, Cx z)
@@ -96,8 +101,10 @@ Cx math_clog(MB *b, Cx z)
 	Ref big = mb_max(b, ax, ay), small = mb_min(b, ax, ay);
 	Ref h = math_hypot(b, z.re, z.im);
 	Ref one = mb_f(b, 1);
-	Ref near1 = mb_and(b, mb_gt(b, h, mb_f(b, 0.71)), mb_lt(b, h, mb_f(b, 1.73)));
-	Ref t = mb_fma(b, mb_sub(b, big, one), mb_add(b, big, one), mb_mul(b, small, small));
+	Ref above = mb_gt(b, h, mb_f(b, 0.71)), below = mb_lt(b, h, mb_f(b, 1.73));
+	Ref near1 = mb_and(b, above, below);
+	Ref bm1 = mb_sub(b, big, one), bp1 = mb_add(b, big, one), s2 = mb_mul(b, small, small);
+	Ref t = mb_fma(b, bm1, bp1, s2);
 	Ref re1 = mb_mul(b, mb_f(b, 0.5), math_log1p(b, t));
 	Ref re = mb_sel(b, near1, re1, math_log(b, h));
 	return cx(re, math_atan2(b, z.im, z.re));
@@ -107,7 +114,8 @@ Cx math_clog10(MB *b, Cx z)
 {
 	Cx l = math_clog(b, z);
 	Ref c = mb_f(b, 0.4342944819032518);
-	return cx(mb_mul(b, l.re, c), mb_mul(b, l.im, c));
+	Ref re = mb_mul(b, l.re, c), im = mb_mul(b, l.im, c);
+	return cx(re, im);
 }
 
 Cx math_csqrt(MB *b, Cx z)
@@ -128,7 +136,8 @@ Cx math_csqrt(MB *b, Cx z)
 	Ref re = mb_sel(b, pos, t, dd);
 	Ref im = mb_copysign(b, mb_sel(b, pos, dd, t), z.im);
 	/* zero, and an infinite imaginary part (even with a NaN real part) */
-	Ref zero = mb_and(b, mb_eq(b, ax, mb_f(b, 0)), mb_eq(b, ay, mb_f(b, 0)));
+	Ref ax0 = mb_eq(b, ax, mb_f(b, 0)), ay0 = mb_eq(b, ay, mb_f(b, 0));
+	Ref zero = mb_and(b, ax0, ay0);
 	re = mb_sel(b, zero, mb_f(b, 0), re);
 	im = mb_sel(b, zero, z.im, im);
 	Ref yinf = mb_isinf(b, z.im);
@@ -139,19 +148,27 @@ Cx math_csqrt(MB *b, Cx z)
 
 Cx math_csinh(MB *b, Cx z)
 {
-	Ref re = mb_mul(b, math_sinh(b, z.re), math_cos(b, z.im));
-	Ref im = mb_mul(b, math_cosh(b, z.re), math_sin(b, z.im));
+	Ref sh = math_sinh(b, z.re), c = math_cos(b, z.im);
+	Ref re = mb_mul(b, sh, c);
+	Ref ch = math_cosh(b, z.re), s = math_sin(b, z.im);
+	Ref im = mb_mul(b, ch, s);
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
-	return cx(mb_sel(b, real, math_sinh(b, z.re), re), mb_sel(b, real, z.im, im));
+	re = mb_sel(b, real, math_sinh(b, z.re), re);
+	im = mb_sel(b, real, z.im, im);
+	return cx(re, im);
 }
 
 Cx math_ccosh(MB *b, Cx z)
 {
-	Ref re = mb_mul(b, math_cosh(b, z.re), math_cos(b, z.im));
-	Ref im = mb_mul(b, math_sinh(b, z.re), math_sin(b, z.im));
+	Ref ch = math_cosh(b, z.re), c = math_cos(b, z.im);
+	Ref re = mb_mul(b, ch, c);
+	Ref sh = math_sinh(b, z.re), s = math_sin(b, z.im);
+	Ref im = mb_mul(b, sh, s);
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
 	Ref im0 = mb_mul(b, z.im, mb_copysign(b, mb_f(b, 1), z.re));
-	return cx(mb_sel(b, real, math_cosh(b, z.re), re), mb_sel(b, real, im0, im));
+	re = mb_sel(b, real, math_cosh(b, z.re), re);
+	im = mb_sel(b, real, im0, im);
+	return cx(re, im);
 }
 
 Cx math_ctanh(MB *b, Cx z)
@@ -168,11 +185,14 @@ Cx math_ctanh(MB *b, Cx z)
 	Ref ax = mb_abs(b, z.re);
 	Ref big = mb_gt(b, ax, mb_f(b, d ? 354 : 44));
 	Ref s = math_sin(b, z.im), c = math_cos(b, z.im);
-	Ref imb = mb_mul(b, mb_mul(b, mb_mul(b, mb_f(b, 4), s), c), math_exp(b, mb_mul(b, mb_f(b, -2), ax)));
+	Ref s4c = mb_mul(b, mb_mul(b, mb_f(b, 4), s), c);
+	Ref imb = mb_mul(b, s4c, math_exp(b, mb_mul(b, mb_f(b, -2), ax)));
 	re = mb_sel(b, big, mb_copysign(b, one, z.re), re);
 	im = mb_sel(b, big, imb, im);
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
-	return cx(mb_sel(b, real, tx, re), mb_sel(b, real, z.im, im));
+	re = mb_sel(b, real, tx, re);
+	im = mb_sel(b, real, z.im, im);
+	return cx(re, im);
 }
 
 Cx math_csin(MB *b, Cx z)
@@ -198,29 +218,36 @@ static double large(MB *b)
 /* log(hypot(x/2, y/2)) + 2 ln2 = log|z| without overflow */
 static Ref log_abs_big(MB *b, Cx z)
 {
-	Ref h = math_hypot(b, mb_mul(b, z.re, mb_f(b, 0.5)), mb_mul(b, z.im, mb_f(b, 0.5)));
+	Ref hx = mb_mul(b, z.re, mb_f(b, 0.5)), hy = mb_mul(b, z.im, mb_f(b, 0.5));
+	Ref h = math_hypot(b, hx, hy);
 	return mb_add(b, math_log(b, h), mb_f(b, 2 * 0.6931471805599453));
 }
 
 static Ref is_large(MB *b, Cx z)
 {
 	Ref l = mb_f(b, large(b));
-	return mb_or(b, mb_gt(b, mb_abs(b, z.re), l), mb_gt(b, mb_abs(b, z.im), l));
+	Ref xl = mb_gt(b, mb_abs(b, z.re), l), yl = mb_gt(b, mb_abs(b, z.im), l);
+	return mb_or(b, xl, yl);
 }
 
 Cx math_casinh(MB *b, Cx z)
 {
 	Ref one = mb_f(b, 1);
-	Cx s1 = math_csqrt(b, cx(mb_add(b, one, z.im), mb_neg(b, z.re)));
+	/* s1 = sqrt(1 - iz), s2 = sqrt(1 + iz) */
+	Ref re1 = mb_add(b, one, z.im), im1 = mb_neg(b, z.re);
+	Cx s1 = math_csqrt(b, cx(re1, im1));
 	Cx s2 = math_csqrt(b, cx(mb_sub(b, one, z.im), z.re));
 	Ref re = math_asinh(b, mb_fma(b, s1.re, s2.im, mb_neg(b, mb_mul(b, s2.re, s1.im))));
 	Ref im = math_atan2(b, z.im, mb_fma(b, s1.re, s2.re, mb_neg(b, mb_mul(b, s1.im, s2.im))));
 	Ref lb = log_abs_big(b, z);
-	Ref reb = mb_sel(b, mb_ge(b, z.im, mb_f(b, 0)), mb_copysign(b, lb, z.re),
-	                 mb_neg(b, mb_copysign(b, lb, mb_neg(b, z.re))));
+	Ref ypos = mb_ge(b, z.im, mb_f(b, 0));
+	Ref rep = mb_copysign(b, lb, z.re), ren = mb_neg(b, mb_copysign(b, lb, mb_neg(b, z.re)));
+	Ref reb = mb_sel(b, ypos, rep, ren);
 	Ref imb = math_atan2(b, z.im, mb_abs(b, z.re));
 	Ref big = is_large(b, z);
-	return cx(mb_sel(b, big, reb, re), mb_sel(b, big, imb, im));
+	re = mb_sel(b, big, reb, re);
+	im = mb_sel(b, big, imb, im);
+	return cx(re, im);
 }
 
 Cx math_casin(MB *b, Cx z)
@@ -231,16 +258,21 @@ Cx math_casin(MB *b, Cx z)
 Cx math_cacos(MB *b, Cx z)
 {
 	Ref one = mb_f(b, 1);
-	Cx s1 = math_csqrt(b, cx(mb_sub(b, one, z.re), mb_neg(b, z.im)));
+	/* s1 = sqrt(1 - z), s2 = sqrt(1 + z) */
+	Ref re1 = mb_sub(b, one, z.re), im1 = mb_neg(b, z.im);
+	Cx s1 = math_csqrt(b, cx(re1, im1));
 	Cx s2 = math_csqrt(b, cx(mb_add(b, one, z.re), z.im));
 	Ref re = mb_mul(b, mb_f(b, 2), math_atan2(b, s1.re, s2.re));
 	Ref im = math_asinh(b, mb_fma(b, s2.re, s1.im, mb_neg(b, mb_mul(b, s2.im, s1.re))));
 	Ref lb = log_abs_big(b, z);
 	Ref reb = math_atan2(b, mb_abs(b, z.im), z.re);
-	Ref imb = mb_sel(b, mb_lt(b, z.re, mb_f(b, 0)), mb_neg(b, mb_copysign(b, lb, z.im)),
-	                 mb_copysign(b, lb, mb_neg(b, z.im)));
+	Ref xneg = mb_lt(b, z.re, mb_f(b, 0));
+	Ref imn = mb_neg(b, mb_copysign(b, lb, z.im)), imp = mb_copysign(b, lb, mb_neg(b, z.im));
+	Ref imb = mb_sel(b, xneg, imn, imp);
 	Ref big = is_large(b, z);
-	return cx(mb_sel(b, big, reb, re), mb_sel(b, big, imb, im));
+	re = mb_sel(b, big, reb, re);
+	im = mb_sel(b, big, imb, im);
+	return cx(re, im);
 }
 
 Cx math_cacosh(MB *b, Cx z)
@@ -251,7 +283,9 @@ Cx math_cacosh(MB *b, Cx z)
 	Ref re = math_asinh(b, mb_fma(b, s1.re, s2.re, mb_mul(b, s1.im, s2.im)));
 	Ref im = mb_mul(b, mb_f(b, 2), math_atan2(b, s1.im, s2.re));
 	Ref big = is_large(b, z);
-	return cx(mb_sel(b, big, log_abs_big(b, z), re), mb_sel(b, big, math_atan2(b, z.im, z.re), im));
+	re = mb_sel(b, big, log_abs_big(b, z), re);
+	im = mb_sel(b, big, math_atan2(b, z.im, z.re), im);
+	return cx(re, im);
 }
 
 Cx math_catanh(MB *b, Cx z)
@@ -264,21 +298,27 @@ Cx math_catanh(MB *b, Cx z)
 	Ref omx = mb_sub(b, one, x);
 	Ref den = mb_fma(b, omx, omx, mb_mul(b, ay, ay));
 	Ref re = mb_mul(b, mb_f(b, 0.25), math_log1p(b, mb_div(b, mb_mul(b, mb_f(b, 4), x), den)));
-	Ref im = mb_mul(b, mb_f(b, -0.5), math_atan2(b, mb_mul(b, mb_f(b, -2), y),
-	                                              mb_fma(b, omx, mb_add(b, one, x), mb_neg(b, mb_mul(b, ay, ay)))));
+	Ref m2y = mb_mul(b, mb_f(b, -2), y);
+	Ref opx = mb_add(b, one, x), may2 = mb_neg(b, mb_mul(b, ay, ay));
+	Ref im = mb_mul(b, mb_f(b, -0.5), math_atan2(b, m2y, mb_fma(b, omx, opx, may2)));
 	/* large: x / |z|^2 and +-pi/2 */
 	Ref sl = mb_f(b, mb_is64(b) ? 1e150 : 1e18);
-	Ref big = mb_or(b, mb_gt(b, x, sl), mb_gt(b, ay, sl));
-	Ref h = math_hypot(b, mb_mul(b, x, mb_f(b, 0.5)), mb_mul(b, y, mb_f(b, 0.5)));
+	Ref xl = mb_gt(b, x, sl), yl = mb_gt(b, ay, sl);
+	Ref big = mb_or(b, xl, yl);
+	Ref hx = mb_mul(b, x, mb_f(b, 0.5)), hy = mb_mul(b, y, mb_f(b, 0.5));
+	Ref h = math_hypot(b, hx, hy);
 	Ref reb = mb_div(b, mb_div(b, mb_mul(b, x, mb_f(b, 0.25)), h), h);
 	Ref imb = mb_neg(b, mb_copysign(b, mb_f(b, 1.5707963267948966), mb_neg(b, y)));
 	re = mb_sel(b, big, reb, re);
 	im = mb_sel(b, big, imb, im);
 	/* x = 1, y = 0: a pole */
-	Ref pole = mb_and(b, mb_eq(b, x, one), mb_eq(b, ay, mb_f(b, 0)));
+	Ref x1 = mb_eq(b, x, one), ay0 = mb_eq(b, ay, mb_f(b, 0));
+	Ref pole = mb_and(b, x1, ay0);
 	re = mb_sel(b, pole, mb_f(b, HUGE_VAL), re);
 	im = mb_sel(b, pole, y, im);
-	return cx(mb_xorsign(b, re, neg), mb_xorsign(b, im, neg));
+	re = mb_xorsign(b, re, neg);
+	im = mb_xorsign(b, im, neg);
+	return cx(re, im);
 }
 
 Cx math_catan(MB *b, Cx z)

@@ -36,6 +36,14 @@
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* -x for a pair */
+static DD dd_neg(MB *b, DD x)
+{
+	Ref hi = mb_neg(b, x.hi);
+	Ref lo = mb_neg(b, x.lo);
+	return mb_dd(hi, lo);
+}
+
 /* ------------------------------------------------------------ erf */
 
 /*
@@ -65,10 +73,12 @@ static Ref erf64(MB *b, Ref x)
 	 * below 2^-54 of erf once multiplied by 2^k); ql enters as e^-ql = 1 - ql */
 	Ref r = mb_fma(b, kf, mb_f(b, -LN2), mb_neg(b, qh));
 	Ref e = mb_horner(b, r, EXP_Q10_D, N(EXP_Q10_D));
-	Ref em1 = mb_add(b, r, mb_fma(b, mb_mul(b, r, r), e, mb_neg(b, ql)));
+	Ref r2 = mb_mul(b, r, r);
+	Ref em1 = mb_add(b, r, mb_fma(b, r2, e, mb_neg(b, ql)));
 	Ref a = mb_from_words(b, mb_iop(b, O_SHL, KW, mb_iop(b, O_ADD, KW, kraw, mb_i(b, KW, 1023)), mb_i(b, KW, 20)),
 	                      mb_i(b, KW, 0));
-	Ref y = mb_fma(b, mb_neg(b, a), em1, mb_sub(b, mb_f(b, 1), a));
+	Ref na = mb_neg(b, a);
+	Ref y = mb_fma(b, na, em1, mb_sub(b, mb_f(b, 1), a));
 	y = mb_sel(b, mb_gt(b, t, mb_f(b, 5.93)), mb_f(b, 1), y);
 	/* y >= 0 (or NaN): x's sign is or-ed in */
 	Ref sg = mb_iop(b, O_AND, KL, mb_bits(b, x), mb_i(b, KL, (int64_t)0x8000000000000000ull));
@@ -121,17 +131,21 @@ static Ref erfc64(MB *b, Ref x)
 	Ref a1 = mb_min(b, a, mb_f(b, 2));
 	DD sq1 = mb_two_prod(b, a1, a1);
 	Ref h = mb_horner(b, mb_sub(b, a1, one), ERFC_H_D, N(ERFC_H_D));
-	Ref e1 = math_exp_dd(b, mb_dd_add(b, mb_dd(mb_neg(b, sq1.hi), mb_neg(b, sq1.lo)), mb_dd(h, mb_f(b, 0))));
+	Ref e1 = math_exp_dd(b, mb_dd_add(b, dd_neg(b, sq1), mb_dd(h, mb_f(b, 0))));
 	/* a >= 2 */
 	Ref ac = mb_min(b, a, mb_f(b, 28));
-	Ref Y = mb_div(b, mb_sub(b, ac, mb_f(b, 4)), mb_add(b, ac, mb_f(b, 4)));
+	Ref num = mb_sub(b, ac, mb_f(b, 4));
+	Ref den = mb_add(b, ac, mb_f(b, 4));
+	Ref Y = mb_div(b, num, den);
 	Ref g = mb_horner(b, Y, ERFC_G_D, N(ERFC_G_D));
 	Ref fac = mb_div(b, g, mb_fma(b, mb_f(b, 2), ac, one));
 	DD sq = mb_two_prod(b, ac, ac);
-	Ref e2 = math_exp_dd_mul(b, mb_dd(mb_neg(b, sq.hi), mb_neg(b, sq.lo)), fac);
+	Ref e2 = math_exp_dd_mul(b, dd_neg(b, sq), fac);
 	Ref e = mb_sel(b, mb_lt(b, a, mb_f(b, 2)), e1, e2);
-	Ref y1 = mb_sel(b, mb_signbit(b, x), mb_sub(b, mb_f(b, 2), e), e);
-	return mb_sel(b, mb_lt(b, a, one), y0, mb_sel(b, mb_isnan(b, x), x, y1));
+	Ref neg = mb_signbit(b, x);
+	Ref y1 = mb_sel(b, neg, mb_sub(b, mb_f(b, 2), e), e);
+	Ref small = mb_lt(b, a, one);
+	return mb_sel(b, small, y0, mb_sel(b, mb_isnan(b, x), x, y1));
 }
 
 Ref math_erfc(MB *b, Ref x)
@@ -158,7 +172,8 @@ static DD gamma_product(MB *b, Ref x, Ref nf)
 {
 	DD p = mb_dd(mb_f(b, 1), mb_f(b, 0));
 	for (int k = 1; k <= 8; k++) {
-		Ref f = mb_sel(b, mb_le(b, mb_f(b, k), nf), mb_sub(b, x, mb_f(b, k)), mb_f(b, 1));
+		Ref used = mb_le(b, mb_f(b, k), nf);     /* k <= n */
+		Ref f = mb_sel(b, used, mb_sub(b, x, mb_f(b, k)), mb_f(b, 1));
 		DD t = mb_two_prod(b, p.hi, f);
 		p = mb_fast_two_sum(b, t.hi, mb_fma(b, p.lo, f, t.lo));
 	}
@@ -180,7 +195,8 @@ static Ref gamma_small(MB *b, Ref a)
 	Ref inv = mb_div(b, one, den);
 	Ref q = mb_mul(b, nh, inv);
 	Ref rem = mb_add(b, mb_fma(b, mb_neg(b, q), den, nh), nl);
-	return mb_sel(b, mb_isfinite(b, q), mb_fma(b, rem, inv, q), q);
+	Ref fin = mb_isfinite(b, q);
+	return mb_sel(b, fin, mb_fma(b, rem, inv, q), q);
 }
 
 static Ref tgamma64(MB *b, Ref x)
@@ -200,8 +216,11 @@ static Ref tgamma64(MB *b, Ref x)
 	Ref pos_small = gs;
 	Ref pos_big = math_exp_dd_mul(b, e, F);
 	Ref neg_small = mb_div(b, mb_f(b, PI_HI), mb_mul(b, sp, gs));
-	Ref neg_big = math_exp_dd_mul(b, mb_dd(mb_neg(b, e.hi), mb_neg(b, e.lo)), mb_div(b, mb_f(b, PI_HI), mb_mul(b, sp, F)));
-	Ref y = mb_sel(b, neg, mb_sel(b, big, neg_big, neg_small), mb_sel(b, big, pos_big, pos_small));
+	DD ne = dd_neg(b, e);
+	Ref neg_big = math_exp_dd_mul(b, ne, mb_div(b, mb_f(b, PI_HI), mb_mul(b, sp, F)));
+	Ref yneg = mb_sel(b, big, neg_big, neg_small);
+	Ref ypos = mb_sel(b, big, pos_big, pos_small);
+	Ref y = mb_sel(b, neg, yneg, ypos);
 	/* tiny negative x: (1/x) / R(x), R extrapolated a hair below 0 */
 	Ref rt = mb_horner(b, x, GAMMA_R_D, N(GAMMA_R_D));
 	Ref tiny = mb_div(b, mb_div(b, mb_f(b, 1), x), rt);
@@ -209,7 +228,8 @@ static Ref tgamma64(MB *b, Ref x)
 	/* poles and the rest */
 	Ref isint = mb_eq(b, mb_trunc(b, x), x);
 	y = mb_sel(b, mb_and(b, neg, isint), mb_f(b, NAN), y);
-	y = mb_sel(b, mb_eq(b, x, mb_f(b, 0)), mb_div(b, mb_f(b, 1), x), y);
+	Ref zero = mb_eq(b, x, mb_f(b, 0));
+	y = mb_sel(b, zero, mb_div(b, mb_f(b, 1), x), y);
 	y = mb_sel(b, mb_eq(b, x, mb_f(b, HUGE_VAL)), x, y);
 	return mb_sel(b, mb_isnan(b, x), x, y);
 }
@@ -236,7 +256,8 @@ static Ref lgamma_pos(MB *b, Ref v)
 	DD g2 = mb_two_prod(b, gv, gv);
 	DD tb = mb_two_prod(b, g2.hi, mb_f(b, LGAMMA_G_D[1]));
 	tb.lo = mb_fma(b, g2.hi, mb_f(b, LGAMMA_G_D_LO[1]), mb_fma(b, g2.lo, mb_f(b, LGAMMA_G_D[1]), tb.lo));
-	Ref g3 = mb_mul(b, mb_mul(b, g2.hi, gv), mb_horner(b, gv, LGAMMA_G_D + 2, N(LGAMMA_G_D) - 2));
+	Ref gv3 = mb_mul(b, g2.hi, gv);
+	Ref g3 = mb_mul(b, gv3, mb_horner(b, gv, LGAMMA_G_D + 2, N(LGAMMA_G_D) - 2));
 	DD tab = mb_two_sum(b, ta.hi, tb.hi);
 	DD t1 = mb_dd(tab.hi, mb_add(b, tab.lo, mb_add(b, mb_add(b, ta.lo, tb.lo), g3)));
 	/* log of Q: the product for n >= 1, v for n = -1, v + v^2 for n = -2 */
@@ -267,7 +288,9 @@ static Ref lgamma64(MB *b, Ref x)
 {
 	Ref a = mb_abs(b, x);
 	Ref inf = mb_f(b, HUGE_VAL);
-	Ref ok = mb_and(b, mb_gt(b, a, mb_f(b, 0)), mb_lt(b, a, inf));
+	Ref pos = mb_gt(b, a, mb_f(b, 0));
+	Ref fin = mb_lt(b, a, inf);
+	Ref ok = mb_and(b, pos, fin);
 	Ref lp = lgamma_pos(b, mb_sel(b, ok, a, mb_f(b, 1)));
 	/* x < 0: log(pi) - log|x sin(pi x)| - lgamma(|x|) */
 	Ref sp = mb_abs(b, mb_mul(b, a, math_sinpi(b, x)));
@@ -277,9 +300,12 @@ static Ref lgamma64(MB *b, Ref x)
 	yn = mb_add(b, yn, mb_sub(b, d1.lo, ls.lo));
 	/* a large negative x: the log of |x sin| is fine; lgamma(|x|) dominates */
 	/* tiny negative x: lgamma(x) = lgamma(|x|) + 2 gamma |x| + O(x^2) */
-	yn = mb_sel(b, mb_lt(b, a, mb_f(b, 0x1p-30)), mb_fma(b, mb_f(b, 2 * 0.5772156649015329), a, lp), yn);
+	Ref tiny = mb_lt(b, a, mb_f(b, 0x1p-30));
+	yn = mb_sel(b, tiny, mb_fma(b, mb_f(b, 2 * 0.5772156649015329), a, lp), yn);
 	Ref y = mb_sel(b, mb_signbit(b, x), yn, lp);
-	Ref pole = mb_or(b, mb_eq(b, a, mb_f(b, 0)), mb_and(b, mb_signbit(b, x), mb_eq(b, mb_trunc(b, x), x)));
+	Ref zero = mb_eq(b, a, mb_f(b, 0));
+	Ref neg = mb_signbit(b, x);
+	Ref pole = mb_or(b, zero, mb_and(b, neg, mb_eq(b, mb_trunc(b, x), x)));
 	y = mb_sel(b, mb_or(b, pole, mb_isinf(b, x)), inf, y);
 	return mb_sel(b, mb_isnan(b, x), x, y);
 }

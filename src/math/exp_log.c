@@ -76,7 +76,8 @@ static Ref scale2(MB *b, Ref p, Ref k)
 {
 	Ref k1 = mb_iop(b, O_SHR, KW, k, mb_i(b, KW, 1));
 	Ref k2 = mb_iop(b, O_SUB, KW, k, k1);
-	return mb_mul(b, mb_mul(b, p, mb_pow2(b, k1)), mb_pow2(b, k2));
+	Ref p1 = mb_mul(b, p, mb_pow2(b, k1));
+	return mb_mul(b, p1, mb_pow2(b, k2));
 }
 
 /* x clamped to [lo, hi]; a NaN stays */
@@ -185,7 +186,9 @@ DD math_exp_pair(MB *b, Ref x)
 	DD p = mb_fast_two_sum(b, mb_f(b, 1), rh);
 	p = mb_fast_two_sum(b, p.hi, mb_add(b, p.lo, tail));
 	Ref s = mb_pow2(b, mb_toint(b, kf));
-	return mb_dd(mb_mul(b, p.hi, s), mb_mul(b, p.lo, s));
+	Ref hi = mb_mul(b, p.hi, s);
+	Ref lo = mb_mul(b, p.lo, s);
+	return mb_dd(hi, lo);
 }
 
 /*
@@ -235,7 +238,9 @@ Ref math_exp(MB *b, Ref x)
 	r = mb_fma(b, kf, mb_neg(b, ln2lo), r);
 	Ref q = mb_horner(b, r, EXP_Q10_D, N(EXP_Q10_D));
 	Ref p = mb_fma(b, mb_fma(b, q, r, mb_f(b, 1)), r, mb_f(b, 1));
-	Ref hi = mb_iop(b, O_ADD, KW, mb_hiword(b, p), mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 20)));
+	Ref ph = mb_hiword(b, p);
+	Ref kx = mb_iop(b, O_SHL, KW, kraw, mb_i(b, KW, 20));    /* k in the exponent field */
+	Ref hi = mb_iop(b, O_ADD, KW, ph, kx);
 	Ref y = mb_from_words(b, hi, mb_loword(b, p));
 	/* |x| >= 707 or NaN, from the high word: no float64 compare; read as
 	 * a float32 (its sign bit cleared by abs) the high word orders as the
@@ -338,7 +343,9 @@ static DD log_kernel(MB *b, Ref f)
 	DD sq = mb_two_prod(b, f, f);
 	Ref hfsq = mb_mul(b, mb_f(b, 0.5), sq.hi), hlo = mb_mul(b, mb_f(b, 0.5), sq.lo);
 	Ref hi = mb_sub(b, f, hfsq);
-	Ref lo = mb_add(b, mb_sub(b, mb_sub(b, f, hi), hfsq), mb_fma(b, s, mb_add(b, hfsq, R), mb_neg(b, hlo)));
+	Ref err = mb_sub(b, mb_sub(b, f, hi), hfsq);
+	Ref hr = mb_add(b, hfsq, R);
+	Ref lo = mb_add(b, err, mb_fma(b, s, hr, mb_neg(b, hlo)));
 	return mb_dd(hi, lo);
 }
 
@@ -366,7 +373,9 @@ static Ref log_special(MB *b, Ref x, Ref y)
 {
 	Ref sp = mb_sel(b, mb_lt(b, x, mb_f(b, 0)), mb_f(b, NAN), x);
 	sp = mb_sel(b, mb_eq(b, x, mb_f(b, 0)), mb_f(b, -HUGE_VAL), sp);
-	Ref ok = mb_and(b, mb_gt(b, x, mb_f(b, 0)), mb_lt(b, x, mb_f(b, HUGE_VAL)));
+	Ref pos = mb_gt(b, x, mb_f(b, 0));
+	Ref fin = mb_lt(b, x, mb_f(b, HUGE_VAL));
+	Ref ok = mb_and(b, pos, fin);
 	return mb_sel(b, ok, y, sp);
 }
 
@@ -410,8 +419,8 @@ LogRow math_log_row(MB *b, Ref x, int subnormals)
 	Ref t = mb_iop(b, O_SUB, KW, o.hs, mb_i(b, KW, LOG_OFF_HI));
 	Ref idx = mb_iop(b, O_AND, KW, mb_uop(b, O_SHR, KW, t, mb_i(b, KW, 13)), mb_i(b, KW, 127));
 	Ref k = mb_iop(b, O_ADD, KW, mb_iop(b, O_SHR, KW, t, mb_i(b, KW, 20)), adj);
-	o.z = mb_from_words(b, mb_iop(b, O_SUB, KW, o.hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000))),
-	                    mb_loword(b, o.xs));
+	Ref zhi = mb_iop(b, O_SUB, KW, o.hs, mb_iop(b, O_AND, KW, t, mb_i(b, KW, (int32_t)0xfff00000)));
+	o.z = mb_from_words(b, zhi, mb_loword(b, o.xs));
 	Ref tab = mb_gtable(b, "__pj_logtab", LOG_TAB, (int)sizeof LOG_TAB);
 	Ref row = mb_uop(b, O_ADD, KL, tab, mb_cvt(b, mb_iop(b, O_MUL, KW, idx, mb_i(b, KW, 24)), SK_I32, SK_U64));
 	o.invc = mb_gload(b, row, SK_F64);
@@ -430,12 +439,14 @@ static Ref log64(MB *b, Ref x)
 	Ref r = mb_fma(b, q.z, q.invc, mb_f(b, -1));
 	Ref w = mb_fma(b, kd, mb_f(b, LN2_HI42), q.chi);
 	Ref h = mb_add(b, w, r);
-	Ref lo = mb_add(b, mb_add(b, mb_sub(b, w, h), r), mb_fma(b, kd, mb_f(b, LN2_LO42), q.clo));
-	Ref y = mb_add(b, h, mb_fma(b, mb_mul(b, r, r), mb_horner(b, r, P, N(P)), lo));
+	Ref herr = mb_add(b, mb_sub(b, w, h), r);     /* h's error: w + r - h */
+	Ref lo = mb_add(b, herr, mb_fma(b, kd, mb_f(b, LN2_LO42), q.clo));
+	Ref r2 = mb_mul(b, r, r);
+	Ref y = mb_add(b, h, mb_fma(b, r2, mb_horner(b, r, P, N(P)), lo));
 	/* x <= 0, inf, NaN: xs's high word outside [2^-1022, 2^1024) */
 	Ref bad = mb_ucmp(b, CC_GE, KW, mb_iop(b, O_SUB, KW, hs, mb_i(b, KW, 0x00100000)), mb_i(b, KW, 0x7fe00000));
-	Ref zero = mb_icmp(b, CC_EQ, KW, mb_iop(b, O_OR, KW, mb_iop(b, O_AND, KW, hs, mb_i(b, KW, 0x7fffffff)),
-	                                         mb_loword(b, xs)), mb_i(b, KW, 0));
+	Ref ahs = mb_iop(b, O_AND, KW, hs, mb_i(b, KW, 0x7fffffff));
+	Ref zero = mb_icmp(b, CC_EQ, KW, mb_iop(b, O_OR, KW, ahs, mb_loword(b, xs)), mb_i(b, KW, 0));
 	Ref sp = mb_sel(b, mb_icmp(b, CC_LT, KW, hs, mb_i(b, KW, 0)), mb_f(b, NAN), x);
 	sp = mb_sel(b, zero, mb_f(b, -HUGE_VAL), sp);
 	return mb_sel(b, bad, sp, y);
@@ -464,7 +475,8 @@ static Ref log32_reduce(MB *b, Ref x, int32_t off, Ref *f)
 	Ref ix = mb_bits(b, xs);
 	Ref eb = mb_iop(b, O_AND, KW, mb_iop(b, O_SUB, KW, ix, mb_i(b, KW, off)), mb_i(b, KW, (int32_t)0xff800000u));
 	*f = mb_sub(b, mb_float(b, mb_iop(b, O_SUB, KW, ix, eb)), mb_f(b, 1));
-	return mb_fma(b, mb_fromint(b, eb), mb_f(b, 0x1p-23), mb_sel(b, sub, mb_f(b, -23), mb_f(b, 0)));
+	Ref ef = mb_fromint(b, eb);
+	return mb_fma(b, ef, mb_f(b, 0x1p-23), mb_sel(b, sub, mb_f(b, -23), mb_f(b, 0)));
 }
 
 static Ref log32_special(MB *b, Ref x, Ref y)
@@ -540,8 +552,10 @@ static Ref log1p32(MB *b, Ref x)
 	Ref p = log32_poly(b, f, 1.0, LOG1P_Q_F, N(LOG1P_Q_F));
 	Ref ne = mb_fromint(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), eb));
 	Ref y = mb_fma(b, ne, mb_f(b, -0x1.62e43p-24), p);
-	Ref sp = mb_sel(b, mb_lt(b, x, mb_f(b, -1)), mb_f(b, NAN), mb_mul(b, x, inf));
-	Ref ok = mb_and(b, mb_gt(b, x, mb_f(b, -1)), mb_lt(b, x, inf));
+	Ref below = mb_lt(b, x, mb_f(b, -1));
+	Ref sp = mb_sel(b, below, mb_f(b, NAN), mb_mul(b, x, inf));
+	Ref above = mb_gt(b, x, mb_f(b, -1));
+	Ref ok = mb_and(b, above, mb_lt(b, x, inf));
 	return mb_sel(b, ok, y, sp);
 }
 
@@ -555,8 +569,10 @@ static Ref log1p_core(MB *b, Ref x, double ch, double cl, double dh, double dl)
 	Ref e0 = mb_icmp(b, CC_EQ, KW, e, mb_i(b, KW, 0));
 	Ref f = mb_sel(b, e0, x, mb_sub(b, m, mb_f(b, 1)));
 	/* 1 + x - u exactly */
-	Ref c = mb_sel(b, mb_gt(b, u, mb_f(b, 2)), mb_sub(b, mb_f(b, 1), mb_sub(b, u, x)),
-	               mb_sub(b, x, mb_sub(b, u, mb_f(b, 1))));
+	Ref big = mb_gt(b, u, mb_f(b, 2));
+	Ref cbig = mb_sub(b, mb_f(b, 1), mb_sub(b, u, x));
+	Ref csmall = mb_sub(b, x, mb_sub(b, u, mb_f(b, 1)));
+	Ref c = mb_sel(b, big, cbig, csmall);
 	c = mb_sel(b, e0, mb_f(b, 0), mb_div(b, c, u));
 	DD l = log_kernel(b, f);
 	l.lo = mb_add(b, l.lo, c);
@@ -608,10 +624,12 @@ DD math_log_ext(MB *b, Ref x)
 	DD t3 = mb_two_prod(b, c.hi, mb_f(b, TWO3));
 	Ref t3lo = mb_add(b, t3.lo, mb_fma(b, c.hi, mb_f(b, TWO3_LO), mb_mul(b, clo, mb_f(b, TWO3))));
 	/* s^5 P(z) */
-	Ref p5 = mb_mul(b, mb_mul(b, c.hi, z.hi), mb_horner(b, z.hi, LOG_P5_D, N(LOG_P5_D)));
+	Ref s5 = mb_mul(b, c.hi, z.hi);
+	Ref p5 = mb_mul(b, s5, mb_horner(b, z.hi, LOG_P5_D, N(LOG_P5_D)));
 	Ref two_sh = mb_add(b, sh, sh);
 	DD a = mb_two_sum(b, two_sh, t3.hi);
-	Ref lo = mb_add(b, a.lo, mb_add(b, mb_add(b, sl, sl), mb_add(b, t3lo, p5)));
+	Ref two_sl = mb_add(b, sl, sl);
+	Ref lo = mb_add(b, a.lo, mb_add(b, two_sl, mb_add(b, t3lo, p5)));
 	DD l1 = mb_fast_two_sum(b, a.hi, lo);
 	/* + e ln2 */
 	Ref ef = mb_fromint(b, e);
@@ -631,7 +649,9 @@ Ref math_logaddexp(MB *b, Ref x, Ref y)
 	Ref d = mb_neg(b, mb_abs(b, mb_sub(b, x, y)));
 	Ref r = mb_add(b, big, math_log1p(b, math_exp(b, d)));
 	r = mb_sel(b, eq, mb_add(b, x, mb_f(b, LN2_D)), r);
-	Ref nan = mb_or(b, mb_isnan(b, x), mb_isnan(b, y));
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	Ref nan = mb_or(b, xnan, ynan);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 
@@ -644,7 +664,9 @@ Ref math_logaddexp2(MB *b, Ref x, Ref y)
 	Ref l = log1p_core(b, math_exp2(b, d), 1.0, 0.0, L2E_D, L2E_LO_D);
 	Ref r = mb_add(b, big, l);
 	r = mb_sel(b, eq, mb_add(b, x, mb_f(b, 1)), r);
-	Ref nan = mb_or(b, mb_isnan(b, x), mb_isnan(b, y));
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	Ref nan = mb_or(b, xnan, ynan);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 
@@ -658,9 +680,12 @@ Ref math_log_or_log1p(MB *b, Ref t, Ref use_log1p)
 	Ref m = log_reduce(b, u, &e);
 	Ref e0 = mb_and(b, use_log1p, mb_icmp(b, CC_EQ, KW, e, mb_i(b, KW, 0)));
 	Ref f = mb_sel(b, e0, t, mb_sub(b, m, mb_f(b, 1)));
-	Ref c = mb_sel(b, mb_gt(b, u, mb_f(b, 2)), mb_sub(b, mb_f(b, 1), mb_sub(b, u, t)),
-	               mb_sub(b, t, mb_sub(b, u, mb_f(b, 1))));
-	c = mb_sel(b, mb_or(b, e0, mb_not(b, use_log1p)), mb_f(b, 0), mb_div(b, c, u));
+	Ref big = mb_gt(b, u, mb_f(b, 2));
+	Ref cbig = mb_sub(b, mb_f(b, 1), mb_sub(b, u, t));
+	Ref csmall = mb_sub(b, t, mb_sub(b, u, mb_f(b, 1)));
+	Ref c = mb_sel(b, big, cbig, csmall);
+	Ref nocorr = mb_or(b, e0, mb_not(b, use_log1p));
+	c = mb_sel(b, nocorr, mb_f(b, 0), mb_div(b, c, u));
 	DD l = log_kernel(b, f);
 	l.lo = mb_add(b, l.lo, c);
 	return log_combine(b, e, l, LN2_D, LN2_LO_D, 1.0, 0.0, NULL);

@@ -28,8 +28,11 @@ Ref math_fast(MB *b, int in, Ref x, Ref y)
 		return mb_approx(b, AP_SIN, x);
 	case IN_MATH_COS: case IN_NP_COS:
 		return mb_approx(b, AP_COS, x);
-	case IN_MATH_TAN: case IN_NP_TAN:
-		return mb_mul(b, mb_approx(b, AP_SIN, x), mb_approx(b, AP_RCP, mb_approx(b, AP_COS, x)));
+	case IN_MATH_TAN: case IN_NP_TAN: {
+		Ref s = mb_approx(b, AP_SIN, x);
+		Ref rc = mb_approx(b, AP_RCP, mb_approx(b, AP_COS, x));
+		return mb_mul(b, s, rc);
+	}
 	case IN_MATH_EXP: case IN_NP_EXP:
 		return mb_approx(b, AP_EX2, mb_mul(b, x, mb_f(b, 1.4426950408889634)));
 	case IN_MATH_EXP2: case IN_NP_EXP2:

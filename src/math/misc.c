@@ -30,7 +30,8 @@ Ref math_frexp(MB *b, Ref x, Ref *e)
 	Ref keep = mb_i(b, ik, d ? (int64_t)0x800fffffffffffffull : (int64_t)0x807fffffu);
 	Ref mb = mb_uop(b, O_OR, ik, mb_uop(b, O_AND, ik, ix, keep), mb_i(b, ik, (int64_t)bias << mbits));
 	Ref m = mb_float(b, mb);
-	Ref special = mb_or(b, mb_eq(b, x, mb_f(b, 0)), mb_not(b, mb_isfinite(b, x)));
+	Ref zero = mb_eq(b, x, mb_f(b, 0));
+	Ref special = mb_or(b, zero, mb_not(b, mb_isfinite(b, x)));
 	*e = mb_isel(b, KW, special, mb_i(b, KW, 0), ex);
 	return mb_sel(b, special, x, m);
 }
@@ -44,7 +45,8 @@ Ref math_modf(MB *b, Ref x, Ref *ipart)
 {
 	Ref t = mb_trunc(b, x);
 	*ipart = t;
-	Ref f = mb_sel(b, mb_isinf(b, x), mb_f(b, 0), mb_sub(b, x, t));
+	Ref xinf = mb_isinf(b, x);
+	Ref f = mb_sel(b, xinf, mb_f(b, 0), mb_sub(b, x, t));
 	return mb_copysign(b, f, x);
 }
 
@@ -58,15 +60,20 @@ static Ref remainder64(MB *b, Ref x, Ref y)
 	/* tiny p: compare 2a with p; else a with p/2 */
 	Ref tiny = mb_lt(b, p, mb_f(b, 0x1p-1021));
 	Ref h = mb_mul(b, mb_f(b, 0.5), p);
-	Ref c1 = mb_isel(b, KB, tiny, mb_gt(b, mb_add(b, a, a), p), mb_gt(b, a, h));
+	Ref c1tiny = mb_gt(b, mb_add(b, a, a), p);
+	Ref c1 = mb_isel(b, KB, tiny, c1tiny, mb_gt(b, a, h));
 	Ref a1 = mb_sel(b, c1, mb_sub(b, a, p), a);
-	Ref c2 = mb_and(b, c1, mb_isel(b, KB, tiny, mb_ge(b, mb_add(b, a1, a1), p), mb_ge(b, a1, h)));
+	Ref c2tiny = mb_ge(b, mb_add(b, a1, a1), p);
+	Ref c2 = mb_and(b, c1, mb_isel(b, KB, tiny, c2tiny, mb_ge(b, a1, h)));
 	Ref a2 = mb_sel(b, c2, mb_sub(b, a1, p), a1);
 	Ref res = mb_xorsign(b, a2, mb_signbit(b, x));
 	/* y == 0, x infinite, NaN: NaN; y infinite: x */
-	Ref bad = mb_or(b, mb_eq(b, p, mb_f(b, 0)), mb_isinf(b, x));
-	bad = mb_or(b, bad, mb_or(b, mb_isnan(b, x), mb_isnan(b, y)));
-	res = mb_sel(b, mb_and(b, mb_isinf(b, y), mb_isfinite(b, x)), x, res);
+	Ref yzero = mb_eq(b, p, mb_f(b, 0));
+	Ref bad = mb_or(b, yzero, mb_isinf(b, x));
+	Ref xnan = mb_isnan(b, x);
+	bad = mb_or(b, bad, mb_or(b, xnan, mb_isnan(b, y)));
+	Ref yinf = mb_isinf(b, y);
+	res = mb_sel(b, mb_and(b, yinf, mb_isfinite(b, x)), x, res);
 	return mb_sel(b, bad, mb_f(b, NAN), res);
 }
 
@@ -80,13 +87,19 @@ Ref math_nextafter(MB *b, Ref x, Ref y)
 	Cls ik = b->ik;
 	Ref ix = mb_bits(b, x);
 	/* |x| grows when y is beyond x on x's side of zero */
-	Ref up = mb_not(b, mb_iop(b, O_XOR, KB, mb_lt(b, x, y), mb_gt(b, x, mb_f(b, 0))));
+	Ref ybig = mb_lt(b, x, y);
+	Ref xpos = mb_gt(b, x, mb_f(b, 0));
+	Ref up = mb_not(b, mb_iop(b, O_XOR, KB, ybig, xpos));
 	Ref step = mb_isel(b, ik, up, mb_i(b, ik, 1), mb_i(b, ik, -1));
 	Ref r = mb_float(b, mb_iop(b, O_ADD, ik, ix, step));
 	Ref tiny = mb_float(b, mb_i(b, ik, 1));
-	r = mb_sel(b, mb_eq(b, x, mb_f(b, 0)), mb_copysign(b, tiny, y), r);
+	Ref xzero = mb_eq(b, x, mb_f(b, 0));
+	r = mb_sel(b, xzero, mb_copysign(b, tiny, y), r);
 	r = mb_sel(b, mb_eq(b, x, y), y, r);
-	return mb_sel(b, mb_or(b, mb_isnan(b, x), mb_isnan(b, y)), mb_add(b, x, y), r);
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	Ref nan = mb_or(b, xnan, ynan);
+	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 
 /* NumPy's spacing: nextafter(x, copysign(inf, x)) - x; both zeros give
@@ -95,15 +108,17 @@ Ref math_spacing(MB *b, Ref x)
 {
 	Ref n = math_nextafter(b, x, mb_copysign(b, mb_f(b, HUGE_VAL), x));
 	Ref r = mb_sub(b, n, x);
-	r = mb_sel(b, mb_eq(b, x, mb_f(b, 0)), mb_float(b, mb_i(b, b->ik, 1)), r);
+	Ref xzero = mb_eq(b, x, mb_f(b, 0));
+	r = mb_sel(b, xzero, mb_float(b, mb_i(b, b->ik, 1)), r);
 	return mb_sel(b, mb_isinf(b, x), mb_f(b, NAN), r);
 }
 
 /* NumPy's sign for floats: 1, -1, 0 (for both zeros), NaN */
 Ref math_sign(MB *b, Ref x)
 {
-	Ref r = mb_sel(b, mb_gt(b, x, mb_f(b, 0)), mb_f(b, 1),
-	               mb_sel(b, mb_lt(b, x, mb_f(b, 0)), mb_f(b, -1), mb_f(b, 0)));
+	Ref pos = mb_gt(b, x, mb_f(b, 0));
+	Ref rneg = mb_sel(b, mb_lt(b, x, mb_f(b, 0)), mb_f(b, -1), mb_f(b, 0));
+	Ref r = mb_sel(b, pos, mb_f(b, 1), rneg);
 	return mb_sel(b, mb_isnan(b, x), x, r);
 }
 
@@ -111,20 +126,24 @@ Ref math_sign(MB *b, Ref x)
  * fmax/fmin return the other operand */
 Ref math_maximum(MB *b, Ref x, Ref y)
 {
-	return mb_sel(b, mb_or(b, mb_ge(b, x, y), mb_isnan(b, x)), x, y);
+	Ref ge = mb_ge(b, x, y);
+	return mb_sel(b, mb_or(b, ge, mb_isnan(b, x)), x, y);
 }
 
 Ref math_minimum(MB *b, Ref x, Ref y)
 {
-	return mb_sel(b, mb_or(b, mb_le(b, x, y), mb_isnan(b, x)), x, y);
+	Ref le = mb_le(b, x, y);
+	return mb_sel(b, mb_or(b, le, mb_isnan(b, x)), x, y);
 }
 
 Ref math_fmax(MB *b, Ref x, Ref y)
 {
-	return mb_sel(b, mb_or(b, mb_ge(b, x, y), mb_isnan(b, y)), x, y);
+	Ref ge = mb_ge(b, x, y);
+	return mb_sel(b, mb_or(b, ge, mb_isnan(b, y)), x, y);
 }
 
 Ref math_fmin(MB *b, Ref x, Ref y)
 {
-	return mb_sel(b, mb_or(b, mb_le(b, x, y), mb_isnan(b, y)), x, y);
+	Ref le = mb_le(b, x, y);
+	return mb_sel(b, mb_or(b, le, mb_isnan(b, y)), x, y);
 }

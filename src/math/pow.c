@@ -43,23 +43,31 @@ static Ref pow_specials(MB *b, Ref x, Ref y, Ref core)
 	int_odd(b, y, &isint, &odd);
 	Ref zero = mb_f(b, 0), one = mb_f(b, 1), inf = mb_f(b, HUGE_VAL);
 	Ref r = mb_xorsign(b, core, mb_and(b, odd, mb_signbit(b, x)));
-	r = mb_sel(b, mb_and(b, mb_lt(b, x, zero), mb_not(b, isint)), mb_f(b, NAN), r);
+	Ref xneg = mb_lt(b, x, zero);
+	r = mb_sel(b, mb_and(b, xneg, mb_not(b, isint)), mb_f(b, NAN), r);
 	Ref ax = mb_abs(b, x);
 	/* y = +-inf */
 	Ref yinf = mb_isinf(b, y);
 	Ref ypos = mb_gt(b, y, zero);
 	Ref big = mb_gt(b, ax, one);
-	Ref rinf = mb_sel(b, mb_eq(b, ax, one), one, mb_sel(b, mb_iop(b, O_XOR, KB, big, ypos), zero, inf));
+	Ref ax_one = mb_eq(b, ax, one);
+	Ref rinf = mb_sel(b, ax_one, one, mb_sel(b, mb_iop(b, O_XOR, KB, big, ypos), zero, inf));
 	r = mb_sel(b, yinf, rinf, r);
 	/* x = +-0 */
-	Ref r0 = mb_sel(b, ypos, mb_sel(b, odd, x, zero), mb_sel(b, odd, mb_copysign(b, inf, x), inf));
+	Ref r0pos = mb_sel(b, odd, x, zero);
+	Ref r0neg = mb_sel(b, odd, mb_copysign(b, inf, x), inf);
+	Ref r0 = mb_sel(b, ypos, r0pos, r0neg);
 	r = mb_sel(b, mb_eq(b, ax, zero), r0, r);
 	/* x = +-inf */
 	Ref rx = mb_sel(b, ypos, inf, zero);
 	rx = mb_xorsign(b, rx, mb_and(b, odd, mb_signbit(b, x)));
-	r = mb_sel(b, mb_and(b, mb_isinf(b, x), mb_not(b, yinf)), rx, r);
+	Ref xinf = mb_isinf(b, x);
+	r = mb_sel(b, mb_and(b, xinf, mb_not(b, yinf)), rx, r);
 	/* NaN, then the two that hold even for NaN */
-	r = mb_sel(b, mb_or(b, mb_isnan(b, x), mb_isnan(b, y)), mb_add(b, x, y), r);
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	Ref nan = mb_or(b, xnan, ynan);
+	r = mb_sel(b, nan, mb_add(b, x, y), r);
 	r = mb_sel(b, mb_eq(b, x, one), one, r);
 	return mb_sel(b, mb_eq(b, y, zero), one, r);
 }
@@ -89,14 +97,17 @@ static Ref pow32(MB *b, Ref a, Ref y)
 	LogRow q = math_log_row(d, ad, 0);
 	Ref r = mb_fma(d, q.z, q.invc, mb_f(d, -1));
 	Ref w = mb_fma(d, q.kd, mb_f(d, LN2), q.chi);
-	Ref l = mb_add(d, w, mb_fma(d, mb_mul(d, r, r), mb_horner(d, r, P, N(P)), r));
+	Ref r2 = mb_mul(d, r, r);
+	Ref l = mb_add(d, w, mb_fma(d, r2, mb_horner(d, r, P, N(P)), r));
 	Ref tl = mb_mul(d, yd, l);
 	Ref kf, kraw;
 	mb_round_magic(d, tl, mb_f(d, L2E), &kf, &kraw);
 	Ref p = mb_horner(d, mb_fma(d, kf, mb_f(d, -LN2), tl), E, N(E));
 	Ref k1 = mb_iop(b, O_SHR, KW, kraw, mb_i(b, KW, 1));
 	Ref k2 = mb_iop(b, O_SUB, KW, kraw, k1);
-	Ref res = mb_mul(b, mb_mul(b, mb_cvt(b, p, SK_F64, SK_F32), mb_pow2(b, k1)), mb_pow2(b, k2));
+	Ref pf = mb_cvt(b, p, SK_F64, SK_F32);
+	Ref res = mb_mul(b, pf, mb_pow2(b, k1));
+	res = mb_mul(b, res, mb_pow2(b, k2));
 	Ref th = mb_hiword(d, tl);
 	Ref big = mb_icmp(b, CC_GE, KW, mb_iop(b, O_AND, KW, th, mb_i(b, KW, 0x7fffffff)), mb_i(b, KW, 0x40600000));
 	Ref lim = mb_sel(b, mb_icmp(b, CC_LT, KW, th, mb_i(b, KW, 0)), mb_f(b, 0), mb_f(b, HUGE_VAL));
@@ -130,9 +141,11 @@ static DD log_pair(MB *b, Ref x)
 	DD s = mb_two_prod(b, r, mb_mul(b, r, mb_f(b, -0.5)));
 	DD u = mb_fast_two_sum(b, h.hi, s.hi);
 	Ref r2 = mb_mul(b, r, r);
-	Ref cub = mb_mul(b, mb_mul(b, r2, r), mb_horner(b, r, P, N(P)));
+	Ref r3 = mb_mul(b, r2, r);
+	Ref cub = mb_mul(b, r3, mb_horner(b, r, P, N(P)));
 	Ref plt = mb_fma(b, pr.lo, mb_fma(b, r, r, mb_neg(b, r)), pr.lo);
-	Ref lo = mb_add(b, mb_add(b, h.lo, u.lo), mb_add(b, s.lo, plt));
+	Ref hulo = mb_add(b, h.lo, u.lo);
+	Ref lo = mb_add(b, hulo, mb_add(b, s.lo, plt));
 	lo = mb_add(b, lo, mb_add(b, mb_fma(b, kd, mb_f(b, LN2_LO42), clo), cub));
 	return mb_fast_two_sum(b, u.hi, lo);
 }
@@ -141,7 +154,9 @@ Ref math_pow(MB *b, Ref x, Ref y)
 {
 	Ref ax = mb_abs(b, x);
 	/* keep the kernel on finite positive numbers: the specials are selected */
-	Ref ok = mb_and(b, mb_gt(b, ax, mb_f(b, 0)), mb_lt(b, ax, mb_f(b, HUGE_VAL)));
+	Ref pos = mb_gt(b, ax, mb_f(b, 0));
+	Ref fin = mb_lt(b, ax, mb_f(b, HUGE_VAL));
+	Ref ok = mb_and(b, pos, fin);
 	Ref a = mb_sel(b, ok, ax, mb_f(b, 1));
 	Ref core;
 	if (mb_is64(b)) {
@@ -167,7 +182,8 @@ static Ref cbrt_core(MB *b, Ref x)
 	Ref q = mb_iop(b, O_SUB, KW, mb_uop(b, O_DIV, KW, mb_iop(b, O_ADD, KW, E, mb_i(b, KW, 1200)), mb_i(b, KW, 3)),
 	               mb_i(b, KW, 400));
 	Ref rem = mb_iop(b, O_SUB, KW, E, mb_iop(b, O_MUL, KW, q, mb_i(b, KW, 3)));
-	Ref m = mb_mul(b, mb_add(b, fm, fm), mb_pow2(b, rem));   /* [1, 8) */
+	Ref fm2 = mb_add(b, fm, fm);                     /* [1, 2) */
+	Ref m = mb_mul(b, fm2, mb_pow2(b, rem));         /* [1, 8) */
 	Ref r = mb_horner(b, m, CBRT_R0, N(CBRT_R0));
 	Ref third = mb_f(b, 1.0 / 3.0);
 	for (int i = 0; i < (d ? 4 : 3); i++) {
@@ -184,7 +200,8 @@ static Ref cbrt_core(MB *b, Ref x)
 	yv = mb_fma(b, res, mb_mul(b, r2, third), yv);
 	Ref y = mb_mul(b, yv, mb_pow2(b, q));
 	y = mb_copysign(b, y, x);
-	Ref special = mb_or(b, mb_eq(b, x, mb_f(b, 0)), mb_not(b, mb_isfinite(b, x)));
+	Ref zero = mb_eq(b, x, mb_f(b, 0));
+	Ref special = mb_or(b, zero, mb_not(b, mb_isfinite(b, x)));
 	return mb_sel(b, special, x, y);
 }
 
@@ -207,8 +224,13 @@ static Ref hypot64(MB *b, Ref x, Ref y)
 	Ref h = mb_sqrt(b, mb_fma(b, as, as, mb_mul(b, cs, cs)));
 	Ref r = mb_scale(b, h, mb_iop(b, O_SUB, KW, mb_i(b, KW, 1023), sb));
 	r = mb_sel(b, mb_eq(b, a, mb_f(b, 0)), mb_f(b, 0), r);
-	r = mb_sel(b, mb_or(b, mb_isnan(b, x), mb_isnan(b, y)), mb_add(b, x, y), r);
-	return mb_sel(b, mb_or(b, mb_isinf(b, x), mb_isinf(b, y)), mb_f(b, HUGE_VAL), r);
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	Ref nan = mb_or(b, xnan, ynan);
+	r = mb_sel(b, nan, mb_add(b, x, y), r);
+	Ref xinf = mb_isinf(b, x);
+	Ref yinf = mb_isinf(b, y);
+	return mb_sel(b, mb_or(b, xinf, yinf), mb_f(b, HUGE_VAL), r);
 }
 
 Ref math_hypot(MB *b, Ref x, Ref y)
@@ -219,5 +241,7 @@ Ref math_hypot(MB *b, Ref x, Ref y)
 	Ref xd = mb_cvt(b, x, SK_F32, SK_F64), yd = mb_cvt(b, y, SK_F32, SK_F64);
 	Ref h = mb_sqrt(&d, mb_fma(&d, xd, xd, mb_mul(&d, yd, yd)));
 	Ref r = mb_cvt(b, h, SK_F64, SK_F32);
-	return mb_sel(b, mb_or(b, mb_isinf(b, x), mb_isinf(b, y)), mb_f(b, HUGE_VAL), r);
+	Ref xinf = mb_isinf(b, x);
+	Ref yinf = mb_isinf(b, y);
+	return mb_sel(b, mb_or(b, xinf, yinf), mb_f(b, HUGE_VAL), r);
 }

@@ -117,7 +117,9 @@ static Red reduce_ph(MB *b, Ref x)
 	/* m' = m << d in three limbs */
 	Ref lo64 = shl64(b, m, d64);
 	Ref hi64 = shr64(b, m, mb_uop(b, O_SUB, KL, u64c(b, 64), d64));
-	Ref ml[3] = {and64(b, lo64, M32), shr64(b, lo64, u64c(b, 32)), hi64};
+	Ref ml0 = and64(b, lo64, M32);
+	Ref ml1 = shr64(b, lo64, u64c(b, 32));
+	Ref ml[3] = {ml0, ml1, hi64};
 	/* the window W[j0 .. j0+6], least significant first */
 	Ref tab = mb_table(b, "__pj_2overpi", TWO_OVER_PI_BITS, (int)sizeof TWO_OVER_PI_BITS);
 	Ref base = mb_uop(b, O_ADD, KL, tab, mb_uop(b, O_MUL, KL, mb_cvt(b, j0, SK_I32, SK_I64), u64c(b, 4)));
@@ -155,8 +157,9 @@ static Red reduce_ph(MB *b, Ref x)
 	Ref half = mb_ucmp(b, CC_GE, KL, T, u64c(b, 1ull << 63));
 	q = mb_isel(b, KW, half, mb_iop(b, O_ADD, KW, q, mb_i(b, KW, 1)), q);
 	Ref nU = mb_uop(b, O_SUB, KL, u64c(b, 0), U);
-	Ref nT = mb_uop(b, O_ADD, KL, mb_uop(b, O_NOT, KL, T, REF_NONE),
-	                mb_isel(b, KL, mb_ucmp(b, CC_EQ, KL, U, u64c(b, 0)), u64c(b, 1), u64c(b, 0)));
+	Ref notT = mb_uop(b, O_NOT, KL, T, REF_NONE);
+	Ref cy = mb_isel(b, KL, mb_ucmp(b, CC_EQ, KL, U, u64c(b, 0)), u64c(b, 1), u64c(b, 0));
+	Ref nT = mb_uop(b, O_ADD, KL, notT, cy);
 	T = mb_isel(b, KL, half, nT, T);
 	U = mb_isel(b, KL, half, nU, U);
 	/* n = the leading zeros of T (nonzero), from the exponent of an exact
@@ -167,21 +170,27 @@ static Red reduce_ph(MB *b, Ref x)
 	Ref ef = shr64(b, mb_bits(b, fd), u64c(b, 52));
 	ef = mb_uop(b, O_ADD, KL, ef, mb_isel(b, KL, big, u64c(b, 11), u64c(b, 0)));
 	Ref n = mb_uop(b, O_SUB, KL, u64c(b, 1023 + 63), ef);
-	Ref T2 = mb_uop(b, O_OR, KL, shl64(b, T, n), shr64(b, U, mb_uop(b, O_SUB, KL, u64c(b, 64), n)));
+	Ref Tn = shl64(b, T, n);
+	Ref Un = shr64(b, U, mb_uop(b, O_SUB, KL, u64c(b, 64), n));
+	Ref T2 = mb_uop(b, O_OR, KL, Tn, Un);
 	Ref U2 = shl64(b, U, n);
 	Ref n32 = mb_cvt(b, n, SK_U64, SK_I32);
 	Ref A = mb_cvt(b, shr64(b, T2, u64c(b, 11)), SK_U64, SK_F64);
 	Ref B = mb_cvt(b, and64(b, T2, u64c(b, 0x7ff)), SK_U64, SK_F64);
 	Ref C = mb_cvt(b, U2, SK_U64, SK_F64);
 	Ref fh = mb_mul(b, A, mb_pow2(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, -53), n32)));
-	Ref fl = mb_mul(b, mb_fma(b, C, mb_f(b, 0x1p-64), B), mb_pow2(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, -64), n32)));
+	Ref BC = mb_fma(b, C, mb_f(b, 0x1p-64), B);
+	Ref sl = mb_pow2(b, mb_iop(b, O_SUB, KW, mb_i(b, KW, -64), n32));
+	Ref fl = mb_mul(b, BC, sl);
 	DD r = mb_dd_mul(b, mb_dd(fh, fl), mb_dd(mb_f(b, PIO2_HI), mb_f(b, PIO2_LO)));
 	Ref neg = mb_or(b, half, mb_signbit(b, x));
 	Ref both = mb_and(b, half, mb_signbit(b, x));
 	neg = mb_and(b, neg, mb_not(b, both));
 	res.rh = mb_xorsign(b, r.hi, neg);
 	res.rl = mb_xorsign(b, r.lo, neg);
-	res.q = mb_isel(b, KW, mb_signbit(b, x), mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), q), q);
+	Ref xneg = mb_signbit(b, x);
+	Ref nq = mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), q);
+	res.q = mb_isel(b, KW, xneg, nq, q);
 	return res;
 }
 
@@ -195,7 +204,9 @@ static Red reduce_d(MB *b, Ref x)
 	mb_set(b, vl, r.rl);
 	Ref ax = mb_abs(b, x);
 	MIf s;
-	mb_if(b, &s, mb_and(b, mb_ge(b, ax, mb_f(b, 0x1p27)), mb_lt(b, ax, mb_f(b, HUGE_VAL))));
+	Ref big = mb_ge(b, ax, mb_f(b, 0x1p27));
+	Ref finite = mb_lt(b, ax, mb_f(b, HUGE_VAL));
+	mb_if(b, &s, mb_and(b, big, finite));
 	Red p = reduce_ph(b, x);
 	mb_set(b, vq, p.q);
 	mb_set(b, vh, p.rh);
@@ -218,9 +229,14 @@ static Ref sincos_kernel(MB *b, Ref rh, Ref rl, Ref use_cos)
 	          : mb_horner_sel(b, z, use_cos, COS_C_F, SIN_S_F, N(SIN_S_F));
 	Ref hz = mb_mul(b, mb_f(b, 0.5), z);
 	Ref w = mb_sub(b, mb_f(b, 1), hz);
-	Ref sin_tail = mb_fma(b, mb_mul(b, rh, z), p, mb_mul(b, rl, w));
-	Ref cos_tail = mb_add(b, mb_sub(b, mb_sub(b, mb_f(b, 1), w), hz),
-	                      mb_fma(b, mb_mul(b, z, z), p, mb_neg(b, mb_mul(b, rh, rl))));
+	Ref rhz = mb_mul(b, rh, z);
+	Ref rlw = mb_mul(b, rl, w);
+	Ref sin_tail = mb_fma(b, rhz, p, rlw);
+	/* (1 - w) - hz, w's rounding error, plus z^2 p - rh rl */
+	Ref werr = mb_sub(b, mb_sub(b, mb_f(b, 1), w), hz);
+	Ref z2 = mb_mul(b, z, z);
+	Ref nrr = mb_neg(b, mb_mul(b, rh, rl));
+	Ref cos_tail = mb_add(b, werr, mb_fma(b, z2, p, nrr));
 	Ref head = mb_sel(b, use_cos, w, rh);
 	Ref tail = mb_sel(b, use_cos, cos_tail, sin_tail);
 	return mb_add(b, head, tail);
@@ -259,7 +275,9 @@ static Ref sincos_f32(MB *b, Ref x, int want_cos)
 	Ref base = mb_sel(b, odd, mb_f(b, 1), r);
 	/* base z + 0 is +0 for r = -0, so that the sum below keeps -0 (sin(-0)) */
 	Ref y = mb_fma(b, mb_fma(b, base, z, mb_f(b, 0)), poly, base);
-	return mb_sel(b, bit(b, q, 2), mb_neg(b, y), y);
+	Ref neg = bit(b, q, 2);
+	Ref ny = mb_neg(b, y);
+	return mb_sel(b, neg, ny, y);
 }
 
 /*
@@ -300,7 +318,9 @@ static Ref reduce_ph_f32(MB *b, Ref x, Ref *qp)
 			w[k] = mb_isel(b, KL, mb_icmp(b, CC_EQ, KW, j, mb_i(b, KW, jj)), p[jj + k], w[k]);
 	}
 	Ref hi = mb_uop(b, O_OR, KL, shl64(b, w[2], u64c(b, 32)), w[1]);
-	Ref v = mb_uop(b, O_OR, KL, shl64(b, hi, mb_uop(b, O_SUB, KL, u64c(b, 32), sh)), shr64(b, w[0], sh));
+	Ref vh = shl64(b, hi, mb_uop(b, O_SUB, KL, u64c(b, 32), sh));
+	Ref vl = shr64(b, w[0], sh);
+	Ref v = mb_uop(b, O_OR, KL, vh, vl);
 	Ref q = mb_cvt(b, shr64(b, v, u64c(b, 62)), SK_U64, SK_I32);
 	q = mb_iop(b, O_ADD, KW, q, mb_cvt(b, and64(b, shr64(b, v, u64c(b, 61)), u64c(b, 1)), SK_U64, SK_I32));
 	MB d = mb_new(b->L, SK_F64);
@@ -309,7 +329,9 @@ static Ref reduce_ph_f32(MB *b, Ref x, Ref *qp)
 	Ref neg = mb_signbit(b, x);
 	*qp = mb_isel(b, KW, neg, mb_iop(b, O_SUB, KW, mb_i(b, KW, 0), q), q);
 	r = mb_xorsign(b, r, neg);
-	return mb_sel(b, mb_cmp(b, CC_GEU, mb_abs(b, x), mb_f(b, HUGE_VAL)), mb_mul(b, x, mb_f(b, 0)), r);
+	Ref nonfinite = mb_cmp(b, CC_GEU, mb_abs(b, x), mb_f(b, HUGE_VAL));
+	Ref x0 = mb_mul(b, x, mb_f(b, 0));
+	return mb_sel(b, nonfinite, x0, r);
 }
 
 /* the float32 reduction of sincos_f32: r, and the quadrant in *qp */
@@ -365,7 +387,9 @@ static Ref sincos_f64(MB *b, Ref x, int want_cos)
 	mb_if(b, &s, mb_ge(b, mb_abs(b, x), mb_f(b, SINCOS_FAST_MAX)));
 	Red p = reduce_ph(b, x);
 	mb_set(b, vq, p.q);
-	mb_set(b, vr, mb_sel(b, mb_isinf(b, x), mb_f(b, NAN), mb_add(b, p.rh, p.rl)));
+	Ref inf = mb_isinf(b, x);
+	Ref pr = mb_add(b, p.rh, p.rl);
+	mb_set(b, vr, mb_sel(b, inf, mb_f(b, NAN), pr));
 	mb_endif(b, &s);
 	Ref q = mb_get(b, vq);
 	r = mb_get(b, vr);
@@ -378,7 +402,10 @@ static Ref sincos_f64(MB *b, Ref x, int want_cos)
 	Ref c = mb_gload(b, row, SK_F64);
 	for (int i = 1; i < 7; i++)
 		c = mb_fma(b, c, z, mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8 * i)), SK_F64));
-	Ref y = mb_sel(b, bit(b, q, 1), mb_fma(b, z, c, mb_f(b, 1)), mb_fma(b, r, c, r));
+	Ref odd = bit(b, q, 1);
+	Ref cosr = mb_fma(b, z, c, mb_f(b, 1));
+	Ref sinr = mb_fma(b, r, c, r);
+	Ref y = mb_sel(b, odd, cosr, sinr);
 	/* the sign: bit 1 of q moved to bit 63 */
 	Ref sg = mb_iop(b, O_AND, KW, mb_iop(b, O_SHL, KW, q, mb_i(b, KW, 30)), mb_i(b, KW, (int32_t)0x80000000u));
 	sg = mb_uop(b, O_SHL, KL, mb_cvt(b, sg, SK_U32, SK_U64), mb_i(b, KL, 32));
@@ -436,8 +463,12 @@ static Ref tan_f32(MB *b, Ref x)
 {
 	Ref q, r = reduce_f32(b, x, &q);
 	Ref z = mb_mul(b, r, r);
-	Ref t = mb_fma(b, mb_mul(b, r, z), mb_horner(b, z, TAN_S_F, N(TAN_S_F)), r);
-	return mb_sel(b, bit(b, q, 1), recip_f32_neg(b, t), t);
+	Ref rz = mb_mul(b, r, z);
+	Ref p = mb_horner(b, z, TAN_S_F, N(TAN_S_F));
+	Ref t = mb_fma(b, rz, p, r);
+	Ref odd = bit(b, q, 1);
+	Ref cot = recip_f32_neg(b, t);
+	return mb_sel(b, odd, cot, t);
 }
 
 Ref math_tan(MB *b, Ref x)
@@ -449,13 +480,17 @@ Ref math_tan(MB *b, Ref x)
 	Ref z = mb_mul(b, r.rh, r.rh);
 	Ref p = d ? mb_horner(b, z, TAN_T_D, N(TAN_T_D)) : mb_horner(b, z, TAN_T_F, N(TAN_T_F));
 	/* tan(rh + rl) = tan(rh) + rl (1 + tan^2) */
-	Ref s = mb_fma(b, mb_mul(b, r.rh, z), p, mb_fma(b, r.rl, z, r.rl));
+	Ref rhz = mb_mul(b, r.rh, z);
+	Ref rlt = mb_fma(b, r.rl, z, r.rl);
+	Ref s = mb_fma(b, rhz, p, rlt);
 	DD t = mb_fast_two_sum(b, r.rh, s);
 	/* odd quadrants: -1/t, the quotient corrected once */
 	Ref y = mb_div(b, mb_f(b, -1), t.hi);
 	Ref e = mb_fma(b, y, t.lo, mb_fma(b, y, t.hi, mb_f(b, 1)));
 	Ref cot = mb_fma(b, y, e, y);
-	Ref res = mb_sel(b, bit(b, r.q, 1), cot, mb_add(b, t.hi, t.lo));
+	Ref odd = bit(b, r.q, 1);
+	Ref tanr = mb_add(b, t.hi, t.lo);
+	Ref res = mb_sel(b, odd, cot, tanr);
 	return mb_sel(b, mb_eq(b, x, mb_f(b, 0)), x, res);
 }
 
@@ -473,7 +508,9 @@ static void asin_big(MB *b, Ref a, Ref *s, Ref *c, Ref *q)
 {
 	Ref z = mb_mul(b, mb_sub(b, mb_f(b, 1), a), mb_f(b, 0.5));
 	*s = mb_sqrt(b, z);
-	*c = mb_div(b, mb_fma(b, mb_neg(b, *s), *s, z), mb_add(b, *s, *s));
+	Ref err = mb_fma(b, mb_neg(b, *s), *s, z);
+	Ref s2 = mb_add(b, *s, *s);
+	*c = mb_div(b, err, s2);
 	*c = mb_sel(b, mb_gt(b, *s, mb_f(b, 0)), *c, mb_f(b, 0));
 	*q = asin_tail(b, *s, z);
 	/* asin(s + c) = asin(s) + c (1 + z/2) */
@@ -590,7 +627,9 @@ static Ref atan_f32(MB *b, Ref x)
 	Ref z = mb_mul(b, t, t);
 	Ref p = mb_horner(b, z, ATAN_P_F, N(ATAN_P_F));
 	Ref r = mb_fma(b, mb_mul(b, t, z), p, t);
-	r = mb_fma(b, mb_sel(b, big, mb_f(b, ATAN_PIO2_A), mb_f(b, 0)), mb_f(b, ATAN_PIO2_B), mb_sel(b, big, mb_neg(b, r), r));
+	Ref A = mb_sel(b, big, mb_f(b, ATAN_PIO2_A), mb_f(b, 0));
+	Ref sr = mb_sel(b, big, mb_neg(b, r), r);
+	r = mb_fma(b, A, mb_f(b, ATAN_PIO2_B), sr);
 	Ref sg = mb_iop(b, O_AND, KW, mb_bits(b, x), mb_i(b, KW, (int32_t)0x80000000u));
 	Ref y = mb_float(b, mb_iop(b, O_OR, KW, mb_bits(b, r), sg));
 	return mb_sel(b, mb_isnan(b, x), x, y);
@@ -606,12 +645,14 @@ Ref math_atan(MB *b, Ref x)
 	Ref c3 = mb_ge(b, a, mb_f(b, 19.0 / 16)), c4 = mb_ge(b, a, mb_f(b, 39.0 / 16));
 	c4 = mb_or(b, c4, mb_isnan(b, a));
 	/* numerator and denominator of t per interval */
-	Ref num = mb_sel(b, c4, mb_f(b, -1),
-	           mb_sel(b, c3, mb_sub(b, a, mb_f(b, 1.5)),
-	           mb_sel(b, c2, mb_sub(b, a, one), mb_sel(b, c1, mb_fma(b, two, a, mb_f(b, -1)), a))));
-	Ref den = mb_sel(b, c4, a,
-	           mb_sel(b, c3, mb_fma(b, mb_f(b, 1.5), a, one),
-	           mb_sel(b, c2, mb_add(b, a, one), mb_sel(b, c1, mb_add(b, two, a), one))));
+	Ref n3 = mb_sub(b, a, mb_f(b, 1.5));
+	Ref n2 = mb_sub(b, a, one);
+	Ref n1 = mb_fma(b, two, a, mb_f(b, -1));
+	Ref num = mb_sel(b, c4, mb_f(b, -1), mb_sel(b, c3, n3, mb_sel(b, c2, n2, mb_sel(b, c1, n1, a))));
+	Ref d3 = mb_fma(b, mb_f(b, 1.5), a, one);
+	Ref d2 = mb_add(b, a, one);
+	Ref d1 = mb_add(b, two, a);
+	Ref den = mb_sel(b, c4, a, mb_sel(b, c3, d3, mb_sel(b, c2, d2, mb_sel(b, c1, d1, one))));
 	Ref t = mb_div(b, num, den);
 	Ref hi = zero, lo = zero;
 	for (int i = 0; i < 4; i++) {
@@ -632,7 +673,9 @@ Ref math_atan2(MB *b, Ref y, Ref x)
 {
 	Ref ax = mb_abs(b, x), ay = mb_abs(b, y);
 	Ref swap = mb_gt(b, ay, ax);
-	Ref t = mb_div(b, mb_min(b, ax, ay), mb_max(b, ax, ay));
+	Ref lo = mb_min(b, ax, ay);
+	Ref hi = mb_max(b, ax, ay);
+	Ref t = mb_div(b, lo, hi);
 	Ref a0 = math_atan(b, t);
 	Ref ph, pl, Ph, Pl;
 	pair_const(b, PIO2_HI, PIO2_LO, &ph, &pl);
@@ -645,13 +688,19 @@ Ref math_atan2(MB *b, Ref y, Ref x)
 	Ref h2 = mb_sel(b, neg, s2.hi, h1), l2 = mb_sel(b, neg, mb_add(b, s2.lo, mb_sub(b, Pl, l1)), l1);
 	Ref r = mb_add(b, h2, l2);
 	/* both zero: 0 or pi; both infinite: pi/4 or 3pi/4 */
-	Ref zz = mb_and(b, mb_eq(b, ax, mb_f(b, 0)), mb_eq(b, ay, mb_f(b, 0)));
+	Ref xz = mb_eq(b, ax, mb_f(b, 0));
+	Ref yz = mb_eq(b, ay, mb_f(b, 0));
+	Ref zz = mb_and(b, xz, yz);
 	r = mb_sel(b, zz, mb_sel(b, mb_signbit(b, x), Ph, mb_f(b, 0)), r);
-	Ref ii = mb_and(b, mb_isinf(b, x), mb_isinf(b, y));
+	Ref xinf = mb_isinf(b, x);
+	Ref yinf = mb_isinf(b, y);
+	Ref ii = mb_and(b, xinf, yinf);
 	Ref q4 = mb_sel(b, mb_signbit(b, x), mb_f(b, 3 * 0.7853981633974483), mb_f(b, 0.7853981633974483));
 	r = mb_sel(b, ii, q4, r);
 	r = mb_copysign(b, r, y);
-	Ref nan = mb_or(b, mb_isnan(b, x), mb_isnan(b, y));
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	Ref nan = mb_or(b, xnan, ynan);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 
@@ -668,12 +717,17 @@ Ref math_sinh(MB *b, Ref x)
 	Ref am = mb_min(b, a, mb_f(b, d ? 22 : 10));
 	DD e = math_exp_pair(b, am);
 	Ref q = mb_div(b, mb_f(b, 1), e.hi);
-	Ref ql = mb_mul(b, q, mb_fma(b, mb_neg(b, q), e.lo, mb_fma(b, mb_neg(b, q), e.hi, mb_f(b, 1))));
+	/* ql = q (1 - q e.hi - q e.lo), the quotient's correction */
+	Ref nq = mb_neg(b, q);
+	Ref resid = mb_fma(b, mb_neg(b, q), e.hi, mb_f(b, 1));
+	Ref ql = mb_mul(b, q, mb_fma(b, nq, e.lo, resid));
 	DD s = mb_two_sum(b, e.hi, mb_neg(b, q));
 	Ref y1 = mb_mul(b, mb_f(b, 0.5), mb_add(b, s.hi, mb_add(b, s.lo, mb_sub(b, e.lo, ql))));
 	/* beyond: e^a / 2, without a spurious overflow */
 	Ref y2 = math_exp_scaled(b, a, -1);
-	Ref y = mb_sel(b, mb_lt(b, a, mb_f(b, 1)), y0, mb_sel(b, mb_lt(b, a, mb_f(b, d ? 22 : 10)), y1, y2));
+	Ref small = mb_lt(b, a, mb_f(b, 1));
+	Ref mid = mb_lt(b, a, mb_f(b, d ? 22 : 10));
+	Ref y = mb_sel(b, small, y0, mb_sel(b, mid, y1, y2));
 	return mb_copysign(b, y, x);
 }
 
@@ -685,7 +739,10 @@ Ref math_cosh(MB *b, Ref x)
 	Ref am = mb_min(b, a, mb_f(b, d ? 22 : 10));
 	DD e = math_exp_pair(b, am);
 	Ref q = mb_div(b, mb_f(b, 1), e.hi);
-	Ref ql = mb_mul(b, q, mb_fma(b, mb_neg(b, q), e.lo, mb_fma(b, mb_neg(b, q), e.hi, mb_f(b, 1))));
+	/* ql = q (1 - q e.hi - q e.lo), the quotient's correction */
+	Ref nq = mb_neg(b, q);
+	Ref resid = mb_fma(b, mb_neg(b, q), e.hi, mb_f(b, 1));
+	Ref ql = mb_mul(b, q, mb_fma(b, nq, e.lo, resid));
 	DD s = mb_two_sum(b, e.hi, q);
 	Ref y1 = mb_mul(b, mb_f(b, 0.5), mb_add(b, s.hi, mb_add(b, s.lo, mb_add(b, e.lo, ql))));
 	Ref y2 = math_exp_scaled(b, a, -1);
@@ -712,7 +769,9 @@ static Ref tanh_f32(MB *b, Ref x)
 	const float l2h = (float)(2 * 0x1.71547652b82fep0);
 	Ref a = mb_min(b, mb_abs(b, x), mb_f(b, 9.1f));
 	Ref z = mb_mul(b, a, a);
-	Ref y0 = mb_fma(b, mb_mul(b, a, z), mb_horner(b, z, TANH_S_F, N(TANH_S_F)), a);
+	Ref az = mb_mul(b, a, z);
+	Ref p0 = mb_horner(b, z, TANH_S_F, N(TANH_S_F));
+	Ref y0 = mb_fma(b, az, p0, a);
 	Ref m = mb_f(b, 0x1.8p23f);
 	Ref s = mb_fma(b, a, mb_f(b, l2h), m);
 	Ref kf = mb_sub(b, s, m);
@@ -744,7 +803,8 @@ Ref math_tanh(MB *b, Ref x)
 	DD e = math_exp_pair(b, mb_add(b, ac, ac));
 	DD den = mb_fast_two_sum(b, e.hi, mb_add(b, e.lo, mb_f(b, 1)));
 	Ref q = mb_div(b, mb_f(b, 2), den.hi);
-	Ref r = mb_fma(b, mb_neg(b, q), den.lo, mb_fma(b, mb_neg(b, q), den.hi, mb_f(b, 2)));
+	Ref nq = mb_neg(b, q);
+	Ref r = mb_fma(b, nq, den.lo, mb_fma(b, mb_neg(b, q), den.hi, mb_f(b, 2)));
 	Ref ql = mb_mul(b, r, mb_mul(b, q, mb_f(b, 0.5)));
 	Ref y1 = mb_sub(b, mb_sub(b, mb_f(b, 1), q), ql);
 	Ref y = mb_sel(b, mb_lt(b, a, mb_f(b, 0.55)), y0, y1);
@@ -766,7 +826,9 @@ Ref math_asinh(MB *b, Ref x)
 	Ref t = mb_sel(b, big, a, mb_sel(b, mid, tmid, tsmall));
 	Ref y = math_log_or_log1p(b, t, mb_not(b, mid));
 	y = mb_sel(b, big, mb_add(b, y, mb_f(b, 0.6931471805599453)), y);
-	y = mb_sel(b, mb_or(b, mb_isinf(b, a), mb_eq(b, a, mb_f(b, 0))), a, y);
+	Ref inf = mb_isinf(b, a);
+	Ref zero = mb_eq(b, a, mb_f(b, 0));
+	y = mb_sel(b, mb_or(b, inf, zero), a, y);
 	y = mb_copysign(b, y, x);
 	return mb_sel(b, mb_isnan(b, x), x, y);
 }
@@ -777,7 +839,9 @@ Ref math_acosh(MB *b, Ref x)
 	Ref one = mb_f(b, 1);
 	Ref big = mb_gt(b, x, mb_f(b, d ? 0x1p28 : 0x1p12));
 	Ref mid = mb_gt(b, x, mb_f(b, 2));
-	Ref tmid = mb_sub(b, mb_add(b, x, x), mb_div(b, one, mb_add(b, x, mb_sqrt(b, mb_fma(b, x, x, mb_f(b, -1))))));
+	Ref x2 = mb_add(b, x, x);
+	Ref rcp = mb_div(b, one, mb_add(b, x, mb_sqrt(b, mb_fma(b, x, x, mb_f(b, -1)))));
+	Ref tmid = mb_sub(b, x2, rcp);
 	Ref u = mb_sub(b, x, one);
 	Ref tsmall = mb_add(b, u, mb_sqrt(b, mb_fma(b, u, u, mb_add(b, u, u))));
 	Ref t = mb_sel(b, big, x, mb_sel(b, mid, tmid, tsmall));

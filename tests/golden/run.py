@@ -34,10 +34,16 @@ Three kinds of golden test live beside this file:
   ast/NAME.ast      `--dump ast` of kernels/NAME.py (files that say "# golden: ast")
   ir/NAME.ir        `--dump opt` of kernels/NAME.py (files that say "# golden: opt")
 
+--same-as OTHER compiles every kernel entry with a second ptxjitc too (one
+built by another C compiler, at another optimisation level) and requires
+the same IR and the same PTX, byte for byte: the compiler's output must
+not depend on what built it (C leaves, for one, the order in which a
+call's arguments are evaluated to the C compiler).
+
 ptxjitc runs with tests/golden as its working directory and relative file
 names, so the messages and dumps do not depend on where the checkout is.
 
-    python3 tests/golden/run.py --ptxjitc build/ptxjitc [--update] [-j N] [FILTER...]
+    python3 tests/golden/run.py --ptxjitc build/ptxjitc [--update] [--same-as OTHER] [-j N] [FILTER...]
 
 --update rewrites the .err, .ast and .ir files from what ptxjitc prints now
 (review the diff before committing).  The last line of the output is always
@@ -194,6 +200,7 @@ def ptxas_driver(ptxas):
 class Runner:
     def __init__(self, args):
         self.ptxjitc = args.ptxjitc
+        self.twin = os.path.abspath(args.same_as) if args.same_as else None
         self.ptxas = args.ptxas
         self.driver = ptxas_driver(args.ptxas) if args.ptxas else 0
         self.update = args.update
@@ -232,7 +239,27 @@ class Runner:
                 if rc != 0:
                     problems.append("ptxas -arch=%s rejected the PTX (%s):\n%s    PTX kept at %s" % (
                         arch, describe_rc(rc), indent(se or so), out))
+        if self.twin and not problems:
+            problems += self.check_twin(e)
         return problems
+
+    def check_twin(self, e):
+        """The IR before and after optimisation and the PTX, from ptxjitc and
+        from the --same-as one: they must be the same."""
+        got = []
+        for exe in (self.ptxjitc, self.twin):
+            cmd = [exe] + self.compile_cmd(e, "--dump", "ir,opt")[1:]
+            rc, so, se = run(cmd)
+            if rc != 0:
+                return ["%s: %s\n    $ %s\n%s" % (exe, describe_rc(rc), " ".join(cmd), indent(se or so))]
+            got.append((so, se))
+        if got[0] == got[1]:
+            return []
+        which = "PTX" if got[0][0] != got[1][0] else "IR dump"
+        text = diff(got[0][0] + got[0][1], got[1][0] + got[1][1], self.ptxjitc, self.twin)
+        lines = text.split("\n")
+        return ["the %s differs from --same-as %s's (%d diff lines, the first 40):\n%s" % (
+            which, self.twin, len(lines), indent("\n".join(lines[:40])))]
 
     # errors/: exit status 1, the exact message, its shape
     def check_error(self, e):
@@ -369,6 +396,7 @@ def main():
     ap.add_argument("--ptxas", help="ptxas to validate the PTX with (default: PATH, then /usr/local/cuda/bin)")
     ap.add_argument("--no-ptxas", action="store_true", help="do not validate the PTX")
     ap.add_argument("--update", action="store_true", help="rewrite the .err/.ast/.ir goldens")
+    ap.add_argument("--same-as", metavar="OTHER", help="a second ptxjitc that must write the same IR and PTX")
     ap.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2))
     ap.add_argument("-l", "--list", action="store_true", help="list the tests and exit")
     ap.add_argument("filters", nargs="*", help="run only tests whose file name contains one of these")
