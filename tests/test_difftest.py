@@ -104,6 +104,22 @@ def test_reference_catches_a_wrong_answer():
     assert outs[0].detail.startswith("out_i[") and "= np.int64(5), should be np.int64(6)" in outs[0].detail
 
 
+def test_ticks_check_the_order_of_evaluation():
+    """gen.py's evaluation-order ticks: off, a seed renders without them;
+    a kernel whose two ticked operands run in Python's order passes, and
+    is reported in tlog where its reference runs them the other way."""
+    s = next(s for s in range(100) if gen.Program(s, "pure").tick_p)
+    assert "tick(" not in gen.generate(s, "pure", ticks=False) and "tick(" in gen.generate(s, "pure")
+    kern = "out_i[tid, 0] = tick(tlog, tid, 901, tid) - tick(tlog, tid, 902, 2)"
+    for ref, want in (("_a = R.tick(tlog, tid, 901, tid)\n_b = R.tick(tlog, tid, 902, np.int64(2))", "ok"),
+                      ("_b = R.tick(tlog, tid, 902, np.int64(2))\n_a = R.tick(tlog, tid, 901, tid)", "mismatch")):
+        p = gen.Program(s, "pure")
+        p.body.append(gen.Text(kern, ref + "\nout_i[tid, 0] = R.binop('-', _a, _b, 'i64')"))
+        outs = harness.check_text(p.render(), PATHS[:1], tempfile.mkdtemp(prefix="difftest"))
+        assert outs[0].status == want, outs
+        assert want == "ok" or outs[0].detail.startswith("tlog["), outs
+
+
 def test_reference_warp_semantics():
     """refrt.warp_op against hand-computed results of a full warp."""
     import refrt as R

@@ -47,8 +47,39 @@ the threads' order: float add/sub of small dyadic numbers (exact sums),
 float max/min/nanmax/nanmin, on global and shared slots, an add by a
 compare-and-swap loop (cas, compare_and_swap), and inc/dec/exch with one
 operand for all threads.
+
+Evaluation-order ticks (Program.add_ticks): 70% of the programs wrap
+randomly chosen subexpressions of the kernel (4, 8 or 15% of the sites)
+in `tick(tlog, tid, code, e)`, a device function that appends the site's
+code (distinct per site) to the thread's row of an extra int64 output
+array `tlog` (column 0 counts every call, even once the row is full;
+columns 1..64 hold the codes) and returns e unchanged.  The reference
+calls refrt.tick at the same places and evaluates every shape in Python's
+order and number: `and`/`or` and conditional expressions keep their short
+circuits, a chained comparison evaluates a middle operand once (held in
+a `:=` variable), `z + x*y` evaluates z first where it becomes an fma
+(refrt.fma_r), a store's value before its subscript; the harness compares
+tlog exactly.  Ticks go around operands of every shape (operators,
+comparisons, math/NumPy/builtin calls, min/max, conditionals, `and`/`or`,
+tuples, subscripts and their indices, device-function arguments, range()
+bounds, conditions, warp operations, atomics, stored and augmented
+values) and around the column of stores to the output arrays (evaluated
+after the value); never around a literal condition (or the literal
+assignment of a variable) whose value decides an expression's type, nor
+around a product that may contract into an fma (nor inside one that may
+be folded into a constant: ticks would keep it from folding).  Ticks stay out
+of the device functions' bodies, which stay pure.  Such programs also
+call NumPy for some operators of one meaning (np.add, np.subtract,
+np.multiply, np.bitwise_and/or/xor for two operands of one type of
+int64, uint64, float32, float64; np.divide for floats; np.minimum and
+np.maximum for min/max of two such ints) and add augmented stores to
+local arrays (`la[i] op= e`: Python evaluates i, once, before e).
+All of it is drawn from a generator of its own, seeded from the
+program's: Program(seed, mode, ticks=False), or a program that draws no
+ticks, renders exactly what the seed rendered before ticks existed.
 """
 
+import copy
 import random
 
 import numpy as np
@@ -190,18 +221,22 @@ class Bin(Node):
             self.ct = arith(a, b)
         self.ty = self.ct
 
+    npf = None   # a NumPy function of the same meaning (np.add ...) to call instead
+
     def fma_parts(self):
         """(x, y, z, negate_xy, negate_z) when ptxjit contracts this node."""
-        if self.op not in ("+", "-") or self.ty not in FLOATS:
+        if self.op not in ("+", "-") or self.ty not in FLOATS or self.npf:
             return None
         a, b = self.args
-        if isinstance(a, Bin) and a.op == "*" and a.ty == self.ty and not a.const:
+        if isinstance(a, Bin) and a.op == "*" and not a.npf and a.ty == self.ty and not a.const:
             return a.args[0], a.args[1], b, False, self.op == "-"
-        if isinstance(b, Bin) and b.op == "*" and b.ty == self.ty and not b.const:
+        if isinstance(b, Bin) and b.op == "*" and not b.npf and b.ty == self.ty and not b.const:
             return b.args[0], b.args[1], a, self.op == "-", False
         return None
 
     def k(self):
+        if self.npf:
+            return "%s(%s, %s)" % (self.npf, self.args[0].k(), self.args[1].k())
         return "(%s %s %s)" % (self.args[0].k(), self.op, self.args[1].k())
 
     def r(self):
@@ -210,6 +245,9 @@ class Bin(Node):
             x, y, z, nx, nz = f
             xs = "R.unop('-', %s, %r)" % (R_as(x, self.ty), self.ty) if nx else x.r()
             zs = "R.unop('-', %s, %r)" % (R_as(z, self.ty), self.ty) if nz else z.r()
+            if z is self.args[0] and has_tick(self):
+                # z + x*y: Python evaluates z first
+                return "R.fma_r(%s, %s, %s, %r)" % (zs, xs, y.r(), self.ty)
             return "R.fma(%s, %s, %s, %r)" % (xs, y.r(), zs, self.ty)
         return "R.binop(%r, %s, %s, %r)" % (self.op, self.args[0].r(), self.args[1].r(), self.ct)
 
@@ -257,9 +295,17 @@ class Cmp(Node):
 
     def r(self):
         parts = []
+        held = None   # a middle operand with ticks is evaluated once: held in a variable
         for i, op in enumerate(self.ops):
             a, b = self.args[i], self.args[i + 1]
-            parts.append("R.cmp(%r, %s, %s, %r)" % (op, a.r(), b.r(), unify(a.ty, b.ty)))
+            ar = held or a.r()
+            br = b.r()
+            held = None
+            code = first_tick(b) if i + 1 < len(self.ops) else None
+            if code is not None:
+                held = "_cm%d" % code
+                br = "(%s := %s)" % (held, br)
+            parts.append("R.cmp(%r, %s, %s, %r)" % (op, ar, br, unify(a.ty, b.ty)))
         return "(%s)" % " and ".join(parts) if len(parts) > 1 else parts[0]
 
 
@@ -362,6 +408,8 @@ class MathCall(Node):
 
 
 class MinMax(Node):
+    npf = None   # np.minimum / np.maximum (two ints of one 64-bit type)
+
     def __init__(self, which, *args):
         super().__init__(*args)
         self.which = which
@@ -371,7 +419,7 @@ class MinMax(Node):
         self.ty = t
 
     def k(self):
-        return "%s(%s)" % (self.which, ", ".join(a.k() for a in self.args))
+        return "%s(%s)" % (self.npf or self.which, ", ".join(a.k() for a in self.args))
 
     def r(self):
         return "R.minmax(%r, [%s], %r)" % (self.which, ", ".join(a.r() for a in self.args), self.ty)
@@ -416,6 +464,36 @@ class TupleGet(E):
     r = k
 
 
+class Tick(Node):
+    """tick(tlog, tid, code, e): appends code to the thread's log, e's value."""
+    const = False
+
+    def __init__(self, code, a):
+        super().__init__(a)
+        self.code, self.ty = code, a.ty
+
+    def k(self):
+        return "tick(tlog, tid, %d, %s)" % (self.code, self.args[0].k())
+
+    def r(self):
+        return "R.tick(tlog, tid, %d, %s)" % (self.code, self.args[0].r())
+
+
+def first_tick(e):
+    """The code of the first tick in e (None: none)."""
+    if isinstance(e, Tick):
+        return e.code
+    for k in e.kids():
+        c = first_tick(k)
+        if c is not None:
+            return c
+    return None
+
+
+def has_tick(e):
+    return first_tick(e) is not None
+
+
 # ----------------------------------------------------------------- constants
 # Both compilers type only the taken branch of a condition they know at
 # compile time, but they know different things.  ptxjit folds any
@@ -452,7 +530,7 @@ def risky(c, cvars):
     """Whether a compiler may prune on c, or on a part of it, as a condition."""
     if maybe_const(c, cvars):
         return True
-    if isinstance(c, Not):
+    if isinstance(c, (Not, Tick)):
         return risky(c.args[0], cvars)
     if isinstance(c, (BoolOp, IfExp)):
         return any(risky(k, cvars) for k in c.args)
@@ -492,23 +570,31 @@ class AugAssign(S):
     def lines(self, ind, ref):
         if not ref:
             return [ind + "%s %s= %s" % (self.name, self.op, self.e.k())]
-        b = Bin(self.op, Var(self.name, self.ty), self.e)
-        return [ind + "%s = R.cast(%s, %r)" % (self.name, b.r(), self.ty)]
+        return [ind + "%s = R.cast(%s, %r)" % (self.name, self.aug_bin().r(), self.ty)]
+
+    def aug_bin(self):
+        return Bin(self.op, Var(self.name, self.ty), self.e)
 
     def exprs(self):
         return [self]
 
 
 class Store(S):
-    """arr[row, col] = e (the store converts to the array's dtype)."""
+    """arr[row, col] = e (the store converts to the array's dtype); tcol:
+    the code of a tick around the column (evaluated after e)."""
+    tcol = None
 
     def __init__(self, arr, dt, idx, e):
         self.arr, self.dt, self.idx, self.e = arr, dt, idx, e
 
     def lines(self, ind, ref):
+        idx = self.idx
+        if self.tcol is not None:
+            row, col = idx.rsplit(", ", 1)
+            idx = "%s, %s(tlog, tid, %d, %s)" % (row, "R.tick" if ref else "tick", self.tcol, col)
         if ref:
-            return [ind + "%s[%s] = R.cast(%s, %r)" % (self.arr, self.idx, self.e.r(), self.dt)]
-        return [ind + "%s[%s] = %s" % (self.arr, self.idx, self.e.k())]
+            return [ind + "%s[%s] = R.cast(%s, %r)" % (self.arr, idx, self.e.r(), self.dt)]
+        return [ind + "%s[%s] = %s" % (self.arr, idx, self.e.k())]
 
     def exprs(self):
         return [self]
@@ -522,6 +608,28 @@ class LocalStore(S):
         if ref:
             return [ind + "%s[int(%s)] = R.cast(%s, %r)" % (self.arr, self.idx.r(), self.e.r(), self.dt)]
         return [ind + "%s[%s] = %s" % (self.arr, self.idx.k(), self.e.k())]
+
+    def exprs(self):
+        return [self]
+
+
+class AugLocalStore(S):
+    """la[idx] op= e on a local array: Python evaluates idx (once), loads
+    the element, then evaluates e; the result converts to the dtype.  tmp:
+    the reference's variable for the index."""
+
+    def __init__(self, arr, dt, idx, op, e, tmp):
+        self.arr, self.dt, self.idx, self.op, self.e, self.tmp = arr, dt, idx, op, e, tmp
+
+    def aug_bin(self):
+        cur = "%s[%s]" % (self.arr, self.tmp)
+        return Bin(self.op, Raw(cur, cur, self.dt), self.e)
+
+    def lines(self, ind, ref):
+        if ref:
+            return [ind + "%s = int(%s)" % (self.tmp, self.idx.r()),
+                    ind + "%s[%s] = R.cast(%s, %r)" % (self.arr, self.tmp, self.aug_bin().r(), self.dt)]
+        return [ind + "%s[%s] %s= %s" % (self.arr, self.idx.k(), self.op, self.e.k())]
 
     def exprs(self):
         return [self]
@@ -728,6 +836,41 @@ class CasAdd(S):
         return [self]
 
 
+def fma_factor(e):
+    """e is a float product (it contracts as an operand of + or -)."""
+    return isinstance(e, Bin) and e.op == "*" and e.ty in FLOATS and not e.npf
+
+
+NPFUN = {("+", True): "np.add", ("-", True): "np.subtract", ("*", True): "np.multiply",
+         ("/", True): "np.divide", ("+", False): "np.add", ("-", False): "np.subtract",
+         ("*", False): "np.multiply", ("&", False): "np.bitwise_and", ("|", False): "np.bitwise_or",
+         ("^", False): "np.bitwise_xor"}
+TLOG_COLS = 65   # tlog: a call count and up to 64 codes per thread
+
+
+def top_exprs(s):
+    """(get, put) of each expression of statement s itself."""
+    out = []
+    for a in ("e", "c", "idx"):
+        if isinstance(getattr(s, a, None), E):
+            out.append((lambda a=a: getattr(s, a), lambda x, a=a: setattr(s, a, x)))
+    if isinstance(s, For):
+        out += [(lambda i=i: s.bounds[i], lambda x, i=i: s.bounds.__setitem__(i, x)) for i in range(len(s.bounds))]
+    if isinstance(s, TupleAssign):
+        out += [(lambda i=i: s.es[i], lambda x, i=i: s.es.__setitem__(i, x)) for i in range(len(s.es))]
+    if isinstance(s, If):
+        out += [(lambda i=i: s.arms[i][0], lambda x, i=i: s.arms.__setitem__(i, (x, s.arms[i][1])))
+                for i in range(len(s.arms))]
+    return out
+
+
+def walk_stmts(s, f):
+    f(s)
+    for b in s.blocks():
+        for t in b:
+            walk_stmts(t, f)
+
+
 def stmt_exprs(s):
     """The expressions of statement s itself (not of the statements inside)."""
     out = [getattr(s, a) for a in ("e", "c", "idx") if isinstance(getattr(s, a, None), E)]
@@ -803,7 +946,7 @@ def settle_fma(p):
     def visit(s, cvars):
         for e in stmt_exprs(s):
             fix(e, cvars)
-        if isinstance(s, AugAssign) and ambiguous_fma(Bin(s.op, Var(s.name, s.ty), s.e), cvars):
+        if isinstance(s, (AugAssign, AugLocalStore)) and ambiguous_fma(s.aug_bin(), cvars):
             s.op = "*"
     walk_program(p, visit)
 
@@ -847,10 +990,15 @@ class Program:
     compared per thread) or 'comm' (shared memory, barriers, atomics:
     compared by invariants, with a lock-step reference)."""
 
-    def __init__(self, seed, mode=None):
+    def __init__(self, seed, mode=None, ticks=True):
         self.seed = seed
         self.rnd = random.Random(seed)
         r = self.rnd
+        # evaluation-order ticks: a generator of their own (see the docstring)
+        self.trnd = random.Random("tick-%d" % seed)
+        self.tick_p = self.trnd.choice((0.04, 0.08, 0.15)) if ticks and self.trnd.random() < 0.7 else 0.0
+        self.ncode = 0        # tick codes used
+        self.ntmp = 0         # the reference's temporaries
         self.mode = mode or ("comm" if r.random() < 0.25 else "pure")
         self.nvar = 0
         self.in_dev = False
@@ -886,6 +1034,8 @@ class Program:
             self.make_dev()
         self.make_body()
         settle_fma(self)
+        if self.tick_p:
+            self.add_ticks()
 
     def nthreads(self):
         if self.grid2:
@@ -1351,10 +1501,106 @@ class Program:
         # one more store and a read into a variable
         idx = Bin("%", self.expr(scope, 1, "int"), Lit(n, "i64"))
         out.append(LocalStore(name, t, idx, self.coerce_exact(self.expr(scope, 2, "num"), t)))
+        if self.tick_p and self.trnd.random() < 0.5:
+            self.aug_local(name, t, n, scope, out)
         v = self.fresh()
         idx2 = Bin("%", self.expr(scope, 1, "int"), Lit(n, "i64"))
         out.append(Assign(v, t, Index(name, t, idx2)))
         scope[v] = t
+
+    def aug_local(self, name, t, n, scope, out):
+        """la[i] op= e, drawn from the ticks' generator."""
+        saved = self.rnd
+        self.rnd = r = self.trnd
+        try:
+            idx = Bin("%", self.expr(scope, 1, "int"), Lit(n, "i64"))
+            e = self.expr(scope, 2, "int" if t in INTS else "num")
+            op = r.choice(("+", "-", "*", "//", "%", "&", "|", "^") if t in INTS else ("+", "-", "*"))
+            self.ntmp += 1
+            s = AugLocalStore(name, t, idx, op, e, "_ix%d" % self.ntmp)
+            if s.aug_bin().fma_parts():
+                s.op = "*"   # la[i] += x*y contracts: kept out of the ticks' reach
+            out.append(s)
+        finally:
+            self.rnd = saved
+
+    # ---------------------------------------------------------- ticks
+
+    def add_ticks(self):
+        """Wraps random subexpressions of the kernel (not of the device
+        functions) in ticks, turns some operators into NumPy calls, ticks
+        some store columns (see the docstring)."""
+        r = self.trnd
+        p = self.tick_p
+        self.extra.append(("tlog", "i64", TLOG_COLS, "out"))
+        devs = set()
+        for fn in self.devs:
+            for s in fn.body:
+                walk_stmts(s, lambda t: devs.add(id(t)))
+        # a subtree that occurs twice (range(b, b + n)) gets a copy, so
+        # that every tick is one site with one code
+        seen = set()
+
+        def unshare(e):
+            for i, k in enumerate(e.kids()):
+                if isinstance(k, Node):
+                    if id(k) in seen:
+                        k = copy.deepcopy(k)
+                        e.set_kid(i, k)
+                    seen.add(id(k))
+                    unshare(k)
+
+        def code():
+            self.ncode += 1
+            return self.ncode
+
+        def visit(e, cvars, wrap=True, factor=False):
+            """e with ticks inside, maybe around (wrap False: not around;
+            factor: e is a product that may contract, as is)."""
+            for i, k in enumerate(e.kids()):
+                ok, inside, fac = True, True, False
+                if isinstance(e, (IfExp, BoolOp)) and i == 0 and (is_literal(k) or e.known is not None):
+                    ok = False   # the literal condition types the expression
+                if isinstance(e, Bin) and e.op in ("+", "-") and e.ty in FLOATS and fma_factor(k):
+                    ok, fac = False, True   # a product that may contract into an fma
+                    inside = not maybe_const(k, cvars)
+                if inside:
+                    e.set_kid(i, visit(k, cvars, ok, fac))
+            if isinstance(e, Bin) and not factor and not e.fma_parts() and r.random() < 0.3:
+                a, b = e.args
+                if a.ty == b.ty and (a.ty in FLOATS or a.ty in ("i64", "u64")):
+                    e.npf = NPFUN.get((e.op, a.ty in FLOATS))
+            if isinstance(e, MinMax) and len(e.args) == 2 and e.args[0].ty == e.args[1].ty == e.ty and \
+                    e.ty in ("i64", "u64") and r.random() < 0.3:
+                e.npf = {"min": "np.minimum", "max": "np.maximum"}[e.which]
+            if wrap and r.random() < p:
+                return Tick(code(), e)
+            return e
+
+        def stmt(s, cvars):
+            if id(s) in devs:
+                return
+            for get, put in top_exprs(s):
+                e = get()
+                if isinstance(e, Node):
+                    if id(e) in seen:
+                        e = copy.deepcopy(e)
+                        put(e)
+                    seen.add(id(e))
+                    unshare(e)
+            for get, put in top_exprs(s):
+                e = get()
+                ok, inside, fac = True, True, False
+                if isinstance(s, Assign) and is_literal(e) and s.name in self.pinned:
+                    ok = False   # the literal an IfExp's or BoolOp's type depends on
+                if isinstance(s, (AugAssign, AugLocalStore)) and s.op in ("+", "-") and fma_factor(e):
+                    ok, fac = False, True   # acc += x*y contracts
+                    inside = not maybe_const(e, cvars)
+                if inside:
+                    put(visit(e, cvars, ok, fac))
+            if isinstance(s, Store) and r.random() < p:
+                s.tcol = code()
+        walk_program(self, stmt)
 
     # ---------------------------------------------------------- functions
 
@@ -1628,6 +1874,10 @@ class Program:
              "import refrt as R", "", ""]
         L.append("SPEC = %r" % (self.spec(),))
         L += ["", ""]
+        if self.tick_p:
+            L += ["@cuda.jit(device=True)", "def tick(tlog, row, code, v):", "    n = tlog[row, 0]",
+                  "    if n + 1 < tlog.shape[1]:", "        tlog[row, n + 1] = code", "    tlog[row, 0] = n + 1",
+                  "    return v", "", ""]
         for fn in self.devs:
             L.append("@cuda.jit(device=True)")
             L.append("def %s(%s):" % (fn.name, ", ".join(n for n, _ in fn.params)))
@@ -1654,6 +1904,12 @@ class Program:
         return "\n".join(L) + "\n"
 
     def prologue(self, ref):
+        L = self._prologue(ref)
+        if self.tick_p:
+            L.append("    tlog[tid, 0] = 0")
+        return L
+
+    def _prologue(self, ref):
         if self.grid2:
             w = self.tpb[0] * self.blocks[0]
             if ref:
@@ -1684,13 +1940,15 @@ class Program:
         }
         if self.extra:
             # (name, type, slots or columns, "acc" or "out"), passed after the arguments
-            d["extra"] = [(n, t, min(8, self.wcols[n]) if kind == "out" else c, kind) for n, t, c, kind in self.extra]
+            d["extra"] = [(n, t, min(8, self.wcols[n]) if n in self.wcols else c, kind)
+                          for n, t, c, kind in self.extra]
         return d
 
 
-def generate(seed, mode=None):
-    """The module text of program number seed."""
-    return Program(seed, mode).render()
+def generate(seed, mode=None, ticks=True):
+    """The module text of program number seed (ticks=False: without the
+    evaluation-order ticks, as before they existed)."""
+    return Program(seed, mode, ticks).render()
 
 
 if __name__ == "__main__":

@@ -19,7 +19,10 @@ bound of docs/math_accuracy.md plus one ulp for the reference's own error.
 Threads that did something undefined (refrt.Undefined) are left out; in
 the "comm" mode such a program is skipped as a whole.  Float accumulators
 (SPEC["extra"]) compare by value: max/min of -0.0 and 0.0 keep whichever
-came first, so only their sign may depend on the order.
+came first, so only their sign may depend on the order.  The
+evaluation-order log `tlog` (gen.py's ticks: a call count, then the codes)
+compares exactly, row by row, like the other outputs; a mismatch there
+shows both rows.
 
 The "comm" reference runs a block's threads as generators in lock step:
 each yields at a barrier ('sync', a reducing one) or a warp operation
@@ -27,8 +30,8 @@ each yields at a barrier ('sync', a reducing one) or a warp operation
 32 lanes of its warp, refrt.warp_op) and is sent the result.
 """
 
+import importlib
 import importlib.util
-import math
 import os
 import sys
 
@@ -76,7 +79,7 @@ def ptxjit_cuda():
     global _ptx
     if _ptx is None:
         try:
-            import ptxjit  # noqa: F401
+            importlib.import_module("ptxjit")
         except ImportError:
             sys.path.insert(0, os.path.join(ROOT, "python"))
         from ptxjit import cuda
@@ -340,7 +343,12 @@ def compare(spec, got, want, orig, masked):
             else:
                 gv, wv = g[pos] if g.ndim else g, w[pos] if w.ndim else w
             what = "input %s was written" % name if role == "in" else name
-            return "%s%s = %r, should be %r" % (what, list(pos), gv, wv)
+            d = "%s%s = %r, should be %r" % (what, list(pos), gv, wv)
+            if name == "tlog":
+                n = min(int(want[k][pos[0], 0]), want[k].shape[1] - 1) + 1
+                d += " (the row: %s, should be %s)" % (got[k][pos[0], :max(n, 2)].tolist(),
+                                                      want[k][pos[0], :max(n, 2)].tolist())
+            return d
     return None
 
 

@@ -269,7 +269,7 @@ def consistent(p):
     def visit(s, cvars):
         for e in gen.stmt_exprs(s):
             check(e, cvars)
-        if isinstance(s, gen.AugAssign) and gen.ambiguous_fma(gen.Bin(s.op, gen.Var(s.name, s.ty), s.e), cvars):
+        if isinstance(s, (gen.AugAssign, gen.AugLocalStore)) and gen.ambiguous_fma(s.aug_bin(), cvars):
             bad.append(s)
     gen.walk_program(p, visit)
     return not bad

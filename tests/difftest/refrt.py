@@ -232,6 +232,21 @@ def fma(x, y, z, t):
     return _frac_round(q, t)
 
 
+def fma_r(z, x, y, t):
+    """z + x*y as an fma, the operands given in Python's order."""
+    return fma(x, y, z, t)
+
+
+def tick(log, row, code, v):
+    """gen.py's evaluation-order tick: counts the call in log[row, 0],
+    writes code at the next column while there is one, returns v."""
+    n = int(log[row, 0])
+    if n + 1 < log.shape[1]:
+        log[row, n + 1] = code
+    log[row, 0] = n + 1
+    return v
+
+
 def minmax(which, args, t):
     """Python's min/max (Numba reproduces its algorithm): the first of the
     extreme values, comparisons in the unified type t."""
