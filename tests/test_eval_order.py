@@ -7,7 +7,8 @@ a float, an int, a complex or a float16.  The numbers are written in the
 order Python evaluates the operands (an assignment's value before its
 target's subscripts, a conditional expression's test first), so a[0]
 must read 1, 12, 123...: a digit out of place is an operand evaluated out
-of order, an extra digit one evaluated twice.
+of order, an extra digit one evaluated twice.  The cases that need no
+CUDA intrinsic run through @njit too (the CPU target shares the lowering).
 """
 
 import numpy as np
@@ -108,7 +109,7 @@ import cmath
 import math
 
 import numpy as np
-from numba import cuda
+from numba import cuda, njit
 
 
 @cuda.jit(device=True)
@@ -141,23 +142,51 @@ def dev2(x, y):
 '''
 
 
+def _on_cpu(stmt):
+    return "cuda." not in stmt and "th(" not in stmt
+
+
+def _module(tmp_path_factory, cpu):
+    src = [_SOURCE.replace("@cuda.jit(device=True)", "@njit") if cpu else _SOURCE]
+    for n, (stmt, _) in enumerate(CASES):
+        if not cpu or _on_cpu(stmt):
+            src.append("\n@%s\ndef k%d(a, arr, iarr, m2):\n    %s\n" % ("njit" if cpu else "cuda.jit", n, stmt))
+    name = "eval_order_%s" % ("cpu" if cpu else "kernels")
+    path = tmp_path_factory.mktemp(name) / (name + ".py")
+    path.write_text("".join(src))
+    return load_module(str(path), name)
+
+
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
-    src = [_SOURCE]
-    for n, (stmt, _) in enumerate(CASES):
-        src.append("\n@cuda.jit\ndef k%d(a, arr, iarr, m2):\n    %s\n" % (n, stmt))
-    path = tmp_path_factory.mktemp("eval_order") / "eval_order_kernels.py"
-    path.write_text("".join(src))
-    return load_module(str(path), "eval_order_kernels")
+    return _module(tmp_path_factory, False)
 
 
-@pytest.mark.parametrize("n", range(len(CASES)), ids=[c[0].split("\n")[0] for c in CASES])
-def test_operands_once_in_order(kernels, n):
+@pytest.fixture(scope="module")
+def cpu_functions(tmp_path_factory):
+    return _module(tmp_path_factory, True)
+
+
+def _run(fn, n):
     stmt, calls = CASES[n]
     a = np.zeros(1, np.int64)
     arr = np.linspace(1.5, 9.0, 8)
     iarr = np.arange(1, 9, dtype=np.int64)
     m2 = np.linspace(1.0, 4.0, 16).reshape(4, 4)
-    getattr(kernels, "k%d" % n)[1, 1](a, arr, iarr, m2)
+    fn(a, arr, iarr, m2)
     want = int("".join(str(i + 1) for i in range(calls)))
     assert a[0] == want, "%s: the calls ran in the order %d" % (stmt, a[0])
+
+
+_IDS = [c[0].split("\n")[0] for c in CASES]
+
+
+@pytest.mark.parametrize("n", range(len(CASES)), ids=_IDS)
+def test_operands_once_in_order(kernels, n):
+    _run(getattr(kernels, "k%d" % n)[1, 1], n)
+
+
+@pytest.mark.parametrize("n", [n for n, c in enumerate(CASES) if _on_cpu(c[0])],
+                         ids=[i for i, c in zip(_IDS, CASES) if _on_cpu(c[0])])
+def test_operands_once_in_order_njit(cpu_functions, n):
+    _run(getattr(cpu_functions, "k%d" % n), n)
