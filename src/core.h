@@ -289,7 +289,7 @@ typedef struct ModuleItem {
 	FuncDef *def;         /* NULL for a def that does not parse (name is kept) */
 	int is_device;        /* def decorated with @cuda.jit(device=True) */
 	const char *sig;      /* def: the signature string of its @cuda.jit("..."), or NULL */
-	int fastmath;         /* def: @cuda.jit(fastmath=True) */
+	unsigned jit;         /* def: the JIT_* options its @cuda.jit(...) gives */
 	const char *name;     /* assigned name, or bound import name */
 	Expr *value;          /* assigned expression */
 	const char *module;   /* import: the qualified module ("numpy", "numba.cuda") */
@@ -297,6 +297,8 @@ typedef struct ModuleItem {
 	Span span;
 } ModuleItem;
 enum { MI_DEF, MI_ASSIGN, MI_IMPORT };
+/* fastmath=True, debug=True, lineinfo=True, opt=False */
+enum { JIT_FASTMATH = 1, JIT_DEBUG = 2, JIT_LINEINFO = 4, JIT_NOOPT = 8 };
 ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems);
 /* Parses a one-expression lambda found at `off` in src ("lambda a, b: a + b")
  * into a FuncDef named `name` whose body returns the expression. */

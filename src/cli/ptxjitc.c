@@ -38,6 +38,8 @@ static const char usage[] =
 	"  -k, --kernel NAME   the function to compile (default: the only def of the file)\n"
 	"  -s, --sig SIG       the argument types, \"void(...)\" or a bare list \"float32[:], int64\"\n"
 	"                      (default: the signature string of the kernel's @cuda.jit(\"...\"))\n"
+	"  (the kernel's @cuda.jit(fastmath=True, debug=True, lineinfo=True, opt=False) turns on\n"
+	"  --fastmath, --debug, --lineinfo and -O0 as well)\n"
 	"  --arch sm_XY        target compute capability (default sm_90): sm_75, 80, 86, 89, 90, 100, 120\n"
 	"  --driver N          CUDA driver version as cuDriverGetVersion() reports it (12080 for\n"
 	"                      12.8); chooses the PTX .version (default: the newest known)\n"
@@ -45,8 +47,7 @@ static const char usage[] =
 	"                      ast, types, ir, opt, ptx\n"
 	"  --sim               also build the simulator program (bounds-checked IR)\n"
 	"  --debug             bounds checks and assertion traps in the PTX too\n"
-	"  --fastmath          allow approximate math (like Numba's fastmath=True; on when the\n"
-	"                      kernel's @cuda.jit says fastmath=True)\n"
+	"  --fastmath          allow approximate math (like Numba's fastmath=True)\n"
 	"  --lineinfo          emit line information for profilers\n"
 	"  -O0                 run no IR optimisation passes\n"
 	"  --small-extents     the launch variant for arrays whose extents are below 2^31\n"
@@ -322,8 +323,12 @@ int main(int argc, char **argv)
 	}
 	if (!sig)
 		sig = m->items[k].sig;   /* @cuda.jit("void(...)") */
-	if (m->items[k].fastmath)
-		opt.fastmath = 1;        /* @cuda.jit(fastmath=True) */
+	unsigned jit = m->items[k].jit;   /* @cuda.jit(fastmath=True, ...) */
+	opt.fastmath |= (jit & JIT_FASTMATH) != 0;
+	opt.debug |= (jit & JIT_DEBUG) != 0;
+	opt.lineinfo |= (jit & JIT_LINEINFO) != 0;
+	if (jit & JIT_NOOPT)
+		opt.opt_level = 0;
 	if (!sig)
 		die_usage("%s", "no signature: give the argument types with --sig \"void(float32[::1], int64)\"");
 	PjFunc *fn = &m->funcs[k];

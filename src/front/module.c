@@ -19,7 +19,7 @@ typedef struct ModParser {
 	int n, cap;
 	int device;         /* the decorators read so far mark a device function */
 	const char *sig;    /* and give this signature, or NULL */
-	int fastmath;       /* and say fastmath=True */
+	unsigned jit;       /* and give these JIT_* options */
 } ModParser;
 
 /* Runs fn(mp) and returns 1, or returns 0 with the tokens and items
@@ -175,7 +175,8 @@ static int is_jit_call(const Expr *d)
 }
 
 /* decorator = "@" named_expression NEWLINE
- * Notes device=True, fastmath=True and a signature string of a jit decorator. */
+ * Notes device=True, the options the command line has too (fastmath,
+ * debug, lineinfo, opt) and a signature string of a jit decorator. */
 static void decorator(ModParser *mp)
 {
 	Parser *p = mp->p;
@@ -189,10 +190,18 @@ static void decorator(ModParser *mp)
 	for (int i = 0; i < d->call.nkw; i++) {
 		if (d->call.kwargs[i]->kind != E_BOOL)
 			continue;
-		if (!strcmp(d->call.kwnames[i], "device"))
-			mp->device |= d->call.kwargs[i]->ival != 0;
-		else if (!strcmp(d->call.kwnames[i], "fastmath"))
-			mp->fastmath |= d->call.kwargs[i]->ival != 0;
+		const char *name = d->call.kwnames[i];
+		int on = d->call.kwargs[i]->ival != 0;
+		if (!strcmp(name, "device"))
+			mp->device |= on;
+		else if (!strcmp(name, "fastmath") && on)
+			mp->jit |= JIT_FASTMATH;
+		else if (!strcmp(name, "debug") && on)
+			mp->jit |= JIT_DEBUG;
+		else if (!strcmp(name, "lineinfo") && on)
+			mp->jit |= JIT_LINEINFO;
+		else if (!strcmp(name, "opt") && !on)
+			mp->jit |= JIT_NOOPT;
 	}
 	if (d->call.nargs >= 1 && d->call.args[0]->kind == E_STR)
 		mp->sig = d->call.args[0]->str.s;
@@ -216,14 +225,14 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 		}
 		mp->device = 0;
 		mp->sig = NULL;
-		mp->fastmath = 0;
+		mp->jit = 0;
 		while (equal(p, "@"))
 			if (!attempt(mp, decorator))
 				parse_skip_statement(p);
 		t = p->tok;
 		if (is_kw(t, "def") && t[1].kind == T_NAME) {
 			add_item(mp, (ModuleItem){.kind = MI_DEF, .name = t[1].s, .is_device = mp->device,
-			                          .sig = mp->sig, .fastmath = mp->fastmath, .span = span_join(t->span, t[1].span)});
+			                          .sig = mp->sig, .jit = mp->jit, .span = span_join(t->span, t[1].span)});
 			if (!attempt(mp, module_def))
 				parse_skip_statement(p);   /* the item stays, with def == NULL */
 			continue;

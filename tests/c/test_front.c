@@ -747,7 +747,7 @@ TEST(parse_module_items)
 		"@cuda.jit(device=True)\n"
 		"def dev(a):\n"
 		"    return a + 1\n"
-		"@cuda.jit(fastmath=True)\n"
+		"@cuda.jit(fastmath=True, lineinfo=True)\n"
 		"def kern(a):\n"
 		"    a[0] = dev(1)\n"
 		"@numba.cuda.jit(device=True, inline=True)\n"
@@ -773,7 +773,7 @@ TEST(parse_module_items)
 		              it[i].module ? it[i].module : "-", it[i].attr ? it[i].attr : "-", it[i].is_device,
 		              it[i].kind == MI_DEF ? (it[i].def ? "def" : "nodef") : it[i].value ? "value" : "-",
 		              it[i].sig ? " " : "", it[i].sig ? it[i].sig : "",
-		              it[i].fastmath ? " fastmath" : "");
+		              it[i].jit == (JIT_FASTMATH | JIT_LINEINFO) ? " fastmath lineinfo" : it[i].jit ? " ?" : "");
 	CHECK_STR_EQ(out,
 		"2 np numpy - 0 -\n"
 		"2 math math - 0 -\n"
@@ -787,7 +787,7 @@ TEST(parse_module_items)
 		"1 A - - 0 value\n"
 		"1 B - - 0 value\n"
 		"0 dev - - 1 def\n"
-		"0 kern - - 0 def fastmath\n"
+		"0 kern - - 0 def fastmath lineinfo\n"
 		"0 dev2 - - 1 def\n"
 		"0 dev3 - - 1 def float32(float32)\n"
 		"0 broken - - 0 nodef\n");
