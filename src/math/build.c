@@ -145,6 +145,13 @@ Ref mb_isnan(MB *b, Ref x)
 	return mb_cmp(b, CC_NE, x, x);
 }
 
+Ref mb_anynan(MB *b, Ref x, Ref y)
+{
+	Ref xnan = mb_isnan(b, x);
+	Ref ynan = mb_isnan(b, y);
+	return mb_or(b, xnan, ynan);
+}
+
 Ref mb_isinf(MB *b, Ref x)
 {
 	return mb_eq(b, mb_abs(b, x), mb_f(b, HUGE_VAL));

@@ -649,9 +649,7 @@ Ref math_logaddexp(MB *b, Ref x, Ref y)
 	Ref d = mb_neg(b, mb_abs(b, mb_sub(b, x, y)));
 	Ref r = mb_add(b, big, math_log1p(b, math_exp(b, d)));
 	r = mb_sel(b, eq, mb_add(b, x, mb_f(b, LN2_D)), r);
-	Ref xnan = mb_isnan(b, x);
-	Ref ynan = mb_isnan(b, y);
-	Ref nan = mb_or(b, xnan, ynan);
+	Ref nan = mb_anynan(b, x, y);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 
@@ -664,9 +662,7 @@ Ref math_logaddexp2(MB *b, Ref x, Ref y)
 	Ref l = log1p_core(b, math_exp2(b, d), 1.0, 0.0, L2E_D, L2E_LO_D);
 	Ref r = mb_add(b, big, l);
 	r = mb_sel(b, eq, mb_add(b, x, mb_f(b, 1)), r);
-	Ref xnan = mb_isnan(b, x);
-	Ref ynan = mb_isnan(b, y);
-	Ref nan = mb_or(b, xnan, ynan);
+	Ref nan = mb_anynan(b, x, y);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 

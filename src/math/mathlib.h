@@ -79,6 +79,7 @@ Ref mb_gt(MB *b, Ref x, Ref y);
 Ref mb_ge(MB *b, Ref x, Ref y);
 Ref mb_eq(MB *b, Ref x, Ref y);
 Ref mb_isnan(MB *b, Ref x);
+Ref mb_anynan(MB *b, Ref x, Ref y);        /* x or y is a NaN */
 Ref mb_isinf(MB *b, Ref x);
 Ref mb_isfinite(MB *b, Ref x);
 Ref mb_sel(MB *b, Ref c, Ref x, Ref y);    /* c ? x : y, floats */

@@ -70,8 +70,7 @@ static Ref remainder64(MB *b, Ref x, Ref y)
 	/* y == 0, x infinite, NaN: NaN; y infinite: x */
 	Ref yzero = mb_eq(b, p, mb_f(b, 0));
 	Ref bad = mb_or(b, yzero, mb_isinf(b, x));
-	Ref xnan = mb_isnan(b, x);
-	bad = mb_or(b, bad, mb_or(b, xnan, mb_isnan(b, y)));
+	bad = mb_or(b, bad, mb_anynan(b, x, y));
 	Ref yinf = mb_isinf(b, y);
 	res = mb_sel(b, mb_and(b, yinf, mb_isfinite(b, x)), x, res);
 	return mb_sel(b, bad, mb_f(b, NAN), res);
@@ -96,9 +95,7 @@ Ref math_nextafter(MB *b, Ref x, Ref y)
 	Ref xzero = mb_eq(b, x, mb_f(b, 0));
 	r = mb_sel(b, xzero, mb_copysign(b, tiny, y), r);
 	r = mb_sel(b, mb_eq(b, x, y), y, r);
-	Ref xnan = mb_isnan(b, x);
-	Ref ynan = mb_isnan(b, y);
-	Ref nan = mb_or(b, xnan, ynan);
+	Ref nan = mb_anynan(b, x, y);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 

@@ -64,9 +64,7 @@ static Ref pow_specials(MB *b, Ref x, Ref y, Ref core)
 	Ref xinf = mb_isinf(b, x);
 	r = mb_sel(b, mb_and(b, xinf, mb_not(b, yinf)), rx, r);
 	/* NaN, then the two that hold even for NaN */
-	Ref xnan = mb_isnan(b, x);
-	Ref ynan = mb_isnan(b, y);
-	Ref nan = mb_or(b, xnan, ynan);
+	Ref nan = mb_anynan(b, x, y);
 	r = mb_sel(b, nan, mb_add(b, x, y), r);
 	r = mb_sel(b, mb_eq(b, x, one), one, r);
 	return mb_sel(b, mb_eq(b, y, zero), one, r);
@@ -224,9 +222,7 @@ static Ref hypot64(MB *b, Ref x, Ref y)
 	Ref h = mb_sqrt(b, mb_fma(b, as, as, mb_mul(b, cs, cs)));
 	Ref r = mb_scale(b, h, mb_iop(b, O_SUB, KW, mb_i(b, KW, 1023), sb));
 	r = mb_sel(b, mb_eq(b, a, mb_f(b, 0)), mb_f(b, 0), r);
-	Ref xnan = mb_isnan(b, x);
-	Ref ynan = mb_isnan(b, y);
-	Ref nan = mb_or(b, xnan, ynan);
+	Ref nan = mb_anynan(b, x, y);
 	r = mb_sel(b, nan, mb_add(b, x, y), r);
 	Ref xinf = mb_isinf(b, x);
 	Ref yinf = mb_isinf(b, y);

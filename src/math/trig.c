@@ -698,9 +698,7 @@ Ref math_atan2(MB *b, Ref y, Ref x)
 	Ref q4 = mb_sel(b, mb_signbit(b, x), mb_f(b, 3 * 0.7853981633974483), mb_f(b, 0.7853981633974483));
 	r = mb_sel(b, ii, q4, r);
 	r = mb_copysign(b, r, y);
-	Ref xnan = mb_isnan(b, x);
-	Ref ynan = mb_isnan(b, y);
-	Ref nan = mb_or(b, xnan, ynan);
+	Ref nan = mb_anynan(b, x, y);
 	return mb_sel(b, nan, mb_add(b, x, y), r);
 }
 
