@@ -117,16 +117,21 @@ asan-py:
 	  rc=$$?; $(PYTHON) tests/sanitizer_report.py $(ASANPY)/log || exit 1; exit $$rc
 
 clean:
-	rm -rf build build-asan build-asan-py build-fuzz
+	rm -rf build build-asan build-asan-py build-fuzz build-ci
 
 # Everything CI runs: C tests and goldens, the sanitizer builds (the C tests,
 # and the extension under pytest: about 6 minutes on 2 cores), the fuzzer,
 # and the Python suite on the simulator.
-.PHONY: check pytest ext
+.PHONY: check prereqs pytest ext
 ext:
 	python3 setup.py -q build_ext --inplace
 
 pytest: ext
-	PTXJIT_SIM=1 python3 -m pytest -q tests
+	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests
 
-check: test asan asan-py fuzz pytest
+# Names everything the targets below need and this machine lacks, up front.
+prereqs:
+	@bash tools/check-prereqs.sh
+
+check: prereqs
+	$(MAKE) test asan asan-py fuzz pytest

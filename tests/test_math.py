@@ -12,8 +12,8 @@ the GPU (PTXJIT_TEST_GPU=1).
 * the exact functions, NumPy's elementwise functions, cmath against
   Python's cmath, x ** y, and fastmath's approximations.
 
-float64 references: mpmath when it is installed, else NumPy/Python in
-float64 (then one more ulp is allowed for the reference's own error).
+float64 references: mpmath (a declared test dependency), exact to the last
+bit; fmod, remainder, copysign and nextafter, which are exact, from NumPy.
 """
 
 import cmath
@@ -28,10 +28,7 @@ import pytest
 
 from ptxjit import cuda
 
-try:
-    import mpmath
-except ImportError:
-    mpmath = None
+import mpmath
 
 N = 2000
 
@@ -217,7 +214,7 @@ def ulp(v, prec):
 def ulp_errors(name, prec, args, got):
     """Errors in ulps against the exact value; (errors, slack for the reference's own error)."""
     g = got.astype(np.float64)
-    if prec == "f64" and mpmath is not None and name not in ("fmod", "remainder", "copysign", "nextafter"):
+    if prec == "f64" and name not in ("fmod", "remainder", "copysign", "nextafter"):
         refs = ref_mp(name, args)
         errs = np.zeros(len(g))
         for i, v in enumerate(refs):

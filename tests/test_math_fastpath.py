@@ -3,7 +3,7 @@ float32) on the inputs that are hard for them: the edges of each fast path
 and its branch, the arguments whose reduction cancels most, the points
 where the reduction's integer k changes, subnormals and the special values.
 Each result is compared with a reference that is exact to well below an
-ulp (mpmath for float64 when it is installed, float64 for float32) and must
+ulp (mpmath for float64, float64 for float32) and must
 stay within CUDA's documented bound; special values must match C99 Annex F
 bit for bit, signed zeros included.  Runs on the simulator and the GPU.
 """
@@ -16,10 +16,7 @@ import pytest
 
 from ptxjit import cuda
 
-try:
-    import mpmath
-except ImportError:
-    mpmath = None
+import mpmath
 
 
 @cuda.jit
@@ -83,9 +80,6 @@ def reference(name, x):
         xd = x.astype(np.float64)
         return {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
                 "erf": np.vectorize(math.erf)}[name](xd), 0.001
-    if mpmath is None:
-        return {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
-                "erf": np.vectorize(math.erf)}[name](x), 1.0
     mpmath.mp.prec = 120
     f = getattr(mpmath, name)
     return np.array([float(f(mpmath.mpf(float(v)))) for v in x]), 0.0
