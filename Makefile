@@ -122,7 +122,7 @@ clean:
 # Everything CI runs: C tests and goldens, the sanitizer builds (the C tests,
 # and the extension under pytest: about 6 minutes on 2 cores), the fuzzer,
 # and the Python suite on the simulator.
-.PHONY: check prereqs pytest ext
+.PHONY: check prereqs docs pytest ext
 ext:
 	python3 setup.py -q build_ext --inplace
 
@@ -133,5 +133,11 @@ pytest: ext
 prereqs:
 	@bash tools/check-prereqs.sh
 
+# The user documentation (docs/, mkdocs.yml) as HTML in build/site; any
+# warning (a broken link, a page missing from the navigation, a docstring
+# that does not render) fails the build.
+docs:
+	python3 -m mkdocs build --strict --quiet
+
 check: prereqs
-	$(MAKE) test asan asan-py fuzz pytest
+	$(MAKE) test asan asan-py fuzz docs pytest

@@ -2,7 +2,8 @@
 # check-prereqs.sh - says, before `make check` starts, everything the test
 # command needs that this machine lacks, in one message, and fails.
 #
-#   Python modules   numpy, pytest, mpmath, setuptools (pip install '.[test]')
+#   Python modules   numpy, pytest, mpmath, setuptools, mkdocs, mkdocstrings
+#                    (pip install '.[test]')
 #   gcc              the build, and its libasan for `make asan-py`
 #   clang            with libFuzzer and the sanitizers, for `make asan` and `make fuzz`
 #   ptxas            optional: golden PTX is validated with it when present
@@ -13,7 +14,7 @@ missing=()
 
 mods=$("$PY" - <<'PYEOF' 2>/dev/null
 import importlib.util
-print(" ".join(m for m in ("numpy", "pytest", "mpmath", "setuptools") if importlib.util.find_spec(m) is None))
+print(" ".join(m for m in ("numpy", "pytest", "mpmath", "setuptools", "mkdocs", "mkdocstrings") if importlib.util.find_spec(m) is None))
 PYEOF
 ) || mods="python3"
 [ -z "$mods" ] || missing+=("Python modules for $PY: $mods  (pip install '.[test]' installs them)")
