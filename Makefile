@@ -122,12 +122,18 @@ clean:
 # Everything CI runs: C tests and goldens, the sanitizer builds (the C tests,
 # and the extension under pytest: about 6 minutes on 2 cores), the fuzzer,
 # and the Python suite on the simulator.
-.PHONY: check prereqs docs pytest ext
+.PHONY: check prereqs docs pytest quick ext
 ext:
 	python3 setup.py -q build_ext --inplace
 
 pytest: ext
 	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests
+
+# A first run in about a minute: the extension, then the catalogue kernels,
+# the seeds' programs, @njit and the documentation's examples on the simulator.
+quick: ext
+	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests/test_kernels.py tests/test_seeds.py \
+	  tests/test_njit.py tests/test_docs.py
 
 # Names everything the targets below need and this machine lacks, up front.
 prereqs:

@@ -4,7 +4,8 @@
     the build or the benchmarks read, and every NUMBA_* one that the package
     honours, is listed in
     docs/environment.md (and every one listed there is read somewhere);
-  * the Python examples of the tutorial pages run as printed (on the
+  * the README's first example and the Python examples of the tutorial
+    pages run as printed (on the
     simulator here, on the GPU with PTXJIT_TEST_GPU=1), with their sizes
     made smaller, and their asserts hold.
 """
@@ -56,10 +57,12 @@ def test_every_environment_variable_is_documented():
 
 
 def _python_blocks(page):
-    return re.findall(r"^```python\n(.*?)^```", _read(os.path.join(DOCS, page)), re.M | re.S)
+    path = os.path.join(ROOT, page) if page == "README.md" else os.path.join(DOCS, page)
+    blocks = re.findall(r"^```python\n(.*?)^```", _read(path), re.M | re.S)
+    return blocks[:1] if page == "README.md" else blocks
 
 
-@pytest.mark.parametrize("page", ["first-kernel.md", "inspection.md"])
+@pytest.mark.parametrize("page", ["README.md", "first-kernel.md", "inspection.md"])
 def test_page_examples_run(page, tmp_path, capsys):
     code = "\n".join(_python_blocks(page))
     assert "@cuda.jit" in code
