@@ -9,11 +9,13 @@ compiles.  Functions can return numbers, tuples and arrays; arrays they
 create (np.empty, np.zeros, np.copy, ...) come back as NumPy arrays that
 own their memory.
 
-    cache=True        keeps the shared object in $PTXJIT_CACHE_DIR (default
+    cache=True        keeps the shared object in $PTXJIT_CACHE_DIR/cpu (default
                       ~/.cache/ptxjit/cpu), keyed by the generated C text
                       (which follows from the source, the argument types,
                       the globals read and the options), the compiler's
-                      version and its flags
+                      version and its flags; a file is loaded only from a
+                      private directory of this user, after its checksum,
+                      from a private copy (ptxjit/_cachefile.py, docs/cache.md)
     fastmath=True     lets the C compiler reassociate and contract
                       (the parts of -ffast-math that leave the process's
                       floating-point environment alone)
@@ -24,7 +26,9 @@ Without a C compiler (none on PATH, $CC naming nothing that runs, or
 PTXJIT_CC=none to force it) the functions run on ptxjit's IR interpreter
 (one thread of the simulator, src/sim/cpu.c) with the same results,
 arrays they create and recursion included; a warning says once that this
-is about 20-60 times slower than compiled code.
+is about 20-60 times slower than compiled code.  Without cache=True the
+C compiler works in a fresh private directory (tempfile.mkdtemp), removed
+once the object is loaded.
 """
 
 import hashlib
@@ -37,7 +41,7 @@ import tempfile
 import threading
 import warnings
 
-from . import _core
+from . import _cachefile, _core
 
 _OPTIONS = {
     "nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil", "parallel", "error_model",
@@ -84,44 +88,64 @@ def _compiler():
     return _cc_info or None
 
 
-def _cache_dir():
-    d = os.environ.get("PTXJIT_CACHE_DIR")
-    if not d:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        d = os.path.join(base, "ptxjit")
-    return os.path.join(d, "cpu")
+def _key(csrc, ident, flags):
+    return hashlib.sha256("\0".join([_core.PJ_VERSION, ident, " ".join(flags), csrc]).encode()).hexdigest()[:40]
 
 
-def _build(csrc, fastmath, cache):
-    """The path of a shared object built from csrc, and whether it is a
-    temporary file (to remove once loaded)."""
+def _build(csrc, fastmath, cache, reuse=True):
+    """(path of a shared object built from csrc or read from the cache, the
+    private directory that holds it, whether it came from the cache); the
+    caller loads the object and removes the directory.  See ptxjit/_cachefile.py
+    for what the cache refuses."""
     argv, ident = _compiler()
     flags = _CFLAGS + (_FAST if fastmath else [])
-    key = hashlib.sha256("\0".join([_core.PJ_VERSION, ident, " ".join(flags), csrc]).encode()).hexdigest()[:40]
-    if cache:
-        d = _cache_dir()
-        path = os.path.join(d, key + ".so")
-        if os.path.exists(path):
-            return path, False
-        os.makedirs(d, exist_ok=True)
-        work = d
-    else:
-        work = tempfile.gettempdir()
-    fd, cpath = tempfile.mkstemp(prefix="ptxjit_", suffix=".c", dir=work)
-    with os.fdopen(fd, "w") as f:
-        f.write(csrc)
-    so = cpath[:-2] + ".so"
+    name = _key(csrc, ident, flags) + ".so"
+    d = _cachefile.open_dir(_cachefile.cache_dir(), "cpu") if cache else None
     try:
+        if d is not None and reuse:
+            data = d.read(name)
+            if data is not None and data[:4] == b"\x7fELF":
+                work = d.mkdtemp(".load-")
+                path = os.path.join(work, name)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                return path, work, True
+        work = d.mkdtemp(".build-") if d is not None else tempfile.mkdtemp(prefix="ptxjit_")
+        cpath = os.path.join(work, "f.c")
+        so = os.path.join(work, name)
+        with open(cpath, "w") as f:
+            f.write(csrc)
         p = subprocess.run(argv + flags + ["-o", so, cpath, "-lm"], capture_output=True, text=True)
+        if p.returncode != 0:
+            shutil.rmtree(work, ignore_errors=True)
+            raise _core.InternalCompilerError(
+                "the C compiler failed on the code ptxjit generated (%s):\n%s" % (" ".join(argv), p.stderr[-4000:]))
+        if d is not None:
+            with open(so, "rb") as f:
+                d.write(name, f.read())
+        return so, work, False
     finally:
-        os.unlink(cpath)
-    if p.returncode != 0:
-        raise _core.InternalCompilerError(
-            "the C compiler failed on the code ptxjit generated (%s):\n%s" % (" ".join(argv), p.stderr[-4000:]))
-    if cache:
-        os.replace(so, path)
-        return path, False
-    return so, True
+        if d is not None:
+            d.close()
+
+
+def _load(k, csrc, options):
+    """The CpuFunc of k from the shared object of csrc; a cached object that
+    does not load is compiled again and replaced."""
+    fastmath, cache, nogil = (bool(options.get(o)) for o in ("fastmath", "cache", "nogil"))
+    path, work, hit = _build(csrc, fastmath, cache)
+    try:
+        try:
+            return _core.CpuFunc(k, path, nogil)
+        except OSError:
+            if not hit:
+                raise
+        shutil.rmtree(work, ignore_errors=True)
+        path, work, hit = _build(csrc, fastmath, cache, reuse=False)
+        return _core.CpuFunc(k, path, nogil)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _warn_interpreter():
@@ -219,13 +243,7 @@ class CPUDispatcher(_core.CpuDispatcher):
                 _warn_interpreter()
                 f = _core.CpuFunc(k, None, bool(self.targetoptions.get("nogil")))
             else:
-                path, temp = _build(_core.c_source(k), bool(self.targetoptions.get("fastmath")),
-                                    bool(self.targetoptions.get("cache")))
-                try:
-                    f = _core.CpuFunc(k, path, bool(self.targetoptions.get("nogil")))
-                finally:
-                    if temp:
-                        os.unlink(path)
+                f = _load(k, _core.c_source(k), self.targetoptions)
         f.signature = argtypes
         self.overloads[argtypes] = f
         return f

@@ -40,11 +40,19 @@ the compile would have (later changes to a global do not reach the kernel,
 as in Numba).
 
 The directory is $PTXJIT_CACHE_DIR, else ~/.cache/ptxjit (XDG_CACHE_HOME
-is honoured).  Files are written to a temporary name and renamed, so a
-reader never sees half a file; a file that does not parse, fails its
-checksum, or that the driver refuses is ignored, and the kernel compiled
-and stored again.  When the driver cannot make machine code (no cuLink*
-entry points) the kernel runs uncached.
+is honoured).  Its files are read and written by ptxjit/_cachefile.py,
+which keeps the cache's safety rules (docs/cache.md): the directory is
+created 0700 and used only when this user owns it and no one else can
+write it (else a warning, once, and kernels compile uncached); a file is
+read only when it is a regular file of this user that no one else can
+write (no symbolic link, FIFO or device is followed or waited on; such a
+file is removed with a warning); files are written 0600 under a fresh
+name and renamed, so a reader never sees half a file.  The index and the
+build memo are sealed with a SHA-512 (_cachefile.seal); an entry carries
+its own length and checksum (src/py/kcache.c).  A file that does not
+parse, fails its checksum, or that the driver refuses is ignored, and the
+kernel compiled and stored again.  When the driver cannot make machine
+code (no cuLink* entry points) the kernel runs uncached.
 
 On the simulator there is no machine code: the entry keeps the PTX and
 the metadata, and a hit builds the Kernel from them exactly as on the GPU.
@@ -57,7 +65,7 @@ Counters: dispatcher.stats.cache_hits / cache_misses (as Numba's), per
 signature; LAST holds the microseconds of the last lookup (key, read,
 load).  This module imports nothing slow: SHA-512 comes from the C module
 that `random` (and NumPy) load anyway, not from hashlib (OpenSSL,
-milliseconds), tempfile only when a file is written.
+milliseconds).
 """
 
 import builtins as _builtins
@@ -66,7 +74,7 @@ import os
 import sys
 import time
 
-from .. import _core
+from .. import _cachefile, _core
 from ..errors import CudaSupportError
 
 try:
@@ -74,7 +82,7 @@ try:
 except ImportError:  # during package import
     _PKG_VERSION = "?"
 
-FORMAT = "ptxjit-cache-3"
+FORMAT = "ptxjit-cache-4"
 
 # The compiler's version in the key; None: computed at the first lookup
 # (tests set it to simulate another compiler).
@@ -94,28 +102,7 @@ class CacheStats:
 
 
 def cache_dir():
-    d = os.environ.get("PTXJIT_CACHE_DIR")
-    if d:
-        return d
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "ptxjit")
-
-
-_sha512 = None
-
-
-def _hasher():
-    global _sha512
-    if _sha512 is None:
-        try:   # a failed import searches sys.path: ask for the one this Python has
-            if sys.version_info >= (3, 12):
-                from _sha2 import sha512 as h
-            else:
-                from _sha512 import sha512 as h
-        except ImportError:
-            from hashlib import sha512 as h
-        _sha512 = h
-    return _sha512()
+    return _cachefile.cache_dir()
 
 
 class _Key:
@@ -124,7 +111,7 @@ class _Key:
     __slots__ = ("h",)
 
     def __init__(self):
-        self.h = _hasher()
+        self.h = _cachefile.sha512()
 
     def put(self, *parts):
         h = self.h
@@ -147,16 +134,22 @@ def _so_hash():
         s = os.stat(path)
     except OSError:
         return "?"
-    memo = os.path.join(cache_dir(), "build-%x-%x-%x" % (s.st_ino, s.st_size, s.st_mtime_ns))
-    got = _read(memo)
-    if got and len(got) == 64:
-        return got.decode("ascii", "replace")
-    k = _Key()
-    with open(path, "rb") as f:
-        k.put(f.read())
-    h = k.hex()
-    _write(memo, h.encode("ascii"))
-    return h
+    memo = "build-%x-%x-%x" % (s.st_ino, s.st_size, s.st_mtime_ns)
+    d = _cachefile.open_dir(cache_dir())
+    try:
+        got = d.read(memo) if d is not None else None
+        if got and len(got) == 64:
+            return got.decode("ascii", "replace")
+        k = _Key()
+        with open(path, "rb") as f:
+            k.put(f.read())
+        h = k.hex()
+        if d is not None:
+            d.write(memo, h.encode("ascii"))
+        return h
+    finally:
+        if d is not None:
+            d.close()
 
 
 def compiler_version():
@@ -182,34 +175,6 @@ def _target():
         else:
             _target_memo = (cc, info.get("driver_version", 0), False)
     return _target_memo
-
-
-def _read(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def _write(path, data):
-    import tempfile
-    d = os.path.dirname(path)
-    try:
-        os.makedirs(d, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    except OSError:
-        pass          # a cache that cannot be written only costs time
 
 
 # ------------------------------------------------------------------ keys
@@ -438,9 +403,17 @@ def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
     fid = _fid(info)
     known = {id(disp): fid}
     k1 = key1(info, sigtext, argtypes, opts, flags, fid)
-    d = cache_dir()
     t1 = time.perf_counter()
-    idx = _read(os.path.join(d, k1 + ".idx"))
+    d = _cachefile.open_dir(cache_dir())
+    if d is None:               # not safe to use (warned): as without a cache
+        return _core.compile(info, sigtext, opts)
+    with d:
+        return _lookup(d, disp, info, sigtext, argtypes, opts, table, stats, sim, known, k1, t0, t1)
+
+
+def _lookup(d, disp, info, sigtext, argtypes, opts, table, stats, sim, known, k1, t0, t1):
+    """compile() in the open cache directory d: the index, the entries, a hit or a miss."""
+    idx = d.read(k1 + ".idx")
     t_read = time.perf_counter() - t1
     t_key = t1 - t0
     variants = _parse_index(idx)
@@ -456,8 +429,7 @@ def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
         if not w.ok:
             continue
         k2 = w.hex()
-        path = os.path.join(d, k2 + ".pjc")
-        data = _read(path)
+        data = d.read_raw(k2 + ".pjc")
         t3 = time.perf_counter()
         t_read += t3 - t2
         if not data:
@@ -467,18 +439,19 @@ def compile(disp, info, sigtext, argtypes, opts, flags, table, stats):
         LAST.clear()
         LAST.update(key=t_key * 1e6, read=t_read * 1e6, load=(t4 - t3) * 1e6, hit=k is not None)
         if k is None:
+            d.remove(k2 + ".pjc")
             continue
         w.apply_freeze()
         if sim and not _adopt_sim(k, info, sigtext, opts):
             break                   # the entry is not what the compiler makes now: replace it
-        k.cache_path = path
+        k.cache_path = os.path.join(d.path, k2 + ".pjc")
         stats.cache_hits[argtypes] += 1
         return k
     LAST.clear()
     LAST.update(key=t_key * 1e6, read=t_read * 1e6, load=0.0, hit=False)
     k = _core.compile(info, sigtext, opts)
     stats.cache_misses[argtypes] += 1
-    k.cache_path = _store(disp, k, info, k1, variants, table, sim, known)
+    k.cache_path = _store(d, disp, k, info, k1, variants, table, sim, known)
     return k
 
 
@@ -503,7 +476,7 @@ def _adopt_sim(k, info, sigtext, opts):
     return False
 
 
-def _store(disp, k, info, k1, variants, table, sim, known):
+def _store(d, disp, k, info, k1, variants, table, sim, known):
     """Writes the entry of a freshly compiled kernel and notes its names
     in the index; returns the entry's path (None when nothing is kept)."""
     try:
@@ -523,12 +496,11 @@ def _store(disp, k, info, k1, variants, table, sim, known):
             return None   # no machine code from this driver: the launch loads the PTX as without a cache
         except Exception:
             return None   # the driver's linker failed: so will the launch, with its message
-    d = cache_dir()
-    path = os.path.join(d, k2 + ".pjc")
-    _write(path, k._cache_entry(k2, image))
+    if not d.write(k2 + ".pjc", k._cache_entry(k2, image), sealed=False):
+        return None
     line = _index_line(deps)
     lines = [_index_line(v) for v in variants]
     if line not in lines:
         lines.append(line)
-        _write(os.path.join(d, k1 + ".idx"), ("\n".join([FORMAT + " index"] + lines) + "\n").encode("utf-8"))
-    return path
+        d.write(k1 + ".idx", ("\n".join([FORMAT + " index"] + lines) + "\n").encode("utf-8"))
+    return os.path.join(d.path, k2 + ".pjc")
