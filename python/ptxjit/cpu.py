@@ -254,20 +254,16 @@ class CPUDispatcher(_core.CpuDispatcher):
         if f is not None:
             return f
         if not self._can_compile:
-            from .cuda.dispatcher import _match_score
+            from .cuda.dispatcher import _match_score, _readonly_hint
             best, score = None, -1
             for params, cand in self.overloads.items():
                 s = _match_score(params, argtypes)
-                if s is not None and s > score and not _writes_readonly(params, argtypes):
+                if s is not None and s > score:
                     best, score = cand, s
             if best is None:
-                ro = any(a.startswith("readonly ") for a in argtypes)
                 raise TypeError("%s() was compiled for %s; the arguments (%s) match none of them%s"
                                 % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
-                                   ", ".join(argtypes),
-                                   "; a read-only array (its flags.writeable is False) matches only a read-only "
-                                   "array type, such as 'readonly float64[:]' or "
-                                   "'array(float64, 1d, A, readonly)'" if ro else ""))
+                                   ", ".join(argtypes), _readonly_hint(argtypes)))
             return best
         return self._compile(", ".join(argtypes), argtypes)
 
@@ -308,18 +304,6 @@ class CPUDispatcher(_core.CpuDispatcher):
 
     def __repr__(self):
         return "<ptxjit.njit function %s>" % self.__qualname__
-
-
-def _writes_readonly(params, args):
-    """Whether a read-only array argument would meet a parameter that the
-    compiled code may write (Numba matches a read-only array only with a
-    read-only array type)."""
-    def ro(t):
-        return t.startswith("readonly ") or t.replace(" ", "").endswith(",readonly)")
-
-    def array(t):
-        return t.endswith("]") or t.startswith(("array(", "Array("))
-    return any(ro(a) and array(p) and not ro(p) for p, a in zip(params, args))
 
 
 class _Bound:

@@ -1013,6 +1013,8 @@ class GUFunction:
         if outs is not None:
             for o, core in zip(outs, self._outs):
                 want = loop + tuple(sizes[d] for d in core)
+                if isinstance(o, np.ndarray) and not o.flags.writeable:
+                    raise ValueError("%s: the out= array is read-only" % self._what)
                 if tuple(o.shape) != want:
                     raise ValueError("%s: the out= array has shape %s; the layout %r gives %s"
                                      % (self._what, tuple(o.shape), self.layout, want))

@@ -248,6 +248,14 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		goto done;
 	a->ptr = p;
 	a->cls = A_FOREIGN;
+	/* the interface's read-only flag: the kernel is typed so that it
+	 * cannot write the array */
+	if (PyTuple_GET_SIZE(data) >= 2) {
+		int ro = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+		if (ro < 0)
+			goto done;
+		a->readonly = (char)ro;
+	}
 	a->layout = layout_of(a->ndim, sh, sd, itemsize);
 	if (stream && stream != Py_None) {
 		unsigned long long sv = PyLong_Check(stream) ? PyLong_AsUnsignedLongLong(stream) : 0;
@@ -514,8 +522,9 @@ PyObject *arg_type_string(ModState *st, const ArgInfo *a)
 	const char *name = a->kind >= K_RECORD ? record_name(st, a->kind) : kind_name[a->kind];
 	if (a->cls == A_SCALAR || a->layout == 'R')
 		return PyUnicode_FromString(name);
+	const char *ro = a->readonly ? "readonly " : "";
 	if (a->ndim == 0)
-		return PyUnicode_FromFormat("array(%s, 0d, C)", name);
+		return PyUnicode_FromFormat("%sarray(%s, 0d, C)", ro, name);
 	int n = snprintf(buf, sizeof buf, "[");
 	for (int j = 0; j < a->ndim; j++) {
 		const char *dim = ":";
@@ -524,5 +533,5 @@ PyObject *arg_type_string(ModState *st, const ArgInfo *a)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s", j ? ", " : "", dim);
 	}
 	snprintf(buf + n, sizeof buf - (size_t)n, "]");
-	return PyUnicode_FromFormat("%s%s", name, buf);
+	return PyUnicode_FromFormat("%s%s%s", ro, name, buf);
 }

@@ -4,7 +4,8 @@
  *
  * Launcher(*args) (vectorcall) classifies each argument (argclass.c),
  * builds a compact key of their types, 4 bytes each: (array or scalar,
- * kind, ndim, layout), plus one byte of facts about the arrays (below);
+ * kind, ndim with bit 7 for a read-only array, layout), plus one byte of
+ * facts about the arrays (below);
  * finds the compiled Kernel for the key in the dispatcher's hash table,
  * or asks Python to make one (Dispatcher._compile_for(argtypes, flags))
  * and files it; stages NumPy arguments (hoststage.c); packs the parameter
@@ -125,7 +126,7 @@ static void put_key(const ArgInfo *a, unsigned char *key)
 	int arr = a->cls != A_SCALAR;
 	key[0] = arr ? 'a' : 's';
 	key[1] = (unsigned char)a->kind;
-	key[2] = arr ? (unsigned char)a->ndim : 0;
+	key[2] = arr ? (unsigned char)(a->ndim | (a->readonly ? 0x80 : 0)) : 0;
 	key[3] = arr ? (unsigned char)a->layout : 0;
 }
 

@@ -130,11 +130,34 @@ def _parse_argtype(s):
     return s, 0, ""
 
 
+def _is_readonly(t):
+    return t.startswith("readonly ") or t.replace(" ", "").endswith(",readonly)")
+
+
+def _writes_readonly(params, args):
+    """Whether a read-only array argument would meet a parameter that the
+    compiled code may write (Numba matches a read-only array only with a
+    read-only array type)."""
+    def array(t):
+        return t.endswith("]") or t.startswith(("array(", "Array("))
+    return any(_is_readonly(a) and array(p) and not _is_readonly(p) for p, a in zip(params, args))
+
+
+def _readonly_hint(args):
+    """What a no-match error adds when a read-only array is among args."""
+    if not any(_is_readonly(a) for a in args):
+        return ""
+    return ("; a read-only array (its flags.writeable is False) matches only a read-only array type, such as "
+            "'readonly float64[:]' or 'array(float64, 1d, A, readonly)'")
+
+
 def _match_score(params, args):
     """How well argument types fit a compiled signature (None: they do not)."""
     if len(params) != len(args):
         return None
     score = 0
+    if _writes_readonly(params, args):
+        return None
     for p, a in zip(params, args):
         pd, pn, pl = _parse_argtype(p)
         ad, an, al = _parse_argtype(a)
@@ -476,9 +499,9 @@ class CUDADispatcher(_core.Dispatcher):
                     best, score = cand, s
             if best is None:
                 raise TypeError(
-                    "kernel %r was compiled for %s; the arguments (%s) match none of them"
+                    "kernel %r was compiled for %s; the arguments (%s) match none of them%s"
                     % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
-                       ", ".join(argtypes)))
+                       ", ".join(argtypes), _readonly_hint(argtypes)))
             return best
         return self._compile(", ".join(argtypes), argtypes, flags)
 
