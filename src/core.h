@@ -409,6 +409,13 @@ Type *ty_promote(const Type *a, const Type *b);
 Type *ty_unify(Ctx *c, Type *a, Type *b);
 /* "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)", ... */
 const char *ty_str_of(Ctx *c, const Type *t);
+/* overload.c: how an argument type converts to a parameter type, in
+ * Numba's ranks (exact < promote < safe < unsafe; CONV_NONE: it does not),
+ * and which declared signatures suit a call best: their indices into best
+ * (room for nsigs), the first declared first; returns how many (0: none). */
+typedef enum { CONV_EXACT, CONV_PROMOTE, CONV_SAFE, CONV_UNSAFE, CONV_NONE } Conv;
+Conv ty_conversion(const Type *from, const Type *to);
+int sema_pick_signature(int nsigs, const int *nparams, Type ***params, int nargs, Type **args, int *best);
 /* sig.c: Numba signature strings: "void(float32[::1], int64)", "f4[:, :]",
  * "(int32, float64[:])".  Returns the return type (NULL if absent) and fills
  * args.  Errors are user errors pointing into the string. */

@@ -60,7 +60,9 @@ struct PjFunc {
 	int col_shift;          /* columns removed by dedenting */
 	int (*resolve)(void *data, const char *name, PjValue *out, PjArena *arena);
 	void *data;
-	const char *sig;        /* declared signature of a device function, or NULL */
+	const char *const *sigs;  /* the declared signatures of a device function, in the
+	                             order given (nsigs of them; none: typed by its arguments) */
+	int nsigs;
 	int inline_always;
 	int is_device;
 };
@@ -176,6 +178,14 @@ void pj_kernel_free(PjKernel *k);
  * another type in the words of inspect_types().  Returns 0, or a PjError
  * kind with *err filled (an error in f names its line). */
 int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz, PjError *err);
+
+/* Which of the declared signatures sigs[0..nsigs-1] suit arguments of the
+ * types in argsig best, in Numba's ranking (src/sema/overload.c): their
+ * indices in best (room for nsigs), the first declared first, and their
+ * number in *nbest (0: none takes these arguments; several: a tie).
+ * Returns 0, or a PjError kind (a signature that does not parse). */
+int pj_pick_signature(const char *argsig, const char *const *sigs, int nsigs, int *best, int *nbest,
+                      PjError *err);
 
 /* The simulator: runs the kernel's program on the CPU.  `params` is the
  * parameter buffer laid out as k->params says, with host pointers for the

@@ -112,6 +112,8 @@ TRIGGERS = [
      {"devsig": {"f": "float32(float32)"}}),
     ("dev_sig_convert", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(a)  #!\n", A,
      {"devsig": {"f": "float32(float32)"}}),
+    ("dev_sigs_none_fits", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(1j)  #!\n", A,
+     {"devsig": {"f": ["float32(float32)", "int32(int32)"]}}),
     ("dev_default_not_const", "def f(x, y=G[0]):  #!\n    return x\n\ndef k(a):\n    a[0] = f(1)\n", A,
      {"globals": G}),
     ("dev_nested_too_deeply@95", "".join("def f%d(x):\n    return f%d(x)\n\n" % (i, i + 1) for i in range(40))

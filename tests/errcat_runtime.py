@@ -178,6 +178,11 @@ def k_two_sigs(a):
     a[0] = 1
 
 
+@cuda.jit(["void(float64[::1], int32, float32)", "void(float64[::1], float32, int32)"])
+def k_tied_sigs(a, p, q):
+    a[0] = p + q
+
+
 @cuda.jit(device=True)
 def d_add(x, y):
     return x + y
@@ -348,6 +353,8 @@ TRIGGERS = [
      ["k_tuple", "300 elements"]),
     ("no_matching_signature", lambda: k_two_sigs[1, 1](np.zeros(4, np.int8)), "TypeError",
      ["k_two_sigs", "match none"]),
+    ("tied_signatures", lambda: k_tied_sigs[1, 1](np.zeros(1), np.int16(1), np.int16(2)), "TypeError",
+     ["k_tied_sigs", "ambiguous", "(float64[::1], int32, float32) and (float64[::1], float32, int32)"]),
     ("no_such_signature", lambda: k_two_sigs.inspect_asm("void(int8[::1])"), "KeyError", ["k_two_sigs", "int8"]),
     # device arrays (src/py/array.c, devicearray.py, api.py)
     ("device_array_negative", lambda: cuda.device_array(-1), "ValueError", ["-1"]),
@@ -941,6 +948,7 @@ INTERNAL = {
     'CpuFunc needs a Kernel compiled with target_cpu': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/cpu.c:826
     "CpuFunc(kernel, None) needs a Kernel compiled with sim=True (the interpreter's program)": "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/cpu.c:849
     '_pj_info(): bad field types': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:111
+    '_pj_info(): a signature is a str': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:149
     'Kernel objects come from compiling a function (ptxjit._core.compile)': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:706
     '_pj_info() must return an 11-tuple': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:99
     'a cache key has %d characters, not %zd': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/kcache.c:165

@@ -185,9 +185,12 @@ class CPUDispatcher(_core.CpuDispatcher):
         self._can_compile = True
         argnames = tuple(code.co_varnames[:code.co_argcount])
         self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()))
+        self._sigs = None            # the declared signatures, which calls from compiled code choose from
         if sigs:
+            from .cuda.dispatcher import _sig_text
             for s in sigs:
                 self.compile(s)
+            self._sigs = tuple(_sig_text(s) for s in sigs)
             self._can_compile = False
 
     # ---- what the compiler reads
@@ -207,7 +210,7 @@ class CPUDispatcher(_core.CpuDispatcher):
                     pass
         inline = self.targetoptions.get("inline", "never")
         return (self.py_func.__name__, text, file, first, shift, self.py_func.__globals__, closure,
-                self._frozen, True, None, inline == "always" or inline is True)
+                self._frozen, True, self._sigs, inline == "always" or inline is True)
 
     def _options(self, sim):
         o = self.targetoptions
@@ -254,17 +257,9 @@ class CPUDispatcher(_core.CpuDispatcher):
         if f is not None:
             return f
         if not self._can_compile:
-            from .cuda.dispatcher import _match_score, _readonly_hint
-            best, score = None, -1
-            for params, cand in self.overloads.items():
-                s = _match_score(params, argtypes)
-                if s is not None and s > score:
-                    best, score = cand, s
-            if best is None:
-                raise TypeError("%s() was compiled for %s; the arguments (%s) match none of them%s"
-                                % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
-                                   ", ".join(argtypes), _readonly_hint(argtypes)))
-            return best
+            from .cuda.dispatcher import pick_overload, _readonly_hint
+            return self.overloads[pick_overload("%s()" % self.__name__, self.overloads, argtypes,
+                                                _readonly_hint(argtypes))]
         return self._compile(", ".join(argtypes), argtypes)
 
     # ---- introspection

@@ -359,6 +359,39 @@ int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz
 	return PJ_OK;
 }
 
+int pj_pick_signature(const char *argsig, const char *const *sigs, int nsigs, int *best, int *nbest,
+                      PjError *err)
+{
+	static const PjOptions defaults = {.arch = 90, .opt_level = 1};
+	memset(err, 0, sizeof *err);
+	*nbest = 0;
+	Arena *arena = arena_new();
+	if (!arena) {
+		err->kind = PJ_ERR_INTERNAL;
+		snprintf(err->msg, sizeof err->msg, "out of host memory");
+		return PJ_ERR_INTERNAL;
+	}
+	jmp_buf jb;
+	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = &defaults, .dumpf = stderr};
+	Ctx *volatile c = &ctx;
+	if (setjmp(jb)) {
+		err->kind = c->diag.kind;
+		snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
+		arena_free(arena);
+		return err->kind;
+	}
+	int nargs = 0;
+	Type **argtypes = NULL;
+	ty_parse_sig(c, argsig, &nargs, &argtypes);
+	int *np = arena_alloc(arena, sizeof(int) * (size_t)(nsigs + 1));
+	Type ***params = arena_alloc(arena, sizeof(Type **) * (size_t)(nsigs + 1));
+	for (int i = 0; i < nsigs; i++)
+		ty_parse_sig(c, sigs[i], &np[i], &params[i]);
+	*nbest = sema_pick_signature(nsigs, np, params, nargs, argtypes, best);
+	arena_free(arena);
+	return PJ_OK;
+}
+
 /* ------------------------------------------------- the CPU target (@njit)
  *
  *   lower     the function as a CPU function (recursive callees: f->funcs)

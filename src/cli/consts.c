@@ -622,8 +622,10 @@ static int jitted_lambda(Module *m, const ModuleItem *it, PjFunc *f)
 		if (!strcmp(jit->call.kwnames[k], "device") && jit->call.kwargs[k]->kind == E_BOOL)
 			f->is_device = jit->call.kwargs[k]->ival != 0;
 	for (int k = 0; k < jit->call.nargs; k++)
-		if (jit->call.args[k]->kind == E_STR)
-			f->sig = jit->call.args[k]->str.s;
+		if (jit->call.args[k]->kind == E_STR) {
+			f->sigs = &jit->call.args[k]->str.s;
+			f->nsigs = 1;
+		}
 	return 1;
 }
 
@@ -660,7 +662,10 @@ void cli_bind(Module *m)
 			f->resolve = cli_resolve;
 			f->data = m;
 			f->is_device = it->is_device;
-			f->sig = it->is_device ? it->sig : NULL;
+			if (it->is_device && it->sig) {
+				f->sigs = &it->sig;
+				f->nsigs = 1;
+			}
 			m->vals[i] = (PjValue){.kind = PJ_V_FUNC, .func = f};
 			m->ok[i] = 1;
 			break;

@@ -6,7 +6,7 @@
  * Python hands over a function's description (its _pj_info() tuple:
  * name, dedented source, file, first line, columns removed, globals,
  * closure values, the dict of names frozen so far, whether it is a
- * device function, its declared signature, inline) and the argument
+ * device function, its declared signatures, inline) and the argument
  * signature.  The compiler calls back, during the compile only, to
  * resolve each free name: closure values first, then globals, then the
  * builtins (exception classes only; sema knows the other builtins).  A
@@ -99,7 +99,7 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena);
 
 /* Fills f from a _pj_info() tuple:
  * (name, source, file, first_line, col_shift, globals, closure, frozen,
- *  is_device, sig, inline_always). */
+ *  is_device, sigs (a tuple of str, or None), inline_always). */
 static int func_from_info(Root *r, PyObject *info, PjFunc *f, Resolver *res, PjArena *arena)
 {
 	if (!PyTuple_Check(info) || PyTuple_GET_SIZE(info) < 11) {
@@ -114,7 +114,7 @@ static int func_from_info(Root *r, PyObject *info, PjFunc *f, Resolver *res, PjA
 	PyObject *fr = PyTuple_GET_ITEM(info, 7), *sig = PyTuple_GET_ITEM(info, 9);
 	if (!PyUnicode_Check(name) || !PyUnicode_Check(src) || !PyUnicode_Check(file) ||
 	    !PyDict_Check(g) || !PyDict_Check(cl) || !PyDict_Check(fr) ||
-	    (sig != Py_None && !PyUnicode_Check(sig))) {
+	    (sig != Py_None && !PyTuple_Check(sig))) {
 		PyErr_SetString(PyExc_TypeError, "_pj_info(): bad field types");
 		return -1;
 	}
@@ -128,8 +128,33 @@ static int func_from_info(Root *r, PyObject *info, PjFunc *f, Resolver *res, PjA
 		return -1;
 	f->is_device = PyObject_IsTrue(PyTuple_GET_ITEM(info, 8));
 	f->inline_always = PyObject_IsTrue(PyTuple_GET_ITEM(info, 10));
-	if (sig != Py_None && !(f->sig = text_of(sig, arena)))
-		return -1;
+	if (sig != Py_None) {
+		int n = (int)PyTuple_GET_SIZE(sig);
+		size_t size = sizeof(char *) * (size_t)(n ? n : 1);
+		const char **sigs;
+		if (arena) {
+			sigs = pj_alloc(arena, size);
+		} else {              /* borrowed for the call: r->keep holds the room */
+			PyObject *room = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+			if (!room || PyList_Append(r->keep, room) < 0) {
+				Py_XDECREF(room);
+				return -1;
+			}
+			Py_DECREF(room);
+			sigs = (const char **)(void *)PyBytes_AS_STRING(room);
+		}
+		for (int i = 0; i < n; i++) {
+			PyObject *one = PyTuple_GET_ITEM(sig, i);
+			if (!PyUnicode_Check(one)) {
+				PyErr_SetString(PyExc_TypeError, "_pj_info(): a signature is a str");
+				return -1;
+			}
+			if (!(sigs[i] = text_of(one, arena)))
+				return -1;
+		}
+		f->sigs = sigs;
+		f->nsigs = n;
+	}
 	res->root = r;
 	res->globals = g;
 	res->closure = cl;
@@ -939,5 +964,42 @@ done:
 	Py_XDECREF(r.etb);
 	free(r.funcs);
 	Py_DECREF(r.keep);
+	return result;
+}
+
+/* pick_signature(argsig, sigs) -> tuple: the indices of the signatures in
+ * sigs (a tuple of str) that suit arguments of the types in argsig best,
+ * the first declared first; () when none does (pj_pick_signature). */
+PyObject *py_pick_signature(PyObject *mod, PyObject *args)
+{
+	ModState *st = PyModule_GetState(mod);
+	const char *argsig;
+	PyObject *sigs;
+	if (!PyArg_ParseTuple(args, "sO!", &argsig, &PyTuple_Type, &sigs))
+		return NULL;
+	int n = (int)PyTuple_GET_SIZE(sigs);
+	const char **texts = PyMem_Calloc((size_t)n + 1, sizeof *texts);
+	int *best = PyMem_Calloc((size_t)n + 1, sizeof *best);
+	PyObject *result = NULL;
+	if (!texts || !best) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	for (int i = 0; i < n; i++)
+		if (!(texts[i] = text_of(PyTuple_GET_ITEM(sigs, i), NULL)))
+			goto done;
+	PjError err;
+	int nbest = 0;
+	if (pj_pick_signature(argsig, texts, n, best, &nbest, &err) != PJ_OK) {
+		raise_pj(st, &err);
+		goto done;
+	}
+	if (!(result = PyTuple_New(nbest)))
+		goto done;
+	for (int i = 0; i < nbest; i++)
+		PyTuple_SET_ITEM(result, i, PyLong_FromLong(best[i]));
+done:
+	PyMem_Free(texts);
+	PyMem_Free(best);
 	return result;
 }

@@ -456,6 +456,8 @@ static PyMethodDef module_methods[] = {
 	 "compile(info, argsig, options) -> Kernel: compiles one signature of a function"},
 	{"infer_return", py_infer_return, METH_VARARGS,
 	 "infer_return(info, argsig) -> str: the return type of a device function for argument types"},
+	{"pick_signature", py_pick_signature, METH_VARARGS,
+	 "pick_signature(argsig, sigs) -> tuple: the indices of the declared signatures that suit the arguments best"},
 	{"set_resolve_table", py_set_resolve_table, METH_O,
 	 "set_resolve_table(dict): id(obj) -> (obj, kind, qualname, module) for names kernels use"},
 	{"is_simulator", py_is_simulator, METH_NOARGS, "True when PTXJIT_SIM selected the simulator"},

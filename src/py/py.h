@@ -199,6 +199,7 @@ static inline uint64_t py_hash64(const unsigned char *p, size_t n)
 PyObject *kcache_cubin(KernelObject *k, PyObject *unused);
 PyObject *kcache_load(KernelObject *k, PyObject *data);
 PyObject *py_infer_return(PyObject *mod, PyObject *args);
+PyObject *py_pick_signature(PyObject *mod, PyObject *args);
 
 /* cpu.c: @njit functions (CpuDispatcher, CpuFunc, CpuMem, CpuView) */
 int cpu_init(PyObject *m, ModState *st);

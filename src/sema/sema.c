@@ -348,24 +348,6 @@ FuncDef *sema_template(Sema *S, const PjFunc *f)
 	return t.def;
 }
 
-static int convertible(const Type *from, const Type *to)
-{
-	if (ty_equal(from, to))
-		return 1;
-	if (ty_is_number(from) && ty_is_number(to))
-		return !ty_is_complex(from) || ty_is_complex(to);
-	if (from->kind == TY_ARRAY && to->kind == TY_ARRAY)
-		return ty_equal(from->elem, to->elem) && from->ndim == to->ndim &&
-		       (to->layout == LAYOUT_A || to->layout == from->layout) && (to->readonly || !from->readonly);
-	if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->n == to->n) {
-		for (int i = 0; i < from->n; i++)
-			if (!convertible(from->elts[i], to->elts[i]))
-				return 0;
-		return 1;
-	}
-	return 0;
-}
-
 /* The scopes from `from` up to (not including) `to` depend on the
  * tentative return type of `to`. */
 static void depend_on(Scope *from, Scope *to)
@@ -407,25 +389,46 @@ static Spec *recursion(Scope *caller, const PjFunc *f, int nargs, Type **argtype
 	return NULL;
 }
 
+/* The declared signature of f that a call with argtypes uses (see
+ * overload.c); none is an error at the call that lists them all. */
+static int pick_signature(Ctx *c, const PjFunc *f, int nargs, Type **argtypes, Span at)
+{
+	int n = f->nsigs, *np = arena_alloc(c->arena, sizeof(int) * (size_t)n);
+	int *best = arena_alloc(c->arena, sizeof(int) * (size_t)n);
+	Type ***params = arena_alloc(c->arena, sizeof(Type **) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		ty_parse_sig(c, f->sigs[i], &np[i], &params[i]);
+	if (sema_pick_signature(n, np, params, nargs, argtypes, best))
+		return best[0];
+	const char *args = "";
+	for (int i = 0; i < nargs; i++)
+		args = arena_printf(c->arena, "%s%s%s", args, i ? ", " : "", ty_str_of(c, argtypes[i]));
+	if (n == 1) {
+		const char *hint = arena_printf(c->arena, "the signature of %s is \"%s\"", f->name, f->sigs[0]);
+		if (np[0] != nargs)
+			err_at(c, at, hint, "%s() takes %d argument%s (signature \"%s\") but %d were given", f->name, np[0],
+			       np[0] == 1 ? "" : "s", f->sigs[0], nargs);
+		for (int i = 0; i < nargs; i++)
+			if (ty_conversion(argtypes[i], params[0][i]) == CONV_NONE)
+				err_at(c, at, hint, "argument %d of %s() is %s, which does not convert to %s", i + 1, f->name,
+				       ty_str_of(c, argtypes[i]), ty_str_of(c, params[0][i]));
+	}
+	const char *list = "";
+	for (int i = 0; i < n; i++)
+		list = arena_printf(c->arena, "%s%s\"%s\"", list, i == 0 ? "" : i == n - 1 ? " and " : ", ", f->sigs[i]);
+	err_at(c, at, arena_printf(c->arena, "%s() is declared for %s; pass arguments that convert to one of them, "
+	                           "or declare a signature for these", f->name, list),
+	       "no declared signature of %s() takes (%s)", f->name, args);
+}
+
 Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at)
 {
 	Sema *S = caller->S;
 	Ctx *c = S->c;
 	Type *ret = NULL;
-	if (f->sig) {
-		int n;
-		Type **decl;
-		ret = ty_parse_sig(c, f->sig, &n, &decl);
-		if (n != nargs)
-			err_at(c, at, arena_printf(c->arena, "the signature of %s is \"%s\"", f->name, f->sig),
-			       "%s() takes %d argument%s (signature \"%s\") but %d were given", f->name, n,
-			       n == 1 ? "" : "s", f->sig, nargs);
-		for (int i = 0; i < n; i++)
-			if (!convertible(argtypes[i], decl[i]))
-				err_at(c, at, arena_printf(c->arena, "the signature of %s is \"%s\"", f->name, f->sig),
-				       "argument %d of %s() is %s, which does not convert to %s", i + 1, f->name,
-				       ty_str_of(c, argtypes[i]), ty_str_of(c, decl[i]));
-		argtypes = decl;
+	if (f->nsigs) {
+		int k = pick_signature(c, f, nargs, argtypes, at);
+		ret = ty_parse_sig(c, f->sigs[k], &nargs, &argtypes);
 	}
 	Spec *rec = recursion(caller, f, nargs, argtypes, at);
 	if (rec)

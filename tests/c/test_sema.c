@@ -259,10 +259,15 @@ static void set_globals(void)
 	nglobals = n;
 }
 
+static const char *device_sigs[16];
+
 static void add_device(const char *name, const char *source, const char *sigstr)
 {
-	device_fns[ndevice++] = (PjFunc){.name = name, .source = source, .file = "dev.py", .first_line = 1,
-	                                 .resolve = resolve, .sig = sigstr, .is_device = 1};
+	device_sigs[ndevice] = sigstr;
+	device_fns[ndevice] = (PjFunc){.name = name, .source = source, .file = "dev.py", .first_line = 1,
+	                               .resolve = resolve, .sigs = &device_sigs[ndevice], .nsigs = sigstr != NULL,
+	                               .is_device = 1};
+	ndevice++;
 }
 
 static void clear_devices(void)

@@ -186,7 +186,7 @@ def _fid(info):
     dev, sig, inline = info[8], info[9], info[10]
     k = _Key()
     k.put(name, text, file, str(int(first)), str(int(shift)), "d" if dev else "k",
-          "\0" if sig is None else sig, "i" if inline else "-")
+          "\0" if sig is None else "\n".join(sig), "i" if inline else "-")
     return k.hex()[:32]
 
 

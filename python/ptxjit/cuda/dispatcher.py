@@ -134,15 +134,6 @@ def _is_readonly(t):
     return t.startswith("readonly ") or t.replace(" ", "").endswith(",readonly)")
 
 
-def _writes_readonly(params, args):
-    """Whether a read-only array argument would meet a parameter that the
-    compiled code may write (Numba matches a read-only array only with a
-    read-only array type)."""
-    def array(t):
-        return t.endswith("]") or t.startswith(("array(", "Array("))
-    return any(_is_readonly(a) and array(p) and not _is_readonly(p) for p, a in zip(params, args))
-
-
 def _readonly_hint(args):
     """What a no-match error adds when a read-only array is among args."""
     if not any(_is_readonly(a) for a in args):
@@ -151,32 +142,22 @@ def _readonly_hint(args):
             "'readonly float64[:]' or 'array(float64, 1d, A, readonly)'")
 
 
-def _match_score(params, args):
-    """How well argument types fit a compiled signature (None: they do not)."""
-    if len(params) != len(args):
-        return None
-    score = 0
-    if _writes_readonly(params, args):
-        return None
-    for p, a in zip(params, args):
-        pd, pn, pl = _parse_argtype(p)
-        ad, an, al = _parse_argtype(a)
-        if pl or al:
-            if pd != ad or pn != an:
-                return None
-            if pl == al or (pn == 1 and pl in "CF" and al in "CF"):
-                score += 2
-            elif pl == "A":
-                score += 1
-            else:
-                return None
-        else:
-            if pd not in _CANON.values() or ad not in _CANON.values():
-                return None
-            if ad.startswith("complex") and not pd.startswith("complex"):
-                return None
-            score += 2 if pd == ad else 1
-    return score
+def pick_overload(what, overloads, argtypes, hint=""):
+    """The compiled signature (a key of overloads, in the order compiled)
+    that arguments of argtypes call, as Numba's dispatcher chooses among
+    declared signatures: the fewest unsafe conversions, then safe ones, then
+    promotions (src/sema/overload.c); none, or a tie, is a TypeError."""
+    keys = list(overloads)
+    best = _core.pick_signature(", ".join(argtypes), tuple("(%s)" % ", ".join(p) for p in keys))
+    if len(best) == 1:
+        return keys[best[0]]
+    declared = " and ".join("(%s)" % ", ".join(p) for p in keys)
+    if not best:
+        raise TypeError("%s was compiled for %s; the arguments (%s) match none of them%s"
+                        % (what, declared, ", ".join(argtypes), hint))
+    raise TypeError("%s was compiled for %s; the arguments (%s) convert equally well to %s, so the "
+                    "call is ambiguous (Numba refuses it too); pass arguments of one signature's types"
+                    % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
 
 
 def _dedent(lines):
@@ -398,7 +379,7 @@ class CUDADispatcher(_core.Dispatcher):
         self._device = bool(device)
         self._frozen = {}
         self._source = None
-        self._device_sig = None
+        self._device_sig = None      # the declared signatures of a device function
         self._can_compile = True
         self._specialized = False
         self._specializations = {}
@@ -412,7 +393,7 @@ class CUDADispatcher(_core.Dispatcher):
                     bool(options.get("debug")), self._device)
         if sigs:
             if self._device:
-                self._device_sig = _sig_text(sigs[0])
+                self._device_sig = tuple(_sig_text(s) for s in sigs)
             else:
                 for s in sigs:
                     self.compile(s)
@@ -492,17 +473,8 @@ class CUDADispatcher(_core.Dispatcher):
         if k is not None:
             return k
         if not self._can_compile:
-            best, score = None, -1
-            for params, cand in self.overloads.items():
-                s = _match_score(params, argtypes)
-                if s is not None and s > score:
-                    best, score = cand, s
-            if best is None:
-                raise TypeError(
-                    "kernel %r was compiled for %s; the arguments (%s) match none of them%s"
-                    % (self.__name__, " and ".join("(%s)" % ", ".join(p) for p in self.overloads),
-                       ", ".join(argtypes), _readonly_hint(argtypes)))
-            return best
+            return self.overloads[pick_overload("kernel %r" % self.__name__, self.overloads, argtypes,
+                                                 _readonly_hint(argtypes))]
         return self._compile(", ".join(argtypes), argtypes, flags)
 
     def _kernel(self, signature):
