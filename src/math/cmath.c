@@ -13,13 +13,19 @@
  * log1p(4x / ((1-x)^2 + y^2)) / 4 with the atan2 imaginary part; tanh
  * uses tan(y) and 1/cosh(x), or its limit past |x| = 354 (float32: 44).
  * sin, cos, tan, asin, atan and asin follow from the hyperbolic ones by
- * multiplying the argument by i.  Finite arguments are the design point;
- * infinities and NaNs go through the formulas (and a few selected fixes
- * for sqrt and exp), which gives C99 Annex G's values in the common
- * cases but not all of its table.
+ * multiplying the argument by i, as CPython does.
+ *
+ * Arguments with an infinite or NaN part take C99 Annex G's values, as
+ * CPython's cmath gives them: after the formula, one test (re*0 + im*0 is
+ * a NaN) branches to a lookup in the function's table of the 49 pairs of
+ * part classes (cmathtab.h, made by tools/gen_cmath_special.py from
+ * CPython), whose mask names the rows the formula itself gives (exp(inf +
+ * iy) is inf cos y + i inf sin y).  Where CPython raises (log(0), atanh(1),
+ * an overflow) the value is C99's, as in Numba, which raises neither.
  */
 #include <math.h>
 
+#include "cmathtab.h"
 #include "mathlib.h"
 
 static Cx cx(Ref re, Ref im)
@@ -37,6 +43,66 @@ static Cx times_i(MB *b, Cx z)
 static Cx times_minus_i(MB *b, Cx z)
 {
 	return cx(z.im, mb_neg(b, z.re));
+}
+
+/* A function's values at arguments with an infinite or NaN part (C99
+ * Annex G, as CPython's cmath gives them): a table of 49 rows, one per
+ * pair of part classes, and a mask of the rows that the function's own
+ * formula gives (cmathtab.h, tools/gen_cmath_special.py). */
+typedef struct Special {
+	const char *name64, *name32;
+	const double *d;
+	const float *f;
+	uint64_t mask;
+} Special;
+
+#define SPECIAL(var, fn, NAME) \
+	static const Special var = {"__pj_c" fn "_d", "__pj_c" fn "_f", CMATH_##NAME##_D, CMATH_##NAME##_F, \
+	                            CMATH_##NAME##_MASK}
+SPECIAL(EXP, "exp", EXP);
+SPECIAL(SINH, "sinh", SINH);
+SPECIAL(COSH, "cosh", COSH);
+SPECIAL(TANH, "tanh", TANH);
+SPECIAL(RECT, "rect", RECT);
+
+/* 0 -inf, 1 negative finite, 2 -0, 3 +0, 4 positive finite, 5 +inf, 6 NaN (int32) */
+static Ref part_class(MB *b, Ref x)
+{
+	Ref zero = mb_i(b, KW, 0), one = mb_i(b, KW, 1);
+	Ref a = mb_abs(b, x);
+	Ref nz = mb_isel(b, KW, mb_eq(b, a, mb_f(b, 0)), zero, one);
+	Ref c = mb_iop(b, O_ADD, KW, nz, mb_isel(b, KW, mb_isinf(b, x), one, zero));
+	Ref pos = mb_iop(b, O_ADD, KW, c, mb_i(b, KW, 3)), neg = mb_iop(b, O_SUB, KW, mb_i(b, KW, 2), c);
+	Ref cls = mb_isel(b, KW, mb_signbit(b, x), neg, pos);
+	return mb_isel(b, KW, mb_isnan(b, x), mb_i(b, KW, 6), cls);
+}
+
+/* r, the formula's value at z, or where a part of z is infinite or NaN (a
+ * branch, told by re*0 + im*0 being a NaN) the table's */
+static Cx special(MB *b, Cx z, Cx r, const Special *t)
+{
+	int d = mb_is64(b), size = d ? 8 : 4;
+	int vre = mb_var(b, b->k, "cre"), vim = mb_var(b, b->k, "cim");
+	mb_set(b, vre, r.re);
+	mb_set(b, vim, r.im);
+	MIf s;
+	mb_if(b, &s, mb_isnan(b, mb_fma(b, z.re, mb_f(b, 0), mb_mul(b, z.im, mb_f(b, 0)))));
+	Ref row = mb_iop(b, O_ADD, KW, mb_iop(b, O_MUL, KW, part_class(b, z.re), mb_i(b, KW, 7)), part_class(b, z.im));
+	Ref row64 = mb_cvt(b, row, SK_I32, SK_U64);
+	Ref tab = d ? mb_gtable(b, t->name64, t->d, 49 * 2 * 8) : mb_gtable(b, t->name32, t->f, 49 * 2 * 4);
+	Ref addr = mb_uop(b, O_ADD, KL, tab, mb_uop(b, O_MUL, KL, row64, mb_i(b, KL, 2 * size)));
+	Ref tre = mb_gload(b, addr, b->sk);
+	Ref tim = mb_gload(b, mb_uop(b, O_ADD, KL, addr, mb_i(b, KL, size)), b->sk);
+	if (t->mask) {
+		Ref bit = mb_uop(b, O_AND, KL, mb_uop(b, O_SHR, KL, mb_i(b, KL, (int64_t)t->mask), row64), mb_i(b, KL, 1));
+		Ref own = mb_ucmp(b, CC_NE, KL, bit, mb_i(b, KL, 0));
+		tre = mb_sel(b, own, r.re, tre);
+		tim = mb_sel(b, own, r.im, tim);
+	}
+	mb_set(b, vre, tre);
+	mb_set(b, vim, tim);
+	mb_endif(b, &s);
+	return cx(mb_get(b, vre), mb_get(b, vim));
 }
 
 Cx math_cmul(MB *b, Cx x, Cx y)
@@ -76,10 +142,11 @@ Ref math_cphase(MB *b, Cx z)
 
 Cx math_crect(MB *b, Ref r, Ref phi)
 {
+	/* r phi for a zero angle (r = inf keeps a zero imaginary part) */
 	Ref re = mb_mul(b, r, math_cos(b, phi));
 	Ref im = mb_mul(b, r, math_sin(b, phi));
-	/* a zero angle keeps the imaginary part a zero even for r = inf */
-	return cx(re, mb_sel(b, mb_eq(b, phi, mb_f(b, 0)), phi, im));
+	im = mb_sel(b, mb_eq(b, phi, mb_f(b, 0)), mb_xorsign(b, phi, mb_signbit(b, r)), im);
+	return special(b, cx(r, phi), cx(re, im), &RECT);
 }
 
 Cx math_cexp(MB *b, Cx z)
@@ -92,7 +159,7 @@ Cx math_cexp(MB *b, Cx z)
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
 	re = mb_sel(b, real, math_exp(b, z.re), re);
 	im = mb_sel(b, real, z.im, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &EXP);
 }
 
 Cx math_clog(MB *b, Cx z)
@@ -155,7 +222,7 @@ Cx math_csinh(MB *b, Cx z)
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
 	re = mb_sel(b, real, math_sinh(b, z.re), re);
 	im = mb_sel(b, real, z.im, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &SINH);
 }
 
 Cx math_ccosh(MB *b, Cx z)
@@ -168,7 +235,7 @@ Cx math_ccosh(MB *b, Cx z)
 	Ref im0 = mb_mul(b, z.im, mb_copysign(b, mb_f(b, 1), z.re));
 	re = mb_sel(b, real, math_cosh(b, z.re), re);
 	im = mb_sel(b, real, im0, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &COSH);
 }
 
 Cx math_ctanh(MB *b, Cx z)
@@ -192,7 +259,7 @@ Cx math_ctanh(MB *b, Cx z)
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
 	re = mb_sel(b, real, tx, re);
 	im = mb_sel(b, real, z.im, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &TANH);
 }
 
 Cx math_csin(MB *b, Cx z)
