@@ -42,6 +42,7 @@ import threading
 import warnings
 
 from . import _cachefile, _core
+from .source import capture_lines, source_of
 
 _OPTIONS = {
     "nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil", "parallel", "error_model",
@@ -182,6 +183,7 @@ class CPUDispatcher(_core.CpuDispatcher):
         self.overloads = {}
         self._frozen = {}
         self._source = None
+        self._lines = capture_lines(py_func)     # the file as the decorator saw it
         self._can_compile = True
         argnames = tuple(code.co_varnames[:code.co_argcount])
         self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()))
@@ -196,9 +198,8 @@ class CPUDispatcher(_core.CpuDispatcher):
     # ---- what the compiler reads
 
     def _pj_info(self):
-        from .cuda.dispatcher import source_of
         if self._source is None:
-            self._source = source_of(self.py_func)
+            self._source = source_of(self.py_func, self._lines)
         text, file, first, shift = self._source
         closure = {}
         cells = self.py_func.__closure__

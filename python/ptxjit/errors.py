@@ -6,6 +6,8 @@ Compiling:
                            and says what is supported (Numba raises TypingError too).
                            CompileError is the same class.
     SourceNotFoundError    the function's source text cannot be found (a TypingError)
+    SourceChangedError     the function's file no longer holds the code Python runs
+                           (edited after the import; a TypingError)
     InternalCompilerError  a bug in ptxjit's compiler
 
 Running on the GPU:
@@ -48,8 +50,13 @@ class SourceNotFoundError(TypingError):
     """The source text of a function to compile cannot be found."""
 
 
+class SourceChangedError(TypingError):
+    """The source file of a function to compile no longer holds the code
+    Python runs: it was edited after the module was imported."""
+
+
 __all__ = [
-    "TypingError", "CompileError", "SourceNotFoundError", "InternalCompilerError",
+    "TypingError", "CompileError", "SourceNotFoundError", "SourceChangedError", "InternalCompilerError",
     "CudaSupportError", "CudaDriverError", "CudaAPIError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
     "UninitializedReadError", "RaceError",

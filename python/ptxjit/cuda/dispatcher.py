@@ -5,7 +5,7 @@ launch path (`kernel[grid, block](args)`) is C, in its base class
 ptxjit._core.Dispatcher: it classifies the arguments, looks the signature up
 in its own table and calls back here, through _compile_for(argtypes), only
 for a signature it has not seen.  Then this file compiles: the function's
-source (inspect.getsource, dedented), its file and first line, and its
+source (ptxjit/source.py: the text Python ran, dedented), its file and first line, and its
 globals and closure (read by the compiler's resolver, in C, at compile time;
 the values found are frozen in the dispatcher, as Numba freezes globals).
 
@@ -19,7 +19,7 @@ from types import ModuleType as _ModuleType
 
 from .. import _core
 from .. import types as _types
-from ..errors import SourceNotFoundError
+from ..source import capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
 from . import cache as _cache
 from . import stubs
 
@@ -160,100 +160,6 @@ def pick_overload(what, overloads, argtypes, hint=""):
                     % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
 
 
-def _dedent(lines):
-    """(text, columns removed) of source lines."""
-    indents = [len(l) - len(l.lstrip(" \t")) for l in lines if l.strip()]
-    n = min(indents) if indents else 0
-    if n == 0:
-        return "".join(lines), 0
-    first = next(l for l in lines if l.strip())
-    prefix = first[:n]
-    out = []
-    for l in lines:
-        if l.startswith(prefix):
-            out.append(l[n:])
-        else:
-            k = len(l) - len(l.lstrip(" \t"))
-            out.append(l[min(k, n):])
-    return "".join(out), n
-
-
-def _last_line(code):
-    """The last source line any instruction of code (or of a function
-    defined in it) comes from; None when the positions are not kept."""
-    last = code.co_firstlineno
-    positions = getattr(code, "co_positions", None)
-    if positions is None:
-        return None
-    for line, end, _, _ in positions():
-        if line is None:
-            continue
-        if end is None:          # python -X no_debug_ranges
-            return None
-        if end > last:
-            last = end
-    for c in code.co_consts:
-        if hasattr(c, "co_positions"):
-            n = _last_line(c)
-            if n is None:
-                return None
-            last = max(last, n)
-    return last
-
-
-def _quick_source_lines(func):
-    """(lines, first line) of a function's definition, decorators included,
-    read from the file through linecache with the end taken from the code's
-    positions (Python 3.11+); None where that does not apply, and then
-    inspect (which tokenizes, several milliseconds the first time) does it."""
-    import linecache
-    code = func.__code__
-    if func.__name__ == "<lambda>":
-        return None
-    lines = linecache.getlines(code.co_filename, func.__globals__)
-    first = code.co_firstlineno
-    last = _last_line(code)
-    if not lines or last is None or first < 1 or last > len(lines) or last < first:
-        return None
-    head = lines[first - 1].lstrip()
-    if not head.startswith(("@", "def ", "async def ")):
-        return None
-    block = lines[first - 1:last]
-    # the block ends with the code; trailing lines indented deeper than the
-    # def belong to it too: a closing bracket, a comment, and statements
-    # that left no instructions (the body of `if False:`, dropped by the
-    # bytecode compiler of Python 3.12)
-    indent = len(lines[first - 1]) - len(head)
-    for extra in lines[last:]:
-        body = extra.lstrip()
-        if body and len(extra) - len(body) <= indent:
-            break
-        block.append(extra)
-    while block and not block[-1].strip():
-        block.pop()
-    return block, first
-
-
-def source_of(func):
-    """(dedented source, file, first line, columns removed) of a function."""
-    code = func.__code__
-    quick = _quick_source_lines(func)
-    if quick is not None:
-        text, shift = _dedent(quick[0])
-        return text, code.co_filename, max(quick[1], 1), shift
-    import inspect
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError) as e:
-        raise SourceNotFoundError(
-            "cannot find the source code of function %r (file %s, line %d): ptxjit compiles a "
-            "kernel from its source text, so the function must be defined in a file Python can "
-            "read; functions typed at the interactive prompt or made with exec() have no source "
-            "(%s)" % (func.__name__, code.co_filename, code.co_firstlineno, e)) from None
-    text, shift = _dedent(lines)
-    return text, code.co_filename, max(first, 1), shift
-
-
 _table_ready = False
 _table = None
 
@@ -360,7 +266,7 @@ class CUDADispatcher(_core.Dispatcher):
     """A @cuda.jit function: launch it as f[grid, block](args), or call it
     from another kernel when device=True."""
 
-    def __init__(self, py_func, sigs=None, device=False, options=None):
+    def __init__(self, py_func, sigs=None, device=False, options=None, lines=None):
         code = getattr(py_func, "__code__", None)
         if code is None:
             raise TypeError("cuda.jit needs a Python function, not %s" % type(py_func).__name__)
@@ -379,6 +285,7 @@ class CUDADispatcher(_core.Dispatcher):
         self._device = bool(device)
         self._frozen = {}
         self._source = None
+        self._lines = lines or capture_lines(py_func)     # the file as the decorator saw it
         self._device_sig = None      # the declared signatures of a device function
         self._can_compile = True
         self._specialized = False
@@ -403,7 +310,7 @@ class CUDADispatcher(_core.Dispatcher):
 
     def _pj_info(self):
         if self._source is None:
-            self._source = source_of(self.py_func)
+            self._source = source_of(self.py_func, self._lines)
         text, file, first, shift = self._source
         closure = {}
         cells = self.py_func.__closure__
@@ -508,7 +415,8 @@ class CUDADispatcher(_core.Dispatcher):
         argtypes = self._typeof(tuple(args))
         sp = self._specializations.get(argtypes)
         if sp is None:
-            sp = CUDADispatcher(self.py_func, ["(%s)" % ", ".join(argtypes)], False, self.targetoptions)
+            sp = CUDADispatcher(self.py_func, ["(%s)" % ", ".join(argtypes)], False, self.targetoptions,
+                                self._lines)
             sp._specialized = True
             self._specializations[argtypes] = sp
         return sp
@@ -670,11 +578,12 @@ def jit(func_or_sig=None, device=False, **options):
         for s in sigs:
             _sig_text(s)
         return lambda f: CUDADispatcher(getattr(f, "py_func", f), sigs, device, options)
+    lines = None
     if isinstance(func_or_sig, CUDADispatcher):
-        func_or_sig = func_or_sig.py_func
+        func_or_sig, lines = func_or_sig.py_func, func_or_sig._lines
     if not callable(func_or_sig):
         raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
-    return CUDADispatcher(func_or_sig, None, device, options)
+    return CUDADispatcher(func_or_sig, None, device, options, lines)
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
