@@ -309,6 +309,7 @@ def run(how, dt):
 FAMILIES = {
     "exp": ["exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "rect", "phase", "polar_r", "polar_phi", "isnan",
             "np.exp", "np.sin", "np.cos", "np.tan", "np.sinh", "np.cosh", "np.tanh"],
+    "log": ["sqrt", "log", "log10", "log_base", "np.sqrt", "np.log", "np.log10"],
 }
 
 

@@ -60,6 +60,8 @@ typedef struct Special {
 	static const Special var = {"__pj_c" fn "_d", "__pj_c" fn "_f", CMATH_##NAME##_D, CMATH_##NAME##_F, \
 	                            CMATH_##NAME##_MASK}
 SPECIAL(EXP, "exp", EXP);
+SPECIAL(LOG, "log", LOG);
+SPECIAL(SQRT, "sqrt", SQRT);
 SPECIAL(SINH, "sinh", SINH);
 SPECIAL(COSH, "cosh", COSH);
 SPECIAL(TANH, "tanh", TANH);
@@ -164,17 +166,24 @@ Cx math_cexp(MB *b, Cx z)
 
 Cx math_clog(MB *b, Cx z)
 {
+	int d = mb_is64(b);
 	Ref ax = mb_abs(b, z.re), ay = mb_abs(b, z.im);
 	Ref big = mb_max(b, ax, ay), small = mb_min(b, ax, ay);
-	Ref h = math_hypot(b, z.re, z.im);
 	Ref one = mb_f(b, 1);
+	/* |z| scaled by 1/2 where it could overflow, by 2^54 (float32: 2^24)
+	 * where it could be subnormal; log(scale) is subtracted after the log */
+	Ref hi = mb_gt(b, big, mb_f(b, d ? 0x1p1022 : 0x1p126));
+	Ref lo = mb_lt(b, big, mb_f(b, d ? 0x1p-1022 : 0x1p-126));
+	Ref sc = mb_sel(b, hi, mb_f(b, 0.5), mb_sel(b, lo, mb_f(b, d ? 0x1p54 : 0x1p24), one));
+	Ref lsc = mb_sel(b, hi, mb_f(b, 0.6931471805599453), mb_sel(b, lo, mb_f(b, (d ? -54 : -24) * 0.6931471805599453), mb_f(b, 0)));
+	Ref h = math_hypot(b, mb_mul(b, z.re, sc), mb_mul(b, z.im, sc));
 	Ref above = mb_gt(b, h, mb_f(b, 0.71)), below = mb_lt(b, h, mb_f(b, 1.73));
 	Ref near1 = mb_and(b, above, below);
 	Ref bm1 = mb_sub(b, big, one), bp1 = mb_add(b, big, one), s2 = mb_mul(b, small, small);
 	Ref t = mb_fma(b, bm1, bp1, s2);
 	Ref re1 = mb_mul(b, mb_f(b, 0.5), math_log1p(b, t));
-	Ref re = mb_sel(b, near1, re1, math_log(b, h));
-	return cx(re, math_atan2(b, z.im, z.re));
+	Ref re = mb_sel(b, near1, re1, mb_add(b, math_log(b, h), lsc));
+	return special(b, z, cx(re, math_atan2(b, z.im, z.re)), &LOG);
 }
 
 Cx math_clog10(MB *b, Cx z)
@@ -207,10 +216,7 @@ Cx math_csqrt(MB *b, Cx z)
 	Ref zero = mb_and(b, ax0, ay0);
 	re = mb_sel(b, zero, mb_f(b, 0), re);
 	im = mb_sel(b, zero, z.im, im);
-	Ref yinf = mb_isinf(b, z.im);
-	re = mb_sel(b, yinf, mb_f(b, HUGE_VAL), re);
-	im = mb_sel(b, yinf, z.im, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &SQRT);
 }
 
 Cx math_csinh(MB *b, Cx z)
