@@ -120,6 +120,17 @@ def test_ticks_check_the_order_of_evaluation():
         assert want == "ok" or outs[0].detail.startswith("tlog["), outs
 
 
+def test_reference_lgamma_is_correctly_rounded():
+    """refrt.lgamma, the reference of math.lgamma everywhere in the tester:
+    log|gamma(x)| rounded once (CPython's math.lgamma is 8 ulps off at 2.5,
+    and has no correct digit near the zero at -2.457)."""
+    import refrt as R
+    assert R.lgamma(2.5) == 0.2846828704729192 and R.lgamma(0.5) == 0.5723649429247001
+    assert R.lgamma(-2.4570247382208006) == 5.619192358950097e-17
+    assert R.lgamma(1.0) == 0.0 and R.lgamma(-3.0) == R.lgamma(0.0) == R.math.inf
+    assert R.inexact("lgamma", [2.5], "f64") == R.inexact("lgamma", [2.5], "f32") == R.lgamma(2.5)
+
+
 def test_reference_warp_semantics():
     """refrt.warp_op against hand-computed results of a full warp."""
     import refrt as R
