@@ -94,6 +94,9 @@ typedef struct PjOptions {
 	 * lower with index checks (IndexError at the Python line). */
 	int target_cpu;
 	int boundscheck;
+	/* The CPU target: error_model='numpy', division by zero gives NumPy's
+	 * values (inf, nan, 0) instead of raising ZeroDivisionError. */
+	int error_model_numpy;
 } PjOptions;
 
 enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };

@@ -531,6 +531,7 @@ TRIGGERS = [
      ["xoroshiro128p_dtype"]),
     ("njit_no_sig_match", lambda: _njit_sigs()(np.zeros(3)), "TypeError", ["n_sig", "match none"]),
     ("njit_object_mode_flag", lambda: njit(nopython=False), "NotImplementedError", ["object mode"]),
+    ("njit_error_model", lambda: njit(error_model="c"), "ValueError", ["error_model must be"]),
 ]
 
 

@@ -468,3 +468,101 @@ def test_element_loops_layouts_and_kinds():
     a = np.zeros(2, np.complex128)
     assert fill_in(a, 1 + 2j) is None
     assert a[0] == (1 + 2j) ** 2 + 1
+
+
+# ------------------------------------------------- division by zero, floor
+
+@njit
+def _ops_by(a, b):
+    return a / b, a // b, a % b, divmod(a, b)
+
+
+@njit
+def _one_op(a, b, k):
+    if k == 0:
+        return a / b
+    if k == 1:
+        return a // b
+    if k == 2:
+        return a % b
+    return divmod(a, b)[0] + 0 * a
+
+
+@njit(error_model="numpy")
+def _numpy_ops(a, b):
+    return a / b, a // b, a % b, divmod(a, b)
+
+
+# Numba's messages (CPython 3.11 says "integer division or modulo by zero"
+# for both // and %); float division by zero is "division by zero" there too
+_NUMBA_MESSAGE = {(0, int): "division by zero", (1, int): "integer division by zero",
+                  (2, int): "integer modulo by zero", (3, int): "integer divmod by zero",
+                  (0, float): "division by zero", (1, float): "division by zero",
+                  (2, float): "modulo by zero", (3, float): "modulo by zero"}
+
+
+def test_division_by_zero_raises_as_python():
+    """/, //, % and divmod by zero raise ZeroDivisionError with Python's
+    messages (Numba's error_model='python'); non-zero divisors agree with
+    Python on random operands."""
+    for a, b in zip(rng.integers(-1000, 1000, 20).tolist(), rng.integers(1, 50, 20).tolist()):
+        check(_ops_by, a, b)
+        check(_ops_by, a, -b)
+        check(_ops_by, a * 0.37, b * 0.5)
+    for a in [7, -7, 7.5, -0.25]:
+        zero = 0.0 if isinstance(a, float) else 0
+        for k in range(4):
+            with pytest.raises(ZeroDivisionError):
+                [lambda: a / zero, lambda: a // zero, lambda: a % zero, lambda: divmod(a, zero)][k]()
+            with pytest.raises(ZeroDivisionError, match="^" + _NUMBA_MESSAGE[k, type(a)]):
+                _one_op(a, zero, k)
+    with pytest.raises(ZeroDivisionError, match="^integer modulo by zero"):
+        _one_op(np.uint64(7), np.uint64(0), 2)
+    with pytest.raises(ZeroDivisionError, match="^division by zero"):
+        _one_op(3, 0, 0)             # int / int is a float division
+
+
+def test_error_model_numpy_gives_numpys_values():
+    with np.errstate(all="ignore"):
+        for a in [7, -7, 0]:
+            got = _numpy_ops(a, 0)
+            assert got[1:3] == (0, 0) and got[3] == (0, 0)
+            np.testing.assert_array_equal(got[0], np.float64(a) / np.float64(0))   # inf, -inf, nan
+        for a in [7.5, -7.5, 0.0]:
+            got = _numpy_ops(a, 0.0)
+            want = (np.float64(a) / 0.0, np.floor_divide(a, 0.0), np.remainder(a, 0.0))
+            np.testing.assert_array_equal(np.array(got[:3]), np.array(want))
+            np.testing.assert_array_equal(np.array(got[3]), np.array(want[1:]))
+    with pytest.raises(ValueError, match="error_model"):
+        njit(error_model="c")(lambda x: x)
+
+
+@njit
+def _rounded(x):
+    return math.floor(x), math.ceil(x), math.trunc(x)
+
+
+def test_floor_ceil_trunc_return_ints():
+    for x in (rng.standard_normal(20) * 1e6).tolist() + [2.5, -2.5, 0.0, 7.0]:
+        got = _rounded(x)
+        assert got == _rounded.py_func(x) and all(type(v) is int for v in got), (x, got)
+    got = _rounded(np.float32(-3.75))
+    assert got == (-4, -3, -3) and all(type(v) is int for v in got)
+    assert _rounded(-9) == (-9, -9, -9)
+
+
+@njit
+def _percent(k):
+    if k > 1:
+        raise ValueError("50% done, 100%% left")
+    assert k != 1, "k is 1 (%d)"
+    return k
+
+
+def test_percent_signs_in_messages_stay_single():
+    with pytest.raises(ValueError) as e:
+        _percent(2)
+    assert str(e.value).startswith("50% done, 100%% left")
+    with pytest.raises(AssertionError) as e:
+        _percent(1)
+    assert str(e.value).startswith("k is 1 (%d)")

@@ -20,6 +20,9 @@ own their memory.
                       (the parts of -ffast-math that leave the process's
                       floating-point environment alone)
     boundscheck=True  every index is checked: IndexError names the line
+    error_model=      'python' (the default): /, //, % and divmod by zero
+                      raise ZeroDivisionError; 'numpy': they give NumPy's
+                      values (inf, nan, and 0 for integers)
     nogil=True        the call releases the GIL
 
 Without a C compiler (none on PATH, $CC naming nothing that runs, or
@@ -58,6 +61,13 @@ _lock = threading.Lock()
 _cc_info = None          # (argv, identity) or () when there is none
 _cc_key = None           # the (PTXJIT_CC, CC) it was found for
 _warned = False
+
+
+def _error_model(options):
+    m = options.get("error_model", "python")
+    if m not in ("python", "numpy"):
+        raise ValueError("error_model must be 'python' or 'numpy', not %r" % (m,))
+    return m
 
 
 def _compiler():
@@ -219,6 +229,7 @@ class CPUDispatcher(_core.CpuDispatcher):
             "target_cpu": True,
             "fastmath": bool(o.get("fastmath", False)),
             "boundscheck": bool(o.get("boundscheck", False)),
+            "error_model_numpy": _error_model(o) == "numpy",
             "sim": sim,
             "dump": o.get("dump"),
         }
@@ -321,6 +332,7 @@ def jit(func_or_sig=None, **options):
     if unknown:
         raise TypeError("jit() got unexpected keyword argument%s %s; it takes %s"
                         % ("s" if len(unknown) > 1 else "", ", ".join(sorted(unknown)), ", ".join(sorted(_OPTIONS))))
+    _error_model(options)
     if options.get("nopython") is False or options.get("forceobj"):
         raise NotImplementedError(
             "object mode (nopython=False, forceobj=True) is not supported: ptxjit compiles the function to "

@@ -62,6 +62,7 @@ def cpu_function(func, options):
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError("expected a Python function, not %r" % (func,))
     opts = {k: v for k, v in (options or {}).items() if k in ("fastmath", "cache", "nogil", "boundscheck")}
+    opts["error_model"] = "numpy"     # a ufunc's element function: 1.0 / 0.0 is inf, as in Numba
     if func.__name__ != "<lambda>":
         return CPUDispatcher(func, None, opts)
     if _LambdaCPU is None:

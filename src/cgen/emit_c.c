@@ -266,24 +266,28 @@ static const Loc *loc_of(Fn *fn, int32_t l)
 	return l >= 0 && l < fn->nlocs ? &fn->locs[l] : NULL;
 }
 
-static void check_msg(Out *o, Fn *fn, int k)
+/* The message of check (or trap) k: a printf format of the index and the
+ * extent for a check (src/py/cpu.c formats it), the text itself for a
+ * trap, so that only a check doubles the '%' it holds. */
+static void check_msg(Out *o, Fn *fn, int k, int is_check)
 {
 	CheckInfo *ci = &fn->checks[k];
 	const Loc *l = loc_of(fn, ci->loc);
+	int pct = is_check;
 	fputc('"', o->f);
 	if (ci->msg) {
-		c_string(o, ci->msg, 1);
+		c_string(o, ci->msg, pct);
 	} else {
 		fprintf(o->f, "index %%lld is out of bounds for axis %d with size %%lld", ci->axis < 0 ? 0 : ci->axis);
 		if (ci->array) {
 			fputs(" (array '", o->f);
-			c_string(o, ci->array, 1);
+			c_string(o, ci->array, pct);
 			fputs("'", o->f);
 		}
 	}
 	if (l && l->file) {
 		fputs(ci->msg || !ci->array ? " (at " : ", at ", o->f);
-		c_string(o, l->file, 1);
+		c_string(o, l->file, pct);
 		fprintf(o->f, ":%d)", l->line);
 	} else if (!ci->msg && ci->array) {
 		fputc(')', o->f);
@@ -589,7 +593,7 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 		fputs(" >= (uint64_t)", f);
 		ref(o, fn, i->arg[1]);
 		fputs(") PJ_FAIL(pj_fail(ctx, 1, ", f);
-		check_msg(o, fn, i->aux);
+		check_msg(o, fn, i->aux, 1);
 		fputs(", ", f);
 		ref(o, fn, i->arg[0]);
 		fputs(", ", f);
@@ -598,7 +602,7 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 		break;
 	case O_TRAP:
 		fputs("PJ_FAIL(pj_fail(ctx, 2, ", f);
-		check_msg(o, fn, i->aux);
+		check_msg(o, fn, i->aux, 0);
 		fputs(", 0, 0))", f);
 		break;
 	case O_ALLOC:

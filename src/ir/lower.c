@@ -625,6 +625,7 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	Lower *L = &lw;
 	L->c = c;
 	L->debug = checked && c->opt && c->opt->debug;
+	L->zerodiv = L->debug;
 	L->f = ir_new_fn(c, entry_name(L, kernel));
 	L->f->checked = checked;
 

@@ -95,6 +95,8 @@ typedef struct Lower {
 	int depth;            /* inlining depth */
 	int debug;            /* asserts and raise become traps */
 	int cpu;              /* the CPU target (lower_cpu.c): no fma contraction */
+	int zerodiv;          /* Python's error model: /, //, % and divmod by zero raise
+	                       * ZeroDivisionError (the CPU target, debug kernels) */
 	void *callmod;        /* lower_call.c: the module's functions called for real */
 	int printbuf;         /* lower_print.c: Fn.arrays index of the print buffer + 1, 0 if none */
 	/* slots */
@@ -157,8 +159,12 @@ _Noreturn void lower_unsupported(Lower *L, Span sp, const char *what);
 Value lower_expr(Lower *L, Expr *e);
 void lower_cond(Lower *L, Expr *e, Blk *t, Blk *f);
 Type *lower_arith_type(AstOp op, Type *a, Type *b);
-/* a op b in type ty (the operands are converted to ty first) */
+/* a op b in type ty (the operands are converted to ty first); /, // and %
+ * by zero raise as Python's under Lower.zerodiv */
 Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp);
+/* Under Lower.zerodiv: ZeroDivisionError "[integer ]<what> by zero" where
+ * divisor b of kind sk is zero (nothing for a non-zero constant). */
+void lower_zerodiv(Lower *L, ScalarKind sk, Ref b, const char *what);
 /* z + x*y (sub: z - x*y) as one fma when `mul` is a contractible
  * multiply of type ty; returns 0 (and emits nothing) otherwise. */
 int lower_try_fma_aug(Lower *L, AstOp op, Value z, Expr *mul, Type *ty, Value *out);
@@ -207,6 +213,11 @@ void lower_finish(Lower *L);     /* phis into blocks, operands rewritten, preds 
 
 /* lower_stmt.c */
 void lower_block(Lower *L, StmtList *b);
+/* The thread (function) stops here with msg ("ValueError: text"; NULL:
+ * silently), an O_TRAP with its CheckInfo; lower_guard: continues where
+ * `ok` holds, elsewhere stops with msg. */
+void lower_trap(Lower *L, const char *msg);
+void lower_guard(Lower *L, Ref ok, const char *msg);
 void lower_assign(Lower *L, Expr *target, Value v, Span sp);
 Value lower_inline_call(Lower *L, Expr *e);
 

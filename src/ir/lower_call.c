@@ -144,6 +144,7 @@ static void lower_func(Lower *K, CallMod *m, int idx)
 	L->c = c;
 	L->debug = K->debug;
 	L->cpu = K->cpu;
+	L->zerodiv = K->zerodiv;
 	L->f = f;
 	L->callmod = m;
 

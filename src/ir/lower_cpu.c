@@ -147,27 +147,6 @@ static void store_leaf(Lower *L, Value v, Ref base, const PjRet **rp, Span sp)
 
 /* ------------------------------------------------------------- helpers */
 
-/* Continues where `ok` holds; elsewhere the function stops with msg. */
-static void guard(Lower *L, Ref ok, const char *msg)
-{
-	Fn *f = L->f;
-	Blk *good = lower_new_blk(L), *bad = lower_new_blk(L);
-	lower_branch(L, ok, good, bad);
-	lower_seal(L, good);
-	lower_seal(L, bad);
-	lower_enter(L, bad);
-	CheckInfo ci;
-	memset(&ci, 0, sizeof ci);
-	ci.loc = f->cur_loc;
-	ci.msg = msg;
-	ci.axis = -1;
-	VEC_PUSH(L->c, f->checks, f->nchecks, f->capchecks, ci);
-	lower_emit(L, O_TRAP, KX, SK_I32, REF_NONE, REF_NONE, REF_NONE, f->nchecks - 1);
-	ir_ret(L->cur);
-	L->cur = NULL;
-	lower_enter(L, good);
-}
-
 typedef void (*LoopBody)(Lower *L, Ref k, void *data);
 
 /* for k in range(n): body(k) */
@@ -207,10 +186,10 @@ static Value new_array(Lower *L, Type *t, Ref *shape, int zero)
 	for (int d = 0; d < t->ndim; d++) {
 		v.shape[d] = shape[d];
 		if (shape[d].kind != R_CON)
-			guard(L, lower_cmp(L, CC_GE, SK_I64, shape[d], con64(L, 0)),
+			lower_guard(L, lower_cmp(L, CC_GE, SK_I64, shape[d], con64(L, 0)),
 			      "ValueError: negative dimensions are not allowed");
 		else if (L->f->con[shape[d].idx].i < 0)
-			guard(L, ir_con_bool(L->f, 0), "ValueError: negative dimensions are not allowed");
+			lower_guard(L, ir_con_bool(L->f, 0), "ValueError: negative dimensions are not allowed");
 		n = op64(L, O_MUL, n, shape[d]);
 	}
 	Ref bytes = op64(L, O_MUL, n, con64(L, ty_elem_size(t->elem)));
@@ -341,7 +320,7 @@ static Value arange(Lower *L, Expr *e)
 		step = lower_convert(L, lower_scalar(i64(), con64(L, 1)), ct, e->span);
 	Ref n;
 	if (allint) {
-		guard(L, lower_cmp(L, CC_NE, SK_I64, step.r, con64(L, 0)), "ZeroDivisionError: division by zero");
+		lower_guard(L, lower_cmp(L, CC_NE, SK_I64, step.r, con64(L, 0)), "ZeroDivisionError: division by zero");
 		Ref pos = lower_cmp(L, CC_GT, SK_I64, step.r, con64(L, 0));
 		Ref up = op64(L, O_SUB, stop.r, start.r);
 		Ref down = op64(L, O_SUB, start.r, stop.r);
@@ -350,7 +329,7 @@ static Value arange(Lower *L, Expr *e)
 		Ref q = op64(L, O_DIV, op64(L, O_SUB, op64(L, O_ADD, num, den), con64(L, 1)), den);
 		n = lower_sel(L, KL, lower_cmp(L, CC_GT, SK_I64, num, con64(L, 0)), q, con64(L, 0));
 	} else {
-		guard(L, lower_cmp(L, CC_NE, SK_F64, step.r, ir_con_f64(L->f, 0.0)), "ZeroDivisionError: division by zero");
+		lower_guard(L, lower_cmp(L, CC_NE, SK_F64, step.r, ir_con_f64(L->f, 0.0)), "ZeroDivisionError: division by zero");
 		Ref d = lower_emit(L, O_SUB, KD, SK_F64, stop.r, start.r, REF_NONE, 0);
 		Ref q = lower_emit(L, O_CEIL, KD, SK_F64, lower_emit(L, O_DIV, KD, SK_F64, d, step.r, REF_NONE, 0),
 		                   REF_NONE, REF_NONE, 0);
@@ -430,6 +409,7 @@ Fn *lower_cpu(Ctx *c, Spec *sp, int checked)
 	L->c = c;
 	L->debug = 1;
 	L->cpu = 1;
+	L->zerodiv = !(c->opt && c->opt->error_model_numpy);
 	L->f = ir_new_fn(c, fn_name(c, sp));
 	L->f->checked = checked;
 

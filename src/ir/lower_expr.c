@@ -171,6 +171,24 @@ static void int_divmod(Lower *L, ScalarKind sk, Ref a, Ref b, Ref *q, Ref *r)
 		*r = lower_norm(L, rr, sk);
 }
 
+/* Python's error model (Lower.zerodiv): stops with ZeroDivisionError
+ * ("integer division by zero") where divisor b of kind sk is zero; no
+ * test for a non-zero constant. */
+void lower_zerodiv(Lower *L, ScalarKind sk, Ref b, const char *what)
+{
+	int isf = lower_is_floatsk(sk);
+	if (!L->zerodiv || !L->cur)
+		return;
+	if (b.kind == R_CON) {
+		const Con *k = &L->f->con[b.idx];
+		if (k->cls == KS ? k->s != 0 : k->cls == KD ? k->d != 0 : k->i != 0)
+			return;
+	}
+	Ref zero = isf ? lower_con_float(L, sk, 0.0) : lower_con_int(L, sk, 0);
+	lower_guard(L, lower_cmp(L, CC_NE, sk, b, zero),
+	            arena_printf(L->c->arena, "ZeroDivisionError: %s%s by zero", isf ? "" : "integer ", what));
+}
+
 static Value complex_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp)
 {
 	ScalarKind p = lower_part_sk(ty->sk);
@@ -217,6 +235,8 @@ Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp)
 	a = lower_convert(L, a, ty, sp);
 	b = lower_convert(L, b, ty, sp);
 	int isf = lower_is_floatsk(sk);
+	if (op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD)
+		lower_zerodiv(L, sk, b.r, op == OP_MOD ? "modulo" : "division");
 	Ref r;
 	switch (op) {
 	case OP_ADD:

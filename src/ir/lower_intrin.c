@@ -232,13 +232,20 @@ static Value divmodval(Lower *L, Expr *e)
 		Ref q, m;   /* one fmod for both */
 		Ref x = lower_convert(L, a, t, e->span).r;
 		Ref y = lower_convert(L, b, t, e->span).r;
+		lower_zerodiv(L, t->sk, y, "modulo");
 		lower_float_divmod(L, t->sk, x, y, &q, &m);
 		r.elts[0] = lower_scalar(t, q);
 		r.elts[1] = lower_scalar(t, m);
 		return r;
 	}
+	/* one test, with divmod's message, before both operators */
+	int zd = L->zerodiv;
+	if (t->kind == TY_SCALAR && lower_is_intsk(t->sk))
+		lower_zerodiv(L, t->sk, lower_convert(L, b, t, e->span).r, "divmod");
+	L->zerodiv = 0;
 	r.elts[0] = lower_binop(L, OP_FLOORDIV, a, b, ty->elts[0], e->span);
 	r.elts[1] = lower_binop(L, OP_MOD, a, b, ty->elts[1], e->span);
+	L->zerodiv = zd;
 	return r;
 }
 

@@ -136,6 +136,17 @@ static Ref as_sk(Lower *L, Value v, ScalarKind sk, Span sp)
 	return lower_convert(L, v, ty_scalar(sk), sp).r;
 }
 
+/* A NumPy ufunc's operator: never raises, x // 0 is 0 and 1.0 / 0.0 is inf
+ * whatever the error model of Python's operators. */
+static Value np_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp)
+{
+	int zd = L->zerodiv;
+	L->zerodiv = 0;
+	Value r = lower_binop(L, op, a, b, ty, sp);
+	L->zerodiv = zd;
+	return r;
+}
+
 static Value pair(Lower *L, Type *ty, Value a, Value b)
 {
 	Value v = {.ty = ty, .n = 2};
@@ -379,7 +390,7 @@ static Value numpy_misc(Lower *L, Expr *e, int in, const Value *av)
 	case IN_NP_LEFT_SHIFT: case IN_NP_RIGHT_SHIFT:
 	case IN_NP_ADD: case IN_NP_SUBTRACT: case IN_NP_MULTIPLY: case IN_NP_DIVIDE:
 	case IN_NP_FLOOR_DIVIDE: case IN_NP_REMAINDER: case IN_NP_POWER:
-		return lower_binop(L, op, arg(L, e, av, 0), arg(L, e, av, 1), ty, e->span);
+		return np_binop(L, op, arg(L, e, av, 0), arg(L, e, av, 1), ty, e->span);
 	case IN_NP_FMOD: {
 		Value a = lower_convert(L, arg(L, e, av, 0), ty, e->span), c = lower_convert(L, arg(L, e, av, 1), ty, e->span);
 		ScalarKind sk = ty->sk;
@@ -394,8 +405,8 @@ static Value numpy_misc(Lower *L, Expr *e, int in, const Value *av)
 	case IN_NP_DIVMOD: {
 		Value a = arg(L, e, av, 0), c = arg(L, e, av, 1);
 		Type *t = ty->elts[0];
-		Value q = lower_binop(L, OP_FLOORDIV, a, c, t, e->span);
-		Value r = lower_binop(L, OP_MOD, a, c, t, e->span);
+		Value q = np_binop(L, OP_FLOORDIV, a, c, t, e->span);
+		Value r = np_binop(L, OP_MOD, a, c, t, e->span);
 		return pair(L, ty, q, r);
 	}
 	default:

@@ -416,7 +416,7 @@ static void lower_return(Lower *L, Stmt *s)
 	lower_jump(L, fr->ret);
 }
 
-static void trap(Lower *L, const char *msg)
+void lower_trap(Lower *L, const char *msg)
 {
 	Fn *f = L->f;
 	CheckInfo ci;
@@ -426,6 +426,19 @@ static void trap(Lower *L, const char *msg)
 	ci.axis = -1;
 	VEC_PUSH(L->c, f->checks, f->nchecks, f->capchecks, ci);
 	lower_emit(L, O_TRAP, KX, SK_I32, REF_NONE, REF_NONE, REF_NONE, f->nchecks - 1);
+}
+
+void lower_guard(Lower *L, Ref ok, const char *msg)
+{
+	Blk *good = lower_new_blk(L), *bad = lower_new_blk(L);
+	lower_branch(L, ok, good, bad);
+	lower_seal(L, good);
+	lower_seal(L, bad);
+	lower_enter(L, bad);
+	lower_trap(L, msg);
+	ir_ret(L->cur);
+	L->cur = NULL;
+	lower_enter(L, good);
 }
 
 static const char *str_of(Lower *L, Expr *e)
@@ -450,7 +463,7 @@ static void lower_assert(Lower *L, Stmt *s)
 	lower_seal(L, ok);
 	lower_seal(L, fail);
 	lower_enter(L, fail);
-	trap(L, msg);
+	lower_trap(L, msg);
 	ir_ret(fail);
 	lower_enter(L, ok);
 }
@@ -467,9 +480,9 @@ static void lower_raise(Lower *L, Stmt *s)
 				m = str_of(L, v->call.args[0]);
 		} else if (v && v->ty && v->ty->kind == TY_EXC && v->ty->name)
 			name = v->ty->name;
-		trap(L, m ? arena_printf(L->c->arena, "%s: %s", name, m) : name);
+		lower_trap(L, m ? arena_printf(L->c->arena, "%s: %s", name, m) : name);
 	} else if (L->f->is_func) {
-		trap(L, NULL);   /* a called function's raise ends the thread too, silently */
+		lower_trap(L, NULL);   /* a called function's raise ends the thread too, silently */
 	}
 	ir_ret(L->cur);
 	L->cur = NULL;

@@ -847,7 +847,8 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	    opt_int(opts, "max_registers", 0, &maxreg))
 		return NULL;
 	o.opt_level = optimise ? 1 : 0;
-	if (opt_int(opts, "target_cpu", 0, &o.target_cpu) || opt_int(opts, "boundscheck", 0, &o.boundscheck))
+	if (opt_int(opts, "target_cpu", 0, &o.target_cpu) || opt_int(opts, "boundscheck", 0, &o.boundscheck) ||
+	    opt_int(opts, "error_model_numpy", 0, &o.error_model_numpy))
 		return NULL;
 	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias) ||
 	    opt_int(opts, "small_grid", 0, &o.small_grid))

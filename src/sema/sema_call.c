@@ -738,6 +738,35 @@ static Type *type_atomic(Scope *sc, Expr *e, int in)
 	return set(e, at->elem, NULL);
 }
 
+static Type *type_math1(Scope *sc, Expr *e, int in);
+
+/* math.floor, math.ceil and math.trunc: on the CPU target an int, as in
+ * Python 3 and Numba's CPU target: int64 (uint64 for a uint64), the value
+ * of an integer argument itself.  In kernels a float of the argument's
+ * type (float64 for an int), as numba-cuda types them (libdevice's
+ * floor); a float16 stays a float16 on both. */
+static Type *type_math_to_int(Scope *sc, Expr *e, int in)
+{
+	arity(sc, e, in, 1, 1);
+	Expr *a = e->call.args[0];
+	Type *t = number_arg(sc, a, in, 0);
+	if (!(sc->c->opt && sc->c->opt->target_cpu) || (t->kind == TY_SCALAR && t->sk == SK_F16))
+		return type_math1(sc, e, in);
+	Type *r = ty_scalar(t->kind == TY_SCALAR && t->sk == SK_U64 ? SK_U64 : SK_I64);
+	Const *v = NULL;
+	if (is_intlike(t))
+		v = const_of_type(sc->c, a->cval, r);
+	else if (a->cval && (a->cval->kind == PJ_V_FLOAT || a->cval->kind == PJ_V_INT || a->cval->kind == PJ_V_BOOL)) {
+		double x = a->cval->kind == PJ_V_FLOAT ? a->cval->f : (double)a->cval->i;
+		x = in == IN_MATH_FLOOR ? floor(x) : in == IN_MATH_CEIL ? ceil(x) : trunc(x);
+		if (x >= -9223372036854775808.0 && x < 9223372036854775808.0) {   /* else OverflowError in Python */
+			v = new_const(sc->c, PJ_V_INT, r);
+			v->i = (int64_t)x;
+		}
+	}
+	return set(e, r, v);
+}
+
 static Type *type_math1(Scope *sc, Expr *e, int in)
 {
 	arity(sc, e, in, 1, 1);
@@ -793,8 +822,9 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_ATOMIC_INC: case IN_ATOMIC_DEC: case IN_ATOMIC_CAS: case IN_ATOMIC_CAS2:
 	case IN_ATOMIC_NANMAX: case IN_ATOMIC_NANMIN:
 		return type_atomic(sc, e, in);
-	case IN_MATH_SQRT: case IN_MATH_FABS: case IN_MATH_FLOOR: case IN_MATH_CEIL: case IN_MATH_TRUNC:
-	case IN_NP_SQRT: case IN_NP_FLOOR: case IN_NP_CEIL:
+	case IN_MATH_FLOOR: case IN_MATH_CEIL: case IN_MATH_TRUNC:
+		return type_math_to_int(sc, e, in);
+	case IN_MATH_SQRT: case IN_MATH_FABS: case IN_NP_SQRT: case IN_NP_FLOOR: case IN_NP_CEIL:
 		return type_math1(sc, e, in);
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
