@@ -25,6 +25,9 @@ def sources():
     files = []
     for stage in STAGES:
         files += sorted(glob.glob(os.path.join("src", stage, "*.c")))
+    # the ptxjitc command without its main(): python -m ptxjit.cli, the
+    # console script `ptxjitc`
+    files += sorted(f for f in glob.glob(os.path.join("src", "cli", "*.c")) if not f.endswith("main.c"))
     return files
 
 

@@ -38,4 +38,8 @@ void cli_bind(Module *m);
  * `from math import *`.  Names the file does not bind give 0. */
 int cli_resolve(void *data, const char *name, PjValue *out, PjArena *arena);
 
+/* ptxjitc.c: the ptxjitc command on argv (argv[0] is not read); prints
+ * to stdout and stderr and returns the exit status, never exits. */
+int cli_main(int argc, char **argv);
+
 #endif

@@ -71,12 +71,13 @@ static const char usage[] =
 	"  2  an internal compiler error (a bug in ptxjit; please report it)\n"
 	"  3  a usage error: bad option, unreadable file, unknown kernel\n";
 
-static _Noreturn void die_usage(const char *fmt, const char *arg)
+/* Prints a usage error; returns its exit status. */
+static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "ptxjitc: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'ptxjitc --help'.\n");
-	exit(EXIT_USAGE);
+	return EXIT_USAGE;
 }
 
 static char *read_file(const char *path, int *len)
@@ -171,6 +172,7 @@ static int dump_defs(Module *m, const char *only, int len)
 
 /* --------------------------------------------------------------- main */
 
+/* The compute capability of "sm_90", "compute_90", "90" or "90a"; 0 when bad. */
 static int parse_arch(const char *s)
 {
 	if (!strncmp(s, "sm_", 3) || !strncmp(s, "compute_", 8))
@@ -178,7 +180,7 @@ static int parse_arch(const char *s)
 	char *end;
 	long v = strtol(s, &end, 10);
 	if (end == s || (*end && *end != 'a') || v < 30 || v > 1300)
-		die_usage("bad --arch '%s' (expected sm_XY, like sm_90)", s);
+		return 0;
 	return (int)v;
 }
 
@@ -195,7 +197,96 @@ static double now_us(void)
 	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-int main(int argc, char **argv)
+/* Compiles the def `kernel` of m (the only def when NULL) for `sig` (the
+ * decorator's signature when NULL) and writes its PTX to outpath or
+ * stdout; with times > 0, compiles it that often and prints the median
+ * time.  Returns the exit status. */
+static int compile_kernel(Module *m, const char *kernel, const char *sig, PjOptions *opt, int times,
+                          const char *outpath)
+{
+	int ndefs = 0, k = -1;
+	for (int i = 0; i < m->nitems; i++)
+		if (m->items[i].kind == MI_DEF) {
+			ndefs++;
+			if (kernel ? !strcmp(m->items[i].name, kernel) : k < 0)
+				k = i;
+		}
+	if (!kernel && ndefs != 1) {
+		fprintf(stderr, "ptxjitc: %s has %d functions; choose one with --kernel:", m->file, ndefs);
+		for (int i = 0; i < m->nitems; i++)
+			if (m->items[i].kind == MI_DEF)
+				fprintf(stderr, " %s", m->items[i].name);
+		fputc('\n', stderr);
+		return EXIT_USAGE;
+	}
+	if (k < 0 || m->items[k].kind != MI_DEF) {
+		fprintf(stderr, "ptxjitc: %s has no top-level function named '%s'\n", m->file, kernel);
+		return EXIT_USAGE;
+	}
+	if (!sig)
+		sig = m->items[k].sig;   /* @cuda.jit("void(...)") */
+	unsigned jit = m->items[k].jit;   /* @cuda.jit(fastmath=True, ...) */
+	opt->fastmath |= (jit & JIT_FASTMATH) != 0;
+	opt->debug |= (jit & JIT_DEBUG) != 0;
+	opt->lineinfo |= (jit & JIT_LINEINFO) != 0;
+	if (jit & JIT_NOOPT)
+		opt->opt_level = 0;
+	if (!sig)
+		return usage_error("%s", "no signature: give the argument types with --sig \"void(float32[::1], int64)\"");
+	PjFunc *fn = &m->funcs[k];
+	fn->is_device = 0;
+
+	int status = 0;
+	PjKernel *out = NULL;
+	PjError err;
+	int rc;
+	if (times > 0) {
+		double *us = malloc(sizeof *us * (size_t)times);
+		for (int i = 0; i < times; i++) {
+			double t0 = now_us();
+			rc = pj_compile(fn, sig, opt, &out, &err);
+			us[i] = now_us() - t0;
+			if (rc != PJ_OK)
+				break;
+			if (i + 1 < times) {
+				pj_kernel_free(out);
+				out = NULL;
+			}
+		}
+		if (rc == PJ_OK) {
+			qsort(us, (size_t)times, sizeof *us, cmp_double);
+			double med = times % 2 ? us[times / 2] : (us[times / 2 - 1] + us[times / 2]) / 2;
+			printf("median_us %.1f\n", med);
+		}
+		free(us);
+	} else {
+		rc = pj_compile(fn, sig, opt, &out, &err);
+	}
+	if (rc != PJ_OK) {
+		fputs(err.msg, stderr);
+		if (err.msg[0] && err.msg[strlen(err.msg) - 1] != '\n')
+			fputc('\n', stderr);
+		return rc == PJ_ERR_USER ? EXIT_USER : EXIT_INTERNAL;
+	}
+
+	if (outpath) {
+		FILE *f = fopen(outpath, "wb");
+		if (!f || fwrite(out->ptx, 1, out->ptx_len, f) != out->ptx_len) {
+			fprintf(stderr, "ptxjitc: cannot write %s: %s\n", outpath, strerror(errno));
+			status = EXIT_USAGE;
+		}
+		if (f && fclose(f) != 0 && !status) {
+			fprintf(stderr, "ptxjitc: cannot write %s: %s\n", outpath, strerror(errno));
+			status = EXIT_USAGE;
+		}
+	} else if (times == 0 && out->ptx) {
+		fwrite(out->ptx, 1, out->ptx_len, stdout);
+	}
+	pj_kernel_free(out);
+	return status;
+}
+
+int cli_main(int argc, char **argv)
 {
 	const char *path = NULL, *kernel = NULL, *sig = NULL, *outpath = NULL;
 	PjOptions opt = {.arch = 90, .opt_level = 1};
@@ -203,19 +294,19 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = NULL;
+		char name[64];
 		int takes = !strcmp(a, "--kernel") || !strcmp(a, "-k") || !strcmp(a, "--sig") || !strcmp(a, "-s") ||
 		            !strcmp(a, "--arch") || !strcmp(a, "--driver") || !strcmp(a, "--dump") ||
 		            !strcmp(a, "-o") || !strcmp(a, "--time");
 		if (takes) {
 			if (i + 1 >= argc)
-				die_usage("option %s needs a value", a);
+				return usage_error("option %s needs a value", a);
 			val = argv[++i];
 		} else if (!strncmp(a, "--", 2) && strchr(a, '=')) {
 			/* --opt=value */
-			static char name[64];
 			size_t n = (size_t)(strchr(a, '=') - a);
 			if (n >= sizeof name)
-				die_usage("unknown option %s", a);
+				return usage_error("unknown option %s", a);
 			memcpy(name, a, n);
 			name[n] = 0;
 			val = a + n + 1;
@@ -233,11 +324,13 @@ int main(int argc, char **argv)
 			sig = val;
 		} else if (!strcmp(a, "--arch")) {
 			opt.arch = parse_arch(val);
+			if (!opt.arch)
+				return usage_error("bad --arch '%s' (expected sm_XY, like sm_90)", val);
 		} else if (!strcmp(a, "--driver")) {
 			char *end;
 			long v = strtol(val, &end, 10);
 			if (*end || v < 0 || v > 1000000)
-				die_usage("bad --driver '%s' (expected a number like 12080)", val);
+				return usage_error("bad --driver '%s' (expected a number like 12080)", val);
 			opt.driver_version = (int)v;
 		} else if (!strcmp(a, "--dump")) {
 			opt.dump = val;
@@ -247,7 +340,7 @@ int main(int argc, char **argv)
 			char *end;
 			long v = strtol(val, &end, 10);
 			if (*end || v < 1 || v > 10000000)
-				die_usage("bad --time '%s' (expected a count of compiles)", val);
+				return usage_error("bad --time '%s' (expected a count of compiles)", val);
 			times = (int)v;
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = 1;
@@ -270,15 +363,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-O1")) {
 			opt.opt_level = 1;
 		} else if (a[0] == '-' && a[1]) {
-			die_usage("unknown option %s", a);
+			return usage_error("unknown option %s", a);
 		} else if (!path) {
 			path = a;
 		} else {
-			die_usage("more than one input file (%s)", a);
+			return usage_error("more than one input file (%s)", a);
 		}
 	}
 	if (!path)
-		die_usage("%s", "no input file");
+		return usage_error("%s", "no input file");
 
 	int len = 0;
 	char *text = read_file(path, &len);
@@ -295,93 +388,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 
-	if (parse_only) {
-		status = dump_defs(m, kernel, len);
-		arena_free(m->arena);
-		free(text);
-		return status;
-	}
-
-	int ndefs = 0, k = -1;
-	for (int i = 0; i < m->nitems; i++)
-		if (m->items[i].kind == MI_DEF) {
-			ndefs++;
-			if (kernel ? !strcmp(m->items[i].name, kernel) : k < 0)
-				k = i;
-		}
-	if (!kernel && ndefs != 1) {
-		fprintf(stderr, "ptxjitc: %s has %d functions; choose one with --kernel:", path, ndefs);
-		for (int i = 0; i < m->nitems; i++)
-			if (m->items[i].kind == MI_DEF)
-				fprintf(stderr, " %s", m->items[i].name);
-		fputc('\n', stderr);
-		return EXIT_USAGE;
-	}
-	if (k < 0 || m->items[k].kind != MI_DEF) {
-		fprintf(stderr, "ptxjitc: %s has no top-level function named '%s'\n", path, kernel);
-		return EXIT_USAGE;
-	}
-	if (!sig)
-		sig = m->items[k].sig;   /* @cuda.jit("void(...)") */
-	unsigned jit = m->items[k].jit;   /* @cuda.jit(fastmath=True, ...) */
-	opt.fastmath |= (jit & JIT_FASTMATH) != 0;
-	opt.debug |= (jit & JIT_DEBUG) != 0;
-	opt.lineinfo |= (jit & JIT_LINEINFO) != 0;
-	if (jit & JIT_NOOPT)
-		opt.opt_level = 0;
-	if (!sig)
-		die_usage("%s", "no signature: give the argument types with --sig \"void(float32[::1], int64)\"");
-	PjFunc *fn = &m->funcs[k];
-	fn->is_device = 0;
-
-	PjKernel *out = NULL;
-	PjError err;
-	int rc;
-	if (times > 0) {
-		double *us = malloc(sizeof *us * (size_t)times);
-		for (int i = 0; i < times; i++) {
-			double t0 = now_us();
-			rc = pj_compile(fn, sig, &opt, &out, &err);
-			us[i] = now_us() - t0;
-			if (rc != PJ_OK)
-				break;
-			if (i + 1 < times) {
-				pj_kernel_free(out);
-				out = NULL;
-			}
-		}
-		if (rc == PJ_OK) {
-			qsort(us, (size_t)times, sizeof *us, cmp_double);
-			double med = times % 2 ? us[times / 2] : (us[times / 2 - 1] + us[times / 2]) / 2;
-			printf("median_us %.1f\n", med);
-		}
-		free(us);
-	} else {
-		rc = pj_compile(fn, sig, &opt, &out, &err);
-	}
-	if (rc != PJ_OK) {
-		fputs(err.msg, stderr);
-		if (err.msg[0] && err.msg[strlen(err.msg) - 1] != '\n')
-			fputc('\n', stderr);
-		arena_free(m->arena);
-		free(text);
-		return rc == PJ_ERR_USER ? EXIT_USER : EXIT_INTERNAL;
-	}
-
-	if (outpath) {
-		FILE *f = fopen(outpath, "wb");
-		if (!f || fwrite(out->ptx, 1, out->ptx_len, f) != out->ptx_len) {
-			fprintf(stderr, "ptxjitc: cannot write %s: %s\n", outpath, strerror(errno));
-			status = EXIT_USAGE;
-		}
-		if (f && fclose(f) != 0 && !status) {
-			fprintf(stderr, "ptxjitc: cannot write %s: %s\n", outpath, strerror(errno));
-			status = EXIT_USAGE;
-		}
-	} else if (times == 0 && out->ptx) {
-		fwrite(out->ptx, 1, out->ptx_len, stdout);
-	}
-	pj_kernel_free(out);
+	status = parse_only ? dump_defs(m, kernel, len) : compile_kernel(m, kernel, sig, &opt, times, outpath);
 	arena_free(m->arena);
 	free(text);
 	return status;

@@ -480,6 +480,7 @@ static PyMethodDef module_methods[] = {
 	{"unregister_host", py_unregister_host, METH_O, "unpins a host buffer"},
 	{"is_pinned", py_is_pinned, METH_O, "True if the buffer lies in pinned memory"},
 	{"libcuda_name", py_libcuda_name, METH_NOARGS, "the driver library opened at first use"},
+	{"ptxjitc", py_ptxjitc, METH_O, "ptxjitc(argv) -> exit status: runs the ptxjitc command"},
 	{NULL, NULL, 0, NULL},
 };
 

@@ -200,6 +200,8 @@ PyObject *kcache_cubin(KernelObject *k, PyObject *unused);
 PyObject *kcache_load(KernelObject *k, PyObject *data);
 PyObject *py_infer_return(PyObject *mod, PyObject *args);
 PyObject *py_pick_signature(PyObject *mod, PyObject *args);
+/* command.c: _core.ptxjitc(argv), the ptxjitc command */
+PyObject *py_ptxjitc(PyObject *mod, PyObject *args);
 
 /* cpu.c: @njit functions (CpuDispatcher, CpuFunc, CpuMem, CpuView) */
 int cpu_init(PyObject *m, ModState *st);
