@@ -77,18 +77,21 @@ class NumberType(Type):
 
 
 class ArrayType(Type):
-    """An array type: dtype, ndim and layout ('C', 'F' or 'A')."""
-    __slots__ = ("dtype_type", "ndim", "layout")
+    """An array type: dtype, ndim, layout ('C', 'F' or 'A') and whether it
+    is read-only ("readonly float64[::1]")."""
+    __slots__ = ("dtype_type", "ndim", "layout", "readonly")
 
-    def __init__(self, dtype, ndim, layout):
+    def __init__(self, dtype, ndim, layout, readonly=False):
         dims = []
         for i in range(ndim):
             c = (layout == "C" and i == ndim - 1) or (layout == "F" and i == 0)
             dims.append("::1" if c else ":")
-        Type.__init__(self, "%s[%s]" % (dtype.name, ", ".join(dims)))
+        name = "%s[%s]" % (dtype.name, ", ".join(dims)) if ndim else "array(%s, 0d, C)" % dtype.name
+        Type.__init__(self, ("readonly " if readonly else "") + name)
         self.dtype_type = dtype
         self.ndim = ndim
         self.layout = layout
+        self.readonly = bool(readonly)
 
     @property
     def dtype(self):

@@ -46,3 +46,8 @@ class InOut(ArgHint):
 
     _ptxjit_copy = 0
     __slots__ = ()
+
+
+def wrap_arg(value, default=InOut):
+    """value itself if it is a cuda.In/Out/InOut, else default(value)."""
+    return value if isinstance(value, ArgHint) else default(value)

@@ -298,6 +298,8 @@ class CUDADispatcher(_core.Dispatcher):
         argnames = tuple(code.co_varnames[:code.co_argcount])
         self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()),
                     bool(options.get("debug")), self._device)
+        if options.get("extensions") and not self._device and type(self) is CUDADispatcher:
+            self.__class__ = _extension_dispatcher()
         if sigs:
             if self._device:
                 self._device_sig = tuple(_sig_text(s) for s in sigs)
@@ -421,6 +423,18 @@ class CUDADispatcher(_core.Dispatcher):
             self._specializations[argtypes] = sp
         return sp
 
+    @property
+    def extensions(self):
+        """The kernel's extensions: objects whose prepare_args(ty, val,
+        stream=, retr=) maps each argument before a launch (see
+        ptxjit/cuda/extensions.py).  A list to which more can be added."""
+        exts = self.targetoptions.get("extensions")
+        if exts is None:
+            exts = self.targetoptions["extensions"] = []
+        if not self._device and type(self) is CUDADispatcher:
+            self.__class__ = _extension_dispatcher()
+        return exts
+
     # ---- introspection
 
     @property
@@ -506,6 +520,27 @@ class CUDADispatcher(_core.Dispatcher):
         return "<ptxjit.cuda %s %s>" % ("device function" if self._device else "kernel", self.__qualname__)
 
 
+_ExtensionDispatcher = None
+
+
+def _extension_dispatcher():
+    """The class of a kernel with extensions: its subscript returns an
+    ExtensionLauncher, which runs them before the C launch."""
+    global _ExtensionDispatcher
+    if _ExtensionDispatcher is None:
+        from .extensions import ExtensionLauncher
+
+        class ExtensionDispatcher(CUDADispatcher):
+            def __getitem__(self, config):
+                launcher = _core.Dispatcher.__getitem__(self, config)
+                stream = config[2] if isinstance(config, tuple) and len(config) > 2 else 0
+                return ExtensionLauncher(self, launcher, stream)
+
+        ExtensionDispatcher.__name__ = ExtensionDispatcher.__qualname__ = "CUDADispatcher"
+        _ExtensionDispatcher = ExtensionDispatcher
+    return _ExtensionDispatcher
+
+
 class _ForAll:
     """k.forall(ntasks, tpb, stream, sharedmem): call it with the arguments."""
 
@@ -558,7 +593,9 @@ def jit(func_or_sig=None, device=False, **options):
     Options: fastmath, debug, lineinfo, max_registers, opt (False: no IR
     optimisation passes), inline ("always"), cache (True: the compiled
     kernel, the driver's machine code included, is kept on disk, and a
-    later process loads it without compiling; see ptxjit/cuda/cache.py).
+    later process loads it without compiling; see ptxjit/cuda/cache.py),
+    extensions (objects whose prepare_args maps each argument before a
+    launch, Numba's protocol; see ptxjit/cuda/extensions.py).
     """
     unknown = set(options) - _OPTIONS
     if unknown:
@@ -570,6 +607,17 @@ def jit(func_or_sig=None, device=False, **options):
                                   "simulator (PTXJIT_SIM=1), which checks every access")
     if options.get("link"):
         raise NotImplementedError("link= (linking CUDA C, PTX or cubin files) is not supported by ptxjit")
+    exts = options.get("extensions")
+    if exts is not None:
+        if not isinstance(exts, (list, tuple)):
+            raise TypeError("cuda.jit(extensions=...) takes a list of objects with a prepare_args method, not %r"
+                            % (exts,))
+        from .extensions import check_extension
+        for e in exts:
+            check_extension(e, "cuda.jit(extensions=...)")
+        if exts and device:
+            raise TypeError("cuda.jit(device=True, extensions=...): extensions prepare the arguments of a kernel "
+                            "launch; a device function is called from kernels, with no launch of its own")
     options["device"] = device
     if func_or_sig is None:
         return lambda f: jit(f, **options)
