@@ -89,6 +89,97 @@ def test_random_comm_slice(start):
     assert len(features) >= 8, features
 
 
+# ------------------------------------------------------------ extra classes
+# gen.EXTRAS: ufuncs on every width, cmath at special values, device
+# functions with several signatures, NFKC-equal names (gen_<class>.py).
+# A class in gen.DEFAULT_EXTRAS is drawn by the random slices above and
+# gets a slice of its own where every program draws it; the others are
+# opt-in (DIFFTEST_EXTRAS=ufunc,cmath,overload,nfkc, or run.py --extra).
+NCLASS = int(os.environ.get("DIFFTEST_CLASS", "30"))
+CLASS_SEED = 2000000 + SEED
+MUTATION = {"ufunc": "ufunc64", "cmath": "cmath_nan", "overload": "first_sig", "nfkc": "nfkc_distinct"}
+
+
+def _enabled(cls):
+    if cls not in gen.DEFAULT_EXTRAS:
+        pytest.skip("%s is opt-in (DIFFTEST_EXTRAS=%s)" % (cls, cls))
+
+
+@pytest.mark.parametrize("cls", gen.EXTRAS)
+def test_class_slice(cls):
+    """NCLASS programs that each draw the class pass on both paths."""
+    _enabled(cls)
+    work = tempfile.mkdtemp(prefix="difftest")
+    bad, compared = [], 0
+    for s in range(CLASS_SEED, CLASS_SEED + NCLASS):
+        outs = harness.check_text(gen.generate(s, focus=cls), PATHS, work)
+        if any(o.status not in ("ok", "skipped") for o in outs):
+            bad.append("seed %d: %s" % (s, _fail_text(outs)))
+        compared += all(o.status == "ok" for o in outs)
+    assert not bad, "\n".join(bad) + "\n(reduce with: python3 tests/difftest/minimise.py SEED --focus %s)" % cls
+    assert compared >= NCLASS // 2, "too few programs compared (%d of %d)" % (compared, NCLASS)
+
+
+@pytest.mark.parametrize("cls", gen.EXTRAS)
+def test_class_mutation_is_caught(cls, monkeypatch):
+    """The class's check can fail: with its reference broken the way the
+    bug it stands for broke the compiler (run.py --mutate), programs of
+    the class mismatch."""
+    _enabled(cls)
+    import refrt
+    monkeypatch.setenv("DIFFTEST_MUTATE", MUTATION[cls])
+    monkeypatch.setattr(refrt, "MUTATE", MUTATION[cls])
+    work = tempfile.mkdtemp(prefix="difftest")
+    caught = []
+    for s in range(CLASS_SEED, CLASS_SEED + 40):
+        o = harness.check_text(gen.generate(s, focus=cls), PATHS[:1], work)[0]
+        caught += [s] if o.status == "mismatch" else []
+        if len(caught) >= 3:
+            break
+    assert len(caught) >= 3, caught
+
+
+def test_extra_references():
+    """The extra classes' references on cases checked by hand (and
+    against numba-cuda's typing on a GPU)."""
+    import cmath
+    import math
+    import gen_cmath  # noqa: F401
+    import gen_overload
+    import gen_ufunc
+    import refrt as R
+    np = R.np
+    assert gen_ufunc.TABLE[("add", ("u8", "u8"))] == "u8" and gen_ufunc.TABLE[("add", ("i8", "u8"))] == "i16"
+    assert R.ufunc("add", [np.uint8(200), np.uint8(100)], ("u8", "u8"), "u8") == np.uint8(44)
+    assert ("add", ("i32", "f32")) not in gen_ufunc.TABLE   # Numba: float32, NumPy: float64
+    # numba-cuda: add(int16, int16) over (float32, float32) and (int32, int32) takes int32 (a promotion
+    # beats a safe conversion); float64 arguments fit neither without an unsafe conversion
+    sigs = [(("f32", "f32"), "f32"), (("i32", "i32"), "i32")]
+    assert gen_overload.choose(("i16", "i16"), sigs) == 1 and gen_overload.choose(("f64", "f64"), sigs) is None
+    assert gen_overload.choose(("i8", "f32"), sigs) == 0 and gen_overload.choose(("f32", "f32"), sigs) == 0
+    assert gen_overload.choose(("u8", "u8"), [(("i16", "i16"), "i16"), (("u16", "u16"), "u16")]) == 1
+    assert gen_overload.choose(("b",), [(("i8",), "i8"), (("u8",), "u8")]) is None   # a tie
+    z = R.cmath_call("log", [complex(-0.0, 0.0)])
+    assert z.real == -math.inf and z.imag == math.pi
+    assert R.cmath_call("exp", [complex(1000.0, 0.5)]) is None and R.cpart(None, "re") == R.CSKIP
+    w = R.cmath_call("sqrt", [complex(-math.inf, -0.0)])
+    assert w == cmath.sqrt(complex(-math.inf, -0.0)) and math.copysign(1, w.real) == 1 and w.imag == -math.inf
+    # lgamma correctly rounded (CPython's is 8 ulps off at 2.5), near a zero too
+    assert R.lgamma(2.5) == 0.2846828704729192 and R.lgamma(-2.4570247382208006) == 5.619192358950097e-17
+
+
+def test_extras_keep_earlier_programs():
+    """A program that draws none of the extra classes renders what its seed
+    rendered before they existed, which extras=() renders for every seed."""
+    same = 0
+    for s in range(200):
+        p = gen.Program(s, extras=gen.EXTRAS)
+        if not p.drawn:
+            assert p.render() == gen.generate(s, extras=()), s
+            same += 1
+    assert same >= 20, same
+
+
 def test_generator_is_reproducible():
     assert gen.generate(12345) == gen.generate(12345)
     assert gen.generate(1) != gen.generate(2)

@@ -77,9 +77,28 @@ local arrays (`la[i] op= e`: Python evaluates i, once, before e).
 All of it is drawn from a generator of its own, seeded from the
 program's: Program(seed, mode, ticks=False), or a program that draws no
 ticks, renders exactly what the seed rendered before ticks existed.
+
+Extra classes (EXTRAS, one module each): gen_ufunc (NumPy ufuncs on
+scalars of every width, typed by NumPy's own rules), gen_cmath (cmath
+functions at infinities, NaNs, signed zeros and subnormals), gen_overload
+(device functions declared with several signatures, called with
+arguments that need Numba's overload resolution), gen_nfkc (names equal
+under NFKC, spelled differently in the kernel).  Each draws from a
+generator of its own (random.Random("<class>-<seed>")), after everything
+else, ticks included, and only adds: statements at the end of the
+kernel, device functions and module-level lines before it, arrays after
+the others, a respelling of the kernel's text.  So Program(seed,
+extras=()), or a program that draws none of them, renders exactly what
+the seed rendered before they existed (checked over seeds 0..999 and
+1000000..1000199 when they came).  DEFAULT_EXTRAS are drawn unless told
+otherwise (extras=..., DIFFTEST_EXTRAS, run.py --extra); focus= makes
+every program draw one class.  Each module has a mutation (run.py
+--mutate) that breaks its reference the way the bug it stands for broke
+the compiler.
 """
 
 import copy
+import os
 import random
 
 import numpy as np
@@ -847,6 +866,14 @@ NPFUN = {("+", True): "np.add", ("-", True): "np.subtract", ("*", True): "np.mul
          ("^", False): "np.bitwise_xor"}
 TLOG_COLS = 65   # tlog: a call count and up to 64 codes per thread
 
+# The extra classes (gen_<name>.py, see Program.make_extras), and those a
+# program draws unless told otherwise (DIFFTEST_EXTRAS=ufunc,cmath,...
+# chooses others; run.py --extra and --focus likewise).
+EXTRAS = ("ufunc", "cmath", "overload", "nfkc")
+DEFAULT_EXTRAS = frozenset()
+if os.environ.get("DIFFTEST_EXTRAS") is not None:
+    DEFAULT_EXTRAS = frozenset(x for x in os.environ["DIFFTEST_EXTRAS"].split(",") if x)
+
 
 def top_exprs(s):
     """(get, put) of each expression of statement s itself."""
@@ -933,9 +960,10 @@ def ambiguous_fma(b, cvars):
     return maybe_const(prod, cvars) and not prod.const
 
 
-def settle_fma(p):
+def settle_fma(p, only=None):
     """Turns x*y + z whose product may be a constant into x*y * z (same
-    types), so that whether it contracts does not matter."""
+    types), so that whether it contracts does not matter (only: the ids
+    of the statements to change, None: all)."""
     def fix(e, cvars):
         for k in e.kids():
             fix(k, cvars)
@@ -944,6 +972,8 @@ def settle_fma(p):
             e.retype()
 
     def visit(s, cvars):
+        if only is not None and id(s) not in only:
+            return
         for e in stmt_exprs(s):
             fix(e, cvars)
         if isinstance(s, (AugAssign, AugLocalStore)) and ambiguous_fma(s.aug_bin(), cvars):
@@ -990,8 +1020,16 @@ class Program:
     compared per thread) or 'comm' (shared memory, barriers, atomics:
     compared by invariants, with a lock-step reference)."""
 
-    def __init__(self, seed, mode=None, ticks=True):
+    def __init__(self, seed, mode=None, ticks=True, extras=None, focus=None):
         self.seed = seed
+        self.extras = set(DEFAULT_EXTRAS if extras is None else extras) | ({focus} if focus else set())
+        self.focus = focus
+        self.xexpr = None     # an extra class's expression hook (see make_extras)
+        self.xdevs = []       # device functions with explicit signatures (gen_overload)
+        self.xin = []         # extra read-only inputs: (name, type, values)
+        self.xglobals = []    # module-level lines before the kernel (gen_nfkc)
+        self.xrename = None   # the kernel text's renaming pass (gen_nfkc)
+        self.drawn = []       # the extra classes this program drew
         self.rnd = random.Random(seed)
         r = self.rnd
         # evaluation-order ticks: a generator of their own (see the docstring)
@@ -1036,6 +1074,7 @@ class Program:
         settle_fma(self)
         if self.tick_p:
             self.add_ticks()
+        self.make_extras()
 
     def nthreads(self):
         if self.grid2:
@@ -1184,6 +1223,10 @@ class Program:
     def expr(self, scope, depth, want="any"):
         """A random expression of the class want (any, num, int, float, bool)."""
         r = self.rnd
+        if self.xexpr is not None and depth > 0:
+            e = self.xexpr(self, scope, depth, want)
+            if e is not None:
+                return e
         if depth <= 0 or r.random() < 0.25:
             e = self.leaf(scope, want)
             return self.coerce(e, want)
@@ -1602,6 +1645,35 @@ class Program:
                 s.tcol = code()
         walk_program(self, stmt)
 
+    # ---------------------------------------------------------- extra classes
+    # Each class of EXTRAS lives in a module of its own (gen_<name>.py) and
+    # draws from a generator of its own, seeded from the program's, after
+    # everything else (ticks included): a program that draws none of them,
+    # or Program(seed, extras=()), renders what the seed rendered before.
+    # A class adds statements at the end of the kernel, storing to the
+    # out_wi / out_wf columns (or arrays of its own); while it generates,
+    # self.rnd is its generator and self.xexpr may add its expressions.
+
+    def make_extras(self):
+        import importlib
+        for name in EXTRAS:
+            if name not in self.extras:
+                continue
+            mod = importlib.import_module("gen_" + name)
+            rnd = random.Random("%s-%d" % (name, self.seed))
+            if name != self.focus and rnd.random() >= mod.P:
+                continue
+            n = len(self.body)
+            self.drawn.append(name)
+            saved = self.rnd
+            self.rnd = rnd
+            try:
+                mod.make(self, self.top_scope)
+            finally:
+                self.rnd = saved
+                self.xexpr = None
+            settle_fma(self, {id(s) for s in self.body[n:]})
+
     # ---------------------------------------------------------- functions
 
     def make_dev(self):
@@ -1624,7 +1696,7 @@ class Program:
         self.devs.append(DevFn(name, params, body, e.ty))
 
     def make_body(self):
-        scope = {}
+        scope = self.top_scope = {}
         self.stmts(scope, 0, 40, False, self.body)
         # every thread writes something
         for k in range(self.ncols):
@@ -1866,7 +1938,7 @@ class Program:
 
     def params(self):
         ps = ["out_i", "out_f", "out_s", "out_m"] + (["acc"] if self.mode == "comm" else [])
-        return ps + [a.name for a in self.args] + [x[0] for x in self.extra]
+        return ps + [a.name for a in self.args] + [x[0] for x in self.extra] + [x[0] for x in self.xin]
 
     def render(self):
         L = ["# difftest program seed=%d mode=%s (tests/difftest/gen.py)" % (self.seed, self.mode),
@@ -1878,6 +1950,9 @@ class Program:
             L += ["@cuda.jit(device=True)", "def tick(tlog, row, code, v):", "    n = tlog[row, 0]",
                   "    if n + 1 < tlog.shape[1]:", "        tlog[row, n + 1] = code", "    tlog[row, 0] = n + 1",
                   "    return v", "", ""]
+        L += self.xglobals
+        for fn in self.xdevs:
+            L += fn.render()
         for fn in self.devs:
             L.append("@cuda.jit(device=True)")
             L.append("def %s(%s):" % (fn.name, ", ".join(n for n, _ in fn.params)))
@@ -1888,10 +1963,10 @@ class Program:
                 L.append("    %s = R.cast(%s, %r)" % (n, n, t))
             L += body_lines(fn.body, "    ", True)
             L += ["", ""]
-        L.append("@cuda.jit")
-        L.append("def kern(%s):" % ", ".join(self.params()))
-        L += self.prologue(False)
-        L += body_lines(self.body, "    ", False)
+        K = ["@cuda.jit", "def kern(%s):" % ", ".join(self.params())]
+        K += self.prologue(False)
+        K += body_lines(self.body, "    ", False)
+        L += self.xrename(K) if self.xrename else K
         L += ["", ""]
         L.append("def kern_ref(T, SH, ATOM, %s):" % ", ".join(self.params()))
         L += self.prologue(True)
@@ -1938,6 +2013,12 @@ class Program:
             "grid2": self.grid2, "mslots": self.mslots,
             "args": [(a.name, a.kind, a.ty, a.shape, a.layout, a.readonly) for a in self.args],
         }
+        if self.xin:
+            # read-only inputs after the extra arrays: (name, type, values as repr strings)
+            d["xin"] = self.xin
+        if getattr(self, "cslots", None):
+            # out_c's columns: (function, part), compared by gen_cmath's rules
+            d["cslots"] = self.cslots
         if self.extra:
             # (name, type, slots or columns, "acc" or "out"), passed after the arguments
             d["extra"] = [(n, t, min(8, self.wcols[n]) if n in self.wcols else c, kind)
@@ -1945,10 +2026,12 @@ class Program:
         return d
 
 
-def generate(seed, mode=None, ticks=True):
+def generate(seed, mode=None, ticks=True, extras=None, focus=None):
     """The module text of program number seed (ticks=False: without the
-    evaluation-order ticks, as before they existed)."""
-    return Program(seed, mode, ticks).render()
+    evaluation-order ticks, as before they existed; extras: the classes of
+    EXTRAS to draw, DEFAULT_EXTRAS when None; focus: a class every program
+    draws)."""
+    return Program(seed, mode, ticks, extras, focus).render()
 
 
 if __name__ == "__main__":

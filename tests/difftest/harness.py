@@ -32,6 +32,7 @@ each yields at a barrier ('sync', a reducing one) or a warp operation
 
 import importlib
 import importlib.util
+import math
 import os
 import sys
 
@@ -197,6 +198,8 @@ def inputs(spec):
             arrs.append(a)
         else:
             arrs.append(rng.integers(0, 50, n).astype(R.NP[t]))
+    for name, t, vals in spec.get("xin", ()):
+        arrs.append(np.array([float(v) for v in vals], R.NP[t]))
     return arrs, views
 
 
@@ -208,6 +211,7 @@ def roles(spec):
         out.append(("acc", "acc"))
     out += [(a[0], "in" if a[1] == "array" else "scalar") for a in spec["args"]]
     out += [(x[0], x[3]) for x in spec.get("extra", ())]
+    out += [(x[0], "in") for x in spec.get("xin", ())]
     return out
 
 
@@ -315,6 +319,11 @@ def compare(spec, got, want, orig, masked):
                         return "out_m[%d, %d] = %r, math.%s (%s) should be %r (%.3g ulps > %d)" % (
                             r, col, gv, f, t, wv, d, bound)
             continue
+        if name == "out_c":
+            d = _compare_c(spec, g, w, keep)
+            if d:
+                return d
+            continue
         if role == "in":
             # an input: must be unchanged
             w = orig[k]
@@ -349,6 +358,44 @@ def compare(spec, got, want, orig, masked):
                 d += " (the row: %s, should be %s)" % (got[k][pos[0], :max(n, 2)].tolist(),
                                                       want[k][pos[0], :max(n, 2)].tolist())
             return d
+    return None
+
+
+CMATH_PARTS = {"sqrt": ("sqrt", "hypot"), "exp": ("exp", "sin", "cos"), "log": ("log", "log1p", "atan2", "hypot"),
+               "log10": ("log10", "log1p", "atan2", "hypot"), "sin": ("sin", "cos", "sinh", "cosh"),
+               "cos": ("sin", "cos", "sinh", "cosh"), "tan": ("tan", "tanh", "cosh"), "sinh": ("sin", "cos", "sinh", "cosh"),
+               "cosh": ("sin", "cos", "sinh", "cosh"), "tanh": ("tan", "tanh", "cosh"), "phase": ("atan2",),
+               "polar": ("atan2", "hypot"), "rect": ("sin", "cos")}
+
+
+def cmath_bound(f):
+    """The ulps a finite part of cmath.f may be off: the sum of the bounds
+    of the real functions it is made of (asin, acos, atan and their
+    hyperbolic kin: log, log1p, atan2, sqrt, hypot), one more for each
+    rounding that joins them, and one for CPython's own error."""
+    parts = CMATH_PARTS.get(f, ("log", "log1p", "atan2", "sqrt", "hypot"))
+    return sum(BOUNDS.get((g, "f64"), 4) + 1 for g in parts) + 1
+
+
+def _compare_c(spec, g, w, keep):
+    """out_c (gen_cmath): a NaN part against a NaN, an infinite or zero
+    part bit for bit (its sign), a finite part within the bound of
+    refrt.cmath_bound."""
+    for col, (f, part) in enumerate(spec.get("cslots", ())):
+        for r in range(spec["rows"]):
+            if not keep[r]:
+                continue
+            gv, wv = float(g[r, col]), float(w[r, col])
+            if wv == R.CSKIP:
+                continue
+            if math.isnan(wv) or math.isnan(gv):
+                ok = math.isnan(wv) and math.isnan(gv)
+            elif math.isinf(wv) or wv == 0.0 or math.isinf(gv) or gv == 0.0:
+                ok = gv == wv and math.copysign(1.0, gv) == math.copysign(1.0, wv)
+            else:
+                ok = R.ulps_apart(gv, wv, "f64") <= cmath_bound(f)
+            if not ok:
+                return "out_c[%d, %d] = %r, cmath.%s (%s) should be %r" % (r, col, gv, f, part, wv)
     return None
 
 

@@ -15,7 +15,7 @@ same way: a mismatch in the same array, or an error with the same message.
 The result is written to tests/difftest/regress/NNN_<what>.py with the
 failure in its header; tests/test_difftest.py runs every file there.
 
-    python3 tests/difftest/minimise.py SEED [--mode pure|comm] [--path sim]
+    python3 tests/difftest/minimise.py SEED [--mode pure|comm] [--path sim] [--focus CLASS]
 """
 
 import os
@@ -297,8 +297,8 @@ def dies_in_child(text, path, work, fault=False):
     return r.returncode < 0 or r.returncode >= 128
 
 
-def minimise_seed(seed, mode, outcome, write=True):
-    prog = gen.Program(seed, mode)
+def minimise_seed(seed, mode, outcome, write=True, extras=None, focus=None):
+    prog = gen.Program(seed, mode, extras=extras, focus=focus)
     sig = signature(outcome)
     work = tempfile.mkdtemp(prefix="difftest_min")
     red = Reducer(prog, outcome.path, sig, work)
@@ -331,19 +331,22 @@ def main():
     ap.add_argument("--mode", default=None)
     ap.add_argument("--path", default="sim")
     ap.add_argument("--print", action="store_true", help="print instead of writing regress/")
+    ap.add_argument("--extra", default=None, help="comma-separated classes of gen.EXTRAS to draw")
+    ap.add_argument("--focus", default=None, help="a class of gen.EXTRAS the program draws")
     ap.add_argument("--crash", action="store_true", help="the program kills the process: reduce that (in child processes)")
     ap.add_argument("--fault", action="store_true",
                     help="the kernel faults on the GPU (an illegal address): reduce that (in child processes)")
     a = ap.parse_args()
     os.environ.setdefault("PTXJIT_SIM", "0" if a.path.startswith("gpu") else "1")
-    text = gen.generate(a.seed, a.mode)
+    extras = None if a.extra is None else [x for x in a.extra.split(",") if x]
+    text = gen.generate(a.seed, a.mode, extras=extras, focus=a.focus)
     if a.crash or a.fault:
         o = (harness.Outcome(a.path, "fault", "the kernel faults (illegal address)") if a.fault
              else harness.Outcome(a.path, "crash", "the process died (signal)"))
         if not dies_in_child(text, a.path, tempfile.mkdtemp(prefix="difftest_min"), a.fault):
             print("it does not %s" % ("fault" if a.fault else "crash"))
             return 1
-        r = minimise_seed(a.seed, a.mode, o, write=False)
+        r = minimise_seed(a.seed, a.mode, o, write=False, extras=extras, focus=a.focus)
         if not a.print:
             r = save(r, a.seed, o)
         print(r)
@@ -352,7 +355,7 @@ def main():
     print("before:", o)
     if o.status not in ("mismatch", "error"):
         return 1
-    r = minimise_seed(a.seed, a.mode, o, write=not a.print)
+    r = minimise_seed(a.seed, a.mode, o, write=not a.print, extras=extras, focus=a.focus)
     print(r)
     return 0
 

@@ -18,6 +18,7 @@ need NumPy's fixed-width scalars and exact Python integers:
 """
 
 import math
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -548,3 +549,85 @@ def warp_op(op, t, vals, args):
         same = len(set(bits)) == 1
         return [(wrap(0xffffffff if same else 0, "i32"), np.bool_(same))] * 32
     raise ValueError(op)
+
+
+# ---------------------------------------------------------------- extra classes
+# The references of gen_ufunc, gen_cmath (and the mutations of run.py
+# --mutate, which break a reference the way a compiler bug would).
+
+MUTATE = os.environ.get("DIFFTEST_MUTATE", "")
+
+
+def ufunc(f, args, ats, rt):
+    """NumPy's own scalar ufunc np.f on the operands converted to their
+    types ats: its result (of type rt, as gen_ufunc typed it)."""
+    xs = [cast(a, t) for a, t in zip(args, ats)]
+    if MUTATE == "ufunc64":
+        # the bug: integer operands widened to 64 bits before the ufunc
+        xs = [x if t in FLOATS or t == "b" else cast(x, "u64" if t[0] == "u" else "i64") for x, t in zip(xs, ats)]
+    if rt in INTS and f in ("floor_divide", "remainder", "fmod"):
+        y = int(xs[1])
+        if y == 0 and f == "fmod":
+            raise Undefined("fmod by zero")
+        if y == -1 and rt[0] == "i" and int(cast(xs[0], rt)) == lo_hi(rt)[0]:
+            raise Undefined("INT_MIN %s -1" % f)
+    if f in ("left_shift", "right_shift") and not (0 <= int(xs[1]) < BITS.get(rt, 64)):
+        raise Undefined("shift by %d" % int(xs[1]))
+    if f == "power" and rt in INTS and int(xs[1]) < 0:
+        raise Undefined("negative integer exponent")
+    if f in ("maximum", "minimum", "fmax", "fmin") and rt in FLOATS and float(xs[0]) == 0 == float(xs[1]) and \
+            math.copysign(1, float(xs[0])) != math.copysign(1, float(xs[1])):
+        # NumPy takes the second of two equal zeros, Numba (a >= b) the first
+        raise Undefined("np.%s of 0.0 and -0.0" % f)
+    if f == "sign" and rt in FLOATS and float(xs[0]) == 0:
+        raise Undefined("np.sign of a zero (NumPy 0.0, Numba the zero itself)")
+    with np.errstate(all="ignore"):
+        try:
+            v = getattr(np, f)(*xs)
+        except TypeError:
+            if MUTATE != "ufunc64":
+                raise
+            v = getattr(np, f)(*[cast(a, t) for a, t in zip(args, ats)])
+    if MUTATE != "ufunc64" and type(v) is not NP[rt]:
+        raise RuntimeError("np.%s%s is %s, not %s" % (f, tuple(ats), type(v).__name__, rt))
+    return v
+
+
+CSKIP = -1.2345678901234567e-301   # out_c: a cell not compared (CPython raised)
+
+
+def _annex_g(f, z):
+    """C99 Annex G's value where CPython's cmath raises (a pole or an
+    overflow of a finite argument), None where it has none."""
+    x, y = z.real, z.imag
+    if f in ("log", "log10") and x == 0 and y == 0:
+        return complex(-math.inf, math.atan2(y, x) / (math.log(10) if f == "log10" else 1))
+    return None
+
+
+def cmath_call(f, args):
+    """cmath.f(*args) as CPython computes it (a complex, a float, a tuple
+    or a bool); None where CPython raises and Annex G gives no value."""
+    import cmath
+    zs = [complex(a) if not isinstance(a, (float, np.floating)) or f != "rect" else float(a) for a in args]
+    if MUTATE == "cmath_nan" and f not in ("isnan", "isinf", "isfinite") and \
+            any(not (math.isfinite(complex(a).real) and math.isfinite(complex(a).imag)) for a in args):
+        # the bug: a special value in, NaNs out
+        return math.nan if f == "phase" else complex(math.nan, math.nan)
+    try:
+        return getattr(cmath, f)(*zs)
+    except (ValueError, OverflowError):
+        v = _annex_g(f, zs[0]) if len(zs) == 1 else None
+        return None if v is None else v
+
+
+def cpart(v, part):
+    """The real or imaginary part (or the value) of a cmath result, as
+    np.float64 (CSKIP for no result)."""
+    if v is None:
+        return np.float64(CSKIP)
+    if part == "re":
+        return np.float64(complex(v).real)
+    if part == "im":
+        return np.float64(complex(v).imag)
+    return np.float64(v)

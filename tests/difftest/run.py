@@ -16,6 +16,15 @@ names the seed first, and `minimise.py SEED --crash` reduces it.
 --seconds T stops after the program running at T seconds, with the summary
 of those that ran (a run under a time limit still reports); a progress line
 every --progress programs (default 100) shows how far a run has come.
+
+    python3 tests/difftest/run.py --n 2000 --focus ufunc       # every program draws gen_ufunc
+    python3 tests/difftest/run.py --n 500 --focus nfkc --mutate nfkc_distinct
+
+--extra a,b draws the extra classes a and b (gen.EXTRAS; default
+gen.DEFAULT_EXTRAS), --focus C makes every program draw class C, and
+--mutate M breaks the reference as a compiler bug would (ufunc64,
+cmath_nan, first_sig, nfkc_distinct: see gen_<class>.py): its mismatches
+show that the class's checks can fail.
 """
 
 import argparse
@@ -41,6 +50,9 @@ def main(argv=None):
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--progress", type=int, default=100)
+    ap.add_argument("--extra", default=None, help="comma-separated classes of gen.EXTRAS to draw (default: gen.DEFAULT_EXTRAS)")
+    ap.add_argument("--focus", default=None, help="a class of gen.EXTRAS every program draws")
+    ap.add_argument("--mutate", default=None, help="break the reference as a bug would: ufunc64, cmath_nan, first_sig, nfkc_distinct")
     a = ap.parse_args(argv)
     if a.gpu or os.environ.get("PTXJIT_TEST_GPU") == "1":
         os.environ["PTXJIT_SIM"] = "0"
@@ -50,10 +62,13 @@ def main(argv=None):
         paths = ["sim", "sim-O0"]
     if a.paths:
         paths = a.paths.split(",")
+    if a.mutate:
+        os.environ["DIFFTEST_MUTATE"] = a.mutate
     import gen
     import harness
+    extras = None if a.extra is None else [x for x in a.extra.split(",") if x]
     if a.show is not None:
-        print(gen.generate(a.show, a.mode))
+        print(gen.generate(a.show, a.mode, extras=extras, focus=a.focus))
         return 0
     work = tempfile.mkdtemp(prefix="difftest")
     counts = {p: collections.Counter() for p in paths}
@@ -67,7 +82,7 @@ def main(argv=None):
         if ran and a.progress and ran % a.progress == 0:
             print("... %d programs, %.0f s" % (ran, time.time() - t0), flush=True)
         ran += 1
-        text = gen.generate(s, a.mode)
+        text = gen.generate(s, a.mode, extras=extras, focus=a.focus)
         if a.v:
             print("seed", s, flush=True)
         outs = harness.check_text(text, paths, work)
@@ -81,7 +96,8 @@ def main(argv=None):
             failures.append((s, bad))
             if a.minimise and any(o.status in ("mismatch", "error") for o in bad):
                 import minimise
-                f = minimise.minimise_seed(s, a.mode, [o for o in bad if o.status in ("mismatch", "error")][0])
+                f = minimise.minimise_seed(s, a.mode, [o for o in bad if o.status in ("mismatch", "error")][0],
+                                           extras=extras, focus=a.focus)
                 print("  reproducer:", f, flush=True)
     dt = time.time() - t0
     print("%d programs (seeds %d..%d) in %.1f s" % (ran, a.seed, a.seed + ran - 1, dt))
