@@ -310,6 +310,8 @@ FAMILIES = {
     "exp": ["exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "rect", "phase", "polar_r", "polar_phi", "isnan",
             "np.exp", "np.sin", "np.cos", "np.tan", "np.sinh", "np.cosh", "np.tanh"],
     "log": ["sqrt", "log", "log10", "log_base", "np.sqrt", "np.log", "np.log10"],
+    "inverse": ["asin", "acos", "atan", "asinh", "acosh", "atanh",
+                "np.arcsin", "np.arccos", "np.arctan", "np.arcsinh", "np.arccosh", "np.arctanh"],
 }
 
 

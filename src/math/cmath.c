@@ -65,6 +65,10 @@ SPECIAL(SQRT, "sqrt", SQRT);
 SPECIAL(SINH, "sinh", SINH);
 SPECIAL(COSH, "cosh", COSH);
 SPECIAL(TANH, "tanh", TANH);
+SPECIAL(ASINH, "asinh", ASINH);
+SPECIAL(ACOS, "acos", ACOS);
+SPECIAL(ACOSH, "acosh", ACOSH);
+SPECIAL(ATANH, "atanh", ATANH);
 SPECIAL(RECT, "rect", RECT);
 
 /* 0 -inf, 1 negative finite, 2 -0, 3 +0, 4 positive finite, 5 +inf, 6 NaN (int32) */
@@ -320,7 +324,7 @@ Cx math_casinh(MB *b, Cx z)
 	Ref big = is_large(b, z);
 	re = mb_sel(b, big, reb, re);
 	im = mb_sel(b, big, imb, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &ASINH);
 }
 
 Cx math_casin(MB *b, Cx z)
@@ -345,7 +349,7 @@ Cx math_cacos(MB *b, Cx z)
 	Ref big = is_large(b, z);
 	re = mb_sel(b, big, reb, re);
 	im = mb_sel(b, big, imb, im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &ACOS);
 }
 
 Cx math_cacosh(MB *b, Cx z)
@@ -358,7 +362,7 @@ Cx math_cacosh(MB *b, Cx z)
 	Ref big = is_large(b, z);
 	re = mb_sel(b, big, log_abs_big(b, z), re);
 	im = mb_sel(b, big, math_atan2(b, z.im, z.re), im);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &ACOSH);
 }
 
 Cx math_catanh(MB *b, Cx z)
@@ -389,9 +393,19 @@ Cx math_catanh(MB *b, Cx z)
 	Ref pole = mb_and(b, x1, ay0);
 	re = mb_sel(b, pole, mb_f(b, HUGE_VAL), re);
 	im = mb_sel(b, pole, y, im);
+	/* x = 1 with y^2 below the normal range: log(hypot(y, 2) / |y|) / 2 */
+	int vre = mb_var(b, b->k, "atanh");
+	mb_set(b, vre, re);
+	MIf s;
+	Ref tiny = mb_lt(b, ay, mb_f(b, mb_is64(b) ? 0x1p-511 : 0x1p-63));
+	mb_if(b, &s, mb_and(b, mb_and(b, x1, tiny), mb_not(b, ay0)));
+	Ref q = mb_div(b, mb_sqrt(b, ay), mb_sqrt(b, math_hypot(b, ay, mb_f(b, 2))));
+	mb_set(b, vre, mb_neg(b, math_log(b, q)));
+	mb_endif(b, &s);
+	re = mb_get(b, vre);
 	re = mb_xorsign(b, re, neg);
 	im = mb_xorsign(b, im, neg);
-	return cx(re, im);
+	return special(b, z, cx(re, im), &ATANH);
 }
 
 Cx math_catan(MB *b, Cx z)
