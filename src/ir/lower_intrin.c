@@ -110,6 +110,17 @@ static Value *minmax_args(Lower *L, Expr *e, int *n)
 	return v;
 }
 
+static int is_f32_f64(const Type *t)
+{
+	return t->kind == TY_SCALAR && (t->sk == SK_F32 || t->sk == SK_F64);
+}
+
+/* min/max as Python computes them: each argument in turn replaces the
+ * result when it compares below (above) it, so a NaN first stays and a
+ * NaN later is passed over.  Numba's CUDA target makes one exception,
+ * kept here: two float32/float64 arguments (min(a, b), not min(t) of a
+ * tuple or three arguments) go to fmin/fmax, where a NaN loses to a
+ * number and -0.0 orders below +0.0 (docs/semantics.md). */
 static Value minmax(Lower *L, Expr *e, int ismax)
 {
 	int n;
@@ -120,6 +131,10 @@ static Value minmax(Lower *L, Expr *e, int ismax)
 	ScalarKind sk = ty->sk;
 	Cls k = lower_cls(sk);
 	Ref cur = lower_convert(L, v[0], ty, e->span).r;
+	if (!L->cpu && e->call.nargs == 2 && is_f32_f64(v[0].ty) && is_f32_f64(v[1].ty)) {
+		Ref x = lower_convert(L, v[1], ty, e->span).r;
+		return lower_scalar(ty, lower_emit(L, ismax ? O_MAX : O_MIN, k, sk, cur, x, REF_NONE, 0));
+	}
 	for (int i = 1; i < n; i++) {
 		Ref x = lower_convert(L, v[i], ty, e->span).r;
 		if (sk == SK_BOOL)

@@ -338,8 +338,8 @@ static Type *type_minmax(Scope *sc, Expr *e, int in)
 	}
 	for (int i = 0; folding && i < n; i++) {
 		Const *v = const_of_type(sc->c, e->call.args[i]->cval, t);
-		if (!v || (v->kind == PJ_V_FLOAT && isnan(v->f))) {
-			best = NULL;
+		if (!v || (v->kind == PJ_V_FLOAT && (isnan(v->f) || (v->f == 0 && best && signbit(v->f) != signbit(best->f))))) {
+			best = NULL;   /* the target decides: NaNs and signed zeros (lower_intrin.c, minmax) */
 			break;
 		}
 		if (!best) {

@@ -441,7 +441,10 @@ class MinMax(Node):
         return "%s(%s)" % (self.npf or self.which, ", ".join(a.k() for a in self.args))
 
     def r(self):
-        return "R.minmax(%r, [%s], %r)" % (self.which, ", ".join(a.r() for a in self.args), self.ty)
+        # Numba's CUDA target: min/max of two float32/float64 numbers is fmin/fmax
+        fm = self.npf is None and len(self.args) == 2 and all(a.ty in ("f32", "f64") for a in self.args)
+        return "R.minmax(%r, [%s], %r%s)" % (self.which, ", ".join(a.r() for a in self.args), self.ty,
+                                             ", True" if fm else "")
 
 
 class DevCall(Node):

@@ -248,9 +248,19 @@ def tick(log, row, code, v):
     return v
 
 
-def minmax(which, args, t):
+def minmax(which, args, t, fminmax=False):
     """Python's min/max (Numba reproduces its algorithm): the first of the
-    extreme values, comparisons in the unified type t."""
+    extreme values, comparisons in the unified type t.  fminmax: Numba's
+    CUDA target's min/max of two float32/float64 numbers, fmin/fmax (a NaN
+    loses to a number, -0.0 is below +0.0)."""
+    if fminmax:
+        a, b = cast(args[0], t), cast(args[1], t)
+        if a != a or b != b:
+            return b if a != a else a
+        if a == b:
+            neg, pos = (a, b) if np.signbit(a) else (b, a)
+            return neg if which == "min" else pos
+        return (a if a < b else b) if which == "min" else (a if a > b else b)
     acc = cast(args[0], t)
     for v in args[1:]:
         v = cast(v, t)
