@@ -93,23 +93,29 @@ def _many_records():
                 raise
 
 
-def _damaged_cache(junk):
-    """A fresh @njit(cache=True) of n_add finds `junk` (a function making
-    the bytes of the cached file) in a cache directory of its own."""
-    good = tempfile.mkdtemp(prefix="errcat_cache_")
-    bad = tempfile.mkdtemp(prefix="errcat_cache_")
+def _broken_compiler(junk):
+    """A fresh @njit of n_add built by a C compiler whose shared object does
+    not load: `junk` (a function of the output path) makes its bytes.  A
+    damaged file in the cache is rebuilt by itself (_cachefile.py); these
+    messages are for an object the compiler itself made wrong."""
+    work = tempfile.mkdtemp(prefix="errcat_cc_")
     try:
-        os.environ["PTXJIT_CACHE_DIR"] = good
-        njit(cache=True)(n_add)(1, 2)
-        (so,) = glob.glob(os.path.join(good, "cpu", "*.so"))
-        os.makedirs(os.path.join(bad, "cpu"))
-        junk(os.path.join(bad, "cpu", os.path.basename(so)))
-        os.environ["PTXJIT_CACHE_DIR"] = bad
-        return _caught(lambda: njit(cache=True)(n_add)(1, 2))
+        cc = os.path.join(work, "cc")
+        with open(cc, "w") as f:
+            f.write("#!%s\nimport sys\nsys.path.insert(0, %r)\nimport errcat_child\n"
+                    "errcat_child._fake_cc(sys.argv[1:], errcat_child.%s)\n"
+                    % (sys.executable, os.path.dirname(os.path.abspath(__file__)), junk.__name__))
+        os.chmod(cc, 0o755)
+        return _with_env({"PTXJIT_CC": cc}, lambda: njit(n_add)(1, 2))
     finally:
-        os.environ.pop("PTXJIT_CACHE_DIR", None)
-        shutil.rmtree(good, ignore_errors=True)
-        shutil.rmtree(bad, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _fake_cc(args, junk):
+    if "--version" in args:
+        print("errcat-cc 1.0")
+        return
+    junk(args[args.index("-o") + 1])
 
 
 def _not_elf(path):
@@ -118,7 +124,7 @@ def _not_elf(path):
 
 
 def _no_symbol(path):
-    src = path[:-3] + ".c"
+    src = path[:-3] + "_empty.c"
     with open(src, "w") as f:
         f.write("int errcat_nothing_here;\n")
     cc = shutil.which(os.environ.get("CC") or "cc") or "cc"
@@ -139,8 +145,8 @@ CASES = {
     "njit_interpreter_guard": lambda: _with_env(
         {"PTXJIT_SIM_FAULT": "store0:80", "PTXJIT_CC": "none"}, lambda: njit(n_squares)(10)),
     "record_dtype_limit": lambda: _caught(_many_records),
-    "njit_cache_not_elf": lambda: _damaged_cache(_not_elf) if _cc() else "no cc",
-    "njit_cache_no_symbol": lambda: _damaged_cache(_no_symbol) if _cc() else "no cc",
+    "njit_cc_not_elf": lambda: _broken_compiler(_not_elf),
+    "njit_cc_no_symbol": lambda: _broken_compiler(_no_symbol) if _cc() else "no cc",
 }
 
 

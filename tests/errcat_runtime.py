@@ -311,6 +311,20 @@ def _vec_cpu():
     return addc
 
 
+def _plain_kernel(a, v):
+    a[0] = v
+
+
+class _ExtOne:
+    def prepare_args(self, ty, val, stream=0, retr=None):
+        return val
+
+
+class _ExtLies:
+    def prepare_args(self, ty, val, stream=0, retr=None):
+        return ptxjit.float32, val
+
+
 SIM = "sim"       # runs on the simulator only (the GPU run skips it)
 GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 
@@ -337,6 +351,17 @@ TRIGGERS = [
     ("too_much_shared", lambda: k_big_shared[1, 32](cuda.device_array(1, np.float64)), "Exception",
      ["k_big_shared", "320000"]),
     ("dynamic_shared_too_large", lambda: k_store[1, 8, 0, 1 << 30](_f32(), 1.0), "Exception", ["k_store", "shared"]),
+    # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)
+    ("extensions_not_list", lambda: cuda.jit(extensions=object())(_plain_kernel), "TypeError",
+     ["extensions=", "a list of objects with a prepare_args method"]),
+    ("extensions_device", lambda: cuda.jit(device=True, extensions=[_ExtOne()])(_plain_kernel), "TypeError",
+     ["device=True", "no launch of its own"]),
+    ("extension_without_method", lambda: cuda.jit(extensions=[object()])(_plain_kernel)[1, 1](_f32(), 1.0),
+     "TypeError", ["cuda.jit(extensions=...)", "prepare_args", "has none"]),
+    ("extension_returns_one", lambda: cuda.jit(extensions=[_ExtOne()])(_plain_kernel)[1, 1](_f32(), 1.0),
+     "TypeError", ["_plain_kernel", "argument 1 ('a')", "must return a tuple (ty, val)"]),
+    ("extension_wrong_type", lambda: cuda.jit(extensions=[_ExtLies()])(_plain_kernel)[1, 1](_f32(), 1.0),
+     "TypeError", ["_plain_kernel", "argument 1 ('a')", "said its type is", "or None"]),
     # arguments (src/py/launch.c, argclass.c)
     ("arg_str", lambda: k_store[1, 8](_f32(), "x"), "TypeError", ["k_store", "argument 2", "'v'"]),
     ("arg_object", lambda: k_store[1, 8](_f32(), object()), "TypeError", ["k_store", "argument 2"]),
@@ -997,6 +1022,8 @@ INTERNAL = {
     'negative size': PRIV + ": size_class()",  # src/py/module.c
     'shared memory of %lld bytes': PRIV + ": Kernel._max_block_size; forall() checks sharedmem first",  # src/py/jit.c
     "the occupancy calculator is the driver's; the simulator has none": "forall() asks is_simulator() first and takes 256 threads there",  # src/rt/stream.c
+    "<dynamic python/ptxjit/_cachefile.py: FileExistsError(errno.EEXIST, 'no free name for a private directory', self.path)>": "100 random 64-bit names in a row already taken in the user's own private cache directory",  # python/ptxjit/_cachefile.py
+    'ptxjitc() takes a list of bytes': PRIV + ": ptxjit.cli:main passes sys.argv encoded",  # src/py/command.c
     'the array is read-only': "the buffer protocol of the object under an @njit function's read-only result (r.base.obj); Python's callers that want a writable buffer (struct, ctypes, io) replace the message with their own: test_njit_view_of_a_readonly_array_is_readonly",  # src/py/cpu.c
     'py:%s returns %d value%s for arguments (%s) but %d for others: give every call the same number of outputs': "an invariant: the kernel dialect has no type-dependent number of results, and a function over arrays freezes its globals and closure at its first compile: test_ufunc_outputs_do_not_change",  # python/ptxjit/ufunc.py
 }
@@ -1012,9 +1039,10 @@ COVERED_ELSEWHERE = {
 # without one runs on the interpreter, which neither builds nor loads.
 NEEDS_CC = {
     'py:the C compiler failed on the code ptxjit generated (%s):\n%s',
-    "cannot load the compiled function %s: %s (a damaged file in ptxjit's cache? remove it to compile again)",
-    "the compiled function's file %U has no symbol %s (a damaged file in ptxjit's cache? remove it to compile "
-    "again)",
+    "cannot load the compiled function %s: %s (the C compiler made an object this process cannot load: is "
+    "PTXJIT_CC or CC a compiler for this machine?)",
+    "the compiled function's file %U has no symbol %s (the C compiler made an object without it: is PTXJIT_CC or "
+    "CC a C compiler?)",
 }
 
 # Messages triggered in a process of their own (tests/errcat_child.py
@@ -1029,8 +1057,8 @@ CHILD_TRIGGERS = [
      ["<dynamic src/py/cpu.c: PyErr_SetString(st->SimulatorError, e->msg)>"]),
     ("record_dtype_limit", "TypeError", ["k_rec", "argument 1 ('a')", "127 different record dtypes"],
      [_RECORD_ARG]),
-    ("njit_cache_not_elf", "OSError", ["cannot load", "n_add", "cache"]),
-    ("njit_cache_no_symbol", "OSError", ["no symbol", "n_add", "cache"]),
+    ("njit_cc_not_elf", "OSError", ["cannot load", "n_add", "C compiler"]),
+    ("njit_cc_no_symbol", "OSError", ["no symbol", "n_add", "C compiler"]),
 ]
 
 # Messages of the GPU path, triggered through the fake CUDA driver

@@ -856,15 +856,16 @@ static PyObject *Func_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 		Py_DECREF(b);
 		if (!dl) {
 			const char *e = dlerror();
-			PyErr_Format(PyExc_OSError, "cannot load the compiled function %s: %s (a damaged file in "
-			             "ptxjit's cache? remove it to compile again)", ko->pk->entry, e ? e : "dlopen failed");
+			PyErr_Format(PyExc_OSError, "cannot load the compiled function %s: %s (the C compiler made "
+			             "an object this process cannot load: is PTXJIT_CC or CC a compiler for this "
+			             "machine?)", ko->pk->entry, e ? e : "dlopen failed");
 			return NULL;
 		}
 		fn = (PjCpuFn)(uintptr_t)dlsym(dl, ko->pk->entry);
 		if (!fn) {
 			dlclose(dl);
-			PyErr_Format(PyExc_OSError, "the compiled function's file %U has no symbol %s (a damaged file "
-			             "in ptxjit's cache? remove it to compile again)", path, ko->pk->entry);
+			PyErr_Format(PyExc_OSError, "the compiled function's file %U has no symbol %s (the C compiler "
+			             "made an object without it: is PTXJIT_CC or CC a C compiler?)", path, ko->pk->entry);
 			return NULL;
 		}
 	} else if (!ko->pk->sim) {
