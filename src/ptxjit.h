@@ -195,7 +195,12 @@ int pj_pick_signature(const char *argsig, const char *const *sigs, int nsigs, in
  * arrays.  check: bit 1 uninitialised shared reads, bit 2 shared races. */
 enum { PJ_SIM_UNINIT = 1, PJ_SIM_RACE = 2 };
 enum { PJ_SIM_OK = 0, PJ_SIM_INDEX = 1, PJ_SIM_DEADLOCK = 2, PJ_SIM_TRAP = 3,
-       PJ_SIM_UNINIT_READ = 4, PJ_SIM_RACE_FOUND = 5, PJ_SIM_BAD = 6 };
+       PJ_SIM_UNINIT_READ = 4, PJ_SIM_RACE_FOUND = 5, PJ_SIM_BAD = 6, PJ_SIM_STOPPED = 7 };
+/* Stopping runs from outside (Ctrl-C): while pj_sim_stop(1) holds, every
+ * pj_sim_launch and pj_sim_cpu_call in every thread, running or starting,
+ * returns PJ_SIM_STOPPED within a few thousand loop turns; pj_sim_stop(0)
+ * lifts it.  Async-signal-safe: a SIGINT handler may call it. */
+void pj_sim_stop(int on);
 /* 1 when gridDim * blockDim is below 2^31 in every dimension: a launch
  * of that configuration may run the PjOptions.small_grid variant. */
 int pj_grid_small(const unsigned grid[3], const unsigned block[3]);

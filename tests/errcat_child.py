@@ -8,7 +8,8 @@ RESULT {case: [exception class, message] or None}.
     (tests/c/test_sim.c); the front end checks every index first, so from
     Python only PTXJIT_SIM_FAULT (src/sim/prepare.c), which moves one
     access's address as a miscompiled one would, gets there;
-  - @njit's interpreter (PTXJIT_CC=none) stopped by its memory guard;
+  - @njit's interpreter (PTXJIT_CC=none) stopped by its memory guard
+    and by its endless-loop limit;
   - the process-wide limit on record dtypes (which would spoil the
     records of every later test in the parent);
   - @njit's cache holding a damaged shared object (dlopen keeps what one
@@ -55,6 +56,12 @@ def n_squares(n):
     for i in range(n):
         r[i] = i * i
     return r
+
+
+def n_spin(x):
+    while x > 0.0:
+        x += 1.0
+    return x
 
 
 def n_add(x, y):
@@ -144,6 +151,9 @@ CASES = {
     # @njit on the interpreter: its memory guard
     "njit_interpreter_guard": lambda: _with_env(
         {"PTXJIT_SIM_FAULT": "store0:80", "PTXJIT_CC": "none"}, lambda: njit(n_squares)(10)),
+    # @njit on the interpreter: its endless-loop limit
+    "njit_interpreter_endless": lambda: _with_env(
+        {"PTXJIT_SIM_LOOP_LIMIT": "100000", "PTXJIT_CC": "none"}, lambda: njit(n_spin)(1.0)),
     "record_dtype_limit": lambda: _caught(_many_records),
     "njit_cc_not_elf": lambda: _broken_compiler(_not_elf),
     "njit_cc_no_symbol": lambda: _broken_compiler(_no_symbol) if _cc() else "no cc",

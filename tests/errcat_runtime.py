@@ -978,6 +978,8 @@ INTERNAL = {
     "MemoryError: cannot allocate %llu bytes\n  in function '%s'": "the interpreter's allocation without a line; "
     "the front end gives every allocation one (njit_huge_interpreted gives the message with its line)",  # src/sim/cpu.c
     "internal error in the simulator: function '%s' called without its parameter buffer": SIMINT,  # src/sim/cpu.c
+    "stopped from outside (pj_sim_stop)\n  %s": "never shown: a run stopped by Ctrl-C raises Python's "
+    "KeyboardInterrupt (tests/test_interrupt.py)",  # src/sim/launch.c
     "internal error in the simulator: function '%s' stopped at a barrier or a warp operation": SIMINT,  # src/sim/cpu.c
     "internal error in the simulator: kernel '%s' allocates memory, which only CPU functions can": SIMINT,
     'the function was compiled without its interpreter program': PRIV + ": CpuFunc checks first",  # src/sim/cpu.c
@@ -1055,6 +1057,8 @@ CHILD_TRIGGERS = [
                                            "errcat_child.py:"]),
     ("njit_interpreter_guard", "SimulatorError", ["ptxjit internal error", "n_squares", "errcat_child.py:"],
      ["<dynamic src/py/cpu.c: PyErr_SetString(st->SimulatorError, e->msg)>"]),
+    ("njit_interpreter_endless", "SimulatorError", ["a loop ran 100000 times in one call", "n_spin",
+                                                    "errcat_child.py:"]),
     ("record_dtype_limit", "TypeError", ["k_rec", "argument 1 ('a')", "127 different record dtypes"],
      [_RECORD_ARG]),
     ("njit_cc_not_elf", "OSError", ["cannot load", "n_add", "C compiler"]),

@@ -587,6 +587,10 @@ static PyObject *call_func(CpuDispatcherObject *d, CpuFuncObject *f, CpuArg *arg
 			raise_ctx(&cc.ctx);
 	} else {
 		PjError e;      /* filled only on failure */
+		if (stop_begin()) {
+			rc = -1;
+			goto done;
+		}
 		if (f->nogil) {
 			Py_BEGIN_ALLOW_THREADS
 			rc = pj_sim_cpu_call(pk, params, &cc.ctx, &e);
@@ -594,13 +598,17 @@ static PyObject *call_func(CpuDispatcherObject *d, CpuFuncObject *f, CpuArg *arg
 		} else {
 			rc = pj_sim_cpu_call(pk, params, &cc.ctx, &e);
 		}
-		if (rc)
+		stop_end();
+		if (rc == PJ_SIM_STOPPED)
+			raise_stopped();   /* Ctrl-C (interrupt.c) */
+		else if (rc)
 			raise_sim(d->st, rc, &e);
 	}
 	if (!rc) {
 		const PjRet *rp = pk->rets;
 		res = pk->nrets ? result_obj(cs, &rp, out, &cc, args, nargs) : (Py_INCREF(Py_None), Py_None);
 	}
+done:
 	free_allocs(&cc);
 	if (params != stackbuf)
 		free(params);

@@ -230,9 +230,15 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 	}
 	pack_params(pk, a, buf);
 	if (st->sim) {
+		if (stop_begin()) {
+			if (buf != local)
+				PyMem_RawFree(buf);
+			goto fail_raised;
+		}
 		Py_BEGIN_ALLOW_THREADS
 		rc = rt_launch(rt, &k->rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
 		Py_END_ALLOW_THREADS
+		stop_end();
 	} else {
 		rc = rt_launch(rt, &k->rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
 	}
@@ -257,7 +263,9 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 	}
 	return 0;
 fail:
-	if (e.code == RT_E_SIM && e.sim == PJ_SIM_TRAP)
+	if (e.code == RT_E_SIM && e.sim == PJ_SIM_STOPPED)
+		raise_stopped();                            /* Ctrl-C (interrupt.c) */
+	else if (e.code == RT_E_SIM && e.sim == PJ_SIM_TRAP)
 		raise_sim_trap(st, (PyObject *)d, e.msg);   /* the kernel's exception (kexc.c) */
 	else
 		raise_rt_kernel(st, &e, d->name);

@@ -115,6 +115,17 @@ int enter_rt(ModState *st);
 int kind_of_typestr(const char *ts, int *itemsize);   /* "<f4" -> K_F32; -1 if not supported */
 int kind_of_format(const char *fmt, Py_ssize_t itemsize); /* buffer format -> kind; -1 */
 
+/* interrupt.c: Ctrl-C during a simulator or interpreter run.  Every run
+ * sits between stop_begin and stop_end (either side of letting the GIL
+ * go); stop_begin returns -1 with KeyboardInterrupt set when a signal
+ * came just before (then the run must not start, and stop_end was
+ * called).  A run that returns PJ_SIM_STOPPED raises through
+ * raise_stopped (with the GIL): KeyboardInterrupt, or what Python's
+ * SIGINT handler raises.  Returns NULL. */
+int stop_begin(void);
+void stop_end(void);
+PyObject *raise_stopped(void);
+
 /* array.c */
 /* Lets go of the buffers of finished asynchronous copies to the host. */
 void drain_copies(ModState *st);

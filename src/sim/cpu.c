@@ -15,10 +15,9 @@
  *             block (launch.c's where() asks Launch.cpu).
  *   memory    the guard (guard.c) knows the out buffer and every block
  *             ALLOC hands out, besides the arguments and constants;
- *   loops     not counted: a CPU function may loop as long as it likes,
- *             as its compiled code would (a kernel's endless-loop guard
- *             exists because a GPU thread that waits for another thread
- *             would wait forever on the simulator).
+ *   loops     counted as a kernel thread's are, over the whole call:
+ *             PTXJIT_SIM_LOOP_LIMIT jumps back end it with an error at
+ *             the loop's line, and pj_sim_stop (Ctrl-C) ends it at once.
  *
  * The call itself is kept light (no heap for small register files, no
  * floating-point environment switch: compiled code runs in the caller's
@@ -88,7 +87,7 @@ int pj_sim_cpu_call(const struct PjKernel *k, const void *params, PjCpuCtx *ctx,
 	L.err = err;
 	L.code = PJ_SIM_OK;
 	L.cpu = ctx;
-	L.loop_budget = UINT64_MAX;
+	L.loop_budget = sim_loop_budget();
 	for (int d = 0; d < 3; d++)
 		L.grid[d] = L.block[d] = 1;
 	Reg small[128];

@@ -329,6 +329,7 @@ int sim_exec(Launch *L, Frame *fr)
 	Reg *const r = fr->r;
 	const SimHit *const gc = L->guard.cache;
 	uint64_t budget = L->loop_budget;
+	uint64_t calls = 0;
 
 #define D r[ip->d]
 #define A r[ip->a]
@@ -373,12 +374,12 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(JMP) GOTO(ip->a);
 		OP(JNZ) GOTO(A.u ? ip->b : ip->c);
 		OP(JMPB)
-			if (!--budget)
-				goto endless;
+			if (UNLIKELY(!(--budget & SIM_POLL_MASK)) && (!budget || sim_stop_requested()))
+				goto stop;
 			GOTO(ip->a);
 		OP(JNZB)
-			if (!--budget)
-				goto endless;
+			if (UNLIKELY(!(--budget & SIM_POLL_MASK)) && (!budget || sim_stop_requested()))
+				goto stop;
 			GOTO(A.u ? ip->b : ip->c);
 		OP(BAR) fr->pc = (int32_t)(ip + 1 - code); return RUN_BAR;
 		OP(CHECK)
@@ -553,6 +554,8 @@ int sim_exec(Launch *L, Frame *fr)
 		OP(BREVL) D.u = (uint64_t)brev32((uint32_t)A.u) << 32 | brev32((uint32_t)(A.u >> 32)); NEXT;
 		OP(WARP) fr->pc = (int32_t)(ip - code); return RUN_WARP;
 		OP(CALL) {
+			if (UNLIKELY(!(++calls & SIM_POLL_MASK)) && sim_stop_requested())
+				goto stop;
 			int32_t to = sim_call(L, fr, ip);
 			if (to < 0)
 				return RUN_ERR;
@@ -591,9 +594,9 @@ int sim_exec(Launch *L, Frame *fr)
 	next:;
 #endif
 	}
-endless:
+stop:
 	fr->pc = (int32_t)(ip - code);
-	return sim_fail_endless(L, fr, ip);
+	return budget ? sim_fail_stopped(L, fr, ip) : sim_fail_endless(L, fr, ip);
 #undef D
 #undef A
 #undef B

@@ -32,6 +32,7 @@
  * epoch that only ever grow, so nothing is cleared between blocks.
  */
 #include <fenv.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,16 +139,47 @@ int sim_fail_internal(Launch *L, Frame *fr, const SIns *ip)
 	            ip->op, w);
 }
 
+/* The loop's line: that of its head, where the jump back goes (the jump
+ * itself carries the line of the body's last statement). */
+static const SimLoc *loop_loc(const Launch *L, const SIns *ip)
+{
+	int32_t pc = (int32_t)(ip - L->p->code), head = -1;
+	if (ip->op == S_JMPB)
+		head = ip->a;
+	else if (ip->op == S_JNZB)
+		head = ip->b <= pc ? ip->b : ip->c;
+	const SimLoc *loc = head >= 0 && head <= pc ? loc_at(L, L->p->code + head) : NULL;
+	return loc ? loc : loc_at(L, ip);
+}
+
 int sim_fail_endless(Launch *L, Frame *fr, const SIns *ip)
 {
 	char w[600];
-	const SimLoc *loc = loc_at(L, ip);
+	const SimLoc *loc = loop_loc(L, ip);
 	where(L, loc, fr, w, sizeof w);
+	if (L->cpu)
+		return fail(L, PJ_SIM_DEADLOCK, loc,
+		            "a loop ran %llu times in one call: an endless loop?\n  %s\n"
+		            "  (the interpreter stops a loop after PTXJIT_SIM_LOOP_LIMIT turns; set it higher "
+		            "for a longer computation, or press Ctrl-C to stop a run)",
+		            (unsigned long long)L->loop_budget, w);
 	return fail(L, PJ_SIM_DEADLOCK, loc,
 	            "a loop ran %llu times without reaching a barrier or returning: an endless loop?\n  %s\n"
 	            "  (the simulator runs the threads of a block one at a time from one cuda.syncthreads() "
 	            "to the next, so a thread that waits for another thread to set a flag waits forever)",
 	            (unsigned long long)L->loop_budget, w);
+}
+
+int sim_fail_stopped(Launch *L, Frame *fr, const SIns *ip)
+{
+	char w[600];
+	const SimLoc *loc = ip ? loc_at(L, ip) : NULL;
+	if (fr)
+		where(L, loc, fr, w, sizeof w);
+	else
+		snprintf(w, sizeof w, "in kernel '%s', block (%u, %u, %u)", L->p->name, L->ctaid[0], L->ctaid[1],
+		         L->ctaid[2]);
+	return fail(L, PJ_SIM_STOPPED, loc, "stopped from outside (pj_sim_stop)\n  %s", w);
 }
 
 /* The shared array that holds byte `off`, for messages. */
@@ -328,6 +360,30 @@ void sim_init_frame(Launch *L, Frame *fr, Reg *regs, uint8_t *local)
 	sr[SR_DYNSMEM].u = (uint64_t)(L->smem_size - p->smem_static);
 }
 
+/* ------------------------------------------------ stopping from outside */
+
+/* The one piece of process state the simulator has: a signal handler,
+ * which has no context to reach, sets it (pj_sim_stop), and every run in
+ * every thread looks at it. */
+static volatile sig_atomic_t stop_flag;
+
+void pj_sim_stop(int on)
+{
+	stop_flag = on != 0;
+}
+
+int sim_stop_requested(void)
+{
+	return stop_flag;
+}
+
+uint64_t sim_loop_budget(void)
+{
+	const char *limit = getenv("PTXJIT_SIM_LOOP_LIMIT");
+	uint64_t n = limit ? strtoull(limit, NULL, 10) : 0;
+	return n ? n : SIM_LOOP_BUDGET;
+}
+
 static void start_thread(Launch *L, Frame *fr, uint32_t t, unsigned x, unsigned y, unsigned z)
 {
 	Reg *sr = fr->r + L->p->sreg_slot;
@@ -375,6 +431,8 @@ static int run_block_sync(Launch *L, Frame *fr)
 				start_thread(L, &fr[t], t, x, y, z);
 	for (;;) {
 		uint32_t nbar = 0, nret = 0, first = 0;
+		if (sim_stop_requested())   /* a loop around a barrier has no jump back in sim_exec */
+			return sim_fail_stopped(L, NULL, NULL);
 		for (t = 0; t < n; t++) {
 			if (fr[t].state >= 0)
 				continue;
@@ -464,8 +522,7 @@ static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned
 	Launch L = {.p = p, .params = params, .nthreads = (uint32_t)nthreads, .err = err,
 	            .smem_size = smem, .code = PJ_SIM_OK};
 	memcpy(L.grid, grid, sizeof L.grid);
-	const char *limit = getenv("PTXJIT_SIM_LOOP_LIMIT");
-	L.loop_budget = limit && strtoull(limit, NULL, 10) ? strtoull(limit, NULL, 10) : SIM_LOOP_BUDGET;
+	L.loop_budget = sim_loop_budget();
 	memcpy(L.block, block, sizeof L.block);
 	uint32_t nframes = p->has_bar || p->has_warp ? L.nthreads : 1;
 	Frame *frames = calloc(nframes, sizeof *frames);
@@ -496,6 +553,11 @@ static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned
 					sr[SR_CTAID_X].u = x;
 					sr[SR_CTAID_Y].u = y;
 					sr[SR_CTAID_Z].u = z;
+				}
+				if (sim_stop_requested()) {
+					sim_fail_stopped(&L, NULL, NULL);
+					rc = L.code;
+					goto done;
 				}
 				if (smem)
 					memset(L.smem, POISON, (size_t)smem);

@@ -352,9 +352,18 @@ int sim_guard_range(Launch *L, Frame *fr, const SIns *ip, uint64_t addr, uint64_
 int sim_guard_alloc(Launch *L, uint64_t addr, uint64_t size);
 enum { GUARD_PRINT = HOOK_ATOM + 1 };
 
-/* Jumps back a thread may take between two barriers before the launch
- * stops it as an endless loop (about a minute of interpretation); the
- * environment variable PTXJIT_SIM_LOOP_LIMIT sets another number. */
+/* Jumps back a thread may take between two barriers (a CPU function: in
+ * one call) before the run stops it as an endless loop (about a minute
+ * of interpretation); the environment variable PTXJIT_SIM_LOOP_LIMIT
+ * sets another number.  sim_loop_budget (launch.c) says which. */
 #define SIM_LOOP_BUDGET ((uint64_t)1 << 34)
+uint64_t sim_loop_budget(void);
+
+/* Stopping from outside (pj_sim_stop): the interpreter looks at the flag
+ * every SIM_POLL_MASK + 1 jumps back and calls, the launch before each
+ * block; sim_fail_stopped (launch.c) reports it as PJ_SIM_STOPPED. */
+#define SIM_POLL_MASK (((uint64_t)1 << 12) - 1)
+int sim_stop_requested(void);
+int sim_fail_stopped(Launch *L, Frame *fr, const SIns *ip);
 
 #endif
