@@ -26,6 +26,11 @@ SEEDS = os.path.join(HERE, "seeds")
 
 ON_GPU = os.environ.get("PTXJIT_TEST_GPU") == "1" or os.environ.get("PTXJIT_SIM") == "0"
 os.environ["PTXJIT_SIM"] = "0" if ON_GPU else "1"
+# Tests launch small grids on NumPy arrays on purpose: Numba's performance
+# warnings are off, as in Numba's own test suite (tests/test_host_api.py
+# turns them on where it checks them).
+os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
+os.environ.setdefault("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", "0")
 
 try:
     import ptxjit

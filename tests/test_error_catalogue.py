@@ -29,6 +29,11 @@ from ptxjit.cuda import dispatcher as _dispatcher
 from conftest import ON_GPU, ROOT
 
 import errcat_compiler
+from test_host_api import (  # noqa: F401  (errcat_runtime.COVERED_ELSEWHERE names them)
+    test_numba_disable_cuda as host_api_disable_cuda,
+    test_use_simulator_after_a_gpu_kernel_is_refused as host_api_use_simulator_too_late,
+    test_config_from_the_environment as host_api_config,
+)
 
 SRC = os.path.join(ROOT, "src")
 GOLDEN_ERRORS = os.path.join(ROOT, "tests", "golden", "errors")

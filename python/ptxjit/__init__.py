@@ -21,7 +21,7 @@ from .types import (  # noqa: F401  (Numba's type names, for signatures)
     complex64, complex128, c8, c16, cfloat, cdouble,
 )
 
-_LAZY = {"cuda", "errors", "types", "ufunc", "ufunc_cpu", "cpu"}
+_LAZY = {"cuda", "core", "errors", "types", "ufunc", "ufunc_cpu", "cpu"}
 
 
 def __getattr__(name):

@@ -27,6 +27,18 @@ Running on the simulator (PTXJIT_SIM=1):
 
 Launch arguments and configurations that are wrong raise TypeError or ValueError
 before anything reaches the device.
+
+Warnings, with Numba's names (also importable from ptxjit.core.errors, where
+numba.core.errors has them):
+    NumbaWarning              their base class (a Warning)
+    NumbaPerformanceWarning   a launch of fewer than 128 blocks (Numba's rule;
+                              NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0 silences it),
+                              or NumPy arrays copied to the GPU and back at a
+                              launch (NUMBA_CUDA_WARN_ON_IMPLICIT_COPY=0);
+                              NUMBA_DISABLE_PERFORMANCE_WARNINGS=1 silences both.
+                              Each is given once per kernel and configuration.
+    NumbaInvalidConfigWarning options that do not go together
+Warning filters (warnings.filterwarnings, python -W) silence them as usual.
 """
 
 from ._core import (  # noqa: F401
@@ -41,6 +53,9 @@ from ._core import (  # noqa: F401
     TrapError,
     UninitializedReadError,
     RaceError,
+    NumbaWarning,
+    NumbaPerformanceWarning,
+    NumbaInvalidConfigWarning,
 )
 
 CompileError = TypingError
@@ -60,4 +75,5 @@ __all__ = [
     "CudaSupportError", "CudaDriverError", "CudaAPIError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
     "UninitializedReadError", "RaceError",
+    "NumbaWarning", "NumbaPerformanceWarning", "NumbaInvalidConfigWarning",
 ]

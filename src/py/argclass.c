@@ -491,6 +491,7 @@ int arg_classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherOb
 		         : arg_classify(d, i, v, a, L);
 		Py_DECREF(v);   /* the wrapper keeps it alive for the launch */
 		a->dir = (char)dir;
+		a->hinted = 1;
 		return rc;
 	}
 	}

@@ -309,6 +309,11 @@ static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
 			return (PyObject *)L;
 		}
 	}
+	unsigned long long blocks = (unsigned long long)grid[0] * grid[1] * grid[2];
+	if (st->warn_occupancy && blocks < LOW_OCCUPANCY_GRID &&
+	    PyErr_WarnFormat(st->NumbaPerformanceWarning, 1, "Grid size %llu will likely result in GPU "
+	                     "under-utilization due to low occupancy.", blocks) < 0)
+		return NULL;
 	L = (LauncherObject *)st->Launcher_T->tp_alloc(st->Launcher_T, 0);
 	if (!L)
 		return NULL;

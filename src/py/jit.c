@@ -853,8 +853,8 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias) ||
 	    opt_int(opts, "small_grid", 0, &o.small_grid))
 		return NULL;
-	int sim_program = 0;
-	if (opt_int(opts, "_sim_program", 0, &sim_program))
+	int sim_program = 0, ptx_only = 0;
+	if (opt_int(opts, "_sim_program", 0, &sim_program) || opt_int(opts, "ptx_only", 0, &ptx_only))
 		return NULL;
 	PyObject *dump = PyDict_GetItemString(opts, "dump");
 	if (dump && dump != Py_None && !(o.dump = PyUnicode_AsUTF8(dump)))
@@ -867,9 +867,11 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 		o.sim = 1;
 		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
 	} else if (rt_available(st->rt)) {
+		st->gpu_compiled |= !ptx_only;
 		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
 		o.driver_version = st->rt->driver_version;
 	} else {
+		st->gpu_compiled |= !ptx_only;
 		o.arch = 90;
 	}
 	PyObject *arch = PyDict_GetItemString(opts, "arch");

@@ -275,11 +275,31 @@ fail_raised:
 	return -1;
 }
 
+/* Numba's NumbaPerformanceWarning for a NumPy array copied to the device
+ * and back at a launch (not one in a cuda.In/Out/InOut, whose copies the
+ * user asked for): once per launcher, -1 if the warning raised. */
+static int warn_copy(LauncherObject *L, const ArgInfo *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i].cls == A_HOST && !a[i].hinted && a[i].layout != 'R') {
+			if (PyErr_WarnFormat(L->d->st->NumbaPerformanceWarning, 1, "Host array used in CUDA kernel will "
+			                     "incur copy overhead to/from device (kernel '%s'); pass a device array "
+			                     "(cuda.to_device) to keep the data on the GPU between launches",
+			                     L->d->name) < 0)
+				return -1;
+			break;
+		}
+	L->copy_warned = 1;
+	return 0;
+}
+
 /* Looks up (or compiles and files) the kernel of key and launches it. */
 static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, int len, ArgInfo *a, int n,
                                  int nhost, KernelObject *(*make)(DispatcherObject *, void *), void *ctx)
 {
 	DispatcherObject *d = L->d;
+	if (nhost && !L->copy_warned && d->st->warn_copy && warn_copy(L, a, n))
+		return NULL;
 	uint64_t h = 0;
 	KernelObject *k = table_find(d, key, len, &h);
 	if (!k) {

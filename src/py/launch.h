@@ -36,6 +36,7 @@ typedef struct ArgInfo {
 	char readonly;
 	char has_view;            /* view holds a buffer to release */
 	char dir;                 /* DIR_*: from a cuda.In/Out/InOut wrapper */
+	char hinted;              /* it came in such a wrapper */
 	CUdeviceptr ptr;          /* element 0 (device, or host in the simulator) */
 	const Py_ssize_t *shape;  /* ndim extents: the device array's own, or dims */
 	const Py_ssize_t *strides;/* ndim byte strides: likewise, or dims + PJ_MAXDIM */
@@ -85,7 +86,11 @@ struct LauncherObject {
 	PyObject *stream_obj;     /* as given (None for the default stream) */
 	CUstream stream;
 	int async;
+	int copy_warned;          /* the host-array copy warning was given */
 };
+
+/* Numba's rule: a grid of fewer blocks than this gets a NumbaPerformanceWarning. */
+enum { LOW_OCCUPANCY_GRID = 128 };
 
 /* config.c */
 extern PyType_Spec Dispatcher_spec, Launcher_spec;

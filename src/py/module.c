@@ -3,10 +3,13 @@
  * place where compiler and runtime errors become Python exceptions, and
  * the module-level functions (device queries, synchronize, close).
  *
- * The backend is chosen once, when the module is imported: PTXJIT_SIM
- * set to anything but "" or "0" selects the simulator, and
+ * The backend is chosen when the module is imported: PTXJIT_SIM set to
+ * anything but "" or "0" selects the simulator, and so does Numba's
+ * NUMBA_ENABLE_CUDASIM=1 when PTXJIT_SIM is unset or empty;
  * PTXJIT_SIM_CHECK ("uninit", "race", "all", comma-separated) turns on
  * the simulator's optional checks.  Importing never loads the driver.
+ * use_simulator() switches to the simulator later, as long as neither
+ * the driver nor a kernel compiled for the GPU has been used.
  *
  * Exceptions (all re-exported by ptxjit.errors):
  *   TypingError(Exception)            the kernel's source is not supported
@@ -18,6 +21,10 @@
  *                                     SimIndexError is also an IndexError;
  *                                     DeadlockError, TrapError,
  *                                     UninitializedReadError, RaceError
+ * Warnings, with Numba's names:
+ *   NumbaWarning(Warning)             their base; NumbaPerformanceWarning
+ *                                     (a small grid, host arrays copied at
+ *                                     a launch), NumbaInvalidConfigWarning
  */
 #include "py.h"
 
@@ -216,6 +223,34 @@ static PyObject *py_set_resolve_table(PyObject *m, PyObject *table)
 static PyObject *py_is_simulator(PyObject *m, PyObject *unused)
 {
 	return PyBool_FromLong(mstate(m)->sim);
+}
+
+static PyObject *py_use_simulator(PyObject *m, PyObject *unused)
+{
+	ModState *st = mstate(m);
+	if (st->sim)
+		Py_RETURN_NONE;
+	if (st->gpu_compiled || rt_use_sim(st->rt))
+		return PyErr_Format(PyExc_RuntimeError,
+		                    "cuda.use_simulator() comes too late: %s; call it before the first kernel "
+		                    "is compiled or the GPU is used, or set PTXJIT_SIM=1 (or NUMBA_ENABLE_CUDASIM=1) "
+		                    "in the environment",
+		                    st->gpu_compiled ? "a kernel was already compiled for the GPU"
+		                                     : "the CUDA driver is already in use");
+	st->sim = 1;
+	Py_RETURN_NONE;
+}
+
+/* set_warnings(low_occupancy, implicit_copy): which NumbaPerformanceWarnings launches give. */
+static PyObject *py_set_warnings(PyObject *m, PyObject *args)
+{
+	ModState *st = mstate(m);
+	int occ, copy;
+	if (!PyArg_ParseTuple(args, "pp", &occ, &copy))
+		return NULL;
+	st->warn_occupancy = occ;
+	st->warn_copy = copy;
+	Py_RETURN_NONE;
 }
 
 static PyObject *py_available(PyObject *m, PyObject *unused)
@@ -461,6 +496,10 @@ static PyMethodDef module_methods[] = {
 	{"set_resolve_table", py_set_resolve_table, METH_O,
 	 "set_resolve_table(dict): id(obj) -> (obj, kind, qualname, module) for names kernels use"},
 	{"is_simulator", py_is_simulator, METH_NOARGS, "True when PTXJIT_SIM selected the simulator"},
+	{"use_simulator", py_use_simulator, METH_NOARGS,
+	 "switches to the simulator (before the first kernel and the first use of the driver)"},
+	{"set_warnings", py_set_warnings, METH_VARARGS,
+	 "set_warnings(low_occupancy, implicit_copy): the NumbaPerformanceWarnings launches give"},
 	{"available", py_available, METH_NOARGS, "True if a device can be used (loads the driver)"},
 	{"device_info", py_device_info, METH_NOARGS, "a dict describing the current device"},
 	{"device_attribute", py_device_attribute, METH_O, "the value of a CUdevice_attribute"},
@@ -534,7 +573,8 @@ static PyTypeObject *new_type(PyObject *m, PyType_Spec *spec, PyObject *base, co
 static int module_exec(PyObject *m)
 {
 	ModState *st = mstate(m);
-	st->sim = env_on("PTXJIT_SIM");
+	const char *sim = getenv("PTXJIT_SIM");
+	st->sim = sim && *sim ? env_on("PTXJIT_SIM") : env_on("NUMBA_ENABLE_CUDASIM");
 	st->rt = rt_new(st->sim, env_checks());
 	if (!st->rt) {
 		PyErr_NoMemory();
@@ -569,6 +609,15 @@ static int module_exec(PyObject *m)
 	    !(st->RaceError = new_exc(m, "RaceError", st->SimulatorError,
 	                              "Two threads wrote one shared address between barriers (simulator).")))
 		return -1;
+	if (!(st->NumbaWarning = new_exc(m, "NumbaWarning", PyExc_Warning,
+	                                 "The base class of the warnings ptxjit gives with Numba's names.")) ||
+	    !(st->NumbaPerformanceWarning = new_exc(m, "NumbaPerformanceWarning", st->NumbaWarning,
+	                                            "A launch that will run slowly on the GPU: a small grid, or "
+	                                            "host arrays copied at every launch.")) ||
+	    !(st->NumbaInvalidConfigWarning = new_exc(m, "NumbaInvalidConfigWarning", st->NumbaWarning,
+	                                              "Options that do not go together.")))
+		return -1;
+	st->warn_occupancy = st->warn_copy = 1;
 
 	if (!(st->DeviceArray_T = new_type(m, &DeviceArray_spec, NULL, "DeviceArray")) ||
 	    !(st->HostBuffer_T = new_type(m, &HostBuffer_spec, NULL, "HostBuffer")) ||
@@ -616,6 +665,9 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->TrapError);
 	Py_VISIT(st->UninitializedReadError);
 	Py_VISIT(st->RaceError);
+	Py_VISIT(st->NumbaWarning);
+	Py_VISIT(st->NumbaPerformanceWarning);
+	Py_VISIT(st->NumbaInvalidConfigWarning);
 	Py_VISIT(st->DeviceArray_T);
 	Py_VISIT(st->HostBuffer_T);
 	Py_VISIT(st->Stream_T);
@@ -644,6 +696,9 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->TrapError);
 	Py_CLEAR(st->UninitializedReadError);
 	Py_CLEAR(st->RaceError);
+	Py_CLEAR(st->NumbaWarning);
+	Py_CLEAR(st->NumbaPerformanceWarning);
+	Py_CLEAR(st->NumbaInvalidConfigWarning);
 	Py_CLEAR(st->DeviceArray_T);
 	Py_CLEAR(st->HostBuffer_T);
 	Py_CLEAR(st->Stream_T);

@@ -72,10 +72,15 @@ extern const int kind_size[K_NKINDS];
 typedef struct ModState {
 	Rt *rt;
 	int sim;
+	int gpu_compiled;          /* a kernel was compiled for the GPU (use_simulator refuses) */
 	PyObject *TypingError, *InternalCompilerError;
 	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError;
 	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
 	PyObject *UninitializedReadError, *RaceError;
+	PyObject *NumbaWarning, *NumbaPerformanceWarning, *NumbaInvalidConfigWarning;
+	/* NumbaPerformanceWarnings on (set_warnings): a grid of fewer than
+	 * LOW_OCCUPANCY_GRID blocks, host arrays copied at a launch */
+	int warn_occupancy, warn_copy;
 	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T;
 	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
 	PyObject *resolve_table;   /* id(obj) -> (obj, kind, qualname, module); from Python */

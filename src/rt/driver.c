@@ -54,36 +54,63 @@ static const struct {
 #undef SYM
 
 static const char no_driver_hint[] =
-	"set PTXJIT_SIM=1 to run kernels on the CPU simulator";
+	"to run kernels on the CPU simulator instead, set PTXJIT_SIM=1 or NUMBA_ENABLE_CUDASIM=1 "
+	"before importing ptxjit.cuda, or call ptxjit.cuda.use_simulator() before the first kernel";
+
+/* The simulated device's properties: those of an H100 with one SM. */
+static void set_sim(Rt *rt)
+{
+	rt->sim = 1;
+	rt->state = RT_READY;
+	snprintf(rt->devname, sizeof rt->devname, "ptxjit simulator");
+	rt->cc_major = 9;
+	rt->cc_minor = 0;
+	rt->sm_count = 1;
+	rt->max_threads = 1024;
+	rt->max_block[0] = rt->max_block[1] = 1024;
+	rt->max_block[2] = 64;
+	rt->max_grid[0] = 0x7fffffff;
+	rt->max_grid[1] = rt->max_grid[2] = 65535;
+	rt->max_smem_block = 48 * 1024;
+	rt->max_smem_optin = 227 * 1024;
+	rt->total_mem = (size_t)16 << 30;
+}
+
+static int env_on(const char *name)
+{
+	const char *s = getenv(name);
+	return s && *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0 && strcmp(s, "no") != 0;
+}
 
 Rt *rt_new(int sim, int sim_check)
 {
 	Rt *rt = calloc(1, sizeof *rt);
 	if (!rt)
 		return NULL;
-	rt->sim = sim;
 	rt->sim_check = sim_check;
-	rt->state = sim ? RT_READY : RT_UNINIT;
+	rt->state = RT_UNINIT;
 	rt->gen = 1;
-	const char *ar = getenv("PTXJIT_RESET_ON_FAULT");
-	rt->auto_reset = ar && *ar && strcmp(ar, "0") != 0;
+	rt->auto_reset = env_on("PTXJIT_RESET_ON_FAULT");
 	pthread_mutex_init(&rt->lock, NULL);
 	rt_xfer_init(rt);
 	if (sim) {
-		snprintf(rt->devname, sizeof rt->devname, "ptxjit simulator");
-		rt->cc_major = 9;
-		rt->cc_minor = 0;
-		rt->sm_count = 1;
-		rt->max_threads = 1024;
-		rt->max_block[0] = rt->max_block[1] = 1024;
-		rt->max_block[2] = 64;
-		rt->max_grid[0] = 0x7fffffff;
-		rt->max_grid[1] = rt->max_grid[2] = 65535;
-		rt->max_smem_block = 48 * 1024;
-		rt->max_smem_optin = 227 * 1024;
-		rt->total_mem = (size_t)16 << 30;
+		set_sim(rt);
+	} else if (env_on("NUMBA_DISABLE_CUDA")) {
+		rt->state = RT_FAILED;
+		rt_fail_rt(&rt->init_err, RT_E_NODRIVER, "CUDA disabled",
+		           "CUDA is disabled by NUMBA_DISABLE_CUDA=1 in the environment; %s", no_driver_hint);
 	}
 	return rt;
+}
+
+int rt_use_sim(Rt *rt)
+{
+	if (rt->sim)
+		return 0;
+	if (rt->state == RT_READY)
+		return -1;
+	set_sim(rt);
+	return 0;
 }
 
 const char *rt_libcuda_name(void)

@@ -264,6 +264,9 @@ typedef struct RtMemStats {
 
 /* driver.c: loading, the device and its context, errors */
 Rt *rt_new(int sim, int sim_check);
+/* Turns a runtime that has not used the driver yet into the simulator's;
+ * -1 when the driver is in use (a context is held). */
+int rt_use_sim(Rt *rt);
 /* Makes the runtime usable from the calling thread: loads the driver and
  * retains the context the first time.  Every other call does this itself. */
 int rt_enter(Rt *rt, RtErr *e);

@@ -11,8 +11,11 @@
     add[blocks, threads](x, y, out)
 
 Kernels run on the GPU through the CUDA driver (libcuda.so.1, opened at the
-first use), or on the CPU simulator when PTXJIT_SIM=1 is set before import;
-PTXJIT_SIM_CHECK=uninit,race adds the simulator's optional checks.
+first use), or on the CPU simulator when PTXJIT_SIM=1 (or Numba's
+NUMBA_ENABLE_CUDASIM=1) is set before import, or cuda.use_simulator() is
+called before the first kernel; PTXJIT_SIM_CHECK=uninit,race adds the
+simulator's optional checks.  Numba's other settings (NUMBA_DISABLE_CUDA,
+NUMBA_CUDA_DEBUGINFO, ...) are read too: see ptxjit.cuda.config.
 
 NumPy arrays passed to a kernel are copied to the GPU before the launch and
 the ones the kernel writes are copied back after it (the call returns when
@@ -27,7 +30,9 @@ from .. import _core
 from ..errors import (  # noqa: F401
     CudaAPIError, CudaDriverError, CudaSupportError, TypingError, InternalCompilerError,
     SimulatorError, SimIndexError, DeadlockError, TrapError, UninitializedReadError, RaceError,
+    NumbaWarning, NumbaPerformanceWarning, NumbaInvalidConfigWarning,
 )
+from . import config  # noqa: F401  (reads Numba's settings from the environment)
 from .api import (  # noqa: F401
     Context, Device, Event, MemoryInfo, Stream,
     as_cuda_array, close, current_context, default_stream, defer_cleanup, detect,
@@ -52,8 +57,18 @@ from .stubs import (  # noqa: F401
 
 
 def is_simulator():
-    """True when kernels run on the CPU simulator (PTXJIT_SIM=1 at import)."""
+    """True when kernels run on the CPU simulator (PTXJIT_SIM=1 or
+    NUMBA_ENABLE_CUDASIM=1 at import, or cuda.use_simulator())."""
     return _core.is_simulator()
+
+
+def use_simulator():
+    """Runs kernels on the CPU simulator from now on, as PTXJIT_SIM=1 in the
+    environment would.  Call it before the first kernel is compiled and
+    before anything uses the GPU; later, it raises RuntimeError."""
+    _core.use_simulator()
+    config.ENABLE_CUDASIM = True
+    config.DISABLE_CUDA = False
 
 
 from .reduction import Reduce, reduce  # noqa: F401,E402

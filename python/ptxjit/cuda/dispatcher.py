@@ -21,6 +21,7 @@ from .. import _core
 from .. import types as _types
 from ..source import capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
 from . import cache as _cache
+from . import config as _config
 from . import stubs
 
 _OPTIONS = {
@@ -590,8 +591,9 @@ def jit(func_or_sig=None, device=False, **options):
         @cuda.jit(["void(f4[:])", "void(f8[:])"])   several signatures
         @cuda.jit(device=True)                      a device function
 
-    Options: fastmath, debug, lineinfo, max_registers, opt (False: no IR
-    optimisation passes), inline ("always"), cache (True: the compiled
+    Options: fastmath, debug (default: NUMBA_CUDA_DEBUGINFO), lineinfo,
+    max_registers, opt (False: no IR optimisation passes; default False
+    when NUMBA_OPT=0), inline ("always"), cache (True: the compiled
     kernel, the driver's machine code included, is kept on disk, and a
     later process loads it without compiling; see ptxjit/cuda/cache.py),
     extensions (objects whose prepare_args maps each argument before a
@@ -618,6 +620,16 @@ def jit(func_or_sig=None, device=False, **options):
         if exts and device:
             raise TypeError("cuda.jit(device=True, extensions=...): extensions prepare the arguments of a kernel "
                             "launch; a device function is called from kernels, with no launch of its own")
+    if options.get("debug") is None:
+        options["debug"] = _config.CUDA_DEBUGINFO_DEFAULT
+    if options.get("opt") is None and _config.OPT == 0:
+        options["opt"] = False
+    if options.get("debug") and options.get("lineinfo"):
+        import warnings
+        from ..errors import NumbaInvalidConfigWarning
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug and lineinfo are mutually exclusive in Numba; in ptxjit debug=True already includes "
+            "the line information, so lineinfo=True adds nothing"), stacklevel=2)
     options["device"] = device
     if func_or_sig is None:
         return lambda f: jit(f, **options)
@@ -634,18 +646,24 @@ def jit(func_or_sig=None, device=False, **options):
     return CUDADispatcher(func_or_sig, None, device, options, lines)
 
 
-def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
                 opt=True, abi="numba", abi_info=None, max_registers=None):
     """Compiles a kernel to PTX without launching it (no GPU needed):
     returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
-    the target compute capability, (9, 0) by default."""
+    the target compute capability; by default NUMBA_CUDA_DEFAULT_PTX_CC
+    ("8.0") when set, else the current GPU's, else (9, 0)."""
     if device:
         raise NotImplementedError("compile_ptx(device=True): ptxjit compiles a device function into the "
                                   "kernels that call it; compile a kernel that calls it instead")
     func = getattr(pyfunc, "py_func", pyfunc)
+    if debug is None:
+        debug = _config.CUDA_DEBUGINFO_DEFAULT
     d = CUDADispatcher(func, None, False, dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                                                 max_registers=max_registers))
     opts = d._options()
+    opts["ptx_only"] = True
+    if cc is None:
+        cc = _config.CUDA_DEFAULT_PTX_CC
     if cc is not None:
         opts["arch"] = int(cc[0]) * 10 + int(cc[1])
     if not _table_ready:
@@ -660,7 +678,7 @@ def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
     return compile_ptx(pyfunc, sig, cc=get_current_device().compute_capability, **kwargs)
 
 
-def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
             abi="c", abi_info=None, output="ptx", **kwargs):
     """Numba's cuda.compile(..., output='ptx'): (ptx, return type)."""
     if output != "ptx":

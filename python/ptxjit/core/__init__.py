@@ -1,0 +1,1 @@
+"""ptxjit.core: where Numba users find numba.core's modules (errors)."""

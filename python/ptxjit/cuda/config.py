@@ -1,0 +1,85 @@
+"""Numba's CUDA settings from the environment, read once when ptxjit.cuda
+is imported, under Numba's attribute names (numba.config.CUDA_...).
+
+    NUMBA_ENABLE_CUDASIM=1                kernels run on the simulator (as PTXJIT_SIM=1;
+                                          PTXJIT_SIM wins when both are set)
+    NUMBA_DISABLE_CUDA=1                  no GPU: cuda.is_available() is False and
+                                          launches raise CudaSupportError
+    NUMBA_CUDA_DEBUGINFO=1                debug=True is the default of @cuda.jit
+    NUMBA_OPT=0                           opt=False is the default of @cuda.jit
+    NUMBA_CUDA_DEFAULT_PTX_CC=8.0         compile_ptx's compute capability when cc is not given
+    NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0   no NumbaPerformanceWarning for small grids
+    NUMBA_CUDA_WARN_ON_IMPLICIT_COPY=0    no NumbaPerformanceWarning for host arrays
+    NUMBA_DISABLE_PERFORMANCE_WARNINGS=1  neither performance warning
+
+The backend and NUMBA_DISABLE_CUDA are taken by ptxjit._core itself when
+it is imported (src/py/module.c, src/rt/driver.c); the values here say
+what it saw.  A value that cannot be read gives a RuntimeWarning naming
+the variable, and the default is kept, as in Numba.  As in Numba, the
+warning settings may be changed from Python (config.CUDA_LOW_OCCUPANCY_WARNINGS
+= 0); launches see the change at once.
+"""
+
+import os
+import re
+import sys
+import types
+import warnings
+
+from .. import _core
+
+
+def _flag(text):
+    return int(text) != 0
+
+
+def _cc(text):
+    m = re.fullmatch(r"\s*(\d+)\.(\d+)\s*", text)
+    if not m:
+        raise ValueError('a compute capability is written "major.minor", such as "8.0"')
+    return int(m.group(1)), int(m.group(2))
+
+
+def _read(name, parse, default, accepted):
+    text = os.environ.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        return parse(text)
+    except (ValueError, TypeError):
+        warnings.warn("environment variable %s=%r cannot be read (%s); the default %r is used"
+                      % (name, text, accepted, default), RuntimeWarning, stacklevel=3)
+        return default
+
+
+def _on(name):      # the rule of ptxjit._core for the variables it reads itself
+    return os.environ.get(name, "") not in ("", "0", "false", "no")
+
+
+ENABLE_CUDASIM = _core.is_simulator()      # cuda.use_simulator() sets it too
+DISABLE_CUDA = _on("NUMBA_DISABLE_CUDA") and not ENABLE_CUDASIM
+CUDA_DEBUGINFO_DEFAULT = _read("NUMBA_CUDA_DEBUGINFO", _flag, False, "0 or 1")
+OPT = _read("NUMBA_OPT", lambda t: 3 if t.strip() == "max" else int(t), 3, "0 to 3 or max")
+CUDA_DEFAULT_PTX_CC = _read("NUMBA_CUDA_DEFAULT_PTX_CC", _cc, None, 'a compute capability such as "8.0"')
+DISABLE_PERFORMANCE_WARNINGS = _read("NUMBA_DISABLE_PERFORMANCE_WARNINGS", _flag, False, "0 or 1")
+CUDA_LOW_OCCUPANCY_WARNINGS = _read("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", _flag, True, "0 or 1")
+CUDA_WARN_ON_IMPLICIT_COPY = _read("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", _flag, True, "0 or 1")
+
+
+_WARNING_SETTINGS = {"DISABLE_PERFORMANCE_WARNINGS", "CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY"}
+
+
+def _push_warnings(cfg):
+    on = not cfg.DISABLE_PERFORMANCE_WARNINGS
+    _core.set_warnings(bool(on and cfg.CUDA_LOW_OCCUPANCY_WARNINGS), bool(on and cfg.CUDA_WARN_ON_IMPLICIT_COPY))
+
+
+class _Config(types.ModuleType):
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name in _WARNING_SETTINGS:
+            _push_warnings(self)
+
+
+sys.modules[__name__].__class__ = _Config
+_push_warnings(sys.modules[__name__])
