@@ -182,6 +182,15 @@ void pj_kernel_free(PjKernel *k);
  * kind with *err filled (an error in f names its line). */
 int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz, PjError *err);
 
+/* The NFKC normal form of the code points in[0..n-1], as Python's tokenizer
+ * makes an identifier's (src/front/nfkc.c), into out, which has room for
+ * PJ_NFKC_GROWTH * n code points (in and out may not overlap); returns how
+ * many it wrote.  pj_nfkc_unicode_version() names the Unicode version of
+ * its tables ("14.0.0"). */
+enum { PJ_NFKC_GROWTH = 18 };
+int pj_nfkc(const uint32_t *in, int n, uint32_t *out);
+const char *pj_nfkc_unicode_version(void);
+
 /* Which of the declared signatures sigs[0..nsigs-1] suit arguments of the
  * types in argsig best, in Numba's ranking (src/sema/overload.c): their
  * indices in best (room for nsigs), the first declared first, and their

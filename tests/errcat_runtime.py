@@ -998,6 +998,7 @@ INTERNAL = {
     "CpuFunc(kernel, None) needs a Kernel compiled with sim=True (the interpreter's program)": "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/cpu.c:849
     '_pj_info(): bad field types': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:111
     '_pj_info(): a signature is a str': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:149
+    'nfkc() takes a str': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c
     'Kernel objects come from compiling a function (ptxjit._core.compile)': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:706
     '_pj_info() must return an 11-tuple': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/jit.c:99
     'a cache key has %d characters, not %zd': "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)",  # src/py/kcache.c:165

@@ -11,6 +11,16 @@
 
 #include "../core.h"
 
+/* The number of characters (UTF-8 code points) in the n bytes at s:
+ * columns count characters, as Python's do. */
+static int chars(const char *s, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return k;
+}
+
 Loc span_loc(Span sp)
 {
 	Loc l = {"<unknown>", 0, 0};
@@ -26,7 +36,7 @@ Loc span_loc(Span sp)
 		}
 	l.file = sp.src->file ? sp.src->file : "<string>";
 	l.line = sp.src->first_line + line;
-	l.col = off - bol + 1 + sp.src->col_shift;
+	l.col = chars(t + bol, off - bol) + 1 + sp.src->col_shift;
 	return l;
 }
 
@@ -80,17 +90,17 @@ void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 	if (n < (int)sizeof d->msg && span_line_text(sp, &line, &len)) {
 		int shift = sp.src->col_shift;
 		n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s%.*s\n", shift, "", len, line);
-		int col = l.col - 1;
-		int under = sp.len > 1 ? sp.len - 1 : 0;
-		if (col - shift + 1 + under > len)
-			under = len - (col - shift) - 1 > 0 ? len - (col - shift) - 1 : 0;
+		int at = (int)(sp.src->text + (sp.off < 0 ? 0 : sp.off > sp.src->len ? sp.src->len : sp.off) - line);
+		int end = sp.len > 1 && at + sp.len < len ? at + sp.len : len;
+		int under = at < end ? chars(line + at, end - at) - 1 : 0;
 		/* the caret line repeats the source line's tabs so that it lines up */
 		if (n < (int)sizeof d->msg)
 			n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s", shift, "");
-		for (int i = 0; i < col - shift; i++)
-			put(d, &n, i < len && line[i] == '\t' ? '\t' : ' ');
+		for (int i = 0; i < at; i++)
+			if (((unsigned char)line[i] & 0xc0) != 0x80)
+				put(d, &n, line[i] == '\t' ? '\t' : ' ');
 		put(d, &n, '^');
-		for (int i = 0; i < under; i++)
+		for (int i = 0; i < under && sp.len > 1; i++)
 			put(d, &n, '~');
 		put(d, &n, '\n');
 	}

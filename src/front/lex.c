@@ -24,6 +24,9 @@
  *     refuse bytes, f-strings and \N{} with a clear message.
  *   - Keywords are T_KEYWORD; their spelling in Token.op points into the
  *     static table below (as do operators), so compare with strcmp.
+ *   - A name with a non-ASCII character is normalised to NFKC (nfkc.c) in
+ *     Token.s, as Python's tokenizer does: `ﬁ` is `fi`.  Its span stays
+ *     the text as written.
  *
  * lex_expr is the variant used for a lambda found inside a larger text:
  * it starts at an offset as if inside brackets (newlines are spaces) and
@@ -583,15 +586,39 @@ unterminated:;
 
 /* ----------------------------------------------------- names, operators */
 
+/* The UTF-8 text of a name with a non-ASCII character in NFKC, as
+ * Python's tokenizer normalises identifiers (nfkc.c). */
+static char *nfkc_name(Lexer *L, int start, int len, int *outlen)
+{
+	Arena *a = L->c->arena;
+	uint32_t *in = arena_alloc(a, sizeof(uint32_t) * (size_t)len);
+	uint32_t *norm = arena_alloc(a, sizeof(uint32_t) * (size_t)len * PJ_NFKC_GROWTH);
+	int n = 0;
+	for (int p = start; p < start + len;) {
+		int cp, k = utf8_decode(L->s, p, L->n, &cp);
+		in[n++] = (uint32_t)cp;
+		p += k;
+	}
+	int m = pj_nfkc(in, n, norm);
+	char *out = arena_alloc(a, (size_t)m * 4 + 1);
+	int k = 0;
+	for (int i = 0; i < m; i++)
+		k += utf8_encode(out + k, (int)norm[i]);
+	out[k] = 0;
+	*outlen = k;
+	return out;
+}
+
 static void lex_name(Lexer *L)
 {
-	int start = L->pos, p = start;
+	int start = L->pos, p = start, ascii = 1;
 	while (p < L->n && is_ident_char(L->s[p])) {
 		if (L->s[p] >= 0x80) {
 			int cp, len = utf8_decode(L->s, p, L->n, &cp);
 			if (!len || cp < 0xa0 || is_space_like(cp) || confusable_hint(cp))
 				bad_char(L, p);
 			p += len;
+			ascii = 0;
 		} else {
 			p++;
 		}
@@ -614,8 +641,12 @@ static void lex_name(Lexer *L)
 		return;
 	}
 	Token *t = new_token(L, T_NAME, start, len);
-	t->s = arena_strndup(L->c->arena, (const char *)L->s + start, (size_t)len);
-	t->slen = len;
+	if (ascii) {
+		t->s = arena_strndup(L->c->arena, (const char *)L->s + start, (size_t)len);
+		t->slen = len;
+	} else {
+		t->s = nfkc_name(L, start, len, &t->slen);
+	}
 	L->pos = p;
 }
 

@@ -1006,3 +1006,27 @@ done:
 	PyMem_Free(best);
 	return result;
 }
+
+/* nfkc(name) -> str: name in NFKC as the lexer normalises identifiers
+ * (pj_nfkc); for tests against unicodedata. */
+PyObject *py_nfkc(PyObject *mod, PyObject *arg)
+{
+	(void)mod;
+	if (!PyUnicode_Check(arg)) {
+		PyErr_SetString(PyExc_TypeError, "nfkc() takes a str");
+		return NULL;
+	}
+	Py_UCS4 *in = PyUnicode_AsUCS4Copy(arg);
+	if (!in)
+		return NULL;
+	Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+	uint32_t *out = PyMem_Malloc(sizeof(uint32_t) * (size_t)(n ? n : 1) * PJ_NFKC_GROWTH);
+	PyObject *r = NULL;
+	if (!out)
+		PyErr_NoMemory();
+	else
+		r = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, pj_nfkc((const uint32_t *)in, (int)n, out));
+	PyMem_Free(out);
+	PyMem_Free(in);
+	return r;
+}

@@ -491,6 +491,7 @@ static PyMethodDef module_methods[] = {
 	 "compile(info, argsig, options) -> Kernel: compiles one signature of a function"},
 	{"infer_return", py_infer_return, METH_VARARGS,
 	 "infer_return(info, argsig) -> str: the return type of a device function for argument types"},
+	{"nfkc", py_nfkc, METH_O, "nfkc(name) -> str: name in NFKC, as the lexer normalises identifiers"},
 	{"pick_signature", py_pick_signature, METH_VARARGS,
 	 "pick_signature(argsig, sigs) -> tuple: the indices of the declared signatures that suit the arguments best"},
 	{"set_resolve_table", py_set_resolve_table, METH_O,
@@ -644,6 +645,7 @@ static int module_exec(PyObject *m)
 	INTERN(s_builtins, "__builtins__");
 #undef INTERN
 	if (PyModule_AddStringConstant(m, "PJ_VERSION", PJ_VERSION) < 0 ||
+	    PyModule_AddStringConstant(m, "NFKC_UNICODE_VERSION", pj_nfkc_unicode_version()) < 0 ||
 	    PyModule_AddIntConstant(m, "SIM_CHECK", st->rt->sim_check) < 0 ||
 	    PyModule_AddIntConstant(m, "MAXDIM", PJ_MAXDIM) < 0 ||
 	    PyModule_AddIntConstant(m, "MAXARGS", PJ_MAXARGS) < 0)

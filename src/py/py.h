@@ -216,6 +216,7 @@ PyObject *kcache_cubin(KernelObject *k, PyObject *unused);
 PyObject *kcache_load(KernelObject *k, PyObject *data);
 PyObject *py_infer_return(PyObject *mod, PyObject *args);
 PyObject *py_pick_signature(PyObject *mod, PyObject *args);
+PyObject *py_nfkc(PyObject *mod, PyObject *arg);
 /* command.c: _core.ptxjitc(argv), the ptxjitc command */
 PyObject *py_ptxjitc(PyObject *mod, PyObject *args);
 
