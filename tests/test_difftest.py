@@ -159,6 +159,10 @@ def test_extra_references():
     assert gen_overload.choose(("i8", "f32"), sigs) == 0 and gen_overload.choose(("f32", "f32"), sigs) == 0
     assert gen_overload.choose(("u8", "u8"), [(("i16", "i16"), "i16"), (("u16", "u16"), "u16")]) == 1
     assert gen_overload.choose(("b",), [(("i8",), "i8"), (("u8",), "u8")]) is None   # a tie
+    # int64 and uint64 convert to float64 safely (Numba's rules, against their own grain): uint32 goes
+    # to float64 (uint32 -> int64 -> float64) as safely as uint8 goes to int32
+    sigs = [(("u8", "f64"), "f64"), (("i32", "i64"), "i8")]
+    assert gen_overload.choose(("u8", "u32"), sigs) == 0
     z = R.cmath_call("log", [complex(-0.0, 0.0)])
     assert z.real == -math.inf and z.imag == math.pi
     assert R.cmath_call("exp", [complex(1000.0, 0.5)]) is None and R.cpart(None, "re") == R.CSKIP

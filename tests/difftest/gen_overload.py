@@ -53,8 +53,11 @@ def _conversions():
         rule(a, b, PROMOTE, UNSAFE)
     for a, b in (("u8", "i16"), ("u16", "i32"), ("u32", "i64"), ("i16", "f32"), ("i32", "f64")):
         rule(a, b, SAFE, UNSAFE)
-    rule("i64", "f64", UNSAFE, UNSAFE)
-    rule("u64", "f64", UNSAFE, UNSAFE)
+    rule("i32", "f32", UNSAFE, UNSAFE)
+    # Numba's own note: inconsistent with the above, so that float64 wins
+    # over int64 in a mixed operation
+    rule("i64", "f64", SAFE, UNSAFE)
+    rule("u64", "f64", SAFE, UNSAFE)
     for k in TYPES:
         for i in TYPES:
             for j in TYPES:
