@@ -24,8 +24,10 @@ P = 0.3
 
 SPECIALS = (0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 1.5e-310, 1.0, -1.0, 0.5, -2.5,
             1e300, -1e300, 1e-300, 3.0)
-SPELL = {0.0: "0.0", -0.0: "(-0.0)", math.inf: "math.inf", -math.inf: "(-math.inf)", 5e-324: "5e-324",
-         1e300: "1e300", 1.0: "1.0", -2.5: "(-2.5)"}
+# constants written in the kernel: (value, text); a list, as 0.0 and -0.0
+# are one key of a dict
+SPELL = ((0.0, "0.0"), (-0.0, "(-0.0)"), (math.inf, "math.inf"), (-math.inf, "(-math.inf)"), (5e-324, "5e-324"),
+         (1e300, "1e300"), (1.0, "1.0"), (-2.5, "(-2.5)"), (math.nan, "math.nan"))
 FUNCS = ("sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
          "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite", "rect", "polar")
 
@@ -33,10 +35,8 @@ FUNCS = ("sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "at
 def part(p, k, r):
     """A float operand: a csp element chosen by the thread, or a constant."""
     if r.random() < 0.25:
-        v = r.choice(list(SPELL) + [math.nan])
-        if v != v:
-            return "math.nan", "np.float64(math.nan)"
-        return SPELL[v], "np.float64(%r)" % repr(v)
+        v, text = r.choice(SPELL)
+        return text, "np.float64(%r)" % repr(v)
     a, b = r.choice((1, 3, 5, 7, 11, 13)), r.randrange(16)
     return "csp[(tid * %d + %d) %% 16]" % (a, b), "csp[int((tid * %d + %d) %% 16)]" % (a, b)
 
