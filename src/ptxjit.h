@@ -140,9 +140,12 @@ typedef struct PjKernel {
 	int nrets;              /* the return value, pre-order (a tuple entry precedes its elements) */
 	struct PjRet *rets;
 	int ret_bytes;          /* size of the out buffer, whose address is the KP_RET parameter */
-	/* debug=True: a failing assert or a raise stores its code (1..ntraps)
-	 * and the thread's threadIdx and blockIdx in the module's __pj_err
-	 * word (8 x u32) and ends the thread; traps[code - 1] says what to raise */
+	/* A trap with a message (under debug=True a failing assert or a raise;
+	 * in every build a range() whose step is zero at run time) stores its
+	 * code (1..ntraps) and the thread's threadIdx and blockIdx in the
+	 * module's __pj_err word (8 x u32) and ends the thread; traps[code - 1]
+	 * says what to raise.  0 when the kernel has none: the launch then
+	 * needs no wait. */
 	int ntraps;
 	struct PjTrap *traps;
 } PjKernel;

@@ -73,3 +73,73 @@ def test_range_with_step_and_thread_bounds(rng, step):
     out = np.zeros((n, 7), np.int64)
     make(step)[4, 64](lo, hi, out)
     np.testing.assert_array_equal(out, reference(lo, hi, step))
+
+
+@cuda.jit
+def run_time_step(lo, hi, step, out):
+    t = cuda.grid(1)
+    if t < lo.size:
+        n = 0
+        for j in range(lo[t], hi[t], step[t]):
+            n += j
+        out[t] = n
+
+
+def test_run_time_step_counts_as_python(rng):
+    n = 200
+    lo = rng.integers(-60, 60, n)
+    hi = rng.integers(-60, 60, n)
+    step = rng.choice([-7, -3, -1, 1, 2, 5], n)
+    out = np.zeros(n, np.int64)
+    run_time_step[2, 128](lo, hi, step, out)
+    np.testing.assert_array_equal(out, [sum(range(a, b, s)) for a, b, s in zip(lo, hi, step)])
+
+
+@pytest.mark.parametrize("start, stop", [(10, 0), (0, 10), (0, 0)])
+def test_zero_step_at_run_time_raises_value_error(rng, start, stop):
+    """Python's ValueError, without debug=True, where a zero step would
+    loop forever (start > stop) or not at all; the thread that hit it is
+    named as for a raise."""
+    n = 96
+    lo = np.full(n, start)
+    hi = np.full(n, stop)
+    step = rng.choice([-2, 1, 3], n)
+    step[37] = 0
+    out = np.zeros(n, np.int64)
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero") as e:
+        run_time_step[3, 32](lo, hi, step, out)
+    assert "tid=[5, 0, 0] ctaid=[1, 0, 0]" in str(e.value)
+    step[37] = 1                               # the same kernel runs on afterwards
+    run_time_step[3, 32](lo, hi, step, out)
+    np.testing.assert_array_equal(out, [sum(range(a, b, s)) for a, b, s in zip(lo, hi, step)])
+
+
+def test_constant_and_grid_steps_cost_nothing():
+    """No test where the step is a constant or one the optimiser proves
+    non-zero (cuda.gridsize): no trap, no error word, no wait after launch."""
+    @cuda.jit
+    def strided(x):
+        for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+            x[i] += 1.0
+        for i in range(x.size - 1, -1, -3):
+            x[i] += 1.0
+
+    x = np.zeros(10)
+    strided[1, 4](x)
+    assert "__pj_err" not in strided.inspect_asm(strided.signatures[0])
+    assert "__pj_err" in run_time_step.inspect_asm(run_time_step.signatures[0])
+
+
+def test_zero_step_in_njit_raises_value_error():
+    from ptxjit import njit
+
+    @njit
+    def total(a, b, s):
+        n = 0
+        for j in range(a, b, s):
+            n += j
+        return n
+
+    assert total(10, -20, -3) == sum(range(10, -20, -3))
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        total(10, 0, 0)

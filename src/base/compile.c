@@ -151,11 +151,14 @@ static void fill_traps(PjKernel *k, Fn *f)
 	int n = 0;
 	for (int i = -1; i < f->nfuncs; i++)
 		n += (i < 0 ? f : f->funcs[i])->nchecks;
-	int any = 0;
+	int any = 0;   /* a trap with a message left after the optimiser */
 	for (int i = -1; i < f->nfuncs && !any; i++) {
 		Fn *g = i < 0 ? f : f->funcs[i];
-		for (int j = 0; j < g->nchecks; j++)
-			any |= g->checks[j].msg != NULL;
+		for (int b = 0; b < g->nblk && !any; b++)
+			for (int j = 0; j < g->blk[b]->nins && !any; j++) {
+				const Ins *in = &g->blk[b]->ins[j];
+				any = in->op == O_TRAP && in->aux >= 0 && in->aux < g->nchecks && g->checks[in->aux].msg;
+			}
 	}
 	if (!any || !(k->traps = calloc((size_t)n, sizeof *k->traps)))
 		return;
@@ -279,8 +282,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	k->ptx_len = strlen(ptx);
 	k->ir = ir_text(f);
 	fill_kernel(k, f);
-	if (o->debug)
-		fill_traps(k, f);
+	fill_traps(k, f);   /* debug's asserts and raises, and a range's zero step in every build */
 
 	if (o->sim) {
 		Fn *fs = lower_kernel(c, spec, 1);

@@ -14,7 +14,10 @@
  *
  *   for i in range(a, b, s)   a hidden counter runs from a; the test is
  *                             counter < b for s > 0 and counter > b for
- *                             s < 0 (chosen statically for a constant s);
+ *                             s < 0 (chosen statically for a constant s;
+ *                             a step known only at run time is tested
+ *                             first, in every build: zero raises
+ *                             ValueError, where it would loop forever);
  *                             the target gets the counter at the top of
  *                             each iteration, so assigning to it in the
  *                             body does not change the iteration.
@@ -264,7 +267,20 @@ static void for_range(Lower *L, Stmt *s, Expr *it)
 	int ivs = lower_new_slots(L, ty, "range");
 	lower_write(L, ivs, ty, start);
 	Blk *head = lower_new_blk(L);
-	lower_jump(L, head);
+	if (!sconst) {
+		/* always (a zero step would loop forever where start > stop); the
+		 * test branches straight to the head, so that once folded (a step
+		 * the optimiser proves non-zero, such as cuda.gridsize(1)) it
+		 * leaves the blocks of a constant step */
+		Blk *bad = lower_new_blk(L);
+		lower_branch(L, lower_cmp(L, CC_NE, sk, step.r, lower_con_int(L, sk, 0)), head, bad);
+		lower_seal(L, bad);
+		lower_enter(L, bad);
+		lower_trap(L, "ValueError: range() arg 3 must not be zero");
+		ir_ret(L->cur);
+		L->cur = NULL;
+	} else
+		lower_jump(L, head);
 	lower_enter(L, head);
 	Ref iv = lower_read(L, ivs, ty).r;
 	Ref c;

@@ -29,7 +29,8 @@
  * %s conversion is a bool stored as 0 or 1: it is replaced in the buffer
  * by the generic address of "True" or "False" first.
  *
- * Traps (asserts and raise under debug).  `trap` would kill the context,
+ * Traps (asserts and raise under debug, a zero range() step always).
+ * `trap` would kill the context,
  * so a failing thread instead writes the trap's code (1 + its check index,
  * counted over the kernel and then each function) into the module's
  * __pj_err word with a compare-and-swap, and if it was first, its

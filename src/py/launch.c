@@ -209,7 +209,7 @@ static KernelObject *compile_for(DispatcherObject *d, const ArgInfo *a, int n, u
 /* ---------------------------------------------------------- launching */
 
 /* Runs the launch: stages the host arrays, packs, launches, brings the
- * host arrays back (and, for debug kernels, reads the trap word). */
+ * host arrays back (and, for kernels that can trap, reads the trap word). */
 static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nhost)
 {
 	DispatcherObject *d = L->d;
@@ -246,11 +246,12 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		PyMem_RawFree(buf);
 	if (rc)
 		goto fail;
-	if (st->sim || !(nhost || d->sync_after))
+	/* a kernel that can trap waits for its end, to raise the exception */
+	if (st->sim || !(nhost || d->sync_after || pk->ntraps))
 		return 0;
 	if (stage_out(L, pk, a, n, &sg, &e))
 		goto fail;
-	if (pk->ntraps) {   /* debug: a thread's assert or raise (kexc.c) */
+	if (pk->ntraps) {   /* a thread's assert or raise under debug, a range's zero step (kexc.c) */
 		uint32_t word[8];
 		if (rt_read_trap(rt, &k->rk, L->stream, word, &e)) {
 			raise_rt_kernel(st, &e, d->name);

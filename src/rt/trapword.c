@@ -1,15 +1,16 @@
 /*
- * trapword.c - the error word of debug kernels.
+ * trapword.c - the error word of kernels that can trap.
  *
  * A kernel compiled with debug=True turns a failing assert or a raise
- * into a store of the trap's code, threadIdx and blockIdx into its
+ * (and every kernel a range() whose step is zero at run time) into a
+ * store of the trap's code, threadIdx and blockIdx into its
  * module's global __pj_err (8 x u32, the first thread that gets there
  * wins, see ptx/call.c) and ends the thread, where `trap` would leave the
  * context unusable.  After the launch the runtime waits for the stream,
  * reads the word and clears it, and the glue raises the exception.
  *
- * cuModuleGetGlobal is looked up when first needed: only debug kernels
- * use it, and a driver without it simply reports no trap.  A module whose
+ * cuModuleGetGlobal is looked up when first needed: only kernels that
+ * can trap use it, and a driver without it simply reports no trap.  A module whose
  * traps the optimiser removed has no __pj_err either.
  */
 #include <dlfcn.h>
