@@ -289,6 +289,8 @@ typedef struct ModuleItem {
 	FuncDef *def;         /* NULL for a def that does not parse (name is kept) */
 	int is_device;        /* def decorated with @cuda.jit(device=True) */
 	const char *sig;      /* def: the signature string of its @cuda.jit("..."), or NULL */
+	const char **sigs;    /* def: the signatures of its @cuda.jit(["...", ...]) (nsigs) */
+	int nsigs;
 	unsigned jit;         /* def: the JIT_* options its @cuda.jit(...) gives */
 	const char *name;     /* assigned name, or bound import name */
 	Expr *value;          /* assigned expression */

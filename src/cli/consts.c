@@ -665,6 +665,9 @@ void cli_bind(Module *m)
 			if (it->is_device && it->sig) {
 				f->sigs = &it->sig;
 				f->nsigs = 1;
+			} else if (it->is_device && it->nsigs) {
+				f->sigs = it->sigs;
+				f->nsigs = it->nsigs;
 			}
 			m->vals[i] = (PjValue){.kind = PJ_V_FUNC, .func = f};
 			m->ok[i] = 1;

@@ -19,6 +19,8 @@ typedef struct ModParser {
 	int n, cap;
 	int device;         /* the decorators read so far mark a device function */
 	const char *sig;    /* and give this signature, or NULL */
+	const char **sigs;  /* or these (a list of strings) */
+	int nsigs;
 	unsigned jit;       /* and give these JIT_* options */
 } ModParser;
 
@@ -177,6 +179,31 @@ static int is_jit_call(const Expr *d)
 /* decorator = "@" named_expression NEWLINE
  * Notes device=True, the options the command line has too (fastmath,
  * debug, lineinfo, opt) and a signature string of a jit decorator. */
+/* The signatures of a decorator's list display ["...", "..."] at span
+ * (the parser keeps no elements of a list): its tokens, when they are
+ * plain strings between commas. */
+static void sig_list(ModParser *mp, Span sp)
+{
+	Parser *p = mp->p;
+	Token *t = p->toks;
+	while (t->kind != T_EOF && t->span.off < sp.off)
+		t++;
+	if (!is_op(t, "["))
+		return;
+	const char **v = NULL;
+	int n = 0, cap = 0;
+	for (t++; t->kind == T_STRING && !(t->ival & (STR_BYTES | STR_FSTRING | STR_NAMED)); t++) {
+		VEC_PUSH(p->c, v, n, cap, t->s);
+		if (!is_op(t + 1, ","))
+			break;
+		t++;
+	}
+	if (n && is_op(t + 1, "]") && t[1].span.off + 1 == sp.off + sp.len) {
+		mp->sigs = v;
+		mp->nsigs = n;
+	}
+}
+
 static void decorator(ModParser *mp)
 {
 	Parser *p = mp->p;
@@ -205,6 +232,8 @@ static void decorator(ModParser *mp)
 	}
 	if (d->call.nargs >= 1 && d->call.args[0]->kind == E_STR)
 		mp->sig = d->call.args[0]->str.s;
+	else if (d->call.nargs >= 1)
+		sig_list(mp, d->call.args[0]->span);
 }
 
 /* module = (decorator* function_def | import_stmt | module_assign | other)* */
@@ -225,6 +254,8 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 		}
 		mp->device = 0;
 		mp->sig = NULL;
+		mp->sigs = NULL;
+		mp->nsigs = 0;
 		mp->jit = 0;
 		while (equal(p, "@"))
 			if (!attempt(mp, decorator))
@@ -232,7 +263,7 @@ ModuleItem *parse_module(Ctx *c, const Src *src, int *nitems)
 		t = p->tok;
 		if (is_kw(t, "def") && t[1].kind == T_NAME) {
 			add_item(mp, (ModuleItem){.kind = MI_DEF, .name = t[1].s, .is_device = mp->device,
-			                          .sig = mp->sig, .jit = mp->jit, .span = span_join(t->span, t[1].span)});
+			                          .sig = mp->sig, .sigs = mp->sigs, .nsigs = mp->nsigs, .jit = mp->jit, .span = span_join(t->span, t[1].span)});
 			if (!attempt(mp, module_def))
 				parse_skip_statement(p);   /* the item stays, with def == NULL */
 			continue;
