@@ -409,6 +409,23 @@ int ty_is_number(const Type *t);          /* bool, int, float or complex scalar 
 Type *ty_promote(const Type *a, const Type *b);
 /* The type a variable gets from unifying two assignments, or NULL. */
 Type *ty_unify(Ctx *c, Type *a, Type *b);
+/* Does NumPy cast scalar kind `from` to `to` under casting='safe'? */
+int ty_can_cast(ScalarKind from, ScalarKind to);
+
+/* ufunc.c: NumPy's loop that Numba picks for a ufunc (IN_NP_ADD, ...)
+ * called on scalars: the kinds its arguments convert to and its results. */
+typedef struct {
+	int nin, nout;
+	ScalarKind in[2], out[2];
+} UfuncLoop;
+/* NumPy's loops of the ufunc ("bb->b BB->B ..."), or NULL for an
+ * intrinsic that is no ufunc. */
+const char *ufunc_loops(int intrin);
+int ufunc_nin(int intrin);
+/* Fills loop for arguments of kinds args[0..nargs-1]; 0 if no loop fits. */
+int ufunc_loop(int intrin, int nargs, const ScalarKind *args, UfuncLoop *loop);
+/* "real numbers", "bool or integers": what argument i of the ufunc takes. */
+const char *ufunc_takes(int intrin, int i);
 /* "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)", ... */
 const char *ty_str_of(Ctx *c, const Type *t);
 /* overload.c: how an argument type converts to a parameter type, in

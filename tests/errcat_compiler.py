@@ -196,10 +196,6 @@ UNREACHABLE = {
         "only scalars reach type_conjugate() and every scalar is a number; others lack the attribute",
         ("tuple_conjugate", "def k(a):\n    t = (1, 2)\n    a[0] = t.conjugate()  #!\n", A),
         "%s has no attribute '%s' that kernels can use"),
-    "%s() of %s and %s is not supported": (
-        "each argument is checked first, and the argument types NumPy's binary functions accept all combine",
-        ("np_floor_divide_complex", "def k(a):\n    z = np.floor_divide(1j, 1j)  #!\n", A),
-        "%s() does not accept a %s argument"),
     # lowering checks that sema pre-empts
     "slice bounds must be integers": (
         "sema checks slice bounds", ("slice_float", "def k(a):\n    b = a[1.5:3]  #!\n", A),

@@ -10,10 +10,13 @@
  * Numba maps to the hardware's approximations (sin, cos, tan, exp, exp2,
  * log, log2, log10, pow, tanh) use them (src/math/fast.c).
  *
- * NumPy's arithmetic, comparison, logical and bitwise ufuncs are the
- * operators' lowerings (lower_binop, lower_compare); maximum/minimum
- * propagate a NaN and fmax/fmin ignore one, as NumPy's loops do; gcd and
- * lcm run Euclid's loop.
+ * A NumPy ufunc first converts its arguments to the types of the loop
+ * that Numba picks (ufunc.c), and computes in those: np.add(uint8, uint8)
+ * adds two uint8s and wraps, np.add(int8, uint8) adds two int16s.  Its
+ * arithmetic, comparison, logical and bitwise loops are the operators'
+ * lowerings (lower_binop, lower_compare) in the loop's type; int64 against
+ * uint64 compares exactly; maximum/minimum propagate a NaN and fmax/fmin
+ * ignore one, as NumPy's loops do; gcd and lcm run Euclid's loop.
  */
 #include <math.h>
 #include <string.h>
@@ -35,6 +38,15 @@ static Ref deg2rad(MB *b, Ref x)
 static Ref rad2deg(MB *b, Ref x)
 {
 	return mb_mul(b, x, mb_f(b, 57.29577951308232));
+}
+
+/* NumPy's float32 loop multiplies by 180.0f / pi rounded to float32, a
+ * float32 division (57.2957763...), not by 180 / pi rounded once */
+static Ref np_rad2deg(MB *b, Ref x)
+{
+	if (b->sk == SK_F32)
+		return mb_mul(b, x, mb_f(b, (double)(180.0f / 3.14159265358979323846f)));
+	return rad2deg(b, x);
 }
 
 static Ref fabs1(MB *b, Ref x) { return mb_abs(b, x); }
@@ -74,7 +86,8 @@ static Fn1 real1(int in)
 	case IN_MATH_GAMMA: return math_tgamma;
 	case IN_MATH_LGAMMA: return math_lgamma;
 	case IN_MATH_RADIANS: case IN_NP_DEG2RAD: case IN_NP_RADIANS: return deg2rad;
-	case IN_MATH_DEGREES: case IN_NP_RAD2DEG: case IN_NP_DEGREES: return rad2deg;
+	case IN_MATH_DEGREES: return rad2deg;
+	case IN_NP_RAD2DEG: case IN_NP_DEGREES: return np_rad2deg;
 	case IN_MATH_CBRT: case IN_NP_CBRT: return math_cbrt;
 	case IN_NP_FABS: return fabs1;
 	case IN_NP_SPACING: return math_spacing;
@@ -227,6 +240,22 @@ static AstOp ufunc_op(int in)
 	}
 }
 
+/* a op b for an int64 and a uint64 (NumPy's loops qQ->? and Qq->?): a
+ * negative int64 is below every uint64, else the two compare unsigned */
+static Ref compare_mixed(Lower *L, AstOp op, Value a, Value b, Span sp)
+{
+	int left = scalar_info[a.ty->sk].is_signed;
+	Ref s = left ? a.r : b.r;
+	Ref neg = lower_cmp(L, CC_LT, SK_I64, s, ir_con_int(L->f, KL, 0));
+	Value ua = lower_scalar(ty_scalar(SK_U64), a.r), ub = lower_scalar(ty_scalar(SK_U64), b.r);
+	Ref r = lower_compare(L, op, ua, ub, sp);
+	int below = op == OP_LT || op == OP_LE || op == OP_NE;    /* true of s < u */
+	int above = op == OP_GT || op == OP_GE || op == OP_NE;    /* true of u > s */
+	Ref when_neg = ir_con_bool(L->f, left ? below : above);
+	return lower_emit(L, O_OR, KB, SK_BOOL, lower_emit(L, O_AND, KB, SK_BOOL, neg, when_neg, REF_NONE, 0),
+	                  lower_emit(L, O_AND, KB, SK_BOOL, lower_not(L, neg), r, REF_NONE, 0), REF_NONE, 0);
+}
+
 /* maximum/minimum (a NaN wins) and fmax/fmin (a NaN loses), NumPy's loops */
 static Value extremum(Lower *L, Expr *e, int in, const Value *av)
 {
@@ -358,8 +387,13 @@ static Value numpy_misc(Lower *L, Expr *e, int in, const Value *av)
 	case IN_NP_GCD: case IN_NP_LCM:
 		return gcdlcm(L, e, in, av);
 	case IN_NP_GREATER: case IN_NP_GREATER_EQUAL: case IN_NP_LESS: case IN_NP_LESS_EQUAL:
-	case IN_NP_NOT_EQUAL: case IN_NP_EQUAL:
-		return lower_scalar(ty, lower_compare(L, op, arg(L, e, av, 0), arg(L, e, av, 1), e->span));
+	case IN_NP_NOT_EQUAL: case IN_NP_EQUAL: {
+		Value a = arg(L, e, av, 0), b = arg(L, e, av, 1);
+		if (scalar_info[a.ty->sk].size == 8 && scalar_info[b.ty->sk].size == 8 && lower_is_intsk(a.ty->sk) &&
+		    lower_is_intsk(b.ty->sk) && scalar_info[a.ty->sk].is_signed != scalar_info[b.ty->sk].is_signed)
+			return lower_scalar(ty, compare_mixed(L, op, a, b, e->span));
+		return lower_scalar(ty, lower_compare(L, op, a, b, e->span));
+	}
 	case IN_NP_LOGICAL_AND: case IN_NP_LOGICAL_OR: case IN_NP_LOGICAL_XOR: {
 		Ref p = lower_truth(L, arg(L, e, av, 0), e->call.args[0]->span);
 		Ref q = lower_truth(L, arg(L, e, av, 1), e->call.args[1]->span);
@@ -459,6 +493,55 @@ static Value cmath_call(Lower *L, Expr *e, int in, const Value *av)
 	return cx_value(ty, f(&b, z));
 }
 
+/* NumPy's complex loops that cmath lacks: exp2, log2, expm1 and log1p by
+ * NumPy's formulas (npy_math_complex), rint of each part, float_power as
+ * the ** operator */
+static Value complex_ufunc(Lower *L, Expr *e, int in, const Value *av)
+{
+	Type *ty = e->ty;
+	Value v = arg(L, e, av, 0);
+	if (in == IN_NP_FLOAT_POWER)
+		return lower_binop(L, OP_POW, v, arg(L, e, av, 1), ty, e->span);
+	ScalarKind p = lower_part_sk(ty->sk);
+	MB b = mb_new(L, p);
+	Cx z = as_cx(L, v, ty->sk, e->span), r;
+	switch (in) {
+	case IN_NP_RINT:
+		r.re = mb_rint(&b, z.re);
+		r.im = mb_rint(&b, z.im);
+		break;
+	case IN_NP_EXP2: {
+		Ref ln2 = mb_f(&b, 0.693147180559945309417232121458176568);
+		Cx a = {mb_mul(&b, z.re, ln2), mb_mul(&b, z.im, ln2)};
+		r = math_cexp(&b, a);
+		break;
+	}
+	case IN_NP_LOG2: {
+		Ref log2e = mb_f(&b, 1.442695040888963407359924681001892137);
+		r = math_clog(&b, z);
+		r.re = mb_mul(&b, r.re, log2e);
+		r.im = mb_mul(&b, r.im, log2e);
+		break;
+	}
+	case IN_NP_EXPM1: {
+		Ref s = math_sin(&b, mb_mul(&b, z.im, mb_f(&b, 0.5)));
+		Ref two_s2 = mb_mul(&b, mb_mul(&b, mb_f(&b, 2), s), s);
+		r.re = mb_sub(&b, mb_mul(&b, math_expm1(&b, z.re), math_cos(&b, z.im)), two_s2);
+		r.im = mb_mul(&b, math_exp(&b, z.re), math_sin(&b, z.im));
+		break;
+	}
+	case IN_NP_LOG1P: {
+		Ref x1 = mb_add(&b, z.re, mb_f(&b, 1));
+		r.re = math_log(&b, math_hypot(&b, x1, z.im));
+		r.im = math_atan2(&b, z.im, x1);
+		break;
+	}
+	default:
+		ICE(L->c, "complex %s() is not lowered", intrin_name[in]);
+	}
+	return cx_value(ty, r);
+}
+
 /* ------------------------------------------------------------- entry */
 
 static Value math_call(Lower *L, Expr *e, int in, const Value *av)
@@ -527,6 +610,14 @@ static Value math_call(Lower *L, Expr *e, int in, const Value *av)
 	default:
 		break;
 	}
+	if (in == IN_NP_TRUNC && !lower_is_floatsk(ty->sk))
+		return arg(L, e, av, 0);   /* an integer loop: the argument itself */
+	switch (in) {
+	case IN_NP_RINT: case IN_NP_EXP2: case IN_NP_LOG2: case IN_NP_EXPM1: case IN_NP_LOG1P:
+	case IN_NP_FLOAT_POWER:
+		if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex)
+			return complex_ufunc(L, e, in, av);
+	}
 	if (ty->kind == TY_SCALAR && scalar_info[ty->sk].is_complex && complex1(in)) {
 		MB b = mb_new(L, lower_part_sk(ty->sk));
 		return cx_value(ty, complex1(in)(&b, as_cx(L, arg(L, e, av, 0), ty->sk, e->span)));
@@ -564,6 +655,16 @@ Value lower_math_intrin(Lower *L, Expr *e, int in)
 		ICE(L->c, "%s() lowered with %d arguments", intrin_name[in], e->call.nargs);
 	for (int i = 0; i < e->call.nargs; i++)
 		av[i] = lower_expr(L, e->call.args[i]);
+	if (ufunc_loops(in)) {
+		ScalarKind k[MATH_MAX_ARGS];
+		UfuncLoop lp;
+		for (int i = 0; i < e->call.nargs; i++)
+			k[i] = av[i].ty->sk;
+		if (!ufunc_loop(in, e->call.nargs, k, &lp))
+			ICE(L->c, "%s() lowered without a loop", intrin_name[in]);
+		for (int i = 0; i < e->call.nargs; i++)
+			av[i] = lower_convert(L, av[i], ty_scalar(lp.in[i]), e->call.args[i]->span);
+	}
 	Type *ty = e->ty;
 	if (ty->kind != TY_SCALAR || ty->sk != SK_F16)
 		return math_call(L, e, in, av);

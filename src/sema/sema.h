@@ -109,8 +109,11 @@ Type *type_bit_count(Scope *sc, Expr *e);   /* x.bit_count() of an integer: cuda
 /* sema_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN */
 Type *type_fp16_intrin(Scope *sc, Expr *e, int in);
 
-/* sema_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
+/* sema_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM,
+ * and every NumPy ufunc called on scalars (numpy.sqrt, abs, floor, ceil
+ * and those) by the loop Numba picks (ufunc.c) */
 Type *type_math_intrin(Scope *sc, Expr *e, int in);
+Type *type_ufunc(Scope *sc, Expr *e, int in);
 
 /* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */
 Type *type_cpu_call(Scope *sc, Expr *e, int in);

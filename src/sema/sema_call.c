@@ -771,17 +771,17 @@ static Type *type_math1(Scope *sc, Expr *e, int in)
 {
 	arity(sc, e, in, 1, 1);
 	Expr *a = e->call.args[0];
-	Type *t = number_arg(sc, a, in, in == IN_NP_SQRT);   /* np.sqrt has complex loops */
-	Type *r = is_intlike(t) ? ty_scalar(SK_F64) : in >= IN_NP_SQRT ? computed(t) : t;
+	Type *t = number_arg(sc, a, in, 0);
+	Type *r = is_intlike(t) ? ty_scalar(SK_F64) : t;
 	Const *v = ty_is_complex(r) ? NULL : const_of_type(sc->c, a->cval, r);
 	if (v) {
 		switch (in) {
-		case IN_MATH_SQRT: case IN_NP_SQRT:
+		case IN_MATH_SQRT:
 			v->f = sema_round_float(r->sk, sqrt(v->f));   /* rounding the double root is exact rounding */
 			break;
 		case IN_MATH_FABS: v->f = fabs(v->f); break;
-		case IN_MATH_FLOOR: case IN_NP_FLOOR: v->f = floor(v->f); break;
-		case IN_MATH_CEIL: case IN_NP_CEIL: v->f = ceil(v->f); break;
+		case IN_MATH_FLOOR: v->f = floor(v->f); break;
+		case IN_MATH_CEIL: v->f = ceil(v->f); break;
 		case IN_MATH_TRUNC: v->f = trunc(v->f); break;
 		}
 	}
@@ -802,7 +802,9 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
 	case IN_MIN: case IN_MAX: return type_minmax(sc, e, in);
-	case IN_ABS: case IN_NP_ABS: return type_abs(sc, e, in);
+	case IN_ABS: return type_abs(sc, e, in);
+	case IN_NP_ABS: case IN_NP_SQRT: case IN_NP_FLOOR: case IN_NP_CEIL:
+		return type_ufunc(sc, e, in);
 	case IN_INT: case IN_FLOAT: case IN_BOOL: case IN_COMPLEX:
 		return type_conversion(sc, e, in);
 	case IN_ROUND: return type_round(sc, e);
@@ -824,7 +826,7 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 		return type_atomic(sc, e, in);
 	case IN_MATH_FLOOR: case IN_MATH_CEIL: case IN_MATH_TRUNC:
 		return type_math_to_int(sc, e, in);
-	case IN_MATH_SQRT: case IN_MATH_FABS: case IN_NP_SQRT: case IN_NP_FLOOR: case IN_NP_CEIL:
+	case IN_MATH_SQRT: case IN_MATH_FABS:
 		return type_math1(sc, e, in);
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)

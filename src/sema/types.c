@@ -331,6 +331,11 @@ static ScalarKind promote_types(ScalarKind x, ScalarKind y)
 	return int_of(u->size * 2, 1);
 }
 
+int ty_can_cast(ScalarKind from, ScalarKind to)
+{
+	return promote_types(from, to) == to;
+}
+
 Type *ty_unify(Ctx *c, Type *a, Type *b)
 {
 	if (!a || a->kind == TY_UNKNOWN)
