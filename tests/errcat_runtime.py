@@ -925,6 +925,51 @@ TRIGGERS += [
      [_NJIT_TRAP, "RecursionError: maximum recursion depth exceeded (10000 nested calls on the interpreter)"]),
 ]
 
+def _dlpack_used():
+    cap = cuda.to_device(_f32()).__dlpack__()
+    cuda.from_dlpack(cap)
+    cuda.from_dlpack(cap)
+
+
+def _dlpack_read_only():
+    a = np.ones(8, np.float32)
+    a.flags.writeable = False
+    cuda.from_dlpack(a)
+
+
+class _DLPackOn:
+    """A tensor that says it is on device (kind, ident)."""
+
+    def __init__(self, kind, ident=0):
+        self.dev = (kind, ident)
+
+    def __dlpack_device__(self):
+        return self.dev
+
+    def __dlpack__(self, **kw):
+        raise AssertionError("the device is checked first")
+
+
+TRIGGERS += [
+    # DLPack (python/ptxjit/cuda/dlpack.py, src/py/dlpack.c)
+    ("dlpack_copy", lambda: cuda.to_device(_f32()).__dlpack__(copy=True), "BufferError", ["copy=True"]),
+    ("dlpack_other_device", lambda: cuda.to_device(_f32()).__dlpack__(dl_device=(7, 0)), "BufferError",
+     ["(7, 0)", "does not copy between devices"]),
+    ("dlpack_stream_str", lambda: cuda.to_device(_f32()).__dlpack__(stream="s"), "TypeError", ["stream", "'s'"]),
+    ("dlpack_record", lambda: cuda.to_device(np.zeros(3, np.dtype([("x", np.int32)]))).__dlpack__(),
+     "BufferError", ["numbers and bools only"]),
+    ("from_dlpack_list", lambda: cuda.from_dlpack([1.0]), "TypeError", ["__dlpack__", "list"]),
+    ("from_dlpack_stream_str", lambda: cuda.from_dlpack(np.ones(8), stream="s"), "TypeError", ["cuda.stream()"]),
+    ("from_dlpack_used_capsule", _dlpack_used, "TypeError", ["unused DLPack capsule"]),
+]
+
+SIM_TRIGGERS += [
+    ("sim_from_dlpack_read_only", _dlpack_read_only, "BufferError", ["read-only"]),
+    ("sim_from_dlpack_gpu_tensor", lambda: cuda.from_dlpack(_DLPackOn(2)), "BufferError",
+     ["kDLCUDA", "host memory"]),
+    ("sim_from_dlpack_9d", lambda: cuda.from_dlpack(np.zeros((1,) * 9)), "BufferError", ["9 dimensions"]),
+]
+
 SIM_TRIGGERS += [
     ("sim_warp_waits_for_barrier", lambda: k_warp_bar[1, 32](_f32(32)), "DeadlockError",
      ["cuda.shfl_sync()", "lanes 16 to 31", "mask 0xffffffff", "cuda.syncthreads()", "k_warp_bar",
@@ -962,6 +1007,13 @@ SIM_TRIGGERS += [
 # ptxjit is imported)}.
 
 GPU_ONLY = {
+    "py:__dlpack__(stream=0) is ambiguous for CUDA (the DLPack protocol disallows it): pass 1 for the legacy "
+    "default stream or 2 for the per-thread one": "kDLCUDA arrays only (tests/test_dlpack.py, GPU)",
+    "py:cuda.from_dlpack: the tensor is on %s; kernels take CUDA memory: move it to the GPU first (x.cuda()), "
+    "or copy it with cuda.to_device(numpy.from_dlpack(x))": "the GPU backend's device check (tests/test_dlpack.py)",
+    "py:cuda.from_dlpack: the tensor is on CUDA device %d; ptxjit uses device 0": "a tensor on a second GPU",
+    "the tensor's DLPack dtype (code %u, %u bits, %u lanes) is not one kernels take: booleans, integers, "
+    "float16/32/64 and complex64/128 only": "a dtype NumPy does not export (PyTorch's bfloat16 on the GPU)",
     'out of host memory allocating %zu bytes for a simulated device array': "the simulator's device memory when "
     "the host has none left",  # src/rt/mem.c
 }
@@ -971,6 +1023,12 @@ HOSTMEM = "out of host memory"
 SIMINT = "an internal error of the simulator"
 
 INTERNAL = {
+    'to_dlpack() takes a device array, not %.100s': PRIV,  # src/py/dlpack.c
+    "a device array whose stride %zd is not a multiple of its item size %d cannot be exported through DLPack "
+    "(strides count elements)": "device arrays' strides are multiples of their item size (the private _view "
+    "aside)",  # src/py/dlpack.c
+    'the tensor is DLPack version %u.%u; ptxjit reads version 1': "a producer of DLPack 2 tensors (none exists "
+    "yet)",  # src/py/dlpack.c
     'out of host memory for a %zu-byte cubin': HOSTMEM,  # src/rt/link.c
     'out of host memory': HOSTMEM + " (the list of pinned ranges)",  # src/rt/mem.c
     'out of host memory allocating %zu bytes of pinned memory': HOSTMEM,  # src/rt/mem.c

@@ -195,13 +195,16 @@ fail:
 	return NULL;
 }
 
-/* _view(base, ptr, shape, strides, dtype): an array on memory owned by
- * base, a DeviceArray or another library's object (foreign memory). */
+/* _view(base, ptr, shape, strides, dtype, host=False): an array on memory
+ * owned by base, a DeviceArray or another library's object (foreign
+ * memory).  host: in the simulator, the memory is host memory another
+ * library shares (DLPack), which kernels read as they read ours. */
 static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 {
-	static char *kw[] = {"base", "ptr", "shape", "strides", "dtype", NULL};
+	static char *kw[] = {"base", "ptr", "shape", "strides", "dtype", "host", NULL};
 	PyObject *base, *ptr, *shape, *strides, *dtype;
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO", kw, &base, &ptr, &shape, &strides, &dtype))
+	int host = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|p", kw, &base, &ptr, &shape, &strides, &dtype, &host))
 		return NULL;
 	PyTypeObject *type = (PyTypeObject *)cls;
 	ModState *st = state_of_type(type);
@@ -228,7 +231,7 @@ static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 		a->foreign = b->foreign;
 	} else {
 		a->gen = st->rt->gen;
-		a->foreign = 1;
+		a->foreign = !(host && st->sim);
 	}
 	return (PyObject *)a;
 }
@@ -513,7 +516,7 @@ static PyGetSetDef DeviceArray_getset[] = {
 
 static PyMethodDef DeviceArray_methods[] = {
 	{"_view", (PyCFunction)(void (*)(void))DeviceArray_view, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-	 "_view(base, ptr, shape, strides, dtype)"},
+	 "_view(base, ptr, shape, strides, dtype, host=False)"},
 	{"_htod", (PyCFunction)(void (*)(void))DeviceArray_htod, METH_VARARGS | METH_KEYWORDS,
 	 "_htod(src, offset=0, stream=None)"},
 	{"_dtoh", (PyCFunction)(void (*)(void))DeviceArray_dtoh, METH_VARARGS | METH_KEYWORDS,

@@ -153,6 +153,9 @@ typedef struct DeviceArrayObject {
 	PyObject *base;           /* owner of the memory when it is not ours */
 } DeviceArrayObject;
 extern PyType_Spec DeviceArray_spec, HostBuffer_spec;
+/* dlpack.c: the module functions to_dlpack and from_dlpack */
+PyObject *py_to_dlpack(PyObject *m, PyObject *args);
+PyObject *py_from_dlpack(PyObject *m, PyObject *cap);
 char layout_of(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize);
 /* A Stream object, 0 or None -> a stream handle; *async says whether
  * the caller named a stream. */

@@ -43,6 +43,7 @@ from .api import (  # noqa: F401
     simulator_active, stream, synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401
+from .dlpack import from_dlpack  # noqa: F401
 from .args import In, InOut, Out  # noqa: F401
 from .dispatcher import CUDADispatcher, compile, compile_ptx, compile_ptx_for_current_device, jit  # noqa: F401
 from .stubs import (  # noqa: F401

@@ -75,6 +75,18 @@ class DeviceNDArray(_core.DeviceArray):
             "stream": None if _sim() else 1,
         }
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over this array's memory (no copy): see
+        ptxjit/cuda/dlpack.py for devices and streams."""
+        from .dlpack import export
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """(kDLCUDA, 0) on the GPU; (kDLCPU, 0) on the simulator, whose
+        device memory is host memory."""
+        from .dlpack import device_of
+        return device_of(self)
+
     @property
     def device_ctypes_pointer(self):
         import ctypes
