@@ -122,7 +122,7 @@ clean:
 # Everything CI runs: C tests and goldens, the sanitizer builds (the C tests,
 # and the extension under pytest: about 6 minutes on 2 cores), the fuzzer,
 # and the Python suite on the simulator.
-.PHONY: check prereqs docs pytest quick ext
+.PHONY: check prereqs docs pytest quick ext numba-compat
 ext:
 	python3 setup.py -q build_ext --inplace
 
@@ -134,6 +134,12 @@ pytest: ext
 quick: ext
 	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests/test_kernels.py tests/test_seeds.py \
 	  tests/test_njit.py tests/test_docs.py
+
+# numba-cuda's own cudapy tests against ptxjit, every file on the simulator
+# (tests/numba_compat/run.py; NUMBA_COMPAT_ARGS=--gpu for the GPU): the
+# table and the classes of failures in tests/numba_compat/RESULTS.md.
+numba-compat: ext
+	python3 tests/numba_compat/run.py --results tests/numba_compat/RESULTS.md $(NUMBA_COMPAT_ARGS)
 
 # Names everything the targets below need and this machine lacks, up front.
 prereqs:

@@ -1,0 +1,175 @@
+"""`numba.cuda` as ptxjit: the import hook under numba-cuda's own tests.
+
+install() puts a finder first on sys.meta_path that answers every import of
+`numba.cuda` and `numba.cuda.*`:
+
+  numba.cuda                  a module whose attributes are ptxjit.cuda's (and
+                              ptxjit's type names, as numba.cuda exports them)
+  numba.cuda.tests[.cudapy.*] numba-cuda's test files, read from the installed
+                              package (the code under test)
+  numba.cuda.testing          our test infrastructure (shim_testing.py)
+  numba.cuda.tests.support    our test infrastructure (shim_support.py)
+  numba.cuda.config,          our settings (shim_config.py): they describe ptxjit,
+  numba.cuda.core.config      not Numba's simulator (ENABLE_CUDASIM is False)
+  numba.cuda.core.errors      ptxjit's exceptions under Numba's names
+  numba.cuda.types            ptxjit.types
+  numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
+                              stubs: the ptxjit modules of the same role)
+  anything else               MissingModule (an ImportError)
+
+A name that ptxjit lacks raises MissingName (an AttributeError) that names it;
+nothing ever falls back to numba-cuda's implementation, so a test that passes
+ran ptxjit.  The test runner (run.py) classifies both exceptions.
+"""
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# numba.cuda.<sub> -> a file of ours, loaded under that name
+OWN_FILES = {
+    "testing": "shim_testing.py",
+    "tests.support": "shim_support.py",
+    "config": "shim_config.py",
+    "core.config": "shim_config.py",
+    "core.errors": "shim_errors.py",
+    "errors": "shim_errors.py",
+}
+# numba.cuda.<sub> -> the ptxjit module it is
+PTXJIT_MODULES = {
+    "types": "ptxjit.types",
+    "random": "ptxjit.cuda.random",
+    "compiler": "ptxjit.cuda",          # compile_ptx, compile, ... live in numba.cuda.compiler
+    "dispatcher": "ptxjit.cuda.dispatcher",
+    "api": "ptxjit.cuda.api",
+    "stubs": "ptxjit.cuda.stubs",
+}
+# packages of ours that only hold the files above
+OWN_PACKAGES = {"core"}
+
+
+class MissingName(AttributeError):
+    """numba.cuda (or a module it maps to ptxjit) has a name that ptxjit lacks."""
+
+
+class MissingModule(ImportError):
+    """A numba.cuda submodule without a counterpart in ptxjit."""
+
+
+def real_cuda_dir():
+    """numba-cuda's installed numba/cuda folder (where its tests are)."""
+    spec = importlib.util.find_spec("numba_cuda")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("numba-cuda is not installed (pip install '.[compat]', or run tests/numba_compat/run.py)")
+    return os.path.join(list(spec.submodule_search_locations)[0], "numba", "cuda")
+
+
+class Forward(types.ModuleType):
+    """A module whose attributes are another's; a miss raises MissingName."""
+
+    def __init__(self, name, target, label):
+        super().__init__(name)
+        self.__dict__["_target"] = target
+        self.__dict__["_label"] = label
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        try:
+            value = getattr(self._target, name)
+        except AttributeError:
+            raise MissingName("%s.%s: %s has no attribute %r" % (self.__name__, name, self._label, name)) from None
+        self.__dict__[name] = value
+        return value
+
+    def __dir__(self):
+        return sorted(set(dir(self._target)) | set(self.__dict__))
+
+
+class CudaNamespace(Forward):
+    """numba.cuda: ptxjit.cuda's names, ptxjit's type names, and the few
+    settings numba-cuda's tests read at the top of the namespace."""
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        import ptxjit
+        import ptxjit.types as ptypes
+        if name == "HAS_NUMBA":          # numba (the CPU target) is installed beside
+            value = importlib.util.find_spec("numba.core") is not None
+        elif name in ("config", "types", "random"):
+            value = importlib.import_module("numba.cuda." + name)
+        elif name in ptypes.__all__ and not hasattr(self._target, name):
+            value = getattr(ptxjit, name, None) or getattr(ptypes, name)
+        else:
+            return Forward.__getattr__(self, name)
+        self.__dict__[name] = value
+        return value
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, make):
+        self.make = make
+
+    def create_module(self, spec):
+        return self.make(spec)
+
+    def exec_module(self, module):
+        pass
+
+
+class Finder(importlib.abc.MetaPathFinder):
+    def __init__(self):
+        self.real = real_cuda_dir()
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba.cuda":
+            return importlib.machinery.ModuleSpec(name, _Loader(self._namespace), is_package=True)
+        if not name.startswith("numba.cuda."):
+            return None
+        sub = name[len("numba.cuda."):]
+        if sub in OWN_FILES:
+            return importlib.util.spec_from_file_location(name, os.path.join(HERE, OWN_FILES[sub]))
+        if sub in OWN_PACKAGES:
+            spec = importlib.machinery.ModuleSpec(name, _Loader(lambda s: types.ModuleType(s.name)),
+                                                  is_package=True)
+            spec.submodule_search_locations = []
+            return spec
+        if sub in PTXJIT_MODULES:
+            target = PTXJIT_MODULES[sub]
+            return importlib.machinery.ModuleSpec(
+                name, _Loader(lambda s: Forward(s.name, importlib.import_module(target), target)))
+        if sub == "tests" or sub.startswith("tests."):
+            base = os.path.join(self.real, *sub.split("."))
+            if os.path.isdir(base):
+                return importlib.util.spec_from_file_location(
+                    name, os.path.join(base, "__init__.py"), submodule_search_locations=[base])
+            if os.path.isfile(base + ".py"):
+                return importlib.util.spec_from_file_location(name, base + ".py")
+            return None
+        raise MissingModule("%s: ptxjit has no counterpart of this numba-cuda module" % name, name=name)
+
+    def _namespace(self, spec):
+        import ptxjit.cuda
+        m = CudaNamespace(spec.name, ptxjit.cuda, "ptxjit.cuda")
+        m.__path__ = []
+        m.__file__ = ptxjit.cuda.__file__
+        return m
+
+
+def install():
+    """Makes `numba.cuda` ptxjit in this process (idempotent)."""
+    if any(isinstance(f, Finder) for f in sys.meta_path):
+        return
+    for mod in list(sys.modules):
+        if mod == "numba.cuda" or mod.startswith("numba.cuda."):
+            raise RuntimeError("numba.cuda was imported before the ptxjit shim was installed")
+    sys.meta_path.insert(0, Finder())
+    import numba
+    numba.cuda = importlib.import_module("numba.cuda")
