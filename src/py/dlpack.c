@@ -71,10 +71,15 @@ static int dtype_of_kind(int kind, DLDataType *t)
 	return -1;
 }
 
+/* Destructors and deleters run while a consumer may be raising (NumPy
+ * frees a capsule it refused with its error set): they keep that error. */
 static void release_owner(void *owner)
 {
 	PyGILState_STATE g = PyGILState_Ensure();
+	PyObject *t, *v, *tb;
+	PyErr_Fetch(&t, &v, &tb);
 	Py_XDECREF((PyObject *)owner);
+	PyErr_Restore(t, v, tb);
 	PyGILState_Release(g);
 }
 
@@ -97,7 +102,6 @@ static void capsule_plain_destructor(PyObject *cap)
 		if (m->deleter)
 			m->deleter(m);
 	}
-	PyErr_Clear();
 }
 
 static void capsule_versioned_destructor(PyObject *cap)
@@ -107,7 +111,6 @@ static void capsule_versioned_destructor(PyObject *cap)
 		if (m->deleter)
 			m->deleter(m);
 	}
-	PyErr_Clear();
 }
 
 /* to_dlpack(array, versioned, device_type, device_id) -> capsule */
@@ -175,11 +178,9 @@ PyObject *py_to_dlpack(PyObject *m, PyObject *args)
 
 static void keeper_destructor(PyObject *k)
 {
-	void *p = PyCapsule_GetPointer(k, keeper_name);
-	if (!p) {
-		PyErr_Clear();
+	void *p = PyCapsule_IsValid(k, keeper_name) ? PyCapsule_GetPointer(k, keeper_name) : NULL;
+	if (!p)
 		return;
-	}
 	if (PyCapsule_GetContext(k)) {
 		DLManagedTensorVersioned *mt = p;
 		if (mt->deleter)
