@@ -143,7 +143,7 @@ typedef struct PjKernel {
 	/* A trap with a message (under debug=True a failing assert or a raise;
 	 * in every build a range() whose step is zero at run time) stores its
 	 * code (1..ntraps) and the thread's threadIdx and blockIdx in the
-	 * module's __pj_err word (8 x u32) and ends the thread; traps[code - 1]
+	 * module's __pj_err word (PJ_TRAP_WORDS x u32) and ends the thread; traps[code - 1]
 	 * says what to raise.  0 when the kernel has none: the launch then
 	 * needs no wait. */
 	int ntraps;
@@ -156,7 +156,11 @@ typedef struct PjTrap {
 	char *msg;
 	char *file;
 	int line;
+	int axis;               /* a bounds check of debug=True: 1 + the axis, msg "IndexError: ARRAY";
+	                           words 8-9 and 10-11 hold the index and the extent (0: a trap) */
 } PjTrap;
+/* The error word: code, threadIdx, blockIdx, pad, index (u64), extent (u64). */
+#define PJ_TRAP_WORDS 12
 
 /* One node of a CPU function's return type.  kind: PJ_RET_NONE,
  * PJ_RET_SCALAR (ty at off; complex: real then imaginary part),

@@ -157,7 +157,8 @@ static void fill_traps(PjKernel *k, Fn *f)
 		for (int b = 0; b < g->nblk && !any; b++)
 			for (int j = 0; j < g->blk[b]->nins && !any; j++) {
 				const Ins *in = &g->blk[b]->ins[j];
-				any = in->op == O_TRAP && in->aux >= 0 && in->aux < g->nchecks && g->checks[in->aux].msg;
+				any = (in->op == O_TRAP && in->aux >= 0 && in->aux < g->nchecks && g->checks[in->aux].msg) ||
+				      in->op == O_CHECK;
 			}
 	}
 	if (!any || !(k->traps = calloc((size_t)n, sizeof *k->traps)))
@@ -168,9 +169,13 @@ static void fill_traps(PjKernel *k, Fn *f)
 		Fn *g = i < 0 ? f : f->funcs[i];
 		for (int j = 0; j < g->nchecks; j++, n++) {
 			CheckInfo *ci = &g->checks[j];
-			if (!ci->msg)
+			if (!ci->msg && ci->axis >= 0) {   /* a bounds check (debug=True) */
+				k->traps[n].axis = ci->axis + 1;
+				k->traps[n].msg = heap_strdup(arena_printf(g->ctx->arena, "IndexError: %s", ci->array ? ci->array : "?"));
+			} else if (ci->msg)
+				k->traps[n].msg = heap_strdup(ci->msg);
+			else
 				continue;
-			k->traps[n].msg = heap_strdup(ci->msg);
 			if (ci->loc >= 0 && ci->loc < g->nlocs) {
 				k->traps[n].file = heap_strdup(g->locs[ci->loc].file);
 				k->traps[n].line = g->locs[ci->loc].line;

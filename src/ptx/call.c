@@ -34,7 +34,9 @@
  * so a failing thread instead writes the trap's code (1 + its check index,
  * counted over the kernel and then each function) into the module's
  * __pj_err word with a compare-and-swap, and if it was first, its
- * threadIdx and blockIdx after it; then it exits.  The runtime reads the
+ * threadIdx and blockIdx after it (and a failed bounds check of debug=True,
+ * under its predicate, the index and the extent: ptx_trap_word); then it
+ * exits.  The runtime reads the
  * word after the launch and raises the exception (PjKernel.traps).  A trap
  * without message only ends the thread (a raise without debug).
  */
@@ -207,22 +209,37 @@ static int trap_code(const Fn *f, int idx)
 	return base + idx + 1;
 }
 
-static void trap(Emit *e, const Ins *i)
+void ptx_trap_word(Emit *e, const char *p, int idx, const char *index, const char *extent)
 {
 	static const char *const sreg[6] = {"%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z"};
-	if (i->aux >= 0 && i->aux < e->f->nchecks && !e->f->checks[i->aux].msg) {
-		ptx_line(e, "exit;");   /* no message: the thread just ends */
-		return;
-	}
 	const char *old = ptx_tmp(e, KW), *first = ptx_tmp(e, KB), *t = ptx_tmp(e, KW);
-	ptx_line(e, "atom.global.cas.b32 %s, [__pj_err], 0, %d;", old, trap_code(e->f, i->aux));
-	ptx_line(e, "setp.eq.u32 %s, %s, 0;", first, old);
+	const char *g = p ? arena_printf(e->c->arena, "@%s ", p) : "";
+	if (p)
+		ptx_line(e, "mov.u32 %s, 1;", old);
+	ptx_line(e, "%satom.global.cas.b32 %s, [__pj_err], 0, %d;", g, old, trap_code(e->f, idx));
+	if (p)
+		ptx_line(e, "setp.eq.and.u32 %s, %s, 0, %s;", first, old, p);
+	else
+		ptx_line(e, "setp.eq.u32 %s, %s, 0;", first, old);
 	for (int k = 0; k < 6; k++) {
 		ptx_line(e, "mov.u32 %s, %s;", t, sreg[k]);
 		ptx_line(e, "@%s st.global.u32 [__pj_err+%d], %s;", first, 4 * (k + 1), t);
 	}
-	ptx_line(e, "membar.gl;");
-	ptx_line(e, "exit;");
+	if (index) {
+		ptx_line(e, "@%s st.global.u64 [__pj_err+32], %s;", first, index);
+		ptx_line(e, "@%s st.global.u64 [__pj_err+40], %s;", first, extent);
+	}
+	ptx_line(e, "%smembar.gl;", g);
+	ptx_line(e, "%sexit;", g);
+}
+
+static void trap(Emit *e, const Ins *i)
+{
+	if (i->aux >= 0 && i->aux < e->f->nchecks && !e->f->checks[i->aux].msg) {
+		ptx_line(e, "exit;");   /* no message: the thread just ends */
+		return;
+	}
+	ptx_trap_word(e, NULL, i->aux, NULL, NULL);
 }
 
 /* --------------------------------------------------------- dispatch */
@@ -340,8 +357,8 @@ void ptx_module_decls(Emit *e, PtxBuf *out)
 				global_string(e, out, fmt_sym(e, m->funcs[i], j), m->funcs[i]->fmts[j]);
 		n++;
 	}
-	if (module_uses(m, O_TRAP)) {
-		ptx_bprintf(e, out, ".visible .global .align 4 .u32 __pj_err[8];\n");
+	if (module_uses(m, O_TRAP) || module_uses(m, O_CHECK)) {
+		ptx_bprintf(e, out, ".visible .global .align 8 .u32 __pj_err[%d];\n", PJ_TRAP_WORDS);
 		n++;
 	}
 	for (int i = 0; i < m->nfuncs; i++) {

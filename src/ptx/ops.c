@@ -691,7 +691,7 @@ static void check(Emit *e, const Ins *i)
 		ICE(e->c, "bounds check of non-64-bit operands");
 	const char *p = ptx_tmp(e, KB);
 	ptx_line(e, "setp.ge.u64 %s, %s, %s;", p, a, b);
-	ptx_line(e, "@%s trap;", p);
+	ptx_trap_word(e, p, i->aux, a, b);   /* IndexError after the launch (kexc.c) */
 }
 
 /* ------------------------------------------------------- dispatch */

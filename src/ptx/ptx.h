@@ -103,6 +103,11 @@ void ptx_decl_array(Emit *e, PtxBuf *b, int idx, const char *indent);
 void ptx_funcs(Emit *e, PtxBuf *out);          /* the definitions of Fn.funcs */
 void ptx_module_decls(Emit *e, PtxBuf *out);   /* what the module declares for them */
 void ptx_call(Emit *e, const Ins *i);          /* farg carg callf cres retv print trap */
+/* call.c: stores the code of check idx into __pj_err (the first thread
+ * with its threadIdx, blockIdx and, when index is not NULL, the index and
+ * extent of a bounds check), then ends the thread; all under predicate p
+ * when p is not NULL. */
+void ptx_trap_word(Emit *e, const char *p, int idx, const char *index, const char *extent);
 
 /* warp.c: popc clz brev shfl vote match barred syncwarp activemask nanosleep */
 void ptx_warp(Emit *e, const Ins *i);

@@ -177,6 +177,7 @@ PyObject *kcache_entry(KernelObject *k, PyObject *args)
 		put_cstr(&b, pk->traps[i].msg);
 		put_cstr(&b, pk->traps[i].file);
 		put_u(&b, (uint32_t)pk->traps[i].line, 4);
+		put_u(&b, (uint32_t)pk->traps[i].axis, 4);
 	}
 	put_str(&b, pk->ptx, pk->ptx ? strlen(pk->ptx) : 0);
 	if (has_image) {
@@ -318,6 +319,7 @@ static PjKernel *parse(const unsigned char *data, size_t n, const char *key, con
 			pk->traps[i].msg = get_str(&r, &none);
 			pk->traps[i].file = get_str(&r, &none);
 			pk->traps[i].line = get_i32(&r);
+			pk->traps[i].axis = get_i32(&r);
 		}
 	}
 	pk->ptx = get_str(&r, &none);

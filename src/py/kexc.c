@@ -82,7 +82,7 @@ static PyObject *raise_named(ModState *st, PyObject *d, const char *kernel, cons
 	return NULL;
 }
 
-PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const uint32_t word[8])
+PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const uint32_t word[PJ_TRAP_WORDS])
 {
 	uint32_t code = word[0];
 	const PjTrap *t = code >= 1 && (int)code <= pk->ntraps ? &pk->traps[code - 1] : NULL;
@@ -97,6 +97,19 @@ PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const ui
 	if (!t || !t->msg) {
 		PyErr_Format(st->TrapError, "kernel '%s' stopped with the unknown error code %u", kernel, code);
 		return NULL;
+	}
+	if (t->axis > 0) {
+		/* a bounds check: lowering added the extent to a negative index
+		 * before it, so one still negative was index - extent */
+		int64_t index = (int64_t)((uint64_t)word[8] | (uint64_t)word[9] << 32);
+		int64_t ext = (int64_t)((uint64_t)word[10] | (uint64_t)word[11] << 32);
+		if (index < 0)
+			index = (int64_t)((uint64_t)index - (uint64_t)ext);
+		const char *name = strncmp(t->msg, "IndexError: ", 12) == 0 ? t->msg + 12 : "?";
+		char msg[600];
+		snprintf(msg, sizeof msg, "IndexError: index %lld is out of bounds for axis %d with size %lld in array '%s'",
+		         (long long)index, t->axis - 1, (long long)ext, name);
+		return raise_named(st, d, kernel, msg, t->file, t->line, tid, ctaid);
 	}
 	return raise_named(st, d, kernel, t->msg, t->file, t->line, tid, ctaid);
 }

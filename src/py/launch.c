@@ -252,7 +252,7 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 	if (stage_out(L, pk, a, n, &sg, &e))
 		goto fail;
 	if (pk->ntraps) {   /* a thread's assert or raise under debug, a range's zero step (kexc.c) */
-		uint32_t word[8];
+		uint32_t word[PJ_TRAP_WORDS];
 		if (rt_read_trap(rt, &k->rk, L->stream, word, &e)) {
 			raise_rt_kernel(st, &e, d->name);
 			return -1;

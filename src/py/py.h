@@ -229,7 +229,7 @@ int cpu_is_dispatcher(ModState *st, PyObject *o);
 
 /* kexc.c: the exception of a debug kernel's trap (assert, raise), from the
  * GPU's error word or the simulator's message; d is the dispatcher */
-PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const uint32_t word[8]);
+PyObject *raise_gpu_trap(ModState *st, PyObject *d, const PjKernel *pk, const uint32_t word[PJ_TRAP_WORDS]);
 PyObject *raise_sim_trap(ModState *st, PyObject *d, const char *msg);
 
 /* config.c (the launch path: launch.h) */

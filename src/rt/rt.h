@@ -412,6 +412,6 @@ int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e);
  * waits for stream s and reads the module's __pj_err word into out[8]
  * (code, threadIdx, blockIdx; all zero when no thread trapped), clearing
  * it for the next launch. */
-int rt_read_trap(Rt *rt, RtKernel *k, CUstream s, uint32_t out[8], RtErr *e);
+int rt_read_trap(Rt *rt, RtKernel *k, CUstream s, uint32_t out[PJ_TRAP_WORDS], RtErr *e);
 
 #endif

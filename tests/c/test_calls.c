@@ -422,17 +422,21 @@ TEST(debug_traps)
 	CHECK_EQ_INT(launch(k, 1, 8, p, &e), PJ_SIM_TRAP);
 	CHECK_STR_CONTAINS(e.msg, "AssertionError: small\n  at calls.py:4, in kernel 'k', thread (3, 0, 0)");
 	/* the GPU's error word and the table the runtime reads it with */
-	CHECK_STR_CONTAINS(k->ptx, ".visible .global .align 4 .u32 __pj_err[8];");
+	CHECK_STR_CONTAINS(k->ptx, ".visible .global .align 8 .u32 __pj_err[12];");
 	CHECK_STR_CONTAINS(k->ptx, "atom.global.cas.b32");
 	CHECK(k->ntraps >= 2);
-	int seen = 0;
+	int seen = 0, bounds = 0;
 	for (int i = 0; i < k->ntraps; i++)
-		if (k->traps[i].msg) {
+		if (k->traps[i].msg && k->traps[i].axis) {
+			bounds++;   /* x[i] and x[i] = 1: IndexError with the index and extent */
+			CHECK_STR_CONTAINS(k->traps[i].msg, "IndexError: x");
+		} else if (k->traps[i].msg) {
 			seen++;
 			CHECK(k->traps[i].line == 4 || k->traps[i].line == 6);
 			CHECK_STR_CONTAINS(k->traps[i].file, "calls.py");
 		}
 	CHECK_EQ_INT(seen, 2);
+	CHECK_EQ_INT(bounds, 2);
 	pj_kernel_free(k);
 	/* without debug there is neither */
 	k = compile(trap_src, "k", "int64[::1]");

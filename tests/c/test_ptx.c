@@ -995,14 +995,22 @@ TEST(checks_and_traps)
 	if (!s)
 		return;
 	char want[96];
-	/* %p0 is the compare's value; temporaries follow the values */
-	snprintf(want, sizeof want, "setp.ge.u64 %%p1, %s, %s;\n\t@%%p1 trap;\n",
+	/* %p0 is the compare's value; temporaries follow the values.  A failed
+	 * check fills the error word under its predicate, with the index and
+	 * the extent, and ends the thread (IndexError after the launch) */
+	snprintf(want, sizeof want, "setp.ge.u64 %%p1, %s, %s;\n\tmov.u32 %%r",
 	         regname(f, (int)i.idx), regname(f, (int)n.idx));
 	CHECK_STR_CONTAINS(s, want);
-	snprintf(want, sizeof want, "setp.ge.u64 %%p2, -1, %s;\n", regname(f, (int)n.idx));
+	CHECK_STR_CONTAINS(s, "@%p1 atom.global.cas.b32 %r");
+	CHECK_STR_CONTAINS(s, "setp.eq.and.u32 %p2, %r");
+	snprintf(want, sizeof want, "@%%p2 st.global.u64 [__pj_err+32], %s;\n", regname(f, (int)i.idx));
+	CHECK_STR_CONTAINS(s, want);
+	CHECK_STR_CONTAINS(s, "@%p1 exit;\n");
+	CHECK(!strstr(s, "trap;"));
+	snprintf(want, sizeof want, "setp.ge.u64 %%p3, -1, %s;\n", regname(f, (int)n.idx));
 	CHECK_STR_CONTAINS(s, want);
 	/* a trap (assert, raise) fills the error word and ends the thread */
-	CHECK_STR_CONTAINS(s, ".visible .global .align 4 .u32 __pj_err[8];");
+	CHECK_STR_CONTAINS(s, ".visible .global .align 8 .u32 __pj_err[12];");
 	CHECK_STR_CONTAINS(s, "$L_1:\n\tatom.global.cas.b32 %r");
 	CHECK_STR_CONTAINS(s, "[__pj_err], 0, 1;");
 	CHECK_STR_CONTAINS(s, "st.global.u32 [__pj_err+24], %r");
