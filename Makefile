@@ -117,7 +117,7 @@ asan-py:
 	  rc=$$?; $(PYTHON) tests/sanitizer_report.py $(ASANPY)/log || exit 1; exit $$rc
 
 clean:
-	rm -rf build build-asan build-asan-py build-fuzz build-ci
+	rm -rf build build-asan build-asan-py build-fuzz build-ci build-wheels
 
 # Everything CI runs: C tests and goldens, the sanitizer builds (the C tests,
 # and the extension under pytest: about 6 minutes on 2 cores), the fuzzer,
@@ -140,6 +140,18 @@ quick: ext
 # table and the classes of failures in tests/numba_compat/RESULTS.md.
 numba-compat: ext
 	python3 tests/numba_compat/run.py --results tests/numba_compat/RESULTS.md $(NUMBA_COMPAT_ARGS)
+
+# A wheel of the checkout for this machine's Python (pip wheel .), installed
+# into a fresh virtual environment: the README's first example, an @njit
+# function and the ptxjitc command it installs, on the simulator
+# (tools/wheel-check.py; about 30 s of CPU, most of it the compile).
+.PHONY: wheel-check
+wheel-check:
+	rm -rf build-ci/wheel build-ci/wheel-venv
+	python3 -m pip wheel -q --no-deps --disable-pip-version-check -w build-ci/wheel .
+	python3 -m venv build-ci/wheel-venv
+	build-ci/wheel-venv/bin/pip install -q --disable-pip-version-check build-ci/wheel/ptxjit-*.whl
+	cd build-ci && PTXJIT_SIM=1 wheel-venv/bin/python $(CURDIR)/tools/wheel-check.py $(CURDIR)/README.md --script
 
 # Names everything the targets below need and this machine lacks, up front.
 prereqs:
