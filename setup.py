@@ -7,6 +7,8 @@ run time) and no NumPy headers (arrays are read through the buffer protocol).
     PTXJIT_SANITIZE=address,undefined CC=clang ...   # instrumented (make asan-py)
 
 The sources are compiled in parallel (PTXJIT_BUILD_JOBS, default: all CPUs).
+tools/build-wheels.sh builds the manylinux wheels from the same sources and
+flags (it imports this file).
 """
 
 import glob
@@ -72,7 +74,9 @@ ext = Extension(
     libraries=["m", "dl", "pthread"] if sys.platform.startswith("linux") else ["m"],
 )
 
-setup(
-    ext_modules=[ext],
-    cmdclass={"build_ext": ParallelBuildExt},
-)
+# tools/build-wheels.sh imports this file for sources() and cflags
+if __name__ == "__main__":
+    setup(
+        ext_modules=[ext],
+        cmdclass={"build_ext": ParallelBuildExt},
+    )
