@@ -77,10 +77,11 @@ EXACT = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder", "
 EXACT_COMPLEX = {"add", "subtract", "negative", "positive", "conjugate"}
 INT_DIVISORS = {"floor_divide", "remainder", "fmod", "divmod"}
 # complex loops that Numba has and ptxjit refuses: Numba's complex sign is
-# NumPy 1's (the sign of the real part), not NumPy 2's z / |z|; complex
-# numbers are not ordered in ptxjit yet
-REFUSED_COMPLEX = {"sign", "maximum", "minimum", "fmax", "fmin", "greater", "greater_equal", "less",
-                   "less_equal"}
+# NumPy 1's (the sign of the real part), not NumPy 2's z / |z|
+REFUSED_COMPLEX = {"sign"}
+
+
+ORDERED = {"maximum", "minimum", "fmax", "fmin", "greater", "greater_equal", "less", "less_equal"}
 
 
 def refused_here(name, args):
@@ -167,8 +168,11 @@ def values(rng, name, t, pos, loop_in):
         return np.where(v == 0, 1, v).astype(t)
     re = values(rng, name, "float64", pos, "float64")
     im = values(rng, name, "float64", pos, "float64")
-    v = (re + 1j * im).astype(t)
-    return np.where(np.isnan(v), 1.5 + 2j, v).astype(t)
+    v = np.where(np.isnan(re + 1j * im), 1.5 + 2j, re + 1j * im)
+    if name in ORDERED:   # NumPy orders by the real parts, then the imaginary ones; NaNs
+        v[5 + pos] = complex(np.nan, 1) if pos == 0 else complex(1, np.nan)
+        v[7] = 2 + 1j if pos == 0 else 2 + 3j
+    return v.astype(t)
 
 
 def _source(name, nin):

@@ -15,7 +15,8 @@
  * adds two uint8s and wraps, np.add(int8, uint8) adds two int16s.  Its
  * arithmetic, comparison, logical and bitwise loops are the operators'
  * lowerings (lower_binop, lower_compare) in the loop's type; int64 against
- * uint64 compares exactly; maximum/minimum propagate a NaN and fmax/fmin
+ * uint64 compares exactly, complex numbers order as NumPy orders them
+ * (real parts first); maximum/minimum propagate a NaN and fmax/fmin
  * ignore one, as NumPy's loops do; gcd and lcm run Euclid's loop.
  */
 #include <math.h>
@@ -256,6 +257,32 @@ static Ref compare_mixed(Lower *L, AstOp op, Value a, Value b, Span sp)
 	                  lower_emit(L, O_AND, KB, SK_BOOL, lower_not(L, neg), r, REF_NONE, 0), REF_NONE, 0);
 }
 
+/* NumPy's order of complex numbers (CLT, CLE, CGT, CGE of its loops):
+ * by the real parts when neither imaginary part is a NaN, else by the
+ * imaginary parts where the real parts are equal */
+static Ref order_complex(MB *m, AstOp op, Cx a, Cx b)
+{
+	int up = op == OP_GT || op == OP_GE, eq = op == OP_LE || op == OP_GE;
+	Ref real = up ? mb_gt(m, a.re, b.re) : mb_lt(m, a.re, b.re);
+	Ref imag = mb_cmp(m, up ? (eq ? CC_GE : CC_GT) : (eq ? CC_LE : CC_LT), a.im, b.im);
+	Ref by_real = mb_and(m, real, mb_not(m, mb_anynan(m, a.im, b.im)));
+	return mb_or(m, by_real, mb_and(m, mb_eq(m, a.re, b.re), imag));
+}
+
+/* maximum/minimum of complex numbers keep x when it has a NaN or orders
+ * first (x >= y for maximum), fmax/fmin keep x when y has a NaN or x
+ * orders first: NumPy's complex loops */
+static Value extremum_complex(Lower *L, int in, Type *ty, Value x, Value y)
+{
+	MB m = mb_new(L, lower_part_sk(ty->sk));
+	Cx a = {x.r, x.im}, b = {y.r, y.im};
+	int ismax = in == IN_NP_MAXIMUM || in == IN_NP_FMAX;
+	Cx nan_side = in == IN_NP_MAXIMUM || in == IN_NP_MINIMUM ? a : b;
+	Ref keep = mb_or(&m, mb_anynan(&m, nan_side.re, nan_side.im), order_complex(&m, ismax ? OP_GE : OP_LE, a, b));
+	Cx r = {mb_sel(&m, keep, a.re, b.re), mb_sel(&m, keep, a.im, b.im)};
+	return cx_value(ty, r);
+}
+
 /* maximum/minimum (a NaN wins) and fmax/fmin (a NaN loses), NumPy's loops */
 static Value extremum(Lower *L, Expr *e, int in, const Value *av)
 {
@@ -264,7 +291,7 @@ static Value extremum(Lower *L, Expr *e, int in, const Value *av)
 	Value a = lower_convert(L, arg(L, e, av, 0), ty, e->span), c = lower_convert(L, arg(L, e, av, 1), ty, e->span);
 	int ismax = in == IN_NP_MAXIMUM || in == IN_NP_FMAX;
 	if (scalar_info[sk].is_complex)
-		lower_unsupported(L, e->span, "maximum/minimum of complex numbers");
+		return extremum_complex(L, in, ty, a, c);
 	if (!lower_is_floatsk(sk)) {
 		if (sk == SK_BOOL)
 			return lower_scalar(ty, lower_emit(L, ismax ? O_OR : O_AND, KB, SK_BOOL, a.r, c.r, REF_NONE, 0));
@@ -392,6 +419,11 @@ static Value numpy_misc(Lower *L, Expr *e, int in, const Value *av)
 		if (scalar_info[a.ty->sk].size == 8 && scalar_info[b.ty->sk].size == 8 && lower_is_intsk(a.ty->sk) &&
 		    lower_is_intsk(b.ty->sk) && scalar_info[a.ty->sk].is_signed != scalar_info[b.ty->sk].is_signed)
 			return lower_scalar(ty, compare_mixed(L, op, a, b, e->span));
+		if (scalar_info[a.ty->sk].is_complex && op != OP_EQ && op != OP_NE) {
+			MB m = mb_new(L, lower_part_sk(a.ty->sk));
+			Cx x = {a.r, a.im}, y = {b.r, b.im};
+			return lower_scalar(ty, order_complex(&m, op, x, y));
+		}
 		return lower_scalar(ty, lower_compare(L, op, a, b, e->span));
 	}
 	case IN_NP_LOGICAL_AND: case IN_NP_LOGICAL_OR: case IN_NP_LOGICAL_XOR: {

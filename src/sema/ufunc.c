@@ -23,9 +23,9 @@
  *
  * The lists are NumPy's own (numpy.<name>.types, NumPy 2) without the
  * float16, long double and object loops; 'q' is int64 (NumPy's 'l' on
- * LP64).  The complex loops of sign, maximum, minimum, fmax, fmin and the
- * ordering comparisons are left out: ptxjit does not compute those, so a
- * call with complex arguments is refused rather than typed.
+ * LP64).  The complex loop of sign is left out: Numba's is NumPy 1's
+ * (the sign of the real part), NumPy 2's is z / |z|, so np.sign of a
+ * complex number is refused rather than given either meaning.
  */
 #include <string.h>
 
@@ -52,12 +52,10 @@ static const char REAL2[] = "bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q ff:f dd:d";
 static const char NUMBER2[] = "bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q ff:f dd:d FF:F DD:D";
 static const char BOOLNUM2[] = "??:? bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q ff:f dd:d "
                                "FF:F DD:D";
-static const char BOOLREAL2[] = "??:? bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q ff:f dd:d";
 static const char DIVIDE2[] = "ff:f dd:d FF:F DD:D";
 static const char FLOAT_POWER2[] = "dd:d DD:D";
-static const char EQUAL2[] = "??:? bb:? BB:? hh:? HH:? ii:? II:? qq:? QQ:? qQ:? Qq:? ff:? dd:? "
-                             "FF:? DD:?";
-static const char ORDER2[] = "??:? bb:? BB:? hh:? HH:? ii:? II:? qq:? QQ:? qQ:? Qq:? ff:? dd:?";
+static const char COMPARE2[] = "??:? bb:? BB:? hh:? HH:? ii:? II:? qq:? QQ:? qQ:? Qq:? ff:? dd:? "
+                               "FF:? DD:?";
 static const char LOGIC2[] = "??:? bb:? BB:? hh:? HH:? ii:? II:? qq:? QQ:? ff:? dd:? FF:? DD:?";
 static const char DIVMOD2[] = "bb:bb BB:BB hh:hh HH:HH ii:ii II:II qq:qq QQ:QQ ff:ff dd:dd";
 
@@ -92,12 +90,14 @@ const char *ufunc_loops(int in)
 	case IN_NP_BITWISE_AND: case IN_NP_BITWISE_OR: case IN_NP_BITWISE_XOR: return BIT2;
 	case IN_NP_FMOD: case IN_NP_REMAINDER: case IN_NP_FLOOR_DIVIDE: return REAL2;
 	case IN_NP_POWER: case IN_NP_SUBTRACT: return NUMBER2;
-	case IN_NP_ADD: case IN_NP_MULTIPLY: return BOOLNUM2;
-	case IN_NP_MAXIMUM: case IN_NP_MINIMUM: case IN_NP_FMAX: case IN_NP_FMIN: return BOOLREAL2;
+	case IN_NP_ADD: case IN_NP_MULTIPLY: case IN_NP_MAXIMUM: case IN_NP_MINIMUM: case IN_NP_FMAX:
+	case IN_NP_FMIN:
+		return BOOLNUM2;
 	case IN_NP_DIVIDE: return DIVIDE2;
 	case IN_NP_FLOAT_POWER: return FLOAT_POWER2;
-	case IN_NP_EQUAL: case IN_NP_NOT_EQUAL: return EQUAL2;
-	case IN_NP_GREATER: case IN_NP_GREATER_EQUAL: case IN_NP_LESS: case IN_NP_LESS_EQUAL: return ORDER2;
+	case IN_NP_EQUAL: case IN_NP_NOT_EQUAL: case IN_NP_GREATER: case IN_NP_GREATER_EQUAL: case IN_NP_LESS:
+	case IN_NP_LESS_EQUAL:
+		return COMPARE2;
 	case IN_NP_LOGICAL_AND: case IN_NP_LOGICAL_OR: case IN_NP_LOGICAL_XOR: return LOGIC2;
 	case IN_NP_DIVMOD: return DIVMOD2;
 	default: return NULL;
