@@ -1,6 +1,8 @@
 """Compile time of each seed kernel: source to PTX, in-process.
 
     python3 bench/bench_compile.py [--ptxjitc build/ptxjitc] [--reps 200]
+    python3 bench/bench_compile.py --scaling
+
 
 For ptxjit, `ptxjitc FILE --kernel K --sig S --time N` compiles the kernel N
 times in one process and prints the median time of one compile ("median_us T") (lexing
@@ -8,6 +10,13 @@ to PTX text, nothing of process start-up).  For comparison, Numba's
 numba.cuda.compile_ptx on the same function and signature (median of 5,
 each on a fresh copy of the function so nothing is cached) when Numba is
 installed.  Does not need a GPU.  Target (issue 2): under 1 ms a kernel.
+
+--scaling: compile time as a kernel grows, which must stay near linear:
+straight-line kernels of 5k, 10k, 20k and 40k statements, and a kernel
+reading two fields of a record dtype of 1k, 2k, 4k and 8k fields.  Each
+row gives the seconds of one compile (`ptxjitc --time 1`) and the ratio
+to the row above; a doubling that costs much more than 2x is a pass
+that scans a list per statement or per field.
 """
 
 import argparse
@@ -44,11 +53,12 @@ US = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(us|µs|usec)\b")
 
 def ptxjit_us(ptxjitc, path, kernel, sig, reps):
     """Median microseconds of one compile, as `ptxjitc --time` reports it."""
-    once = [ptxjitc, path, "--kernel", kernel, "--sig", sig, "-o", os.devnull]
+    sig = ["--sig", sig] if sig else []    # None: the signature of the kernel's @cuda.jit("...")
+    once = [ptxjitc, path, "--kernel", kernel] + sig + ["-o", os.devnull]
     p = subprocess.run(once, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:   # a kernel that does not compile has no compile time
         raise RuntimeError("%s: %s" % (" ".join(once), (p.stderr or p.stdout).strip()[-500:]))
-    cmd = [ptxjitc, path, "--kernel", kernel, "--sig", sig, "--time", str(reps), "-o", os.devnull]
+    cmd = [ptxjitc, path, "--kernel", kernel] + sig + ["--time", str(reps), "-o", os.devnull]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     text = p.stdout + p.stderr
     if p.returncode != 0:
@@ -96,6 +106,41 @@ def measure(ptxjitc, reps):
     return rows
 
 
+def straight_source(n):
+    """A kernel of n straight-line statements."""
+    lines = ["from numba import cuda", "", "", "@cuda.jit", "def k(a):", "    x0 = a[0]"]
+    lines += ["    x%d = x%d * 1.5 + a[%d]" % (i, i - 1, i % 7) for i in range(1, n)]
+    lines.append("    a[1] = x%d" % (n - 1))
+    return "\n".join(lines) + "\n", "void(float64[::1])"
+
+
+def record_source(n):
+    """A kernel reading the first and last fields of a record of n float64 fields
+    (the signature, too long for a command line, in its @cuda.jit)."""
+    rec = "Record(%s;%d;False)" % (",".join("f%d[type=float64;offset=%d]" % (i, 8 * i) for i in range(n)), 8 * n)
+    text = ("from numba import cuda\n\n\n@cuda.jit(\"void(array(%s, 1d, C), float64[::1])\")\n"
+            "def k(r, out):\n    out[0] = r[0].f0 + r[0].f%d\n" % (rec, n - 1))
+    return text, None
+
+
+def scaling(ptxjitc):
+    import tempfile
+    rows = []
+    d = tempfile.mkdtemp(prefix="bench_compile_")
+    for what, make, sizes in (("statements", straight_source, (5000, 10000, 20000, 40000)),
+                              ("record fields", record_source, (1000, 2000, 4000, 8000))):
+        prev = None
+        for n in sizes:
+            text, sig = make(n)
+            path = os.path.join(d, "k%d.py" % n)
+            with open(path, "w") as f:
+                f.write(text)
+            s = ptxjit_us(ptxjitc, path, "k", sig, 1) / 1e6
+            rows.append(["%d %s" % (n, what), "%.3f" % s, "%.2f" % (s / prev) if prev else ""])
+            prev = s
+    return rows
+
+
 HEADER = ["compile, source to PTX (us)", "ptxjit", "numba", "numba/ptxjit", "target"]
 
 
@@ -103,7 +148,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ptxjitc", default=os.path.join(ROOT, "build", "ptxjitc"))
     ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--scaling", action="store_true", help="compile time against kernel size")
     args = ap.parse_args(argv)
+    if args.scaling:
+        rows = scaling(args.ptxjitc)
+        print(table("== compile time against kernel size", ["kernel", "seconds", "x previous"], rows))
+        return rows
     rows = measure(args.ptxjitc, args.reps)
     print(table("== compile time per seed kernel (medians)", HEADER, rows))
     for k, v in missing().items():

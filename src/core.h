@@ -44,13 +44,17 @@ typedef struct Phi Phi;
 /* A source text: one Python file (or the dedented text of one function).
  * `first_line` is the line number, in the user's file, of text[0]'s line;
  * `col_shift` columns were removed by dedenting and are added back in
- * messages, so every position printed is the real one. */
+ * messages, so every position printed is the real one.  `bol` (from
+ * src_index) lists the offsets where lines begin, so that span_loc finds
+ * a line by bisection; without it span_loc counts from the start. */
 struct Src {
 	const char *file;
 	const char *text;
 	int len;
 	int first_line;
 	int col_shift;
+	const int32_t *bol;
+	int nbol;
 };
 
 /* A range of source bytes. */
@@ -104,6 +108,17 @@ void *arena_grow(Arena *a, void *p, int n, int *cap, size_t elem);  /* for vecto
 #define VEC_PUSH(ctx, vec, n, cap, val) \
 	((vec) = arena_grow((ctx)->arena, (vec), (n), &(cap), sizeof *(vec)), (vec)[(n)++] = (val))
 
+/* names.c: a hash table from names (the caller's strings) to ints; a
+ * zeroed NameMap is empty.  names_get gives -1 for a name not there;
+ * names_put adds or replaces. */
+typedef struct NameMap {
+	const char **keys;
+	int *vals;
+	int cap, n;
+} NameMap;
+int names_get(const NameMap *m, const char *name);
+void names_put(Ctx *c, NameMap *m, const char *name, int val);
+
 /* err.c */
 /* A user error at span: formats "file:line:col: error: <msg>", the source
  * line, a caret under the column; `hint` (may be NULL) says what is
@@ -113,6 +128,7 @@ _Noreturn void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 _Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
 #define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)
 Loc span_loc(Span sp);                 /* file, real line and column */
+void src_index(Ctx *c, Src *s);        /* fills s->bol from s->text */
 int span_line_text(Span sp, const char **start, int *len);  /* the source line */
 
 /* compile.c: the pipeline; public entry points are in ptxjit.h */
@@ -372,6 +388,7 @@ struct Type {
 	/* TY_RECORD (also TY_DTYPE of a record: elem is the record) */
 	int nfields;
 	struct RecField *fields;
+	NameMap *field_index;    /* a field's name to its index in fields (ty_record) */
 	int size, align;         /* bytes of one record; alignment of its widest field */
 };
 
@@ -639,6 +656,7 @@ struct Spec {
 	Type *ret;           /* TY_NONE for kernels and for functions without return value */
 	Var **vars;
 	int nvars;
+	NameMap var_index;   /* a variable's name to its index in vars */
 	int is_kernel;
 	int id;              /* index in Ctx.specs */
 	int recursive;       /* calls itself (directly or mutually) */

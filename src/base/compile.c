@@ -249,7 +249,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	Type *ret = ty_parse_sig(c, argsig ? argsig : "", &nargs, &argtypes);
 	if (ret && ret->kind != TY_NONE && !o->target_cpu) {
 		Src *sigsrc = arena_alloc(c->arena, sizeof *sigsrc);
-		*sigsrc = (Src){"<signature>", argsig, (int)strlen(argsig), 1, 0};
+		*sigsrc = (Src){.file = "<signature>", .text = argsig, .len = (int)strlen(argsig), .first_line = 1};
 		Span sp = {sigsrc, 0, (int32_t)strcspn(argsig, "(")};
 		err_at(c, sp, "a kernel signature returns void: \"void(float32[::1], int64)\"",
 		       "CUDA kernel must have void return type, not %s", ty_str_of(c, ret));

@@ -21,6 +21,20 @@ static int chars(const char *s, int n)
 	return k;
 }
 
+void src_index(Ctx *c, Src *s)
+{
+	int n = 1;
+	for (int i = 0; i < s->len; i++)
+		n += s->text[i] == '\n';
+	int32_t *bol = arena_alloc(c->arena, sizeof *bol * (size_t)n);
+	n = 1;
+	for (int i = 0; i < s->len; i++)
+		if (s->text[i] == '\n')
+			bol[n++] = i + 1;
+	s->bol = bol;
+	s->nbol = n;
+}
+
 Loc span_loc(Span sp)
 {
 	Loc l = {"<unknown>", 0, 0};
@@ -29,11 +43,24 @@ Loc span_loc(Span sp)
 	const char *t = sp.src->text;
 	int off = sp.off < 0 ? 0 : sp.off > sp.src->len ? sp.src->len : sp.off;
 	int line = 0, bol = 0;
-	for (int i = 0; i < off; i++)
-		if (t[i] == '\n') {
-			line++;
-			bol = i + 1;
+	if (sp.src->bol) {
+		int lo = 0, hi = sp.src->nbol - 1;   /* the last line that begins at or before off */
+		while (lo < hi) {
+			int mid = lo + (hi - lo + 1) / 2;
+			if (sp.src->bol[mid] <= off)
+				lo = mid;
+			else
+				hi = mid - 1;
 		}
+		line = lo;
+		bol = sp.src->bol[lo];
+	} else {
+		for (int i = 0; i < off; i++)
+			if (t[i] == '\n') {
+				line++;
+				bol = i + 1;
+			}
+	}
 	l.file = sp.src->file ? sp.src->file : "<string>";
 	l.line = sp.src->first_line + line;
 	l.col = chars(t + bol, off - bol) + 1 + sp.src->col_shift;

@@ -118,9 +118,10 @@ static char *read_file(const char *path, int *len)
  * status after printing the error. */
 static int load_module(Module *m, int len)
 {
-	Src src = {m->file, m->text, len, 1, 0};
+	Src src = {.file = m->file, .text = m->text, .len = len, .first_line = 1};
 	jmp_buf jb;
 	Ctx ctx = {.arena = m->arena, .jmp = &jb};
+	src_index(&ctx, &src);
 	if (setjmp(jb)) {
 		fputs(ctx.diag.msg, stderr);
 		return ctx.diag.kind == PJ_ERR_USER ? EXIT_USER : EXIT_INTERNAL;
@@ -134,7 +135,7 @@ static int load_module(Module *m, int len)
  * error; returns the exit status. */
 static int dump_def(Module *m, const char *name, int len)
 {
-	Src src = {m->file, m->text, len, 1, 0};
+	Src src = {.file = m->file, .text = m->text, .len = len, .first_line = 1};
 	jmp_buf jb;
 	Ctx ctx = {.arena = m->arena, .jmp = &jb};
 	if (setjmp(jb)) {

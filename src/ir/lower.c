@@ -274,7 +274,11 @@ static void set_def(Lower *L, Blk *b, int slot, Ref r)
 {
 	LBlk *lb = &L->lb[b->id];
 	if (slot >= lb->ndef) {
+		/* at least double, or a block that defines one new slot after
+		 * another copies its table each time */
 		int n = L->nslot > slot + 1 ? L->nslot + 8 : slot + 9;
+		if (n < 2 * lb->ndef)
+			n = 2 * lb->ndef;
 		Ref *d = arena_alloc(L->c->arena, sizeof *d * (size_t)n);
 		if (lb->ndef)
 			memcpy(d, lb->def, sizeof *d * (size_t)lb->ndef);

@@ -43,6 +43,8 @@ typedef struct S {
 	int *pos;        /* pos[v]: index in b of v's definition, or -1 */
 	char *move;      /* move[k]: instruction k of b moves to the front */
 	int first_effect; /* index in b of the first instruction with an effect */
+	int *trail;      /* the instructions slice() marked in try[], in order */
+	int ntrail;
 } S;
 
 /* May instruction k of the block move to the front with a load? */
@@ -62,7 +64,8 @@ static int movable(const S *s, int k)
 }
 
 /* Can instruction k and the instructions of b it depends on move to the
- * front?  Marks them in try[] (cleared by the caller when it cannot). */
+ * front?  Marks them in try[] and lists them in s->trail (the caller
+ * clears them, and moves them when it can). */
 static int slice(S *s, int k, char *try, int depth)
 {
 	if (s->move[k] || try[k])
@@ -71,6 +74,7 @@ static int slice(S *s, int k, char *try, int depth)
 	if (depth > 64 || !movable(s, k))
 		return 0;
 	try[k] = 1;
+	s->trail[s->ntrail++] = k;
 	for (int a = 0; a < ir_nargs(i); a++) {
 		Ref r = i->arg[a];
 		if (r.kind != R_VAL || (int)r.idx >= s->f->nval || s->pos[r.idx] < 0)
@@ -107,11 +111,12 @@ static void mark_loads(S *s, char *try)
 	for (int k = 0; k < b->nins; k++) {
 		if (b->ins[k].op != O_LOAD || s->move[k])
 			continue;
-		memset(try, 0, (size_t)b->nins);
-		if (!slice(s, k, try, 0))
-			continue;
-		for (int j = 0; j < b->nins; j++)
-			s->move[j] |= try[j];
+		s->ntrail = 0;
+		int ok = slice(s, k, try, 0);
+		for (int t = 0; t < s->ntrail; t++) {
+			s->move[s->trail[t]] |= ok;
+			try[s->trail[t]] = 0;
+		}
 	}
 }
 
@@ -158,6 +163,7 @@ void opt_sched(Fn *f)
 		s.move = arena_alloc(a, (size_t)b->nins + 1);
 		if (loads) {
 			index_block(&s, 1);
+			s.trail = arena_alloc(a, (size_t)b->nins * sizeof *s.trail + 1);
 			mark_loads(&s, arena_alloc(a, (size_t)b->nins + 1));
 			index_block(&s, 0);
 		}

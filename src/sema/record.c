@@ -42,9 +42,12 @@ Type *ty_record(Ctx *c, int nfields, const RecField *fields, int size)
 	t->kind = TY_RECORD;
 	t->nfields = nfields;
 	t->fields = arena_alloc(c->arena, sizeof(RecField) * (size_t)(nfields ? nfields : 1));
+	t->field_index = arena_alloc(c->arena, sizeof *t->field_index);
 	int align = 1;
 	for (int i = 0; i < nfields; i++) {
 		t->fields[i] = fields[i];
+		if (names_get(t->field_index, fields[i].name) < 0)
+			names_put(c, t->field_index, fields[i].name, i);
 		int a = ty_elem_align(fields[i].ty);
 		if (a > align)
 			align = a;
@@ -70,6 +73,10 @@ const RecField *ty_field(const Type *rec, const char *name)
 {
 	if (!rec || rec->kind != TY_RECORD || !name)
 		return NULL;
+	if (rec->field_index) {
+		int i = names_get(rec->field_index, name);
+		return i >= 0 ? &rec->fields[i] : NULL;
+	}
 	for (int i = 0; i < rec->nfields; i++)
 		if (strcmp(rec->fields[i].name, name) == 0)
 			return &rec->fields[i];
@@ -165,13 +172,23 @@ static const char *field_type_str(Ctx *c, const RecField *f)
 	                    f->ty->ndim == 1 ? "," : "");
 }
 
+/* The fields' text is gathered first and joined once: appending field by
+ * field would copy the text so far for every field. */
 const char *ty_record_str(Ctx *c, const Type *rec)
 {
-	const char *s = "Record(";
+	const char **part = arena_alloc(c->arena, sizeof *part * (size_t)(rec->nfields + 1));
+	size_t len = 0;
 	for (int i = 0; i < rec->nfields; i++) {
 		const RecField *f = &rec->fields[i];
-		s = arena_printf(c->arena, "%s%s%s[type=%s;offset=%d]", s, i ? "," : "", f->name,
-		                 field_type_str(c, f), f->off);
+		part[i] = arena_printf(c->arena, "%s%s[type=%s;offset=%d]", i ? "," : "", f->name,
+		                       field_type_str(c, f), f->off);
+		len += strlen(part[i]);
 	}
-	return arena_printf(c->arena, "%s;%d;False)", s, rec->size);
+	char *s = arena_alloc(c->arena, len + 1), *p = s;
+	for (int i = 0; i < rec->nfields; i++) {
+		size_t n = strlen(part[i]);
+		memcpy(p, part[i], n);
+		p += n;
+	}
+	return arena_printf(c->arena, "Record(%s;%d;False)", s, rec->size);
 }

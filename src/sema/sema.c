@@ -76,7 +76,7 @@ int ty_is_static(const Type *t)
 	}
 }
 
-static Src *src_of(Ctx *c, const PjFunc *f)
+Src *sema_src(Ctx *c, const PjFunc *f)
 {
 	Src *s = arena_alloc(c->arena, sizeof *s);
 	s->file = f->file ? f->file : "<string>";
@@ -84,6 +84,7 @@ static Src *src_of(Ctx *c, const PjFunc *f)
 	s->len = (int)strlen(s->text);
 	s->first_line = f->first_line > 0 ? f->first_line : 1;
 	s->col_shift = f->col_shift > 0 ? f->col_shift : 0;
+	src_index(c, s);
 	return s;
 }
 
@@ -94,10 +95,8 @@ Var *scope_find_var(Scope *sc, const char *name)
 	Spec *sp = sc->spec;
 	if (!sp || !name)
 		return NULL;
-	for (int i = 0; i < sp->nvars; i++)
-		if (strcmp(sp->vars[i]->name, name) == 0)
-			return sp->vars[i];
-	return NULL;
+	int i = names_get(&sp->var_index, name);
+	return i >= 0 ? sp->vars[i] : NULL;
 }
 
 void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
@@ -125,15 +124,17 @@ typedef struct VarList {
 	int n, cap;
 	int *nassign;
 	int capassign;
+	NameMap index;
 } VarList;
 
 static Var *add_var(Ctx *c, VarList *l, const char *name, Span sp)
 {
-	for (int i = 0; i < l->n; i++)
-		if (strcmp(l->v[i]->name, name) == 0) {
-			l->nassign[i]++;
-			return l->v[i];
-		}
+	int i = names_get(&l->index, name);
+	if (i >= 0) {
+		l->nassign[i]++;
+		return l->v[i];
+	}
+	names_put(c, &l->index, name, l->n);
 	Var *v = arena_alloc(c->arena, sizeof *v);
 	v->name = name;
 	v->span = sp;
@@ -264,6 +265,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 	collect_body(c, &l, &def->body);
 	sp->vars = l.v;
 	sp->nvars = l.n;
+	sp->var_index = l.index;
 	sc->nassign = l.nassign;
 	sc->vconst = arena_alloc(c->arena, sizeof(Const *) * (size_t)(l.n ? l.n : 1));
 	sc->seen = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
@@ -312,11 +314,13 @@ static void infer(Scope *sc)
 	}
 	/* variables never assigned in live code are dropped */
 	int n = 0;
+	sp->var_index = (NameMap){0};
 	for (int i = 0; i < sp->nvars; i++) {
 		Var *v = sp->vars[i];
 		if (!v->ty && !v->is_param)
 			continue;
 		v->index = n;
+		names_put(c, &sp->var_index, v->name, n);
 		sp->vars[n++] = v;
 	}
 	sp->nvars = n;
@@ -333,7 +337,7 @@ static FuncDef *parse_fresh(Ctx *c, const PjFunc *f)
 {
 	int depth = c->depth;
 	c->depth = 0;
-	FuncDef *def = parse_function(c, src_of(c, f), f->name);
+	FuncDef *def = parse_function(c, sema_src(c, f), f->name);
 	c->depth = depth;
 	return def;
 }
@@ -492,7 +496,7 @@ static void fill_specs(Sema *S, Spec *kernel)
 Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
 {
 	Sema S = {.c = c};
-	Src *src = src_of(c, kernel);
+	Src *src = sema_src(c, kernel);
 	c->src = src;
 	FuncDef *def = parse_function(c, src, kernel->name);
 	if ((c->dump & DUMP_AST) && c->dumpf)

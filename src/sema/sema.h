@@ -71,6 +71,7 @@ Var *scope_find_var(Scope *sc, const char *name);
 void scope_assign_var(Scope *sc, Var *v, Type *t, Span at);
 Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at);
 FuncDef *sema_template(Sema *S, const PjFunc *f);
+Src *sema_src(Ctx *c, const PjFunc *f);   /* the function's text, its lines indexed */
 int same_pjfunc(const PjFunc *a, const PjFunc *b);
 Const *sema_default(Scope *sc, const PjFunc *f, Param *p);
 Const *scope_global(Scope *sc, const char *name, Span at);

@@ -15,15 +15,7 @@ Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 {
 	Sema S = {.c = c};
 	Scope top = {.c = c, .S = &S};
-	Src *src = arena_alloc(c->arena, sizeof *src);
-	src->file = f->file ? f->file : "<string>";
-	src->text = f->source ? f->source : "";
-	src->len = 0;
-	while (src->text[src->len])
-		src->len++;
-	src->first_line = f->first_line > 0 ? f->first_line : 1;
-	src->col_shift = f->col_shift > 0 ? f->col_shift : 0;
-	c->src = src;
+	c->src = sema_src(c, f);
 	FuncDef *def = sema_template(&S, f);
 	if (def->nparams != nargs)
 		err_at(c, def->span, "give one argument per parameter of the function",

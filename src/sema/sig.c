@@ -279,6 +279,7 @@ static Type *parse_record(SigParser *p)
 {
 	RecField *f = NULL;
 	int n = 0, cap = 0;
+	NameMap seen = {0};    /* field names so far */
 	next(p);
 	expect(p, '(');
 	while (p->kind == K_NAME) {
@@ -305,9 +306,9 @@ static Type *parse_record(SigParser *p)
 		x.off = (int)p->ival;
 		next(p);
 		expect(p, ']');
-		for (int i = 0; i < n; i++)
-			if (strcmp(f[i].name, x.name) == 0)
-				sig_error(p, noff, nlen, "the record has two fields named '%s'", x.name);
+		if (names_get(&seen, x.name) >= 0)
+			sig_error(p, noff, nlen, "the record has two fields named '%s'", x.name);
+		names_put(p->c, &seen, x.name, n);
 		VEC_PUSH(p->c, f, n, cap, x);
 		if (!is_punct(p, ','))
 			break;

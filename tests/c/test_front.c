@@ -25,7 +25,7 @@ static T *t_new(const char *text)
 	t->arena = arena_new();
 	t->c.arena = t->arena;
 	t->c.jmp = &t->jb;
-	t->src = (Src){"k.py", text, (int)strlen(text), 1, 0};
+	t->src = (Src){.file = "k.py", .text = text, .len = (int)strlen(text), .first_line = 1};
 	return t;
 }
 
@@ -907,7 +907,7 @@ TEST(cli_names)
 		{"range", NULL}, {"undefined", NULL},
 	};
 	Module M = {.file = "m.py", .text = src, .arena = arena_new()}, *m = &M;
-	Src s = {"m.py", src, (int)strlen(src), 1, 0};
+	Src s = {.file = "m.py", .text = src, .len = (int)strlen(src), .first_line = 1};
 	jmp_buf jb;
 	Ctx c = {.arena = m->arena, .jmp = &jb};
 	if (setjmp(jb)) {
