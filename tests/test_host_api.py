@@ -369,3 +369,74 @@ def test_default_ptx_cc(monkeypatch):
     assert ".target sm_75" in ptx
     ptx, _ = cuda.compile_ptx(store, "void(float64[::1])", cc=(8, 6))
     assert ".target sm_86" in ptx
+
+
+# ------------------------------------------- on the fake CUDA driver
+
+from test_runtime import fake_driver, run_fake  # noqa: E402,F401  (a driver that counts its calls)
+
+FOREIGN_STREAMS = """
+    class Foreign:
+        def __init__(self, d, stream):
+            self.d = d
+            cai = dict(d.__cuda_array_interface__)
+            cai["stream"] = stream
+            self.__cuda_array_interface__ = cai
+
+    @cuda.jit
+    def k(a, b):
+        i = cuda.grid(1)
+        if i < a.size:
+            b[i] = a[i]
+
+    x = cuda.to_device(np.arange(8, dtype=np.float32))
+    y = cuda.device_array(8, np.float32)
+    s = cuda.stream()
+    w0 = get("stream_waits")
+    k[1, 8](Foreign(x, s.handle), y)
+    result["launch_waits"] = get("stream_waits") - w0
+    y0 = get("syncs")
+    v = cuda.as_cuda_array(Foreign(x, s.handle))
+    result["as_array_syncs"] = get("syncs") - y0
+    result["same_memory"] = v._ptr == x._ptr
+"""
+
+
+def test_array_interface_sync_setting(fake_driver, tmp_path):
+    """NUMBA_CUDA_ARRAY_INTERFACE_SYNC=0: neither a launch nor as_cuda_array
+    waits for the stream a __cuda_array_interface__ names."""
+    on = run_fake(FOREIGN_STREAMS, fake_driver, tmp_path)
+    assert on == {"launch_waits": 1, "as_array_syncs": 1, "same_memory": True}, on
+    off = run_fake(FOREIGN_STREAMS, fake_driver, tmp_path, NUMBA_CUDA_ARRAY_INTERFACE_SYNC=0)
+    assert off == {"launch_waits": 0, "as_array_syncs": 0, "same_memory": True}, off
+    off = run_fake("cuda.config.CUDA_ARRAY_INTERFACE_SYNC = 0\n" + textwrap.dedent(FOREIGN_STREAMS),
+                   fake_driver, tmp_path)
+    assert off == {"launch_waits": 0, "as_array_syncs": 0, "same_memory": True}, off
+
+
+def test_dlpack_on_the_gpu_backend(fake_driver, tmp_path):
+    """On the GPU a device array is kDLCUDA memory of device 0; __dlpack__
+    waits for the device unless the consumer says stream=-1, and refuses
+    stream=0 (ambiguous for CUDA)."""
+    res = run_fake("""
+        d = cuda.to_device(np.arange(6.0))
+        result["device"] = list(d.__dlpack_device__())
+        syncs = []
+        for s in (None, 1, 2, -1):
+            y0 = get("syncs")
+            d.__dlpack__(stream=s)
+            syncs.append(get("syncs") - y0)
+        result["syncs"] = syncs
+        try:
+            d.__dlpack__(stream=0)
+        except ValueError as e:
+            result["zero"] = str(e)
+        try:
+            cuda.from_dlpack(np.arange(3.0))
+        except BufferError as e:
+            result["cpu"] = str(e)
+        e = cuda.from_dlpack(d)
+        result["shared"] = e._ptr == d._ptr and e.shape == (6,)
+    """, fake_driver, tmp_path)
+    assert res["device"] == [2, 0] and res["syncs"] == [1, 1, 1, 0] and res["shared"], res
+    assert "ambiguous" in res["zero"] and "kDLCPU" in res["cpu"], res

@@ -269,10 +269,11 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		/* the producer's work on the array comes first: the launch's
 		 * stream waits for the producer's stream (on the GPU, not here);
 		 * 1 is the legacy default stream, which a launch without a stream
-		 * uses, and which every ordinary stream waits for anyway */
+		 * uses, and which every ordinary stream waits for anyway;
+		 * NUMBA_CUDA_ARRAY_INTERFACE_SYNC=0 (st->cai_sync) turns it off */
 		CUstream s = (CUstream)(uintptr_t)sv;
 		RtErr e;
-		if (sv != 0 && s != L->stream && !(sv == 1 && !L->stream)) {
+		if (st->cai_sync && sv != 0 && s != L->stream && !(sv == 1 && !L->stream)) {
 			if (enter_rt(st))
 				goto done;
 			if (rt_stream_order(st->rt, s, L->stream, &e)) {

@@ -241,15 +241,18 @@ static PyObject *py_use_simulator(PyObject *m, PyObject *unused)
 	Py_RETURN_NONE;
 }
 
-/* set_warnings(low_occupancy, implicit_copy): which NumbaPerformanceWarnings launches give. */
-static PyObject *py_set_warnings(PyObject *m, PyObject *args)
+/* set_config(low_occupancy, implicit_copy, cai_sync): which
+ * NumbaPerformanceWarnings launches give, and whether they order a
+ * __cuda_array_interface__ producer's stream (ptxjit/cuda/config.py). */
+static PyObject *py_set_config(PyObject *m, PyObject *args)
 {
 	ModState *st = mstate(m);
-	int occ, copy;
-	if (!PyArg_ParseTuple(args, "pp", &occ, &copy))
+	int occ, copy, sync;
+	if (!PyArg_ParseTuple(args, "ppp", &occ, &copy, &sync))
 		return NULL;
 	st->warn_occupancy = occ;
 	st->warn_copy = copy;
+	st->cai_sync = sync;
 	Py_RETURN_NONE;
 }
 
@@ -503,8 +506,8 @@ static PyMethodDef module_methods[] = {
 	 "to_dlpack(array, versioned, device_type, device_id) -> a DLPack capsule over the array"},
 	{"from_dlpack", py_from_dlpack, METH_O,
 	 "from_dlpack(capsule) -> (ptr, shape, strides, typestr, device, readonly, keeper)"},
-	{"set_warnings", py_set_warnings, METH_VARARGS,
-	 "set_warnings(low_occupancy, implicit_copy): the NumbaPerformanceWarnings launches give"},
+	{"set_config", py_set_config, METH_VARARGS,
+	 "set_config(low_occupancy, implicit_copy, cai_sync): warnings launches give, and their stream ordering"},
 	{"available", py_available, METH_NOARGS, "True if a device can be used (loads the driver)"},
 	{"device_info", py_device_info, METH_NOARGS, "a dict describing the current device"},
 	{"device_attribute", py_device_attribute, METH_O, "the value of a CUdevice_attribute"},
@@ -622,7 +625,7 @@ static int module_exec(PyObject *m)
 	    !(st->NumbaInvalidConfigWarning = new_exc(m, "NumbaInvalidConfigWarning", st->NumbaWarning,
 	                                              "Options that do not go together.")))
 		return -1;
-	st->warn_occupancy = st->warn_copy = 1;
+	st->warn_occupancy = st->warn_copy = st->cai_sync = 1;
 
 	if (!(st->DeviceArray_T = new_type(m, &DeviceArray_spec, NULL, "DeviceArray")) ||
 	    !(st->HostBuffer_T = new_type(m, &HostBuffer_spec, NULL, "HostBuffer")) ||

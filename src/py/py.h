@@ -78,9 +78,10 @@ typedef struct ModState {
 	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
 	PyObject *UninitializedReadError, *RaceError;
 	PyObject *NumbaWarning, *NumbaPerformanceWarning, *NumbaInvalidConfigWarning;
-	/* NumbaPerformanceWarnings on (set_warnings): a grid of fewer than
+	/* NumbaPerformanceWarnings on (set_config): a grid of fewer than
 	 * LOW_OCCUPANCY_GRID blocks, host arrays copied at a launch */
 	int warn_occupancy, warn_copy;
+	int cai_sync;              /* launches order a __cuda_array_interface__ producer's stream */
 	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T;
 	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
 	PyObject *resolve_table;   /* id(obj) -> (obj, kind, qualname, module); from Python */

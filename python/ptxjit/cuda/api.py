@@ -12,6 +12,7 @@ import contextlib
 import numpy as np
 
 from .. import _core
+from . import config as _config
 from .devicearray import DeviceNDArray, check_dtype, f_strides, shape_tuple
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
@@ -334,7 +335,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     strides = desc.get("strides")
     ptr = desc["data"][0] or 0
     stream = desc.get("stream")
-    if sync and stream:
+    if sync and stream and _config.CUDA_ARRAY_INTERFACE_SYNC:
         _core.stream_synchronize(stream)
     return DeviceNDArray._view(owner if owner is not None else desc, ptr, shape,
                                tuple(strides) if strides is not None else None, dtype)

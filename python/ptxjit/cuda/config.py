@@ -11,6 +11,8 @@ is imported, under Numba's attribute names (numba.config.CUDA_...).
     NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0   no NumbaPerformanceWarning for small grids
     NUMBA_CUDA_WARN_ON_IMPLICIT_COPY=0    no NumbaPerformanceWarning for host arrays
     NUMBA_DISABLE_PERFORMANCE_WARNINGS=1  neither performance warning
+    NUMBA_CUDA_ARRAY_INTERFACE_SYNC=0     no waiting for the stream a __cuda_array_interface__
+                                          names (as_cuda_array, launches)
 
 The backend and NUMBA_DISABLE_CUDA are taken by ptxjit._core itself when
 it is imported (src/py/module.c, src/rt/driver.c); the values here say
@@ -64,22 +66,25 @@ CUDA_DEFAULT_PTX_CC = _read("NUMBA_CUDA_DEFAULT_PTX_CC", _cc, None, 'a compute c
 DISABLE_PERFORMANCE_WARNINGS = _read("NUMBA_DISABLE_PERFORMANCE_WARNINGS", _flag, False, "0 or 1")
 CUDA_LOW_OCCUPANCY_WARNINGS = _read("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", _flag, True, "0 or 1")
 CUDA_WARN_ON_IMPLICIT_COPY = _read("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", _flag, True, "0 or 1")
+CUDA_ARRAY_INTERFACE_SYNC = _read("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", _flag, True, "0 or 1")
 
 
-_WARNING_SETTINGS = {"DISABLE_PERFORMANCE_WARNINGS", "CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY"}
+_LAUNCH_SETTINGS = {"DISABLE_PERFORMANCE_WARNINGS", "CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY",
+                    "CUDA_ARRAY_INTERFACE_SYNC"}
 
 
-def _push_warnings(cfg):
+def _push(cfg):
     on = not cfg.DISABLE_PERFORMANCE_WARNINGS
-    _core.set_warnings(bool(on and cfg.CUDA_LOW_OCCUPANCY_WARNINGS), bool(on and cfg.CUDA_WARN_ON_IMPLICIT_COPY))
+    _core.set_config(bool(on and cfg.CUDA_LOW_OCCUPANCY_WARNINGS), bool(on and cfg.CUDA_WARN_ON_IMPLICIT_COPY),
+                     bool(cfg.CUDA_ARRAY_INTERFACE_SYNC))
 
 
 class _Config(types.ModuleType):
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
-        if name in _WARNING_SETTINGS:
-            _push_warnings(self)
+        if name in _LAUNCH_SETTINGS:
+            _push(self)
 
 
 sys.modules[__name__].__class__ = _Config
-_push_warnings(sys.modules[__name__])
+_push(sys.modules[__name__])
