@@ -108,54 +108,13 @@ def special_kernel(z, out, flags):
         device_body(z[i], out, flags, i)
 
 
+body_cpu = njit(special_body)
+
+
 @njit
 def special_cpu(z, out, flags):
     for i in range(z.size):
-        w = z[i]
-        out[i, 0] = cmath.sqrt(w)
-        out[i, 1] = cmath.exp(w)
-        out[i, 2] = cmath.log(w)
-        out[i, 3] = cmath.log10(w)
-        out[i, 4] = cmath.sin(w)
-        out[i, 5] = cmath.cos(w)
-        out[i, 6] = cmath.tan(w)
-        out[i, 7] = cmath.sinh(w)
-        out[i, 8] = cmath.cosh(w)
-        out[i, 9] = cmath.tanh(w)
-        out[i, 10] = cmath.asin(w)
-        out[i, 11] = cmath.acos(w)
-        out[i, 12] = cmath.atan(w)
-        out[i, 13] = cmath.asinh(w)
-        out[i, 14] = cmath.acosh(w)
-        out[i, 15] = cmath.atanh(w)
-        out[i, 16] = cmath.rect(w.real, w.imag)
-        out[i, 17] = cmath.phase(w)
-        r, p = cmath.polar(w)
-        out[i, 18] = r
-        out[i, 19] = p
-        out[i, 20] = cmath.log(w, 2.0)
-        out[i, 21] = np.sqrt(w)
-        out[i, 22] = np.exp(w)
-        out[i, 23] = np.log(w)
-        out[i, 24] = np.log10(w)
-        out[i, 25] = np.sin(w)
-        out[i, 26] = np.cos(w)
-        out[i, 27] = np.tan(w)
-        out[i, 28] = np.sinh(w)
-        out[i, 29] = np.cosh(w)
-        out[i, 30] = np.tanh(w)
-        out[i, 31] = np.arcsin(w)
-        out[i, 32] = np.arccos(w)
-        out[i, 33] = np.arctan(w)
-        out[i, 34] = np.arcsinh(w)
-        out[i, 35] = np.arccosh(w)
-        out[i, 36] = np.arctanh(w)
-        flags[i, 0] = cmath.isnan(w)
-        flags[i, 1] = cmath.isinf(w)
-        flags[i, 2] = cmath.isfinite(w)
-        flags[i, 3] = np.isnan(w)
-        flags[i, 4] = np.isinf(w)
-        flags[i, 5] = np.isfinite(w)
+        body_cpu(z[i], out, flags, i)
 
 
 def parts(dt):
