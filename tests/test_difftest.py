@@ -8,7 +8,7 @@ with the same program executed per thread in Python over NumPy scalars
 bit, math functions within their ULP bounds.
 
   * every reduced reproducer in tests/difftest/regress/ must now pass;
-  * a fixed slice of random programs (DIFFTEST_N, default 650 seeds from
+  * a fixed slice of random programs (DIFFTEST_N, default 600 seeds from
     DIFFTEST_SEED, default 0) must pass, and a slice of DIFFTEST_COMM (default
     150) programs that communicate (shared memory, barriers, warp shuffles,
     votes and matches, integer and float atomics, compare-and-swap loops);
@@ -38,7 +38,7 @@ import harness  # noqa: E402
 
 PATHS = ["gpu", "gpu-O0"] if ON_GPU else ["sim", "sim-O0"]
 REGRESS = sorted(glob.glob(os.path.join(DT, "regress", "[0-9]*.py")))
-N = int(os.environ.get("DIFFTEST_N", "650"))
+N = int(os.environ.get("DIFFTEST_N", "600"))
 SEED = int(os.environ.get("DIFFTEST_SEED", "0"))
 NCOMM = int(os.environ.get("DIFFTEST_COMM", "150"))
 COMM_SEED = 1000000 + SEED
