@@ -952,7 +952,6 @@ class _DLPackOn:
 
 TRIGGERS += [
     # DLPack (python/ptxjit/cuda/dlpack.py, src/py/dlpack.c)
-    ("dlpack_copy", lambda: cuda.to_device(_f32()).__dlpack__(copy=True), "BufferError", ["copy=True"]),
     ("dlpack_other_device", lambda: cuda.to_device(_f32()).__dlpack__(dl_device=(7, 0)), "BufferError",
      ["(7, 0)", "does not copy between devices"]),
     ("dlpack_stream_str", lambda: cuda.to_device(_f32()).__dlpack__(stream="s"), "TypeError", ["stream", "'s'"]),

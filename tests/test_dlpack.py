@@ -30,6 +30,19 @@ def capsule_name(cap):
     return _name(cap).decode()
 
 
+_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_pointer.restype = ctypes.c_void_p
+_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def versioned_header(cap):
+    """(major, minor, flags) of a DLManagedTensorVersioned: version, then
+    manager_ctx and deleter, then flags."""
+    p = _pointer(cap, b"dltensor_versioned")
+    major, minor = ctypes.c_uint32.from_address(p).value, ctypes.c_uint32.from_address(p + 4).value
+    return major, minor, ctypes.c_uint64.from_address(p + 8 + 2 * ctypes.sizeof(ctypes.c_void_p)).value
+
+
 def address(a):
     if isinstance(a, np.ndarray):
         return a.__array_interface__["data"][0]
@@ -60,6 +73,8 @@ def test_device_and_capsules():
     assert capsule_name(d.__dlpack__(max_version=(1, 0))) == "dltensor_versioned"
     assert capsule_name(d.__dlpack__(max_version=(1, 3))) == "dltensor_versioned"
     assert capsule_name(d.__dlpack__(max_version=(0, 8))) == "dltensor"
+    assert versioned_header(d.__dlpack__(max_version=(1, 0))) == (1, 0, 0)
+    assert versioned_header(d.__dlpack__(max_version=(1, 0), copy=True)) == (1, 0, 2)    # IS_COPIED
 
 
 def test_capsule_keeps_the_array_alive_until_its_deleter():
@@ -74,8 +89,6 @@ def test_capsule_keeps_the_array_alive_until_its_deleter():
 
 def test_export_argument_checks():
     d = cuda.to_device(RNG.standard_normal(6))
-    with pytest.raises(BufferError, match="copy=True"):
-        d.__dlpack__(copy=True)
     with pytest.raises(BufferError, match="does not copy between devices"):
         d.__dlpack__(dl_device=(3 if ON_GPU else 2, 0))
     with pytest.raises(TypeError, match="stream"):
@@ -95,6 +108,21 @@ def test_numpy_takes_a_device_array(dtype):
     del d
     gc.collect()                   # the NumPy array keeps the memory
     np.testing.assert_array_equal(n, a)
+
+
+@sim_only
+@pytest.mark.parametrize("order", ["C", "F", "strided"])
+def test_numpy_copy_of_a_device_array(order):
+    a = RNG.standard_normal((5, 6))
+    d = cuda.to_device(np.asfortranarray(a) if order == "F" else a)
+    if order == "strided":
+        d, a = d[::2, 1::2], a[::2, 1::2]
+    n = np.from_dlpack(d, copy=True)            # NumPy asks __dlpack__(copy=True)
+    assert address(n) != address(d)
+    np.testing.assert_array_equal(n, a)
+    n[...] = 0
+    np.testing.assert_array_equal(d.copy_to_host(), a)     # the device array is untouched
+    np.testing.assert_array_equal(np.from_dlpack(d, copy=False), a)
 
 
 @sim_only

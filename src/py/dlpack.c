@@ -3,9 +3,10 @@
  * cuda.from_dlpack (python/ptxjit/cuda/dlpack.py decides devices and
  * streams; this file only builds and reads the C structures).
  *
- * Export: to_dlpack(array, versioned, device_type, device_id) makes a
- * DLManagedTensor (a capsule named "dltensor") or, versioned, a
- * DLManagedTensorVersioned ("dltensor_versioned", DLPack 1.0) over the
+ * Export: to_dlpack(array, versioned, device_type, device_id, copied)
+ * makes a DLManagedTensor (a capsule named "dltensor") or, versioned, a
+ * DLManagedTensorVersioned ("dltensor_versioned", DLPack 1.0, flagged
+ * IS_COPIED when the array is a copy made for the consumer) over the
  * array's memory.  Its manager_ctx holds a reference to the array, which
  * the deleter drops: the memory lives until the consumer calls it.  A
  * capsule nobody consumed (its name unchanged) calls the deleter when it
@@ -50,7 +51,7 @@ typedef struct DLManagedTensorVersioned {
 } DLManagedTensorVersioned;
 
 enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_COMPLEX = 5, DL_BOOL = 6 };
-enum { DL_READ_ONLY = 1 };
+enum { DL_READ_ONLY = 1, DL_IS_COPIED = 2 };
 
 static const char name_plain[] = "dltensor", name_versioned[] = "dltensor_versioned";
 static const char keeper_name[] = "ptxjit.dlpack_keeper";
@@ -113,13 +114,13 @@ static void capsule_versioned_destructor(PyObject *cap)
 	}
 }
 
-/* to_dlpack(array, versioned, device_type, device_id) -> capsule */
+/* to_dlpack(array, versioned, device_type, device_id, copied) -> capsule */
 PyObject *py_to_dlpack(PyObject *m, PyObject *args)
 {
 	ModState *st = PyModule_GetState(m);
 	PyObject *o;
-	int versioned, devtype, devid;
-	if (!PyArg_ParseTuple(args, "Opii", &o, &versioned, &devtype, &devid))
+	int versioned, devtype, devid, copied;
+	if (!PyArg_ParseTuple(args, "Opiip", &o, &versioned, &devtype, &devid, &copied))
 		return NULL;
 	if (!PyObject_TypeCheck(o, st->DeviceArray_T))
 		return PyErr_Format(PyExc_TypeError, "to_dlpack() takes a device array, not %.100s", Py_TYPE(o)->tp_name);
@@ -158,6 +159,7 @@ PyObject *py_to_dlpack(PyObject *m, PyObject *args)
 		mt->version.minor = 0;
 		mt->manager_ctx = o;
 		mt->deleter = delete_versioned;
+		mt->flags = copied ? DL_IS_COPIED : 0;
 		mt->dl_tensor = t;
 		cap = PyCapsule_New(mt, name_versioned, capsule_versioned_destructor);
 	} else {

@@ -503,7 +503,7 @@ static PyMethodDef module_methods[] = {
 	{"use_simulator", py_use_simulator, METH_NOARGS,
 	 "switches to the simulator (before the first kernel and the first use of the driver)"},
 	{"to_dlpack", py_to_dlpack, METH_VARARGS,
-	 "to_dlpack(array, versioned, device_type, device_id) -> a DLPack capsule over the array"},
+	 "to_dlpack(array, versioned, device_type, device_id, copied) -> a DLPack capsule over the array"},
 	{"from_dlpack", py_from_dlpack, METH_O,
 	 "from_dlpack(capsule) -> (ptr, shape, strides, typestr, device, readonly, keeper)"},
 	{"set_config", py_set_config, METH_VARARGS,

@@ -10,6 +10,9 @@ On the simulator, device memory is host memory, so a device array says
 (kDLCPU, 0): NumPy (np.from_dlpack) then takes it, and cuda.from_dlpack
 takes CPU tensors.
 
+copy=True gives the consumer a new device array (flagged IS_COPIED in a
+versioned capsule); copy=False and None share the memory.
+
 Streams (the array API's protocol).  `stream` names the consumer's stream:
 None or 1 the legacy default stream, 2 the per-thread one, another int a
 stream handle, -1 no ordering at all.  ptxjit does not record which stream
@@ -37,9 +40,6 @@ def export(arr, stream=None, max_version=None, dl_device=None, copy=None):
     if dl_device is not None and tuple(dl_device) != dev:
         raise BufferError("__dlpack__(dl_device=%r): the device array lives on %r and ptxjit does not copy "
                           "between devices" % (tuple(dl_device), dev))
-    if copy:
-        raise BufferError("__dlpack__(copy=True) is not supported: ptxjit shares the array's memory; copy it "
-                          "first (cuda.device_array_like(a), then copy_to_device(a))")
     if stream is not None:
         if isinstance(stream, bool) or not isinstance(stream, int):
             raise TypeError("__dlpack__(stream=...) takes an int (a stream handle, 1, 2 or -1) or None, not %r"
@@ -49,8 +49,12 @@ def export(arr, stream=None, max_version=None, dl_device=None, copy=None):
                              "pass 1 for the legacy default stream or 2 for the per-thread one")
     if dev[0] == kDLCUDA and stream != -1:
         _core.synchronize()
+    if copy:                            # a new array, C- or F-ordered as arr is, for the consumer alone
+        src = arr
+        arr = type(src)._empty(src.shape, src.dtype, order="F" if src._layout == "F" else "C")
+        arr.copy_to_device(src)
     versioned = max_version is not None and tuple(max_version)[0] >= 1
-    return _core.to_dlpack(arr, versioned, dev[0], dev[1])
+    return _core.to_dlpack(arr, versioned, dev[0], dev[1], bool(copy))
 
 
 def _stream_handle(stream):
