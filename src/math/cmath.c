@@ -93,7 +93,9 @@ static Cx special(MB *b, Cx z, Cx r, const Special *t)
 	mb_set(b, vim, r.im);
 	MIf s;
 	mb_if(b, &s, mb_isnan(b, mb_fma(b, z.re, mb_f(b, 0), mb_mul(b, z.im, mb_f(b, 0)))));
-	Ref row = mb_iop(b, O_ADD, KW, mb_iop(b, O_MUL, KW, part_class(b, z.re), mb_i(b, KW, 7)), part_class(b, z.im));
+	Ref cre = part_class(b, z.re);
+	Ref cim = part_class(b, z.im);
+	Ref row = mb_iop(b, O_ADD, KW, mb_iop(b, O_MUL, KW, cre, mb_i(b, KW, 7)), cim);
 	Ref row64 = mb_cvt(b, row, SK_I32, SK_U64);
 	Ref tab = d ? mb_gtable(b, t->name64, t->d, 49 * 2 * 8) : mb_gtable(b, t->name32, t->f, 49 * 2 * 4);
 	Ref addr = mb_uop(b, O_ADD, KL, tab, mb_uop(b, O_MUL, KL, row64, mb_i(b, KL, 2 * size)));
@@ -108,7 +110,9 @@ static Cx special(MB *b, Cx z, Cx r, const Special *t)
 	mb_set(b, vre, tre);
 	mb_set(b, vim, tim);
 	mb_endif(b, &s);
-	return cx(mb_get(b, vre), mb_get(b, vim));
+	Ref re = mb_get(b, vre);
+	Ref im = mb_get(b, vim);
+	return cx(re, im);
 }
 
 Cx math_cmul(MB *b, Cx x, Cx y)
@@ -151,7 +155,8 @@ Cx math_crect(MB *b, Ref r, Ref phi)
 	/* r phi for a zero angle (r = inf keeps a zero imaginary part) */
 	Ref re = mb_mul(b, r, math_cos(b, phi));
 	Ref im = mb_mul(b, r, math_sin(b, phi));
-	im = mb_sel(b, mb_eq(b, phi, mb_f(b, 0)), mb_xorsign(b, phi, mb_signbit(b, r)), im);
+	Ref zero_angle = mb_eq(b, phi, mb_f(b, 0));
+	im = mb_sel(b, zero_angle, mb_xorsign(b, phi, mb_signbit(b, r)), im);
 	return special(b, cx(r, phi), cx(re, im), &RECT);
 }
 
@@ -180,7 +185,9 @@ Cx math_clog(MB *b, Cx z)
 	Ref lo = mb_lt(b, big, mb_f(b, d ? 0x1p-1022 : 0x1p-126));
 	Ref sc = mb_sel(b, hi, mb_f(b, 0.5), mb_sel(b, lo, mb_f(b, d ? 0x1p54 : 0x1p24), one));
 	Ref lsc = mb_sel(b, hi, mb_f(b, 0.6931471805599453), mb_sel(b, lo, mb_f(b, (d ? -54 : -24) * 0.6931471805599453), mb_f(b, 0)));
-	Ref h = math_hypot(b, mb_mul(b, z.re, sc), mb_mul(b, z.im, sc));
+	Ref sre = mb_mul(b, z.re, sc);
+	Ref sim = mb_mul(b, z.im, sc);
+	Ref h = math_hypot(b, sre, sim);
 	Ref above = mb_gt(b, h, mb_f(b, 0.71)), below = mb_lt(b, h, mb_f(b, 1.73));
 	Ref near1 = mb_and(b, above, below);
 	Ref bm1 = mb_sub(b, big, one), bp1 = mb_add(b, big, one), s2 = mb_mul(b, small, small);
@@ -398,8 +405,10 @@ Cx math_catanh(MB *b, Cx z)
 	mb_set(b, vre, re);
 	MIf s;
 	Ref tiny = mb_lt(b, ay, mb_f(b, mb_is64(b) ? 0x1p-511 : 0x1p-63));
-	mb_if(b, &s, mb_and(b, mb_and(b, x1, tiny), mb_not(b, ay0)));
-	Ref q = mb_div(b, mb_sqrt(b, ay), mb_sqrt(b, math_hypot(b, ay, mb_f(b, 2))));
+	Ref near_one = mb_and(b, x1, tiny);
+	mb_if(b, &s, mb_and(b, near_one, mb_not(b, ay0)));
+	Ref ray = mb_sqrt(b, ay);
+	Ref q = mb_div(b, ray, mb_sqrt(b, math_hypot(b, ay, mb_f(b, 2))));
 	mb_set(b, vre, mb_neg(b, math_log(b, q)));
 	mb_endif(b, &s);
 	re = mb_get(b, vre);
