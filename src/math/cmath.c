@@ -162,11 +162,19 @@ Cx math_crect(MB *b, Ref r, Ref phi)
 
 Cx math_cexp(MB *b, Cx z)
 {
-	/* e^x cos y, e^x sin y with e^x / 2 doubled last (no spurious overflow) */
+	/* e^x cos y, e^x sin y; where e^x overflows but its half does not, the
+	 * half is multiplied and doubled last (no spurious overflow), elsewhere
+	 * e^x itself (halving first would lose a subnormal product's last bit) */
 	Ref h = math_exp_scaled(b, z.re, -1);
 	Ref two = mb_f(b, 2);
-	Ref re = mb_mul(b, mb_mul(b, h, math_cos(b, z.im)), two);
-	Ref im = mb_mul(b, mb_mul(b, h, math_sin(b, z.im)), two);
+	Ref cy = math_cos(b, z.im);
+	Ref sy = math_sin(b, z.im);
+	Ref e = mb_mul(b, h, two);
+	Ref huge = mb_isinf(b, e);
+	Ref re_half = mb_mul(b, mb_mul(b, h, cy), two);
+	Ref im_half = mb_mul(b, mb_mul(b, h, sy), two);
+	Ref re = mb_sel(b, huge, re_half, mb_mul(b, e, cy));
+	Ref im = mb_sel(b, huge, im_half, mb_mul(b, e, sy));
 	Ref real = mb_eq(b, z.im, mb_f(b, 0));
 	re = mb_sel(b, real, math_exp(b, z.re), re);
 	im = mb_sel(b, real, z.im, im);

@@ -873,7 +873,7 @@ TLOG_COLS = 65   # tlog: a call count and up to 64 codes per thread
 # program draws unless told otherwise (DIFFTEST_EXTRAS=ufunc,cmath,...
 # chooses others; run.py --extra and --focus likewise).
 EXTRAS = ("ufunc", "cmath", "overload", "nfkc")
-DEFAULT_EXTRAS = frozenset(("overload", "nfkc", "ufunc"))
+DEFAULT_EXTRAS = frozenset(EXTRAS)
 if os.environ.get("DIFFTEST_EXTRAS") is not None:
     DEFAULT_EXTRAS = frozenset(x for x in os.environ["DIFFTEST_EXTRAS"].split(",") if x)
 
