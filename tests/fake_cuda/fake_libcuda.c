@@ -107,7 +107,7 @@ static __thread void *current;
 struct alloc { void *p; size_t n; struct alloc *next; };
 static struct alloc *allocs;
 
-struct module { char *ptx; unsigned gen; uint32_t err[8]; };   /* err: the module's __pj_err */
+struct module { char *ptx; unsigned gen; uint32_t err[12]; };   /* err: the module's __pj_err (PJ_TRAP_WORDS) */
 struct function { char name[256]; unsigned gen; struct module *mod; };
 struct event { double t; int recorded; volatile int pending; unsigned gen; };
 struct stream { unsigned gen; };
@@ -881,7 +881,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 	snprintf(F.entry, sizeof F.entry, "%s", ((struct function *)fn)->name);
 	struct module *m = ((struct function *)fn)->mod;
 	if (F.trap_code && m && strstr(m->ptx, "__pj_err") && !m->err[0]) {
-		uint32_t w[8] = {(uint32_t)F.trap_code, 3, 0, 0, 1, 0, 0, 0};
+		uint32_t w[12] = {(uint32_t)F.trap_code, 3, 0, 0, 1, 0, 0, 0};
 		memcpy(m->err, w, sizeof w);
 	}
 	F.nparams = 0;
