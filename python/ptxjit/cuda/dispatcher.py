@@ -678,6 +678,12 @@ def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
     return compile_ptx(pyfunc, sig, cc=get_current_device().compute_capability, **kwargs)
 
 
+def compile_for_current_device(pyfunc, sig, **kwargs):
+    """compile for the compute capability of the current device."""
+    from .api import get_current_device
+    return compile(pyfunc, sig, cc=get_current_device().compute_capability, **kwargs)
+
+
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
             abi="c", abi_info=None, output="ptx", **kwargs):
     """Numba's cuda.compile(..., output='ptx'): (ptx, return type)."""

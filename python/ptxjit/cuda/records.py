@@ -63,9 +63,15 @@ def record_sig(dtype):
 
 
 def from_dtype(dtype):
-    """numba.from_dtype: the type kernels use for a dtype.  ptxjit takes the
-    NumPy dtype itself (a structured dtype is a record type)."""
+    """numba.from_dtype: the type kernels use for a dtype.  A number dtype
+    gives ptxjit's type of that name (float32, so from_dtype(dt)[::1] is an
+    array type, as in Numba); a structured dtype is its own record type."""
     dt = np.dtype(dtype)
     if dt.fields is not None:
         record_sig(dt)
+        return dt
+    from .. import types
+    for t in types.number_types():
+        if np.dtype(t.np_name) == dt:
+            return t
     return dt

@@ -1,0 +1,63 @@
+"""cuda.compile_for_current_device: Numba's cuda.compile for the compute
+capability of the current device (numba-cuda's test_compiler uses it)."""
+
+import numpy as np
+
+from ptxjit import cuda
+
+
+def scale(out, x, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * a
+
+
+def test_compile_for_current_device_targets_the_current_device():
+    cc = cuda.get_current_device().compute_capability
+    ptx, restype = cuda.compile_for_current_device(scale, "void(float32[::1], float32[::1], float32)")
+    assert ".target sm_%d%d" % tuple(cc) in ptx
+    assert ptx == cuda.compile(scale, "void(float32[::1], float32[::1], float32)", cc=cc)[0]
+    assert str(restype) in ("void", "none")
+
+
+def test_compile_for_current_device_ptx_runs():
+    # the same source launched as a kernel gives NumPy's answer
+    x = np.random.default_rng(7).uniform(-3, 3, 257).astype(np.float32)
+    out = np.zeros_like(x)
+    cuda.jit(scale)[3, 128](out, x, np.float32(1.5))
+    np.testing.assert_array_equal(out, x * np.float32(1.5))
+    ptx, _ = cuda.compile_for_current_device(scale, "void(float32[::1], float32[::1], float32)")
+    assert ".entry" in ptx and "mul.rn.f32" in ptx
+
+
+def test_from_dtype_of_a_number_dtype_makes_array_types():
+    # numba-cuda's tests spell signatures as from_dtype(dt)[::1]
+    import ptxjit
+    for dt in (np.float32, np.float64, np.int16, np.uint64, np.complex64, np.bool_):
+        t = ptxjit.from_dtype(np.dtype(dt))
+        assert t is getattr(ptxjit, np.dtype(dt).name if dt is not np.bool_ else "boolean")
+        assert t[::1] == getattr(ptxjit, t.name)[::1]
+    arr = ptxjit.from_dtype(np.float32)[::1]
+    k = cuda.jit(ptxjit.void(arr, arr, ptxjit.from_dtype(np.float32)))(scale)
+    x = np.random.default_rng(3).uniform(-2, 2, 100).astype(np.float32)
+    out = np.zeros_like(x)
+    k[1, 128](out, x, np.float32(-0.75))
+    np.testing.assert_array_equal(out, x * np.float32(-0.75))
+
+
+def test_from_dtype_in_a_shared_array_shape():
+    import ptxjit
+    f8 = ptxjit.from_dtype(np.float64)
+
+    @cuda.jit
+    def rev(out, x):
+        s = cuda.shared.array(32, f8)
+        i = cuda.threadIdx.x
+        s[i] = x[i]
+        cuda.syncthreads()
+        out[i] = s[31 - i]
+
+    x = np.random.default_rng(5).uniform(1, 2, 32)
+    out = np.zeros_like(x)
+    rev[1, 32](out, x)
+    np.testing.assert_array_equal(out, x[::-1])
