@@ -1,7 +1,9 @@
 """`numba.cuda` as ptxjit: the import hook under numba-cuda's own tests.
 
-install() puts a finder first on sys.meta_path that answers every import of
-`numba.cuda` and `numba.cuda.*`:
+install() (or sitecustomize.py, in every Python started with
+PTXJIT_NUMBA_SHIM=1, so that the tests' subprocesses get it too) puts a
+finder first on sys.meta_path that answers every import of `numba.cuda` and
+`numba.cuda.*`:
 
   numba.cuda                  a module whose attributes are ptxjit.cuda's (and
                               ptxjit's type names, as numba.cuda exports them)
@@ -9,12 +11,13 @@ install() puts a finder first on sys.meta_path that answers every import of
                               package (the code under test)
   numba.cuda.testing          our test infrastructure (shim_testing.py)
   numba.cuda.tests.support    our test infrastructure (shim_support.py)
-  numba.cuda.config,          our settings (shim_config.py): they describe ptxjit,
-  numba.cuda.core.config      not Numba's simulator (ENABLE_CUDASIM is False)
-  numba.cuda.core.errors      ptxjit's exceptions under Numba's names
+  numba.cuda.config,          ptxjit.cuda.config, with ENABLE_CUDASIM False: ptxjit's
+  numba.cuda.core.config      simulator is not Numba's cudasim (shim_config.py)
+  numba.cuda.core.errors      ptxjit.core.errors (Numba's names of ptxjit's exceptions)
   numba.cuda.types            ptxjit.types
   numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
-                              stubs: the ptxjit modules of the same role)
+                              stubs, np.numpy_support: the ptxjit modules of
+                              the same role)
   anything else               MissingModule (an ImportError)
 
 A name that ptxjit lacks raises MissingName (an AttributeError) that names it;
@@ -38,8 +41,6 @@ OWN_FILES = {
     "tests.support": "shim_support.py",
     "config": "shim_config.py",
     "core.config": "shim_config.py",
-    "core.errors": "shim_errors.py",
-    "errors": "shim_errors.py",
 }
 # numba.cuda.<sub> -> the ptxjit module it is
 PTXJIT_MODULES = {
@@ -49,9 +50,17 @@ PTXJIT_MODULES = {
     "dispatcher": "ptxjit.cuda.dispatcher",
     "api": "ptxjit.cuda.api",
     "stubs": "ptxjit.cuda.stubs",
+    "np.numpy_support": "ptxjit",       # from_dtype
+    "core.errors": "ptxjit.core.errors",
+    "errors": "ptxjit.core.errors",
 }
 # packages of ours that only hold the files above
-OWN_PACKAGES = {"core"}
+OWN_PACKAGES = {"core", "np"}
+
+
+# the settings shim_config.py answers itself (one dict for every module
+# loaded from that file: numba.cuda.config, numba.cuda.core.config)
+OWN_SETTINGS = {"ENABLE_CUDASIM": False, "CUDA_ENABLE_NRT": False}
 
 
 class MissingName(AttributeError):
@@ -153,6 +162,10 @@ class Finder(importlib.abc.MetaPathFinder):
             if os.path.isfile(base + ".py"):
                 return importlib.util.spec_from_file_location(name, base + ".py")
             return None
+        real = os.path.join(self.real, *sub.split("."))
+        if not os.path.exists(real) and not os.path.exists(real + ".py"):
+            # `from numba.cuda import X` of a name, tried as a module after the attribute
+            raise MissingModule("%s: ptxjit.cuda has no attribute %r" % (name, sub), name=name)
         raise MissingModule("%s: ptxjit has no counterpart of this numba-cuda module" % name, name=name)
 
     def _namespace(self, spec):

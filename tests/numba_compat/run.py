@@ -125,6 +125,8 @@ def classify(rec, internals, file):
         return "crash or time-out", rec.get("detail") or "per-test time limit"
     if rec["outcome"] == "crash":
         return "crash or time-out", rec.get("detail", "")
+    if etype == "MissingModule" and "has no attribute" in msg:
+        return "missing API name", first_line(msg).split(":")[0]
     if etype == "MissingModule" or (etype == "ModuleNotFoundError" and "numba.cuda" in msg):
         return "missing numba.cuda module", first_line(msg).split(":")[0]
     m = re.search(r"cannot import name '(\w+)' from '([\w.]+)'", msg)
@@ -157,6 +159,7 @@ def run_file(py, path, args, tmp):
     env["PYTHONPATH"] = os.pathsep.join([HERE, os.path.join(ROOT, "python")]
                                         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["COMPAT_OUT"] = out
+    env["PTXJIT_NUMBA_SHIM"] = "1"          # sitecustomize.py: subprocesses of the tests too
     if args.gpu:
         env.pop("PTXJIT_SIM", None)
     else:

@@ -15,9 +15,10 @@ import types
 import unittest  # noqa: F401  (tests import it from here)
 from pathlib import Path
 
-from compat_shim import MissingName, real_cuda_dir
-from shim_config import ENABLE_CUDASIM
+from compat_shim import MissingName, OWN_SETTINGS, real_cuda_dir
 from shim_support import TestCase
+
+ENABLE_CUDASIM = OWN_SETTINGS["ENABLE_CUDASIM"]
 
 test_data_dir = Path(real_cuda_dir()) / "tests" / "data"
 
