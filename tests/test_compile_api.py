@@ -2,6 +2,7 @@
 capability of the current device (numba-cuda's test_compiler uses it)."""
 
 import numpy as np
+import pytest
 
 from ptxjit import cuda
 
@@ -61,3 +62,29 @@ def test_from_dtype_in_a_shared_array_shape():
     out = np.zeros_like(x)
     rev[1, 32](out, x)
     np.testing.assert_array_equal(out, x[::-1])
+
+
+def test_compile_all_gives_the_kernels_ptx_in_a_list():
+    sig = "void(float32[::1], float32[::1], float32)"
+    codes, restype = cuda.compile_all(scale, sig, device=False, abi="numba", output="ptx")
+    assert codes == [cuda.compile(scale, sig)[0]] and ".entry" in codes[0]
+    with pytest.raises(NotImplementedError, match="PTX only"):
+        cuda.compile_all(scale, sig, device=False)        # Numba's default output is LTO-IR
+
+
+def test_numba_type_constructors():
+    from ptxjit import types
+    assert types.Array(types.float32, 2, "C") == types.float32[:, ::1]
+    assert types.Array(types.int64, 1, "A") == types.int64[:]
+    assert types.Array(types.float64, 3, "F") == types.float64[::1, :, :]
+    assert types.complex64.underlying_float is types.float32
+    assert types.complex128.underlying_float is types.float64
+    with pytest.raises(AttributeError, match="not a complex type"):
+        types.float32.underlying_float
+    # a signature written with Array runs
+    arr = types.Array(types.float32, 1, "C")
+    k = cuda.jit(types.void(arr, arr, types.complex64.underlying_float))(scale)
+    x = np.random.default_rng(11).uniform(-1, 1, 64).astype(np.float32)
+    out = np.zeros_like(x)
+    k[1, 64](out, x, np.float32(3.0))
+    np.testing.assert_array_equal(out, x * np.float32(3.0))

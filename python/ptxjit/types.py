@@ -75,6 +75,15 @@ class NumberType(Type):
         import numpy
         return numpy.dtype(self.np_name)
 
+    @property
+    def underlying_float(self):
+        """Numba's Complex.underlying_float: float32 for complex64, float64
+        for complex128 (complex types only)."""
+        part = {"complex64": "float32", "complex128": "float64"}.get(self.name)
+        if part is None:
+            raise AttributeError("%s is not a complex type: it has no underlying_float" % self.name)
+        return globals()[part]
+
 
 class ArrayType(Type):
     """An array type: dtype, ndim, layout ('C', 'F' or 'A') and whether it
@@ -96,6 +105,14 @@ class ArrayType(Type):
     @property
     def dtype(self):
         return self.dtype_type.dtype
+
+
+def Array(dtype, ndim, layout, readonly=False):
+    """Numba's types.Array(dtype, ndim, layout): Array(float32, 2, 'C') is
+    float32[:, ::1]."""
+    if layout not in ("C", "F", "A"):
+        raise ValueError("an array's layout is 'C', 'F' or 'A', not %r" % (layout,))
+    return ArrayType(dtype, ndim, layout, readonly)
 
 
 class Signature:
@@ -149,7 +166,7 @@ for _name, _np, _aliases in _NUMBERS:
         __all__.append(_a)
 del _g, _name, _np, _aliases, _t
 
-__all__ += ["void", "none", "Type", "NumberType", "ArrayType", "Signature", "number_types"]
+__all__ += ["void", "none", "Type", "NumberType", "ArrayType", "Array", "Signature", "number_types"]
 
 
 def number_types():

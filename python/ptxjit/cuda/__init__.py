@@ -46,7 +46,7 @@ from .devicearray import DeviceNDArray  # noqa: F401
 from .dlpack import from_dlpack  # noqa: F401
 from .args import In, InOut, Out  # noqa: F401
 from .dispatcher import (  # noqa: F401
-    CUDADispatcher, compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, jit,
+    CUDADispatcher, compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, jit,
 )
 from .stubs import (  # noqa: F401
     threadIdx, blockIdx, blockDim, gridDim, laneid, warpsize,

@@ -684,6 +684,18 @@ def compile_for_current_device(pyfunc, sig, **kwargs):
     return compile(pyfunc, sig, cc=get_current_device().compute_capability, **kwargs)
 
 
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """Numba's cuda.compile_all: ([code of the function and of what it
+    links], return type).  ptxjit makes PTX and links nothing, so
+    output='ptx' gives ([ptx], return type)."""
+    if output != "ptx":
+        raise NotImplementedError("ptxjit produces PTX only (output=%r); pass output='ptx'" % (output,))
+    ptx, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                         opt=True if opt is None else opt, abi=abi, abi_info=abi_info)
+    return [ptx], resty
+
+
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
             abi="c", abi_info=None, output="ptx", **kwargs):
     """Numba's cuda.compile(..., output='ptx'): (ptx, return type)."""
