@@ -1,6 +1,7 @@
 """numba.cuda.tests.support under the ptxjit shim: the helpers numba-cuda's
 cudapy tests use, written for ptxjit.  Any other name raises MissingName."""
 
+import atexit
 import contextlib
 import importlib
 import io
@@ -71,13 +72,16 @@ def import_dynamic(modname):
     return sys.modules[modname]
 
 
-@contextlib.contextmanager
+_temp_dirs = []
+
+
 def temp_directory(prefix):
+    """A new directory that lasts as long as this process (removed at exit)."""
+    if not _temp_dirs:
+        atexit.register(lambda: [shutil.rmtree(p, ignore_errors=True) for p in _temp_dirs])
     path = tempfile.mkdtemp(prefix=prefix + "-")
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+    _temp_dirs.append(path)
+    return path
 
 
 def run_in_subprocess(code, flags=(), env=None, timeout=30):
