@@ -77,6 +77,7 @@ def test_numba_type_constructors():
     assert types.Array(types.float32, 2, "C") == types.float32[:, ::1]
     assert types.Array(types.int64, 1, "A") == types.int64[:]
     assert types.Array(types.float64, 3, "F") == types.float64[::1, :, :]
+    assert isinstance(types.float32[:, ::1], types.Array) and not isinstance(types.float32, types.Array)
     assert types.complex64.underlying_float is types.float32
     assert types.complex128.underlying_float is types.float64
     with pytest.raises(AttributeError, match="not a complex type"):

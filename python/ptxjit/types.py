@@ -107,12 +107,9 @@ class ArrayType(Type):
         return self.dtype_type.dtype
 
 
-def Array(dtype, ndim, layout, readonly=False):
-    """Numba's types.Array(dtype, ndim, layout): Array(float32, 2, 'C') is
-    float32[:, ::1]."""
-    if layout not in ("C", "F", "A"):
-        raise ValueError("an array's layout is 'C', 'F' or 'A', not %r" % (layout,))
-    return ArrayType(dtype, ndim, layout, readonly)
+# Numba's name of the class: types.Array(float32, 2, 'C') is float32[:, ::1],
+# and isinstance(t, types.Array) asks whether t is an array type.
+Array = ArrayType
 
 
 class Signature:
