@@ -89,3 +89,13 @@ def test_numba_type_constructors():
     out = np.zeros_like(x)
     k[1, 64](out, x, np.float32(3.0))
     np.testing.assert_array_equal(out, x * np.float32(3.0))
+
+
+def test_as_dtype_inverts_from_dtype():
+    import ptxjit
+    for t in ptxjit.types.number_types():
+        dt = ptxjit.as_dtype(t)
+        assert isinstance(dt, np.dtype) and dt == np.dtype(t.np_name)
+        assert ptxjit.from_dtype(dt) is t
+    with pytest.raises(NotImplementedError, match="as_dtype takes number types"):
+        ptxjit.as_dtype(ptxjit.float32[::1])

@@ -80,8 +80,20 @@ def guvectorize(*args, **kwargs):
 
 
 def from_dtype(dtype):
-    """Numba's from_dtype: the type of a NumPy dtype's elements in kernels.
-    ptxjit uses the NumPy dtype itself; a structured dtype is a record type
-    (for cuda.shared.array(n, from_dtype(dt)), signatures aside)."""
+    """Numba's from_dtype: the type of a NumPy dtype's elements in kernels:
+    ptxjit's number type of that name (float32), or for a structured dtype
+    the dtype itself, a record type."""
     from .cuda.records import from_dtype as _from_dtype
     return _from_dtype(dtype)
+
+
+def as_dtype(typ):
+    """Numba's as_dtype, from_dtype's inverse: the NumPy dtype of a number
+    type (float32 -> dtype('float32')); a NumPy dtype is returned as it is."""
+    import numpy as np
+    if isinstance(typ, NumberType):
+        return typ.dtype
+    if isinstance(typ, np.dtype):
+        return typ
+    raise NotImplementedError("%r has no NumPy dtype: as_dtype takes number types (float32, int64, ...)"
+                              % (typ,))
