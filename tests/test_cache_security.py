@@ -97,7 +97,12 @@ print("result", bool((a == (np.arange(64, dtype=np.float32) + {x}) * 3 + 1).all(
 
 
 def _limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    """A cap on the child's address space, so that a cache reading a link to
+    /dev/zero ends in MemoryError, not in the machine's swap.  Not on the
+    GPU: the CUDA driver reserves far more address space than this at
+    cuInit (CUDA_ERROR_OUT_OF_MEMORY)."""
+    if not ON_GPU:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 
 def child(tmp_path, cache_dir, template, x=1.5, timeout=60):

@@ -82,6 +82,20 @@ def result_type(a, b):
     return {2: "s", 3: "d"}[r]
 
 
+def fmin_fmax(op, x, y):
+    """min/max of two float32/float64 operands in kernels, as Numba's CUDA
+    target computes them: fmin/fmax, where a NaN loses to a number and
+    -0.0 orders below +0.0 (docs/semantics.md)."""
+    if math.isnan(x):
+        return y
+    if math.isnan(y):
+        return x
+    if x == y == 0:
+        neg = math.copysign(1, x) < 0, math.copysign(1, y) < 0
+        return -0.0 if (any(neg) if op == "min" else all(neg)) else 0.0
+    return min(x, y) if op == "min" else max(x, y)
+
+
 class Bin(Node):
     def __init__(self, op, a, b):
         self.op, self.a, self.b = op, a, b
@@ -122,6 +136,8 @@ class Bin(Node):
                 v = np.float64(x) * y
             elif self.op == "/":
                 v = np.float64(x) / np.float64(y)
+            elif self.a.ty in ("s", "d") and self.b.ty in ("s", "d"):
+                v = fmin_fmax(self.op, x, y)
             elif self.op == "min":       # Python's min: the first unless the second is smaller
                 v = y if y < x else x
             else:

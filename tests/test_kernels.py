@@ -1010,6 +1010,25 @@ def test_float16(load, rng):
     assert same_bits(out, want)
 
 
+def test_devfn_several_sigs(load, rng):
+    mod = load("devfn_several_sigs")
+    x = np.float32(rng.standard_normal() * 1e30)          # float32 * 2 overflows; float64 does not
+    n = np.int32(rng.integers(2 ** 30, 2 ** 31 - 1))     # int32 * 2 overflows; int64 does not
+    out = np.zeros(2)
+    mod.k[1, 1](out, x, n)
+    assert out[0] == 2 * np.float64(x)
+    assert out[1] == 2 * int(n)
+
+
+def test_nfkc_names(load, rng):
+    mod = load("nfkc_names")
+    x = (rng.standard_normal(300) * 10).astype(np.float32)
+    s = np.float32(rng.uniform(0.5, 2.0))
+    p = x * s
+    mod.k[2, 256](x, s)
+    np.testing.assert_array_equal(x, p + np.floor(p))      # the local ﬁ is fi: the global 3.0 is shadowed
+
+
 def _math_all_real(x, y):
     """math_all's columns in float64 from x and y."""
     x, y = x.astype(f64), y.astype(f64)
