@@ -96,7 +96,19 @@ groups=${*:-tests sim diff bench soak sass}
 want() { case " $groups " in *" $1 "*) return 0 ;; esac; return 1; }
 if want tests; then
 	run make-test make test
-	run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
+	# the suite no longer fits one 10-minute call in one process: with
+	# pytest-xdist it runs on GPU_WORKERS processes (2.7 minutes on an H200),
+	# and the tests that check what their own process compiled (every kernel
+	# of their file) run afterwards in one process
+	if $PY -c 'import xdist' 2>/dev/null; then
+		serial="tests/test_arrays.py tests/test_device_functions.py tests/test_float16.py"
+		serial="$serial tests/test_python_in_kernels.py tests/test_records_nested.py tests/test_kernels.py"
+		run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider \
+			-n ${GPU_WORKERS:-12} $(for f in $serial; do echo --ignore=$f; done)
+		run pytest-gpu-serial env PTXJIT_TEST_GPU=1 $PY -m pytest $serial -q -rs -p no:cacheprovider
+	else
+		run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
+	fi
 	run example-vector-add $PY examples/vector_add.py
 	run example-reduction $PY examples/reduction.py
 	run example-matmul $PY examples/matmul.py
