@@ -293,6 +293,26 @@ def test_early_return_and_conditional_expressions(rng):
 
 
 @kernel
+def ifexp_on_a_folded_local(a, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        known = np.isinf(np.int64(i))      # False for every int, but a call: Numba does not prune on it
+        out[i] = (0.0 if known else a[i]) // a[i + out.size]
+
+
+@pytest.mark.xfail(strict=True, reason="sema prunes a conditional expression on a local whose one assignment "
+                   "folds to a constant, so `0.0 if known else a[i]` is typed float32 (Numba prunes only on "
+                   "literals and names bound to them, and types it float64): known_early() in sema_expr.c")
+def test_ifexp_on_a_folded_local_is_typed_as_numba_does(rng):
+    a = (rng.standard_normal(64) * 1e31).astype(np.float32)
+    a[32:] = rng.uniform(0.1, 0.9, 32).astype(np.float32)
+    out = np.zeros(32)
+    ifexp_on_a_folded_local[1, 32](a, out)
+    want = np.float64(a[:32]) // np.float64(a[32:])
+    np.testing.assert_array_equal(out, want)
+
+
+@kernel
 def and_or_chains(s, t, u, out):
     i = cuda.grid(1)
     if i < s.size:
