@@ -193,7 +193,7 @@ struct Expr {
 		int64_t ival;
 		double fval;
 		struct { const char *s; int len; } str;
-		struct { const char *id; Var *var; } name;
+		struct { const char *id; Var *var; int early; } name;   /* early: see sema_known_early */
 		struct { AstOp op; Expr *a, *b; } bin;         /* unary uses a */
 		struct { int n; AstOp *ops; Expr **args; } cmp;
 		struct { AstOp op; int n; Expr **args; } boolop;
@@ -697,6 +697,7 @@ int sema_boolop_operand(const Expr *e, int i);
  * such conditions.  No for any other, even one whose value is known
  * here (abs(-1) > 0, np.float32(1)): Numba types both branches. */
 int sema_prunes(const Expr *cond);
+int sema_known_early(const Expr *e);
 /* sema_expr.c: is v a value (a number, None, str or tuple), not a module,
  * function or intrinsic?  const_truth: 1 with *truth set when v (may be
  * NULL) is a value whose truth Python knows, else 0. */

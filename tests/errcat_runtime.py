@@ -351,6 +351,13 @@ TRIGGERS = [
     ("too_much_shared", lambda: k_big_shared[1, 32](cuda.device_array(1, np.float64)), "Exception",
      ["k_big_shared", "320000"]),
     ("dynamic_shared_too_large", lambda: k_store[1, 8, 0, 1 << 30](_f32(), 1.0), "Exception", ["k_store", "shared"]),
+    # Numba's API spellings (python/ptxjit/__init__.py, types.py, cuda/dispatcher.py)
+    ("as_dtype_of_an_array_type", lambda: ptxjit.as_dtype(ptxjit.float32[::1]), "NotImplementedError",
+     ["has no NumPy dtype", "as_dtype takes number types"]),
+    ("underlying_float_of_a_real", lambda: ptxjit.float32.underlying_float, "AttributeError",
+     ["float32 is not a complex type", "underlying_float"]),
+    ("compile_all_ltoir", lambda: cuda.compile_all(_plain_kernel, "void(float32[::1], float32)"),
+     "NotImplementedError", ["PTX only", "output='ltoir'", "pass output='ptx'"]),
     # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)
     ("extensions_not_list", lambda: cuda.jit(extensions=object())(_plain_kernel), "TypeError",
      ["extensions=", "a list of objects with a prepare_args method"]),

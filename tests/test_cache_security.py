@@ -100,8 +100,9 @@ def _limit_memory():
     """A cap on the child's address space, so that a cache reading a link to
     /dev/zero ends in MemoryError, not in the machine's swap.  Not on the
     GPU: the CUDA driver reserves far more address space than this at
-    cuInit (CUDA_ERROR_OUT_OF_MEMORY)."""
-    if not ON_GPU:
+    cuInit (CUDA_ERROR_OUT_OF_MEMORY), and nor under AddressSanitizer
+    (make asan-py), whose shadow memory is a reservation of terabytes."""
+    if not ON_GPU and "libasan" not in os.environ.get("LD_PRELOAD", ""):
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 

@@ -16,6 +16,8 @@ import sys
 
 import pytest
 
+import ptxjit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPAT = os.path.join(HERE, "numba_compat")
 
@@ -35,8 +37,9 @@ SLICE = {
 
 
 def _shim_python(code):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([COMPAT, os.path.join(os.path.dirname(HERE), "python")]),
-               PTXJIT_SIM="1")
+    # the ptxjit this test imported (the sanitizer build's copy under make asan-py)
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([COMPAT, pkg]), PTXJIT_SIM="1")
     return subprocess.run([sys.executable, "-c", "import compat_shim; compat_shim.install()\n" + code],
                           env=env, capture_output=True, text=True, timeout=120)
 

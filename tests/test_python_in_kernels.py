@@ -300,10 +300,9 @@ def ifexp_on_a_folded_local(a, out):
         out[i] = (0.0 if known else a[i]) // a[i + out.size]
 
 
-@pytest.mark.xfail(strict=True, reason="sema prunes a conditional expression on a local whose one assignment "
-                   "folds to a constant, so `0.0 if known else a[i]` is typed float32 (Numba prunes only on "
-                   "literals and names bound to them, and types it float64): known_early() in sema_expr.c")
 def test_ifexp_on_a_folded_local_is_typed_as_numba_does(rng):
+    """A local whose one assignment only folds here (a call) is no constant
+    Numba prunes on: the conditional expression is float64, not float32."""
     a = (rng.standard_normal(64) * 1e31).astype(np.float32)
     a[32:] = rng.uniform(0.1, 0.9, 32).astype(np.float32)
     out = np.zeros(32)

@@ -268,6 +268,8 @@ static void bind_vars(Scope *sc, Type **ptypes)
 	sp->var_index = l.index;
 	sc->nassign = l.nassign;
 	sc->vconst = arena_alloc(c->arena, sizeof(Const *) * (size_t)(l.n ? l.n : 1));
+	sc->vearly = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
+	memset(sc->vearly, 0, (size_t)(l.n ? l.n : 1));
 	sc->seen = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
 	for (int i = 0; i < def->nparams; i++)
 		sc->nassign[i]++;   /* a parameter is never a constant */

@@ -34,6 +34,7 @@ struct Scope {
 	int in_default;         /* typing a parameter default: only globals are visible */
 	int *nassign;           /* per variable: number of assignment sites */
 	Const **vconst;         /* per variable: its value when assigned once, with a constant */
+	unsigned char *vearly;  /* per variable: that value is one Numba knows before typing (sema_known_early) */
 	char *seen;             /* final pass, per variable: an assignment was typed before here */
 	GlobalEnt *globals;
 	int nglobals, capglobals;

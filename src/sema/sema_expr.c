@@ -501,8 +501,10 @@ static void binop_error(Scope *sc, Expr *e, AstOp op, Type *a, Type *b)
 static Type *type_name(Scope *sc, Expr *e)
 {
 	const char *id = e->name.id;
-	if (id && id[0] == '<')          /* a default argument filled in by a call: preset */
+	if (id && id[0] == '<') {        /* a default argument filled in by a call: preset */
+		e->name.early = 1;
 		return e->ty;
+	}
 	Var *v = sc->in_default ? NULL : scope_find_var(sc, id);
 	if (v) {
 		e->name.var = v;
@@ -513,14 +515,18 @@ static Type *type_name(Scope *sc, Expr *e)
 			return set(e, NULL, NULL);
 		}
 		Const *cv = sc->vconst[v->index];
-		if (!cv && v->ty->kind == TY_NONE)
+		e->name.early = cv && sc->vearly[v->index];
+		if (!cv && v->ty->kind == TY_NONE) {     /* an argument left None: Numba prunes on its type */
 			cv = new_const(sc->c, PJ_V_NONE, v->ty);
+			e->name.early = 1;
+		}
 		if (v->ty->kind == TY_STR && !cv && sc->final)
 			err_at(sc->c, e->span, "use string literals directly in print() and messages",
 			       "string variables assigned more than once are not supported in kernels");
 		return set(e, v->ty, cv);
 	}
 	e->name.var = NULL;
+	e->name.early = 1;
 	Const *cv = scope_global(sc, id, e->span);
 	if (!cv->ty) {
 		const char *hint;
@@ -696,13 +702,15 @@ static int is_param(const Expr *e, TypeKind kind)
 
 /* Is typed e a value Numba knows before it types the function: a folded
  * literal, a name bound to a constant (a global, a closure variable, a
- * local assigned a constant), the ndim of an array argument, the len()
- * of a tuple argument (Numba's rewrite of semantic constants)? */
-static int known_early(const Expr *e)
+ * local whose one assignment is itself such a value: not one that only
+ * folds here, as np.isinf(n) of an int n does), the ndim of an array
+ * argument, the len() of a tuple argument (Numba's rewrite of semantic
+ * constants)? */
+int sema_known_early(const Expr *e)
 {
 	switch (e->kind) {
 	case E_NAME:
-		return e->cval != NULL;
+		return e->cval != NULL && e->name.early;
 	case E_ATTR:
 		return !strcmp(e->attr.name, "ndim") && is_param(e->attr.obj, TY_ARRAY);
 	case E_CALL:
@@ -714,14 +722,14 @@ static int known_early(const Expr *e)
 
 int sema_prunes(const Expr *cond)
 {
-	if (known_early(cond))
+	if (sema_known_early(cond))
 		return 1;
 	switch (cond->kind) {
 	case E_UNARY:
 		return cond->bin.op == OP_NOT && sema_prunes(cond->bin.a);
 	case E_COMPARE:
 		for (int i = 0; i <= cond->cmp.n; i++)
-			if (!known_early(cond->cmp.args[i]))
+			if (!sema_known_early(cond->cmp.args[i]))
 				return 0;
 		return 1;
 	case E_BOOLOP:

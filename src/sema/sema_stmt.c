@@ -70,6 +70,7 @@ static void assign_name(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *valu
 	scope_assign_var(sc, v, vt, value ? value->span : target->span);
 	if (vc && sc->nassign[v->index] == 1 && !sc->vconst[v->index]) {
 		sc->vconst[v->index] = vc;
+		sc->vearly[v->index] = value && sema_known_early(value);
 		sc->changed = 1;
 	}
 	target->ty = v->ty;

@@ -156,8 +156,9 @@ def run_file(py, path, args, tmp):
     stem = os.path.basename(path)[:-3]
     out = os.path.join(tmp, stem + ".jsonl")
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([HERE, os.path.join(ROOT, "python")]
-                                        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    # a PYTHONPATH already set (make asan-py's instrumented copy) comes before the checkout
+    env["PYTHONPATH"] = os.pathsep.join([HERE] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+                                        + [os.path.join(ROOT, "python")])
     env["COMPAT_OUT"] = out
     env["PTXJIT_NUMBA_SHIM"] = "1"          # sitecustomize.py: subprocesses of the tests too
     if args.gpu:
