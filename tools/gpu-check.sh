@@ -93,19 +93,37 @@ assert cuda.is_available(), "ptxjit sees no GPU"
 d = cuda.get_current_device()
 print("GPU:", d.name, "compute capability", d.compute_capability)'
 groups=${*:-tests sim diff bench soak sass}
+# gpu_shard_files SERIAL: the test files of slice GPU_SHARD (k/n, default
+# 1/1) that are not in SERIAL
+gpu_shard_files() {
+	local k=${GPU_SHARD%/*} n=${GPU_SHARD#*/} i=0 f
+	[ -n "$GPU_SHARD" ] || { k=1; n=1; }
+	for f in tests/test_*.py; do
+		case " $1 " in *" $f "*) continue ;; esac
+		[ $((i % n + 1)) -eq "$k" ] && echo "$f"
+		i=$((i + 1))
+	done
+}
 want() { case " $groups " in *" $1 "*) return 0 ;; esac; return 1; }
 if want tests; then
 	run make-test make test
 	# the suite no longer fits one 10-minute call in one process: with
-	# pytest-xdist it runs on GPU_WORKERS processes (2.7 minutes on an H200),
-	# and the tests that check what their own process compiled (every kernel
-	# of their file) run afterwards in one process
+	# pytest-xdist it runs on GPU_WORKERS processes (default: one a core;
+	# 12 took 2.7 minutes on an H200 and 8.5 on an H100 host), and the tests
+	# that check what their own process compiled (every kernel of their
+	# file) run afterwards in one process
 	if $PY -c 'import xdist' 2>/dev/null; then
 		serial="tests/test_arrays.py tests/test_device_functions.py tests/test_float16.py"
 		serial="$serial tests/test_python_in_kernels.py tests/test_records_nested.py tests/test_kernels.py"
-		run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider \
-			-n ${GPU_WORKERS:-12} $(for f in $serial; do echo --ignore=$f; done)
-		run pytest-gpu-serial env PTXJIT_TEST_GPU=1 $PY -m pytest $serial -q -rs -p no:cacheprovider
+		# GPU_SHARD=k/n runs the k-th of n slices of the test files (a call
+		# each when the whole no longer fits one call); the serial files go
+		# with the first slice
+		files=$(gpu_shard_files "$serial")
+		run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest $files -q -rs -p no:cacheprovider \
+			--durations=15 -n ${GPU_WORKERS:-$JOBS}
+		case ${GPU_SHARD:-1/1} in 1/*)
+			run pytest-gpu-serial env PTXJIT_TEST_GPU=1 $PY -m pytest $serial -q -rs -p no:cacheprovider ;;
+		esac
 	else
 		run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest tests -q -rs -p no:cacheprovider
 	fi
