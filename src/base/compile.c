@@ -206,6 +206,25 @@ static void fill_kernel(PjKernel *k, Fn *f)
 	}
 }
 
+static const PjOptions defaults = {.arch = 90, .opt_level = 1};
+
+/* The error a compilation stopped with (err_at's diagnostic), for the caller. */
+static void diag_to_err(const Ctx *c, PjError *err)
+{
+	err->kind = c->diag.kind;
+	snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
+	snprintf(err->file, sizeof err->file, "%s", c->diag.file ? c->diag.file : "");
+	err->line = c->diag.line;
+	err->col = c->diag.col;
+}
+
+static int out_of_memory(PjError *err)
+{
+	err->kind = PJ_ERR_INTERNAL;
+	snprintf(err->msg, sizeof err->msg, "out of host memory");
+	return PJ_ERR_INTERNAL;
+}
+
 static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec);
 
 int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
@@ -213,7 +232,6 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 {
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	static const PjOptions defaults = {.arch = 90, .opt_level = 1};
 	const PjOptions *const volatile o = opt ? opt : &defaults;
 	memset(err, 0, sizeof *err);
 	*out = NULL;
@@ -223,9 +241,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	if (!arena || !k) {
 		free(k);
 		arena_free(arena);
-		err->kind = PJ_ERR_INTERNAL;
-		snprintf(err->msg, sizeof err->msg, "out of host memory");
-		return PJ_ERR_INTERNAL;
+		return out_of_memory(err);
 	}
 	jmp_buf jb;
 	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = o, .dumpf = stderr};
@@ -234,11 +250,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	c->dump = parse_dump(dump);
 
 	if (setjmp(jb)) {
-		err->kind = c->diag.kind;
-		snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
-		snprintf(err->file, sizeof err->file, "%s", c->diag.file ? c->diag.file : "");
-		err->line = c->diag.line;
-		err->col = c->diag.col;
+		diag_to_err(c, err);
 		pj_kernel_free(k);
 		arena_free(arena);
 		return err->kind;
@@ -335,25 +347,18 @@ static const char *ret_text(Ctx *c, const Type *t)
 
 int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz, PjError *err)
 {
-	static const PjOptions defaults = {.arch = 90, .opt_level = 1};
 	memset(err, 0, sizeof *err);
 	if (outsz)
 		out[0] = 0;
 	Arena *arena = arena_new();
 	if (!arena) {
-		err->kind = PJ_ERR_INTERNAL;
-		snprintf(err->msg, sizeof err->msg, "out of host memory");
-		return PJ_ERR_INTERNAL;
+		return out_of_memory(err);
 	}
 	jmp_buf jb;
 	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = &defaults, .dumpf = stderr};
 	Ctx *volatile c = &ctx;
 	if (setjmp(jb)) {
-		err->kind = c->diag.kind;
-		snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
-		snprintf(err->file, sizeof err->file, "%s", c->diag.file ? c->diag.file : "");
-		err->line = c->diag.line;
-		err->col = c->diag.col;
+		diag_to_err(c, err);
 		arena_free(arena);
 		return err->kind;
 	}
@@ -369,21 +374,17 @@ int pj_infer_return(const PjFunc *f, const char *argsig, char *out, size_t outsz
 int pj_pick_signature(const char *argsig, const char *const *sigs, int nsigs, int *best, int *nbest,
                       PjError *err)
 {
-	static const PjOptions defaults = {.arch = 90, .opt_level = 1};
 	memset(err, 0, sizeof *err);
 	*nbest = 0;
 	Arena *arena = arena_new();
 	if (!arena) {
-		err->kind = PJ_ERR_INTERNAL;
-		snprintf(err->msg, sizeof err->msg, "out of host memory");
-		return PJ_ERR_INTERNAL;
+		return out_of_memory(err);
 	}
 	jmp_buf jb;
 	Ctx ctx = {.arena = arena, .jmp = &jb, .opt = &defaults, .dumpf = stderr};
 	Ctx *volatile c = &ctx;
 	if (setjmp(jb)) {
-		err->kind = c->diag.kind;
-		snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
+		diag_to_err(c, err);
 		arena_free(arena);
 		return err->kind;
 	}
