@@ -9,14 +9,13 @@ the GPU (PTXJIT_TEST_GPU=1).
   bit, signed zeros included;
 * Numba's typing (float32 stays float32, integers give float64, NumPy's
   small integers float32), seen through overflow;
-* the exact functions, NumPy's elementwise functions, cmath against
-  Python's cmath, x ** y, and fastmath's approximations.
+* the exact functions, NumPy's elementwise functions, x ** y, and
+  fastmath's approximations (cmath: test_cmath_special.py).
 
 float64 references: mpmath (a declared test dependency), exact to the last
 bit; fmod, remainder, copysign and nextafter, which are exact, from NumPy.
 """
 
-import cmath
 import ctypes
 import importlib.util
 import math
@@ -466,95 +465,6 @@ def test_numpy_ufuncs(rng):
              np.isinf(x)]
     for c, w in enumerate(bwant):
         np.testing.assert_array_equal(bout[:, c], w, err_msg="bool column %d" % c)
-
-
-# ------------------------------------------------------------------- cmath
-
-@cuda.jit
-def cmath_kernel(z, out):
-    i = cuda.grid(1)
-    if i < z.size:
-        w = z[i]
-        out[i, 0] = cmath.sqrt(w)
-        out[i, 1] = cmath.exp(w)
-        out[i, 2] = cmath.log(w)
-        out[i, 3] = cmath.log10(w)
-        out[i, 4] = cmath.sin(w)
-        out[i, 5] = cmath.cos(w)
-        out[i, 6] = cmath.tan(w)
-        out[i, 7] = cmath.sinh(w)
-        out[i, 8] = cmath.cosh(w)
-        out[i, 9] = cmath.tanh(w)
-        out[i, 10] = cmath.asin(w)
-        out[i, 11] = cmath.acos(w)
-        out[i, 12] = cmath.atan(w)
-        out[i, 13] = cmath.asinh(w)
-        out[i, 14] = cmath.acosh(w)
-        out[i, 15] = cmath.atanh(w)
-        out[i, 16] = cmath.rect(w.real, w.imag)
-        out[i, 17] = cmath.phase(w)
-        r, p = cmath.polar(w)
-        out[i, 18] = complex(r, p)
-        out[i, 19] = cmath.log(w, 2.0)
-        out[i, 20] = np.exp(w)
-        out[i, 21] = np.log(w)
-
-
-CFUNCS = [cmath.sqrt, cmath.exp, cmath.log, cmath.log10, cmath.sin, cmath.cos, cmath.tan, cmath.sinh, cmath.cosh,
-          cmath.tanh, cmath.asin, cmath.acos, cmath.atan, cmath.asinh, cmath.acosh, cmath.atanh,
-          lambda w: cmath.rect(w.real, w.imag), cmath.phase, lambda w: complex(*cmath.polar(w)),
-          lambda w: cmath.log(w, 2.0), cmath.exp, cmath.log]
-
-
-@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
-def test_cmath(rng, dt):
-    n = 600
-    z = (rng.standard_normal(n) * np.exp(rng.uniform(-6, 6, n))
-         + 1j * rng.standard_normal(n) * np.exp(rng.uniform(-6, 6, n)))
-    z[:8] = [0.5 + 0.5j, 1, -1, 1j, -1j, 2, -2.5, 0.3j]
-    z = z.astype(dt)
-    out = np.zeros((n, len(CFUNCS)), dtype=dt)
-    cmath_kernel[(n + 63) // 64, 64](z, out)
-    tol = 2e-15 if dt == np.complex128 else 1e-5
-    for c, f in enumerate(CFUNCS):
-        for i in range(n):
-            w = complex(z[i])
-            try:
-                want = complex(f(w))
-            except (ValueError, OverflowError):
-                continue
-            if not (math.isfinite(want.real) and math.isfinite(want.imag)):
-                continue
-            if dt == np.complex64 and max(abs(want.real), abs(want.imag)) > 1e37:
-                continue
-            got = complex(out[i, c])
-            assert abs(got - want) <= tol * max(abs(want), 1e-30 if dt == np.complex128 else 1e-20), \
-                "cmath function %d of %r: got %r, want %r" % (c, w, got, want)
-
-
-@cuda.jit
-def cmath_special_kernel(z, out, flags):
-    i = cuda.grid(1)
-    if i < z.size:
-        out[i, 0] = cmath.sqrt(z[i])
-        out[i, 1] = cmath.exp(z[i])
-        flags[i, 0] = cmath.isnan(z[i])
-        flags[i, 1] = cmath.isinf(z[i])
-        flags[i, 2] = cmath.isfinite(z[i])
-
-
-def test_cmath_specials():
-    z = np.array([complex(0.0, 0.0), complex(-0.0, -0.0), complex(-4, 0), complex(0, math.inf),
-                  complex(math.nan, math.inf), complex(math.inf, 0), complex(math.nan, 0), complex(1, math.nan)])
-    out = np.zeros((len(z), 2), np.complex128)
-    flags = np.zeros((len(z), 3), np.bool_)
-    cmath_special_kernel[1, 32](z, out, flags)
-    assert out[0, 0] == 0 and out[2, 0] == 2j
-    assert out[3, 0] == complex(math.inf, math.inf) and out[4, 0] == complex(math.inf, math.inf)
-    assert math.copysign(1, out[1, 0].imag) == -1.0
-    assert out[0, 1] == 1 and out[5, 1] == complex(math.inf, 0)
-    for i, w in enumerate(z):
-        assert flags[i, 0] == cmath.isnan(w) and flags[i, 1] == cmath.isinf(w) and flags[i, 2] == cmath.isfinite(w)
 
 
 # --------------------------------------------------------------- powers
