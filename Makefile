@@ -130,10 +130,10 @@ pytest: ext
 	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests
 
 # A first run in about a minute: the extension, then the catalogue kernels,
-# the seeds' programs, @njit and the documentation's examples on the simulator.
+# the seeds' programs, @njit, the documentation's examples and the feature table on the simulator.
 quick: ext
 	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests/test_kernels.py tests/test_seeds.py \
-	  tests/test_njit.py tests/test_docs.py
+	  tests/test_njit.py tests/test_docs.py tests/test_features.py
 
 # numba-cuda's own cudapy tests against ptxjit, every file on the simulator
 # (tests/numba_compat/run.py; NUMBA_COMPAT_ARGS=--gpu for the GPU): the
