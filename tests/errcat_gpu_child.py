@@ -233,6 +233,7 @@ DRIVER_CASES = [
     ("drv_stream_create", "cuStreamCreate", UNKNOWN, 0, lambda: cuda.stream()),
     ("drv_stream_sync", "cuStreamSynchronize", UNKNOWN, 0, lambda: cuda.stream().synchronize()),
     ("drv_stream_query", "cuStreamQuery", UNKNOWN, 0, lambda: cuda.stream().query()),
+    ("drv_host_func", "cuLaunchHostFunc", UNKNOWN, 0, lambda: cuda.stream().add_callback(lambda s, st, a: None)),
     ("drv_event_create", "cuEventCreate", UNKNOWN, 0, lambda: cuda.event()),
     ("drv_event_record", "cuEventRecord", UNKNOWN, 0, lambda: cuda.event().record()),
     ("drv_event_sync", "cuEventSynchronize", UNKNOWN, 0, lambda: cuda.event().synchronize()),

@@ -426,6 +426,9 @@ TRIGGERS = [
     # streams and events (src/py/array.c, stream.c, src/rt/stream.c)
     ("stream_int", lambda: cuda.to_device(np.zeros(3), stream=5), "TypeError", ["stream=5"]),
     ("stream_str", lambda: cuda.to_device(np.zeros(3), stream="s"), "TypeError", ["stream", "str"]),
+    ("external_stream_float", lambda: cuda.external_stream(1.5), "TypeError", ["external stream", "float"]),
+    ("external_stream_negative", lambda: cuda.external_stream(-3), "ValueError", ["-3", "not a CUstream"]),
+    ("callback_not_callable", lambda: cuda.stream().add_callback(42), "TypeError", ["callable", "int"]),
     ("elapsed_unrecorded", lambda: cuda.event_elapsed_time(cuda.event(), cuda.event()), "ValueError",
      ["recorded"]),
     ("elapsed_no_timing", _recorded_no_timing, "ValueError", ["timing=True"]),
@@ -1226,6 +1229,7 @@ DRIVER_TRIGGERS = [
     ("drv_stream_create", "cases", "cuStreamCreate (cuda.stream())", _UNK, []),
     ("drv_stream_sync", "cases", "cuStreamSynchronize (waiting for a stream's work)", _UNK, []),
     ("drv_stream_query", "cases", "cuStreamQuery (stream.query())", _UNK, []),
+    ("drv_host_func", "cases", "cuLaunchHostFunc (stream.add_callback())", _UNK, []),
     ("drv_event_create", "cases", "cuEventCreate (cuda.event())", _UNK, []),
     ("drv_event_record", "cases", "cuEventRecord (event.record())", _UNK, []),
     ("drv_event_sync", "cases", "cuEventSynchronize (event.synchronize())", _UNK, []),

@@ -170,6 +170,7 @@ typedef struct StreamObject {
 	CUstream s;
 	unsigned gen;
 	int owned;
+	int external;       /* cuda.external_stream(): made elsewhere, never destroyed here */
 } StreamObject;
 typedef struct EventObject {
 	PyObject_HEAD

@@ -3,7 +3,8 @@
  * cuda.event().
  *
  * A Stream owns a driver stream (destroyed when collected) unless it is
- * the default stream, handle 0.  Waits release the GIL.  In the
+ * one of the default streams (handle 0, or the driver's legacy 1 and
+ * per-thread 2) or a stream another library made (external=True).  Waits release the GIL.  In the
  * simulator a stream is a token and an event records the host clock:
  * work runs when it is issued, so both are ordered queues already.
  */
@@ -11,9 +12,13 @@
 
 static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-	static char *kw[] = {"default", NULL};
-	int dflt = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kw, &dflt))
+	static char *kw[] = {"default", "handle", "external", NULL};
+	int dflt = 0, external = 0;
+	PyObject *handle = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|pO!p", kw, &dflt, &PyLong_Type, &handle, &external))
+		return NULL;
+	void *h = NULL;
+	if (handle && !(h = PyLong_AsVoidPtr(handle)) && PyErr_Occurred())
 		return NULL;
 	ModState *st = state_of_type(type);
 	if (!st)
@@ -24,7 +29,13 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 	s->st = st;
 	s->rt = st->rt;
 	s->gen = st->rt->gen;
-	if (!dflt) {
+	s->s = h;
+	s->external = external;
+	if (handle && !st->sim && enter_rt(st)) {    /* a stream of the context: open it */
+		Py_DECREF(s);
+		return NULL;
+	}
+	if (!dflt && !handle) {
 		RtErr e;
 		if (enter_rt(st)) {
 			Py_DECREF(s);
@@ -92,21 +103,65 @@ static PyObject *Stream_handle(StreamObject *s, void *c)
 	return PyLong_FromVoidPtr(s->s);
 }
 
+static PyObject *Stream_external(StreamObject *s, void *c)
+{
+	return PyBool_FromLong(s->external);
+}
+
+/* A host function's Python callable, run by a driver thread with the GIL
+ * taken; what it raises is reported as unraisable (the driver thread has
+ * no caller to hand it to). */
+static void call_host_func(void *arg)
+{
+	PyObject *fn = arg;
+	if (!Py_IsInitialized())
+		return;
+	PyGILState_STATE g = PyGILState_Ensure();
+	PyObject *r = PyObject_CallNoArgs(fn);
+	if (!r)
+		PyErr_WriteUnraisable(fn);
+	Py_XDECREF(r);
+	Py_DECREF(fn);
+	PyGILState_Release(g);
+}
+
+static PyObject *Stream_host_func(StreamObject *s, PyObject *fn)
+{
+	ModState *st = s->st;
+	RtErr e;
+	if (stream_live(s) || enter_rt(st))
+		return NULL;
+	Py_INCREF(fn);
+	if (rt_stream_host_func(st->rt, s->s, call_host_func, fn, &e)) {
+		Py_DECREF(fn);
+		return raise_rt(st, &e);
+	}
+	Py_RETURN_NONE;
+}
+
 static PyObject *Stream_repr(StreamObject *s)
 {
-	if (!s->owned)
-		return PyUnicode_FromString("<CUDA default stream>");
-	return PyUnicode_FromFormat("<CUDA stream %p>", (void *)s->s);
+	uintptr_t h = (uintptr_t)s->s;
+	if (h == 0 && !s->owned)
+		return PyUnicode_FromString("<Default CUDA stream>");
+	if (h == 1 && !s->owned && !s->external)
+		return PyUnicode_FromString("<Legacy default CUDA stream>");
+	if (h == 2 && !s->owned && !s->external)
+		return PyUnicode_FromString("<Per-thread default CUDA stream>");
+	return PyUnicode_FromFormat(s->external ? "<External CUDA stream %zu>" : "<CUDA stream %zu>", (size_t)h);
 }
 
 static PyMethodDef Stream_methods[] = {
 	{"synchronize", (PyCFunction)Stream_synchronize, METH_NOARGS, "waits until the stream's work is done"},
 	{"query", (PyCFunction)Stream_query, METH_NOARGS, "True if the stream's work is done"},
+	{"_host_func", (PyCFunction)Stream_host_func, METH_O,
+	 "_host_func(fn): fn() runs on a driver thread when the stream's earlier work is done"},
 	{NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Stream_getset[] = {
 	{"handle", (getter)Stream_handle, NULL, "the CUstream as an int (0: the default stream)", NULL},
+	{"external", (getter)Stream_external, NULL, "True for a stream made by another library", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -367,6 +367,9 @@ int rt_stream_query(Rt *rt, CUstream s, int *done, RtErr *e);
  * the host does not wait. */
 int rt_stream_order(Rt *rt, CUstream first, CUstream later, RtErr *e);
 void rt_stream_free(Rt *rt, CUstream s, unsigned gen);
+/* Queues fn(arg) on s, run by a driver thread when the stream's earlier
+ * work is done (cuLaunchHostFunc); the simulator runs it now. */
+int rt_stream_host_func(Rt *rt, CUstream s, void (*fn)(void *), void *arg, RtErr *e);
 
 typedef struct RtEvent {
 	CUevent ev;

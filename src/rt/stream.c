@@ -101,6 +101,18 @@ void rt_stream_free(Rt *rt, CUstream s, unsigned gen)
 		rt->d.cuStreamDestroy_v2(s);
 }
 
+int rt_stream_host_func(Rt *rt, CUstream s, void (*fn)(void *), void *arg, RtErr *e)
+{
+	if (rt->sim) {
+		fn(arg);
+		return 0;
+	}
+	if (rt_enter(rt, e))
+		return -1;
+	CHECK(rt->d.cuLaunchHostFunc(s, fn, arg), "cuLaunchHostFunc (stream.add_callback())");
+	return 0;
+}
+
 /* ------------------------------------------------------------- events */
 
 static int stale(Rt *rt, unsigned gen, const char *what, RtErr *e)

@@ -36,10 +36,10 @@ from . import config  # noqa: F401  (reads Numba's settings from the environment
 from .api import (  # noqa: F401
     Context, Device, Event, MemoryInfo, Stream,
     as_cuda_array, close, current_context, default_stream, defer_cleanup, detect,
-    device_array, device_array_like, event, event_elapsed_time, from_cuda_array_interface,
+    device_array, device_array_like, event, event_elapsed_time, external_stream, from_cuda_array_interface,
     get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
     legacy_default_stream, list_devices, managed_array, mapped_array, pinned, pinned_array,
-    pinned_array_like, profile_start, profile_stop, profiling, require_context, select_device,
+    pinned_array_like, per_thread_default_stream, profile_start, profile_stop, profiling, require_context, select_device,
     simulator_active, stream, synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401

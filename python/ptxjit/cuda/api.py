@@ -6,12 +6,16 @@ first call that needs the device (cuda.is_available() included), never at
 import.  On the simulator (PTXJIT_SIM=1) the same calls work on host memory.
 """
 
+import asyncio
+import atexit
 import collections
 import contextlib
+import warnings
 
 import numpy as np
 
 from .. import _core
+from ..errors import CudaDriverError
 from . import config as _config
 from .devicearray import DeviceNDArray, check_dtype, f_strides, shape_tuple
 
@@ -354,7 +358,9 @@ def as_cuda_array(obj, sync=True):
 # --------------------------------------------------- streams, events
 
 class Stream(_core.Stream):
-    """A CUDA stream (cuda.stream()); work issued on it runs in order."""
+    """A CUDA stream (cuda.stream()); work issued on it runs in order.
+    int(stream) and stream.handle are the CUstream (0, 1 and 2 for the
+    default, legacy default and per-thread default streams)."""
 
     __slots__ = ("__weakref__",)
 
@@ -366,6 +372,58 @@ class Stream(_core.Stream):
 
     def __int__(self):
         return self.handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+    def add_callback(self, callback, arg=None):
+        """callback(stream, status, arg) runs on a thread of the driver once
+        the work issued on the stream so far is done (status 0); it must not
+        use CUDA.  An exception it raises is reported as a warning.  On the
+        simulator, where work is done when issued, it runs now."""
+        if not callable(callback):
+            raise TypeError("add_callback: the callback must be callable, not %s" % type(callback).__name__)
+        _callbacks_pending[0] += 1
+
+        def run():
+            _callbacks_pending[0] -= 1
+            try:
+                callback(self, 0, arg)
+            except Exception as e:
+                warnings.warn("Exception in stream callback: %s" % (e,))
+        self._host_func(run)
+
+    def async_done(self):
+        """An asyncio future of the running loop, whose result is this
+        stream once the work issued on it so far is done:
+        `await stream.async_done()`."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def resolve(status):
+            if future.done():
+                return
+            if status == 0:
+                future.set_result(self)
+            else:
+                future.set_exception(CudaDriverError("stream error %d" % status))
+
+        self.add_callback(lambda stream, status, arg: loop.call_soon_threadsafe(resolve, status))
+        return future
+
+
+# Callbacks queued and not yet run: before the interpreter ends, the
+# device is synchronised so that none runs during its finalisation.
+_callbacks_pending = [0]
+
+
+@atexit.register
+def _finish_callbacks():
+    if _callbacks_pending[0] > 0:
+        try:
+            _core.synchronize()
+        except Exception:
+            pass
 
 
 class Event(_core.Event):
@@ -384,14 +442,35 @@ _default_stream = None
 
 
 def default_stream():
-    """The default (legacy) stream, handle 0."""
+    """The default stream, handle 0 (the legacy default stream, unless the
+    program was built for per-thread default streams)."""
     global _default_stream
     if _default_stream is None:
         _default_stream = Stream(default=True)
     return _default_stream
 
 
-legacy_default_stream = default_stream
+def legacy_default_stream():
+    """The legacy default stream (CU_STREAM_LEGACY, handle 1): it waits
+    for, and makes wait, the work of every blocking stream."""
+    return Stream(handle=1)
+
+
+def per_thread_default_stream():
+    """The calling thread's default stream (CU_STREAM_PER_THREAD, handle 2)."""
+    return Stream(handle=2)
+
+
+def external_stream(ptr):
+    """A Stream for a CUstream made by another library (CuPy's
+    stream.ptr, PyTorch's stream.cuda_stream): kernels and copies can be
+    issued on it; ptxjit never destroys it, so it must outlive its use.
+    On the simulator, where work is done when issued, it is a token."""
+    if not isinstance(ptr, int) or isinstance(ptr, bool):
+        raise TypeError("ptr for external stream must be an int, not %s" % type(ptr).__name__)
+    if ptr < 0:
+        raise ValueError("external_stream: %d is not a CUstream (a non-negative pointer)" % ptr)
+    return Stream(handle=ptr, external=True)
 
 
 def event(timing=True):
