@@ -653,6 +653,7 @@ struct Spec {
 	const PjFunc *func;  /* where it came from: source, resolver, options */
 	int nargs;           /* arguments given; a kernel's parameters past them take their defaults */
 	Type **argtypes;     /* one per parameter (defaults' types after nargs); a parameter's Var may be wider */
+	Const **argconsts;   /* NULL, or one per parameter: the constant it is specialised for (NULL: none) */
 	Type *ret;           /* TY_NONE for kernels and for functions without return value */
 	Var **vars;
 	int nvars;

@@ -118,6 +118,8 @@ TRIGGERS = [
      {"globals": G}),
     ("dev_nested_too_deeply@95", "".join("def f%d(x):\n    return f%d(x)\n\n" % (i, i + 1) for i in range(40))
      + "def f40(x):\n    return x\n\ndef k(a):\n    a[0] = f0(1)\n", A),
+    ("dev_shape_param_not_const", "def f(n):\n    s = cuda.local.array(n, np.float32)  #!\n    return s[0]\n\n"
+     "def k(a):\n    a[0] = f(int(a[1]))\n", A),
     ("dev_pass_str", "def f(x):\n    return 1\n\ndef k(a):\n    a[0] = f('s')  #!\n", A),
     ("dev_kw_twice", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(1, x=2)  #!\n", A),
     ("dev_return_sig", "def f(x):\n    return (1, 2)  #!\n\ndef k(a):\n    a[0] = f(1.0)\n", A,

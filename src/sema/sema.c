@@ -27,6 +27,17 @@
  * end Ctx.specs holds the kernel and the specialisations reachable from
  * it through the calls of final passes, and Spec.id is their index.
  *
+ * Constant arguments.  As Numba retries a call with literal argument
+ * types when the plain ones fail, a call whose arguments include ints,
+ * bools or tuples of them known at the call site first types the callee
+ * for the argument types alone; only if that fails with a user error
+ * (the shape of a cuda.shared.array given by a parameter, say) does it
+ * type a specialisation for those constant values, in which each such
+ * parameter that the body never assigns is that constant, known early
+ * (branches on it are pruned, as Numba prunes on literal arguments).  A
+ * failed plain attempt is remembered (ST_FAILED) so that later passes go
+ * straight to the constants.
+ *
  * Recursion.  A call of a function with the argument types it is being
  * typed for, further up the chain of calls, is recursion (direct or
  * through other functions); every specialisation on the cycle is marked
@@ -53,7 +64,7 @@
 
 #include "sema.h"
 
-enum { ST_NEW, ST_TYPING, ST_DONE, ST_OPEN };
+enum { ST_NEW, ST_TYPING, ST_DONE, ST_OPEN, ST_FAILED };
 
 int same_pjfunc(const PjFunc *a, const PjFunc *b)
 {
@@ -271,8 +282,15 @@ static void bind_vars(Scope *sc, Type **ptypes)
 	sc->vearly = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
 	memset(sc->vearly, 0, (size_t)(l.n ? l.n : 1));
 	sc->seen = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
-	for (int i = 0; i < def->nparams; i++)
-		sc->nassign[i]++;   /* a parameter is never a constant */
+	for (int i = 0; i < def->nparams; i++) {
+		Const *k = sp->argconsts ? sp->argconsts[i] : NULL;
+		if (k && sc->nassign[i] == 1) {   /* specialised for a constant it never reassigns */
+			sc->vconst[i] = k;
+			sc->vearly[i] = 1;
+		} else {
+			sc->nassign[i]++;   /* a parameter is otherwise never a constant */
+		}
+	}
 }
 
 static void infer(Scope *sc)
@@ -427,32 +445,48 @@ static int pick_signature(Ctx *c, const PjFunc *f, int nargs, Type **argtypes, S
 	       "no declared signature of %s() takes (%s)", f->name, args);
 }
 
-Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at)
+static int same_const(const Const *a, const Const *b)
 {
-	Sema *S = caller->S;
-	Ctx *c = S->c;
-	Type *ret = NULL;
-	if (f->nsigs) {
-		int k = pick_signature(c, f, nargs, argtypes, at);
-		ret = ty_parse_sig(c, f->sigs[k], &nargs, &argtypes);
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || !ty_equal(a->ty, b->ty))
+		return 0;
+	if (a->kind == PJ_V_TUPLE) {
+		if (a->n != b->n)
+			return 0;
+		for (int i = 0; i < a->n; i++)
+			if (!same_const(&a->elts[i], &b->elts[i]))
+				return 0;
+		return 1;
 	}
-	Spec *rec = recursion(caller, f, nargs, argtypes, at);
-	if (rec)
-		return rec;
+	return a->i == b->i;
+}
+
+/* A finished specialisation of f for argtypes and argconsts (NULL: none),
+ * or one whose plain typing failed (ST_FAILED), or NULL. */
+static Spec *find_spec(Sema *S, const PjFunc *f, int nargs, Type **argtypes, Const **argconsts, int state)
+{
 	for (int i = 0; i < S->nall; i++) {
 		Spec *sp = S->all[i];
-		if (sp->state != ST_DONE || sp->is_kernel || sp->nargs != nargs || !same_pjfunc(sp->func, f))
+		if (sp->state != state || sp->is_kernel || sp->nargs != nargs || !same_pjfunc(sp->func, f) ||
+		    !sp->argconsts != !argconsts)
 			continue;
 		int k = 0;
-		while (k < nargs && ty_equal(sp->argtypes[k], argtypes[k]))
+		while (k < nargs && ty_equal(sp->argtypes[k], argtypes[k]) &&
+		       (!argconsts || same_const(sp->argconsts[k], argconsts[k])))
 			k++;
 		if (k == nargs)
 			return sp;
 	}
-	int nest = 0;
-	for (Scope *s = caller; s; s = s->caller)
-		nest++;
-	if (nest > 32)
+	return NULL;
+}
+
+static Spec *new_specialisation(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Const **argconsts,
+                                Type *ret, Span at)
+{
+	Sema *S = caller->S;
+	Ctx *c = S->c;
+	if (caller->nest >= 32)
 		err_at(c, at, "call fewer levels of device functions", "device function calls nested too deeply");
 	FuncDef *def = parse_fresh(c, f);
 	if (def->has_varargs)
@@ -463,13 +497,69 @@ Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes
 	Spec *sp = new_spec(S, def, f, 0);
 	sp->nargs = nargs;
 	sp->argtypes = argtypes;
+	sp->argconsts = argconsts;
 	Scope *sc = new_scope(S, sp, caller);
 	sc->declared_ret = ret;
+	sc->call_at = at;
 	bind_vars(sc, argtypes);
 	infer(sc);
 	if (sp->state == ST_OPEN && sc->open_dep)
 		depend_on(caller, sc->open_dep);
 	return sp;
+}
+
+/* The plain specialisation of f for argtypes, or NULL where typing it
+ * fails with a user error (then marked ST_FAILED); internal errors go on
+ * unwinding. */
+static Spec *try_specialisation(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at)
+{
+	Ctx *c = caller->c;
+	jmp_buf here, *volatile outer = c->jmp;
+	const Src *volatile src = c->src;
+	volatile int depth = c->depth, nall = caller->S->nall;
+	c->jmp = &here;
+	if (setjmp(here)) {
+		c->jmp = outer;
+		c->src = src;
+		c->depth = depth;
+		if (c->diag.kind != PJ_ERR_USER)
+			longjmp(*c->jmp, 1);
+		if (caller->S->nall > nall)
+			caller->S->all[nall]->state = ST_FAILED;
+		memset(&c->diag, 0, sizeof c->diag);
+		return NULL;
+	}
+	Spec *sp = new_specialisation(caller, f, nargs, argtypes, NULL, NULL, at);
+	c->jmp = outer;
+	return sp;
+}
+
+Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Const **argconsts, Span at)
+{
+	Sema *S = caller->S;
+	Ctx *c = S->c;
+	Type *ret = NULL;
+	if (f->nsigs) {
+		int k = pick_signature(c, f, nargs, argtypes, at);
+		ret = ty_parse_sig(c, f->sigs[k], &nargs, &argtypes);
+		argconsts = NULL;
+	}
+	Spec *rec = recursion(caller, f, nargs, argtypes, at);
+	if (rec)
+		return rec;
+	Spec *sp = find_spec(S, f, nargs, argtypes, NULL, ST_DONE);
+	if (sp)
+		return sp;
+	int any = 0;
+	for (int i = 0; argconsts && i < nargs; i++)
+		any |= argconsts[i] != NULL;
+	if (!any)
+		return new_specialisation(caller, f, nargs, argtypes, NULL, ret, at);
+	if ((sp = find_spec(S, f, nargs, argtypes, argconsts, ST_DONE)))
+		return sp;
+	if (!find_spec(S, f, nargs, argtypes, NULL, ST_FAILED) && (sp = try_specialisation(caller, f, nargs, argtypes, at)))
+		return sp;
+	return new_specialisation(caller, f, nargs, argtypes, argconsts, ret, at);
 }
 
 /* Ctx.specs: the kernel, then the specialisations its final passes call. */

@@ -51,6 +51,7 @@ struct Scope {
 	Type *rec_ret;
 	Scope *open_dep;
 	int nest;               /* callers above this scope */
+	Span call_at;           /* the call that made this specialisation (a device function's) */
 };
 
 typedef struct Template {
@@ -70,7 +71,7 @@ struct Sema {
 /* sema.c */
 Var *scope_find_var(Scope *sc, const char *name);
 void scope_assign_var(Scope *sc, Var *v, Type *t, Span at);
-Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Span at);
+Spec *sema_specialise(Scope *caller, const PjFunc *f, int nargs, Type **argtypes, Const **argconsts, Span at);
 FuncDef *sema_template(Sema *S, const PjFunc *f);
 Src *sema_src(Ctx *c, const PjFunc *f);   /* the function's text, its lines indexed */
 int same_pjfunc(const PjFunc *a, const PjFunc *b);

@@ -643,6 +643,12 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 		if (cv && cv->kind != PJ_V_UNKNOWN && shape->ty)
 			err_at(c, shape->span, "give the shape as an int such as 128, or a tuple of ints such as (16, 16)",
 			       "the shape of a %s array must be an int or a tuple of ints, not %s", what, tstr(sc, shape->ty));
+		if (shape->kind == E_NAME && shape->name.var && shape->name.var->is_param && !sc->spec->is_kernel) {
+			Loc at = span_loc(sc->call_at);
+			err_at(c, shape->span, "pass an int or a tuple of ints, such as 32 or (16, 16), for it at every call",
+			       "the shape of a %s array must be a constant: parameter '%s' of %s() is not one at the call at %s:%d",
+			       what, shape->name.id, sc->func->name, at.file, at.line);
+		}
 		err_at(c, shape->span, shape_hint,
 		       "the shape of a %s array must be a constant: an int or a tuple of ints known when the kernel is compiled",
 		       what);
@@ -860,6 +866,22 @@ static int passable(const Type *t)
 	}
 }
 
+/* Is v a value Numba would type as a literal when a call needs one: an
+ * int, a bool, or a tuple of them? */
+static int literal_value(const Const *v)
+{
+	if (!v || !v->ty)
+		return 0;
+	if (v->kind == PJ_V_INT || v->kind == PJ_V_BOOL)
+		return v->ty->kind == TY_SCALAR;
+	if (v->kind != PJ_V_TUPLE || v->ty->kind != TY_TUPLE || v->n == 0)
+		return 0;
+	for (int i = 0; i < v->n; i++)
+		if (!literal_value(&v->elts[i]))
+			return 0;
+	return 1;
+}
+
 static Expr *default_arg(Scope *sc, Expr *call, const PjFunc *f, Param *p)
 {
 	Const *cv = sema_default(sc, f, p);
@@ -933,14 +955,16 @@ static Type *type_device_call(Scope *sc, Expr *e, const PjFunc *f)
 		return set(e, NULL, NULL);
 	int n = e->call.nargs;
 	Type **argtypes = arena_alloc(c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
+	Const **argconsts = arena_alloc(c->arena, sizeof(Const *) * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++) {
 		Expr *a = e->call.args[i];
 		if (!passable(a->ty))
 			err_at(c, a->span, "device functions take numbers, arrays, tuples, dtypes and functions",
 			       "a %s cannot be passed to a device function", tstr(sc, a->ty));
 		argtypes[i] = a->ty;
+		argconsts[i] = literal_value(a->cval) && ty_equal(a->cval->ty, a->ty) ? a->cval : NULL;
 	}
-	Spec *sp = sema_specialise(sc, f, n, argtypes, e->span);
+	Spec *sp = sema_specialise(sc, f, n, argtypes, argconsts, e->span);
 	e->call.spec = sp;
 	if (sc->final)
 		VEC_PUSH(c, sc->callees, sc->ncallees, sc->capcallees, sp);

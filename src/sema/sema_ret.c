@@ -21,6 +21,6 @@ Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 		err_at(c, def->span, "give one argument per parameter of the function",
 		       "%s() takes %d argument%s, but %d argument type%s %s given", f->name, def->nparams,
 		       def->nparams == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s", nargs == 1 ? "was" : "were");
-	Spec *sp = sema_specialise(&top, f, nargs, argtypes, def->span);
+	Spec *sp = sema_specialise(&top, f, nargs, argtypes, NULL, def->span);
 	return sp->ret;
 }
