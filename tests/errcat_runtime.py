@@ -356,6 +356,13 @@ TRIGGERS = [
      ["has no NumPy dtype", "as_dtype takes number types"]),
     ("underlying_float_of_a_real", lambda: ptxjit.float32.underlying_float, "AttributeError",
      ["float32 is not a complex type", "underlying_float"]),
+    ("unituple_count", lambda: ptxjit.types.UniTuple(ptxjit.float32, -1), "TypeError",
+     ["UniTuple(dtype, count)", "-1"]),
+    ("tuple_of_non_types", lambda: ptxjit.types.Tuple([ptxjit.int32, 5]), "TypeError", ["Tuple(types)", "5"]),
+    ("cpointer_of_non_type", lambda: ptxjit.types.CPointer("x"), "TypeError", ["CPointer(dtype)", "'x'"]),
+    ("record_constructed", lambda: ptxjit.types.Record(), "TypeError", ["structured NumPy dtype", "make_c_struct"]),
+    ("make_c_struct_bad_field", lambda: ptxjit.types.Record.make_c_struct([("a", 3)]), "TypeError",
+     ["field 'a'", "not a number or record type"]),
     ("compile_all_ltoir", lambda: cuda.compile_all(_plain_kernel, "void(float32[::1], float32)"),
      "NotImplementedError", ["PTX only", "output='ltoir'", "pass output='ptx'"]),
     # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)

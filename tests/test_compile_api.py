@@ -99,3 +99,67 @@ def test_as_dtype_inverts_from_dtype():
         assert ptxjit.from_dtype(dt) is t
     with pytest.raises(NotImplementedError, match="as_dtype takes number types"):
         ptxjit.as_dtype(ptxjit.float32[::1])
+
+
+def test_numba_type_classes_and_domains():
+    from ptxjit import types
+    assert isinstance(types.float32, types.Float) and isinstance(types.float64, types.Number)
+    assert isinstance(types.int16, types.Integer) and types.int16.signed and types.int16.bitwidth == 16
+    assert isinstance(types.uint64, types.Integer) and not types.uint64.signed and types.uint64.bitwidth == 64
+    assert isinstance(types.complex64, types.Complex) and isinstance(types.boolean, types.Boolean)
+    assert not isinstance(types.float32, types.Integer)
+    assert isinstance(types.void, types.NoneType) and types.none is types.void
+    assert types.byte is types.uint8 and types.longlong is types.int64 and types.ulonglong is types.uint64
+    assert types.signed_domain == {types.int8, types.int16, types.int32, types.int64}
+    assert types.unsigned_domain | types.signed_domain == types.integer_domain
+    assert types.real_domain == {types.float32, types.float64}
+    assert types.number_domain == types.integer_domain | types.real_domain | types.complex_domain
+    p = types.CPointer(types.float32)
+    assert p.dtype is types.float32 and str(p) == "float32*" and str(types.voidptr) == "void*"
+    assert types.from_dtype(np.dtype(np.int32)) is types.int32
+
+
+def test_numba_tuple_types_in_signatures(rng):
+    from ptxjit import types
+    t3 = types.UniTuple(types.float64, 3)
+    assert t3.count == 3 and t3.dtype is types.float64 and list(t3) == [types.float64] * 3
+    assert types.Tuple([types.int32, types.int32]) == types.UniTuple(types.int32, 2)
+    mixed = types.Tuple((types.int64, types.float32))
+    assert isinstance(mixed, types.BaseTuple) and mixed.types == (types.int64, types.float32)
+
+    def k(out, t, m):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = t[0] * i + t[1] - t[2] + m[0] * m[1]
+
+    kern = cuda.jit(types.void(types.float64[::1], t3, mixed))(k)
+    tv = tuple(float(v) for v in rng.uniform(-2, 2, 3))
+    mv = (int(rng.integers(1, 9)), float(np.float32(rng.uniform(1, 2))))
+    out = np.zeros(40)
+    kern[1, 64](out, tv, mv)
+    i = np.arange(40)
+    np.testing.assert_allclose(out, tv[0] * i + tv[1] - tv[2] + mv[0] * np.float64(np.float32(mv[1])), rtol=1e-12)
+
+
+def test_record_make_c_struct(rng):
+    from ptxjit import types
+    rec = types.Record.make_c_struct([("x", types.float32), ("n", types.int64), ("c", types.complex64)])
+    assert isinstance(rec, types.Record) and not isinstance(np.dtype(np.float32), types.Record)
+    assert rec.fields["n"][1] == 8 and rec.itemsize == 24       # aligned as a C compiler does
+    assert types.from_dtype(rec) == rec
+    with pytest.raises(TypeError, match="structured NumPy dtype"):
+        types.Record()
+
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i].x * a[i].n + a[i].c.real
+
+    a = np.zeros(50, rec)
+    a["x"] = rng.uniform(-1, 1, 50)
+    a["n"] = rng.integers(-100, 100, 50)
+    a["c"] = rng.uniform(-1, 1, 50) + 1j
+    out = np.zeros(50)
+    k[1, 64](a, out)
+    np.testing.assert_allclose(out, a["x"].astype(np.float64) * a["n"] + a["c"].real.astype(np.float64), rtol=1e-6)

@@ -132,40 +132,196 @@ class Signature:
         return hash(str(self))
 
 
-void = Type("void")
+class NoneType(Type):
+    """The type of None: void, the return type of kernels."""
+    __slots__ = ()
+
+
+class Boolean(NumberType):
+    __slots__ = ()
+
+
+class Integer(NumberType):
+    """An integer type: .bitwidth and .signed, as Numba's."""
+    __slots__ = ()
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+    @property
+    def signed(self):
+        return self.name.startswith("int")
+
+
+class Float(NumberType):
+    __slots__ = ()
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+
+class Complex(NumberType):
+    __slots__ = ()
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+
+# Numba's abstract class of the number types: isinstance(t, types.Number).
+Number = NumberType
+
+
+class BaseTuple(Type):
+    __slots__ = ("types",)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __len__(self):
+        return len(self.types)
+
+    def __getitem__(self, i):
+        return self.types[i]
+
+    @property
+    def count(self):
+        return len(self.types)
+
+
+class UniTuple(BaseTuple):
+    """UniTuple(int64, 3): a tuple of count elements of one type."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype, count):
+        if not isinstance(dtype, Type) or not isinstance(count, int) or count < 0:
+            raise TypeError("UniTuple(dtype, count) takes a type and a non-negative int, not %r, %r"
+                            % (dtype, count))
+        Type.__init__(self, "UniTuple(%s x %d)" % (dtype, count))
+        self.dtype = dtype
+        self.types = (dtype,) * count
+
+
+class Tuple(BaseTuple):
+    """Tuple([int64, float32]): a tuple of these types (a UniTuple when
+    they are all the same, as in Numba)."""
+    __slots__ = ()
+
+    def __new__(cls, types):
+        types = tuple(types)
+        if types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        return object.__new__(cls)
+
+    def __init__(self, types):
+        types = tuple(types)
+        for t in types:
+            if not isinstance(t, Type):
+                raise TypeError("Tuple(types): %r is not a type" % (t,))
+        Type.__init__(self, "Tuple(%s)" % ", ".join(str(t) for t in types))
+        self.types = types
+
+
+class CPointer(Type):
+    """CPointer(float32): a pointer to values of a type, as Numba spells the
+    arguments of C functions.  Kernels take arrays, not pointers: a
+    signature with a pointer is refused when it is compiled."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        if not isinstance(dtype, Type):
+            raise TypeError("CPointer(dtype) takes a type, not %r" % (dtype,))
+        Type.__init__(self, "%s*" % dtype)
+        self.dtype = dtype
+
+
+class RawPointer(Type):
+    __slots__ = ()
+
+
+class _RecordClass(type):
+    def __instancecheck__(cls, obj):
+        return getattr(obj, "fields", None) is not None and hasattr(obj, "isalignedstruct")
+
+
+class Record(metaclass=_RecordClass):
+    """Numba's record type.  ptxjit's record type is the structured NumPy
+    dtype itself (from_dtype(dt) is dt), so isinstance(dt, types.Record)
+    holds for a structured dtype, and make_c_struct builds one."""
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("a record type is a structured NumPy dtype: use types.Record.make_c_struct"
+                        "([(name, type), ...]) or numpy.dtype([...], align=True)")
+
+    @staticmethod
+    def make_c_struct(name_types):
+        """The record type of a C struct with these (name, type) fields, in
+        order, each aligned to its size as a C compiler does."""
+        import numpy
+        fields = []
+        for name, t in name_types:
+            dt = t if isinstance(t, numpy.dtype) else getattr(t, "dtype", None)
+            if dt is None:
+                raise TypeError("make_c_struct: field %r has type %r, which is not a number or record type"
+                                % (name, t))
+            fields.append((name, dt))
+        return numpy.dtype(fields, align=True)
+
+
+void = NoneType("void")
 none = void
+voidptr = RawPointer("void*")
 
 _NUMBERS = [
-    # (Numba name, NumPy name, aliases)
-    ("boolean", "bool", ("bool_", "b1")),
-    ("int8", "int8", ("i1", "byte")),
-    ("int16", "int16", ("i2", "short")),
-    ("int32", "int32", ("i4", "intc")),
-    ("int64", "int64", ("i8", "intp", "int_", "long_")),
-    ("uint8", "uint8", ("u1", "ubyte")),
-    ("uint16", "uint16", ("u2", "ushort")),
-    ("uint32", "uint32", ("u4", "uintc")),
-    ("uint64", "uint64", ("u8", "uintp", "uint", "ulong")),
-    ("float16", "float16", ("f2", "half")),
-    ("float32", "float32", ("f4", "single")),
-    ("float64", "float64", ("f8", "double", "float_")),
-    ("complex64", "complex64", ("c8", "cfloat")),
-    ("complex128", "complex128", ("c16", "cdouble", "complex_")),
+    # (Numba name, NumPy name, class, aliases)
+    ("boolean", "bool", Boolean, ("bool_", "b1")),
+    ("int8", "int8", Integer, ("i1", "char")),
+    ("int16", "int16", Integer, ("i2", "short")),
+    ("int32", "int32", Integer, ("i4", "intc")),
+    ("int64", "int64", Integer, ("i8", "intp", "int_", "long_", "longlong", "ssize_t")),
+    ("uint8", "uint8", Integer, ("u1", "byte", "uchar")),
+    ("uint16", "uint16", Integer, ("u2", "ushort")),
+    ("uint32", "uint32", Integer, ("u4", "uintc")),
+    ("uint64", "uint64", Integer, ("u8", "uintp", "uint", "ulong", "ulonglong", "size_t")),
+    ("float16", "float16", Float, ("f2", "half")),
+    ("float32", "float32", Float, ("f4", "single")),
+    ("float64", "float64", Float, ("f8", "double", "float_")),
+    ("complex64", "complex64", Complex, ("c8", "cfloat")),
+    ("complex128", "complex128", Complex, ("c16", "cdouble", "complex_")),
 ]
 
 _g = globals()
-for _name, _np, _aliases in _NUMBERS:
-    _t = NumberType(_name, _np)
+for _name, _np, _cls, _aliases in _NUMBERS:
+    _t = _cls(_name, _np)
     _g[_name] = _t
     __all__.append(_name)
     for _a in _aliases:
         _g[_a] = _t
         __all__.append(_a)
-del _g, _name, _np, _aliases, _t
+del _g, _name, _np, _cls, _aliases, _t
 
-__all__ += ["void", "none", "Type", "NumberType", "ArrayType", "Array", "Signature", "number_types"]
+# Numba's sets of number types.
+signed_domain = frozenset([int8, int16, int32, int64])            # noqa: F821
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])      # noqa: F821
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])                       # noqa: F821
+complex_domain = frozenset([complex64, complex128])               # noqa: F821
+number_domain = real_domain | integer_domain | complex_domain
+
+__all__ += ["void", "none", "voidptr", "Type", "NumberType", "Number", "Boolean", "Integer", "Float", "Complex",
+            "NoneType", "BaseTuple", "UniTuple", "Tuple", "CPointer", "RawPointer", "Record", "ArrayType", "Array",
+            "Signature", "number_types", "from_dtype", "signed_domain", "unsigned_domain", "integer_domain",
+            "real_domain", "complex_domain", "number_domain"]
 
 
 def number_types():
     """Every number type once: [boolean, int8, ..., complex128]."""
-    return [globals()[n] for n, _, _ in _NUMBERS]
+    return [globals()[n] for n, _, _, _ in _NUMBERS]
+
+
+def from_dtype(dtype):
+    """numba.from_dtype: the type of a NumPy dtype's elements in kernels."""
+    from .cuda.records import from_dtype as _from_dtype
+    return _from_dtype(dtype)
