@@ -395,6 +395,8 @@ TRIGGERS = [
     ("tied_signatures", lambda: k_tied_sigs[1, 1](np.zeros(1), np.int16(1), np.int16(2)), "TypeError",
      ["k_tied_sigs", "ambiguous", "(float64[::1], int32, float32) and (float64[::1], float32, int32)"]),
     ("no_such_signature", lambda: k_two_sigs.inspect_asm("void(int8[::1])"), "KeyError", ["k_two_sigs", "int8"]),
+    ("inspect_html_which_signature", lambda: k_two_sigs.inspect_html(os.devnull), "TypeError",
+     ["k_two_sigs", "2 compiled signatures", "name one"]),
     # device arrays (src/py/array.c, devicearray.py, api.py)
     ("device_array_negative", lambda: cuda.device_array(-1), "ValueError", ["-1"]),
     ("device_array_object", lambda: cuda.device_array(3, dtype=object), "TypeError", ["object"]),

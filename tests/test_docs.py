@@ -63,7 +63,8 @@ def _python_blocks(page):
 
 
 @pytest.mark.parametrize("page", ["README.md", "first-kernel.md", "inspection.md"])
-def test_page_examples_run(page, tmp_path, capsys):
+def test_page_examples_run(page, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)      # for the files an example writes
     code = "\n".join(_python_blocks(page))
     assert "@cuda.jit" in code
     code = code.replace("1_000_000", "20_000").replace("range(100)", "range(3)")

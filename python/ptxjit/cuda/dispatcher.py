@@ -497,6 +497,37 @@ class CUDADispatcher(_core.Dispatcher):
             print(self._text(k, "types") or "", file=out)
             print("=" * 80, file=out)
 
+    def inspect_html(self, path, signature=None, block=256):
+        """Writes an HTML page of the kernel compiled for `signature` (the
+        only one if omitted): each source line beside the PTX its `.loc`
+        directives give it, the SASS when nvdisasm or cuobjdump is
+        installed, and registers, memory and theoretical occupancy for
+        blocks of `block` threads.  Returns path."""
+        from .. import inspect_html as page
+        if signature is None:
+            if len(self.overloads) != 1:
+                raise TypeError("kernel %r has %d compiled signatures; name one: inspect_html(path, signature)"
+                                % (self.__name__, len(self.overloads)))
+            signature = next(iter(self.overloads))
+        k = self._kernel(signature)
+        ptx = k.ptx
+        if "\t.loc " not in ptx:     # compiled without lineinfo: the same kernel with it
+            opts = dict(self._options(), lineinfo=True)
+            ptx = _core.compile(self._pj_info(), ", ".join(k.signature), opts).ptx
+        resources, note, cc = None, "", None
+        if not _core.is_simulator():
+            resources = {"registers per thread": k._attr(4), "shared memory per block (bytes)": k._attr(1),
+                         "local memory per thread (bytes)": k._attr(3), "constant memory (bytes)": k._attr(2),
+                         "max threads per block": k._attr(0)}
+            note = "from the driver's function attributes"
+            from .api import get_current_device
+            major, minor = get_current_device().compute_capability
+            cc = 10 * major + minor
+        title = "%s(%s)" % (self.__name__, ", ".join(k.signature))
+        code = self.py_func.__code__
+        kernel = (code.co_filename, code.co_firstlineno, self.__name__, self._lines)
+        return page.write_page(path, title, ptx, kernel, resources, note, block, cc)
+
     def _kernel_attr(self, attr, signature):
         if signature is not None:
             return self._kernel(signature)._attr(attr)
