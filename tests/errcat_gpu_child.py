@@ -143,6 +143,10 @@ CASES = [
 UNKNOWN = 999          # CUDA_ERROR_UNKNOWN
 
 
+def _compiled(k):
+    return k.compile("void(float64[::1])")
+
+
 def _kernel(disp):
     """The compiled Kernel of a dispatcher's only signature."""
     return next(iter(disp.overloads.values()))
@@ -246,6 +250,8 @@ DRIVER_CASES = [
     ("drv_launch", "cuLaunchKernel", 701, 0, lambda: k_store[(2, 3), (32, 4)](_dev(), 1.0)),
     ("drv_func_attr", "cuFuncGetAttribute", UNKNOWN, 0, lambda: k_store.get_regs_per_thread()),
     ("drv_occupancy", "cuOccupancyMaxPotentialBlockSize", UNKNOWN, 0, lambda: k_fresh.forall(100)(_dev())),
+    ("drv_active_blocks", "cuOccupancyMaxActiveBlocksPerMultiprocessor", UNKNOWN, 0,
+     lambda: _compiled(k_fresh).max_cooperative_grid_blocks(128)),
     ("drv_dyn_smem", "cuFuncSetAttribute", UNKNOWN, 0, lambda: k_dyn[1, 32, 0, 64 * 1024](_dev(32))),
     ("drv_get_function", "cuModuleGetFunction", 500, 0,
      lambda: cuda.jit(k_fresh.py_func)[1, 1](cuda.device_array(1, np.float64))),

@@ -661,6 +661,52 @@ static PyObject *Kernel_attr(KernelObject *k, PyObject *arg)
 	return PyLong_FromLong(v);
 }
 
+/* regs_per_thread, shared_mem_per_block, ...: the CUfunction_attribute
+ * whose number the getter's closure holds, as Numba's _Kernel has them. */
+static PyObject *Kernel_resource(KernelObject *k, void *attr)
+{
+	PyObject *a = PyLong_FromLong((long)(intptr_t)attr);
+	PyObject *v = a ? Kernel_attr(k, a) : NULL;
+	Py_XDECREF(a);
+	return v;
+}
+
+/* max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the blocks that
+ * can be resident at once on the whole device. */
+static PyObject *Kernel_max_coop_blocks(KernelObject *k, PyObject *args, PyObject *kwds)
+{
+	static char *kw[] = {"blockdim", "dynsmemsize", NULL};
+	ModState *st = k->st;
+	PyObject *bd;
+	long long smem = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|L", kw, &bd, &smem))
+		return NULL;
+	long long threads = 1;
+	PyObject *dims = PyTuple_Check(bd) ? (Py_INCREF(bd), bd) : PyTuple_Pack(1, bd);
+	if (!dims)
+		return NULL;
+	for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(dims) && threads > 0; j++) {
+		long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(dims, j));
+		if (v == -1 && PyErr_Occurred()) {
+			Py_DECREF(dims);
+			return PyErr_Format(PyExc_TypeError, "max_cooperative_grid_blocks: blockdim must be an int or a "
+			                    "tuple of ints, not %R", bd);
+		}
+		threads = v < 1 || v > 1024 ? -1 : threads * v;
+	}
+	Py_DECREF(dims);
+	if (threads < 1 || threads > 1024 || smem < 0)
+		return PyErr_Format(PyExc_ValueError, "max_cooperative_grid_blocks: blockdim %R with %lld bytes of "
+		                    "shared memory is not a block a kernel can have (1 to 1024 threads)", bd, smem);
+	int n = 0;
+	RtErr e;
+	if (enter_rt(st))
+		return NULL;
+	if (rt_kernel_active_blocks(st->rt, &k->rk, (int)threads, (size_t)smem, &n, &e))
+		return raise_rt(st, &e);
+	return PyLong_FromLong((long)n * st->rt->sm_count);
+}
+
 /* _max_block_size(smem): the driver's occupancy-maximising block size
  * with smem bytes of dynamic shared memory (forall's threads per block). */
 static PyObject *Kernel_max_block_size(KernelObject *k, PyObject *arg)
@@ -704,12 +750,21 @@ static PyGetSetDef Kernel_getset[] = {
 	 "indices of the array arguments the kernel may read", NULL},
 	{"written_args", (getter)Kernel_written_args, NULL,
 	 "indices of the array arguments the kernel may write (NumPy arrays among them are copied back)", NULL},
+	{"max_threads_per_block", (getter)Kernel_resource, NULL, "the most threads a block of it can have",
+	 (void *)0},
+	{"shared_mem_per_block", (getter)Kernel_resource, NULL, "bytes of static shared memory a block",
+	 (void *)1},
+	{"const_mem_size", (getter)Kernel_resource, NULL, "bytes of constant memory", (void *)2},
+	{"local_mem_per_thread", (getter)Kernel_resource, NULL, "bytes of local memory a thread", (void *)3},
+	{"regs_per_thread", (getter)Kernel_resource, NULL, "registers a thread", (void *)4},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMethodDef Kernel_methods[] = {
 	{"_load", (PyCFunction)Kernel_load, METH_NOARGS, "loads the module on the device"},
 	{"_attr", (PyCFunction)Kernel_attr, METH_O, "a CUfunction_attribute value"},
+	{"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_coop_blocks, METH_VARARGS | METH_KEYWORDS,
+	 "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the blocks resident at once on the device"},
 	{"_max_block_size", (PyCFunction)Kernel_max_block_size, METH_O,
 	 "the block size of highest occupancy for this many bytes of dynamic shared memory"},
 	{"_cubin", (PyCFunction)kcache_cubin, METH_NOARGS, "the machine code (linked and loaded now), as bytes"},

@@ -50,6 +50,7 @@ static const struct {
 	SYM(cuStreamDestroy_v2), SYM(cuEventCreate), SYM(cuEventRecord),
 	SYM(cuEventSynchronize), SYM(cuEventQuery), SYM(cuEventElapsedTime),
 	SYM(cuEventDestroy_v2), SYM(cuOccupancyMaxPotentialBlockSize), SYM(cuLaunchHostFunc),
+	SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor),
 };
 #undef SYM
 

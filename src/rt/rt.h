@@ -136,6 +136,7 @@ typedef struct RtDriver {
 	CUresult (*cuEventDestroy_v2)(CUevent);
 	CUresult (*cuLaunchHostFunc)(CUstream, void (*)(void *), void *);
 	CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction, size_t (*)(int), size_t, int);
+	CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
 } RtDriver;
 
 /* ------------------------------------------------------------- errors */
@@ -405,6 +406,9 @@ int rt_kernel_attr(Rt *rt, RtKernel *k, int attr, int *out, RtErr *e);
 /* The block size that gives the kernel the most resident threads with
  * `smem` bytes of dynamic shared memory (the occupancy calculator). */
 int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e);
+/* How many blocks of `block` threads and `smem` bytes of dynamic shared
+ * memory one multiprocessor holds at once (the occupancy calculator). */
+int rt_kernel_active_blocks(Rt *rt, RtKernel *k, int block, size_t smem, int *n, RtErr *e);
 void rt_kernel_unload(Rt *rt, RtKernel *k);
 /* link.c: the machine code (cubin) the driver's linker makes from the
  * kernel's PTX, in malloc'd memory (*out, *size), also loaded into k; and

@@ -320,6 +320,18 @@ int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e)
 	return 0;
 }
 
+int rt_kernel_active_blocks(Rt *rt, RtKernel *k, int block, size_t smem, int *n, RtErr *e)
+{
+	if (rt->sim)
+		return rt_fail_rt(e, RT_E_ARG, "not simulated",
+		                  "the occupancy calculator is the driver's; the simulator has none");
+	if (rt_kernel_load(rt, k, e))
+		return -1;
+	CHECK(rt->d.cuOccupancyMaxActiveBlocksPerMultiprocessor(n, k->fn, block, smem),
+	      "cuOccupancyMaxActiveBlocksPerMultiprocessor (blocks of %d threads of kernel '%s')", block, k->pk->entry);
+	return 0;
+}
+
 static int sim_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
                       unsigned smem, const void *params, RtErr *e)
 {

@@ -849,7 +849,24 @@ CUresult cuLinkDestroy(void *state)
 #endif
 
 CUresult cuFuncSetAttribute(void *fn, int attr, int v) { INJECT(); GUARD(); return OK; }
-CUresult cuFuncGetAttribute(int *v, int attr, void *fn) { INJECT(); GUARD(); *v = attr == 4 ? 32 : 0; return OK; }
+/* max threads per block 1024, 256 bytes of static shared memory, 8 of
+ * constant memory, 16 of local memory a thread, 32 registers a thread */
+CUresult cuFuncGetAttribute(int *v, int attr, void *fn)
+{
+	static const int values[] = {1024, 256, 8, 16, 32};
+	INJECT();
+	GUARD();
+	*v = attr >= 0 && attr < 5 ? values[attr] : 0;
+	return OK;
+}
+/* as an SM of 2048 threads and 32 blocks, with the shared memory ignored */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *fn, int block, size_t smem)
+{
+	INJECT();
+	GUARD();
+	*n = block <= 0 || block > 1024 ? 0 : 2048 / block < 32 ? 2048 / block : 32;
+	return OK;
+}
 CUresult cuOccupancyMaxPotentialBlockSize(int *grid, int *block, void *fn, void *b2d, size_t smem, int limit)
 {
 	INJECT();

@@ -371,6 +371,7 @@ class CUDADispatcher(_core.Dispatcher):
             k = _core.compile(info, sigtext, opts)
         k.signature = argtypes
         k.variant = flags
+        k.cooperative = False        # no grid-wide synchronisation: never a cooperative launch
         self._variants[(argtypes, flags)] = k
         if flags == 0 or argtypes not in self.overloads:
             self.overloads[argtypes] = k
