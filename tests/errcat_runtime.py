@@ -325,6 +325,15 @@ class _ExtLies:
         return ptxjit.float32, val
 
 
+def _no_nvdisasm(fn):
+    from ptxjit.inspect_html import _tool
+    if _tool("nvdisasm"):
+        import pytest
+        pytest.skip("nvdisasm is installed")
+    k_store.compile("void(float32[::1], float64)")
+    return fn()
+
+
 SIM = "sim"       # runs on the simulator only (the GPU run skips it)
 GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 
@@ -368,7 +377,9 @@ TRIGGERS = [
     ("make_c_struct_bad_field", lambda: ptxjit.types.Record.make_c_struct([("a", 3)]), "TypeError",
      ["field 'a'", "not a number or record type"]),
     ("compile_all_ltoir", lambda: cuda.compile_all(_plain_kernel, "void(float32[::1], float32)"),
-     "NotImplementedError", ["PTX only", "output='ltoir'", "pass output='ptx'"]),
+     "NotImplementedError", ["PTX only", "output='ltoir'", "NVVM or nvJitLink", "output='cubin'"]),
+    ("compile_output_unknown", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="fatbin"),
+     "NotImplementedError", ["output='fatbin'", "'ptx' or 'cubin'"]),
     # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)
     ("extensions_not_list", lambda: cuda.jit(extensions=object())(_plain_kernel), "TypeError",
      ["extensions=", "a list of objects with a prepare_args method"]),
@@ -458,7 +469,13 @@ TRIGGERS = [
     ("jit_number", lambda: cuda.jit(3), "TypeError", ["3"]),
     ("jit_varargs", lambda: cuda.jit(lambda *a: None), "TypeError", ["*args"]),
     ("jit_bad_signature", lambda: cuda.jit(3.5), "TypeError", ["3.5"]),
-    ("compile_device", lambda: d_add.compile("int64(int64, int64)"), "TypeError", ["d_add", "device function"]),
+    ("compile_device_of_kernel", lambda: k_store.compile_device(("int64",)), "TypeError",
+     ["k_store", "is a kernel, not a device function", "compile(sig)"]),
+    ("inspect_asm_device", lambda: d_add.inspect_asm(), "NotImplementedError",
+     ["d_add", "no PTX of its own", "kernels that call it"]),
+    ("inspect_sass_device", lambda: d_add.inspect_sass(), "RuntimeError", ["SASS", "device function"]),
+    ("inspect_sass_no_nvdisasm", lambda: _no_nvdisasm(lambda: k_store.inspect_sass()), "RuntimeError",
+     ["nvdisasm was not found", "inspect_asm()"]),
     ("specialize_device", lambda: d_add.specialize(1, 2), "TypeError", ["d_add", "device function"]),
     ("forall_negative", lambda: k_store.forall(-1), "ValueError", ["ntasks", "-1"]),
     ("forall_tpb", lambda: k_store.forall(4, tpb=5000), "ValueError", ["tpb", "5000"]),
@@ -993,6 +1010,8 @@ SIM_TRIGGERS += [
 ]
 
 SIM_TRIGGERS += [
+    ("sim_compile_cubin", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="cubin"),
+     "RuntimeError", ["output='cubin'", "linker", "simulator", "output='ptx'"]),
     ("sim_warp_waits_for_barrier", lambda: k_warp_bar[1, 32](_f32(32)), "DeadlockError",
      ["cuda.shfl_sync()", "lanes 16 to 31", "mask 0xffffffff", "cuda.syncthreads()", "k_warp_bar",
       "errcat_runtime.py:"]),
@@ -1029,6 +1048,7 @@ SIM_TRIGGERS += [
 # ptxjit is imported)}.
 
 GPU_ONLY = {
+    "py:nvdisasm %s failed (%d): %s": "nvdisasm rejecting a cubin the driver linked (inspect_sass on a GPU)",
     "py:__dlpack__(stream=0) is ambiguous for CUDA (the DLPack protocol disallows it): pass 1 for the legacy "
     "default stream or 2 for the per-thread one": "kDLCUDA arrays only (tests/test_dlpack.py, GPU)",
     "py:cuda.from_dlpack: the tensor is on %s; kernels take CUDA memory: move it to the GPU first (x.cuda()), "

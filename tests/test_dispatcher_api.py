@@ -72,3 +72,106 @@ def test_fake_driver_overload_resources(fake_driver, tmp_path):
     assert res["coop"] == [8 * 132, 8 * 132, 2 * 132, 32 * 132]     # the fake's SM: 2048 threads, 32 blocks
     assert len(res["errs"]) == 4 and all("max_cooperative_grid_blocks" in e for e in res["errs"]), res
     assert res["errs"][3].startswith("TypeError")
+
+
+@cuda.jit(device=True)
+def fma1(x, y):
+    return x * y + 1
+
+
+@cuda.jit
+def use_fma1(a, b, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = fma1(a[i], b[i])
+
+
+def test_device_function_compile_device_and_overloads(rng):
+    from ptxjit import float32, int32
+    o = fma1.compile_device((int32, int32))
+    assert o.argument_types == ("int32", "int32") and o.return_type == "int64"     # Numba's int32 * int32
+    assert fma1.compile_device(("int32", "int32")) is o and fma1.overloads[("int32", "int32")] is o
+    assert fma1.compile("(float32, float32)").return_type == "float64"        # float32 + an int64 literal
+    assert fma1.compile_device((float32, float32), float32).return_type == "float64"   # already typed
+    assert fma1.compile("float32(int16, int16)").signature == "float32(int16, int16)"
+    assert set(fma1.signatures) >= {("int32", "int32"), ("float32", "float32"), ("int16", "int16")}
+    assert o.py_func is fma1.py_func
+    with pytest.raises(TypeError, match="is a kernel, not a device function"):
+        use_fma1.compile_device((int32,))
+    # typing it changes nothing for the kernels that call it
+    a = rng.integers(-1000, 1000, 300).astype(np.int32)
+    b = rng.integers(-1000, 1000, 300).astype(np.int32)
+    out = np.zeros(300, np.int64)
+    use_fma1[3, 128](a, b, out)
+    np.testing.assert_array_equal(out, a.astype(np.int64) * b + 1)
+
+
+def test_device_function_inspection():
+    import io
+    from ptxjit import float64
+    fma1.compile_device((float64, float64))
+    buf = io.StringIO()
+    fma1.inspect_types(file=buf)
+    text = buf.getvalue()
+    assert "fma1 float64(float64, float64)" in text and "return x * y + 1" in text, text
+    buf = io.StringIO()
+    fma1.inspect_types(file=buf, signature=("int8", "int8"))
+    assert "fma1 int64(int8, int8)" in buf.getvalue()
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        fma1.inspect_sass()
+    with pytest.raises(NotImplementedError, match="no PTX of its own"):
+        fma1.inspect_asm()
+
+
+def test_inspect_sass():
+    from ptxjit.inspect_html import _tool
+    if _tool("nvdisasm") is None:
+        with pytest.raises(RuntimeError, match=r"nvdisasm was not found.*inspect_asm\(\)"):
+            smooth.inspect_sass(SIG)
+        with pytest.raises(RuntimeError, match="nvdisasm was not found"):
+            smooth.inspect_sass_cfg()
+    elif ON_GPU:
+        sass = smooth.inspect_sass(SIG)
+        assert smooth.overloads[SIG].entry in sass and "EXIT" in sass
+        assert set(smooth.inspect_sass()) == {SIG}
+        assert "digraph" in smooth.inspect_sass_cfg(SIG)
+    else:
+        with pytest.raises(ValueError, match="the simulator makes no machine code"):
+            smooth.inspect_sass(SIG)
+
+
+def scale(out, x, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * a
+
+
+def test_compile_outputs():
+    sig = "void(float32[::1], float32[::1], float32)"
+    ptx, ret = cuda.compile(scale, sig, output="ptx")
+    assert ".entry" in ptx and str(ret) == "void"
+    with pytest.raises(NotImplementedError, match="NVVM or nvJitLink"):
+        cuda.compile(scale, sig, output="ltoir")
+    if ON_GPU:
+        cubin, ret = cuda.compile(scale, sig, output="cubin")
+        assert isinstance(cubin, bytes) and cubin[:4] == b"\x7fELF" and str(ret) == "void"
+        codes, _ = cuda.compile_all(scale, sig, device=False, output="cubin")
+        assert len(codes) == 1 and codes[0][:4] == b"\x7fELF"
+    else:
+        with pytest.raises(RuntimeError, match="simulator"):
+            cuda.compile(scale, sig, output="cubin")
+
+
+def test_fake_driver_compile_cubin(fake_driver, tmp_path):
+    res = run_fake("""
+        def scale(out, x, a):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = x[i] * a
+        cubin, ret = cuda.compile(scale, "void(float32[::1], float32[::1], float32)", output="cubin")
+        result["head"] = cubin[:16].decode("latin-1")
+        result["has_entry"] = b".entry" in cubin
+        result["links"] = get("links")
+    """, fake_driver, tmp_path)
+    assert "raised" not in res, res
+    assert res["head"].startswith("\x7fELF") and res["has_entry"] and res["links"] == 1, res

@@ -340,16 +340,38 @@ class CUDADispatcher(_core.Dispatcher):
 
     def compile(self, sig):
         """Compiles the kernel for a signature ("void(float32[::1], int64)",
-        a tuple of types, or void(...)); returns the compiled Kernel."""
+        a tuple of types, or void(...)); returns the compiled Kernel.  For a
+        device function, compile_device(argument types of sig)."""
         if self._device:
-            raise TypeError("%r is a device function: it is compiled with the kernels that call it"
-                            % self.__name__)
+            text = _sig_text(sig)
+            ret = text[:text.index("(")].strip() if "(" in text and not text.startswith("(") else ""
+            return self.compile_device(_argtypes_of(text), ret or None)
         text = _sig_text(sig)
         argtypes = _argtypes_of(text)
         k = self._variants.get((argtypes, 0))
         if k is None:
             k = self._compile(text, argtypes)
         return k
+
+    def compile_device(self, args, return_type=None):
+        """Types the device function for these argument types (a tuple of
+        types or their spellings) and returns its DeviceOverload, kept in
+        .overloads: the signature, the return type and the source.  Its
+        code is compiled into each kernel that calls it (there is no PTX
+        of its own)."""
+        if not self._device:
+            raise TypeError("compile_device: %r is a kernel, not a device function; use compile(sig)"
+                            % self.__name__)
+        argtypes = tuple(_canon_type(str(a)) for a in args)
+        o = self.overloads.get(argtypes)
+        if o is None:
+            if not _table_ready:
+                _build_resolve_table()
+            ret = _core.infer_return(self._pj_info(), ", ".join(argtypes))   # types it: errors raise here
+            if return_type is not None:         # a declared return type: the result converts to it
+                ret = str(return_type)
+            o = self.overloads[argtypes] = DeviceOverload(self, argtypes, ret)
+        return o
 
     def _compile(self, sigtext, argtypes, flags=0):
         """Compiles one signature; flags (from the launch) select a variant:
@@ -451,9 +473,30 @@ class CUDADispatcher(_core.Dispatcher):
 
     def inspect_asm(self, signature=None):
         """The PTX: a dict by signature, or the text for one signature."""
+        if self._device:
+            raise NotImplementedError("inspect_asm: device function %r has no PTX of its own: ptxjit compiles "
+                                      "it into the kernels that call it; inspect_asm() of such a kernel shows it"
+                                      % self.__name__)
         if signature is not None:
             return self._kernel(signature).ptx
         return {sig: k.ptx for sig, k in self.overloads.items()}
+
+    def inspect_sass(self, signature=None):
+        """The machine code (SASS) that nvdisasm prints for the kernel's
+        cubin: a dict by signature, or the text for one.  Needs the CUDA
+        toolkit's nvdisasm and the driver (which links the cubin)."""
+        return self._sass(signature, "-gi")
+
+    def inspect_sass_cfg(self, signature=None):
+        """The control-flow graph of the SASS, in DOT (nvdisasm -cfg)."""
+        return self._sass(signature, "-cfg")
+
+    def _sass(self, signature, flag):
+        if self._device:
+            raise RuntimeError("Cannot inspect SASS of a device function")
+        if signature is not None:
+            return _nvdisasm(self._kernel(signature), flag)
+        return {sig: _nvdisasm(k, flag) for sig, k in self.overloads.items()}
 
     def _text(self, k, attr):
         """k.ir or k.types; a kernel from the disk cache has neither, and
@@ -490,6 +533,11 @@ class CUDADispatcher(_core.Dispatcher):
         """Prints the source of every compiled signature with the type of
         each variable (Numba prints its typed IR)."""
         out = file if file is not None else sys.stdout
+        if self._device:
+            for o in ([self.compile_device(_argtypes_of(_sig_text(signature)))] if signature is not None
+                      else list(self.overloads.values())):
+                o.inspect_types(file=out)
+            return
         kernels = [(signature, self._kernel(signature))] if signature is not None \
             else list(self.overloads.items())
         for sig, k in kernels:
@@ -551,6 +599,61 @@ class CUDADispatcher(_core.Dispatcher):
 
     def __repr__(self):
         return "<ptxjit.cuda %s %s>" % ("device function" if self._device else "kernel", self.__qualname__)
+
+
+class DeviceOverload:
+    """A device function typed for argument types (Numba's compile result
+    of compile_device): .signature, .argument_types, .return_type,
+    inspect_types().  It has no code of its own: kernels inline it."""
+
+    def __init__(self, dispatcher, argtypes, return_type):
+        self.dispatcher = dispatcher
+        self.argument_types = argtypes
+        self.return_type = _canon_type(return_type)
+        self.signature = "%s(%s)" % (self.return_type, ", ".join(argtypes))
+
+    @property
+    def py_func(self):
+        return self.dispatcher.py_func
+
+    def inspect_types(self, file=None):
+        out = file if file is not None else sys.stdout
+        text, file_name, first, _ = self.dispatcher._source if self.dispatcher._source else \
+            source_of(self.dispatcher.py_func, self.dispatcher._lines)
+        print("%s %s" % (self.dispatcher.__name__, self.signature), file=out)
+        print("-" * 80, file=out)
+        print("# File: %s" % file_name, file=out)
+        print("# argument types: %s; return type: %s" % (", ".join(self.argument_types), self.return_type),
+              file=out)
+        print(text.rstrip("\n"), file=out)
+        print("=" * 80, file=out)
+
+    def __repr__(self):
+        return "<device function %s %s>" % (self.dispatcher.__qualname__, self.signature)
+
+
+def _nvdisasm(k, flag):
+    """nvdisasm's listing of the kernel's cubin."""
+    import os
+    import subprocess
+    import tempfile
+    from ..inspect_html import _tool
+    exe = _tool("nvdisasm")
+    if exe is None:
+        raise RuntimeError("nvdisasm was not found (on PATH, in CUDA_HOME or /usr/local/cuda): inspect_sass() runs "
+                           "the CUDA toolkit's nvdisasm on the kernel's machine code; install the toolkit, or read "
+                           "the PTX with inspect_asm()")
+    cubin = k._cubin()
+    fd, path = tempfile.mkstemp(suffix=".cubin")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(cubin)
+        p = subprocess.run([exe, flag, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finally:
+        os.unlink(path)
+    if p.returncode:
+        raise RuntimeError("nvdisasm %s failed (%d): %s" % (flag, p.returncode, p.stderr.decode(errors="replace")))
+    return p.stdout.decode(errors="replace")
 
 
 _ExtensionDispatcher = None
@@ -678,12 +781,9 @@ def jit(func_or_sig=None, device=False, **options):
     return CUDADispatcher(func_or_sig, None, device, options, lines)
 
 
-def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
-                opt=True, abi="numba", abi_info=None, max_registers=None):
-    """Compiles a kernel to PTX without launching it (no GPU needed):
-    returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
-    the target compute capability; by default NUMBA_CUDA_DEFAULT_PTX_CC
-    ("8.0") when set, else the current GPU's, else (9, 0)."""
+def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
+                    ptx_only=True):
+    """The Kernel of pyfunc compiled for sig outside any dispatcher."""
     if device:
         raise NotImplementedError("compile_ptx(device=True): ptxjit compiles a device function into the "
                                   "kernels that call it; compile a kernel that calls it instead")
@@ -693,14 +793,23 @@ def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=
     d = CUDADispatcher(func, None, False, dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                                                 max_registers=max_registers))
     opts = d._options()
-    opts["ptx_only"] = True
+    opts["ptx_only"] = ptx_only
     if cc is None:
         cc = _config.CUDA_DEFAULT_PTX_CC
     if cc is not None:
         opts["arch"] = int(cc[0]) * 10 + int(cc[1])
     if not _table_ready:
         _build_resolve_table()
-    k = _core.compile(d._pj_info(), _sig_text(sig), opts)
+    return _core.compile(d._pj_info(), _sig_text(sig), opts)
+
+
+def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
+                opt=True, abi="numba", abi_info=None, max_registers=None):
+    """Compiles a kernel to PTX without launching it (no GPU needed):
+    returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
+    the target compute capability; by default NUMBA_CUDA_DEFAULT_PTX_CC
+    ("8.0") when set, else the current GPU's, else (9, 0)."""
+    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers)
     return k.ptx, _types.void
 
 
@@ -719,19 +828,30 @@ def compile_for_current_device(pyfunc, sig, **kwargs):
 def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
                 abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
     """Numba's cuda.compile_all: ([code of the function and of what it
-    links], return type).  ptxjit makes PTX and links nothing, so
-    output='ptx' gives ([ptx], return type)."""
-    if output != "ptx":
-        raise NotImplementedError("ptxjit produces PTX only (output=%r); pass output='ptx'" % (output,))
-    ptx, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
-                         opt=True if opt is None else opt, abi=abi, abi_info=abi_info)
-    return [ptx], resty
+    links], return type).  ptxjit links nothing, so it is
+    ([ptx or cubin], return type)."""
+    code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                          opt=True if opt is None else opt, abi=abi, abi_info=abi_info, output=output)
+    return [code], resty
 
 
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
             abi="c", abi_info=None, output="ptx", **kwargs):
-    """Numba's cuda.compile(..., output='ptx'): (ptx, return type)."""
-    if output != "ptx":
-        raise NotImplementedError("ptxjit produces PTX only (output=%r)" % (output,))
-    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-                       cc=cc, opt=opt)
+    """Numba's cuda.compile: (code, return type), the code PTX text
+    (output='ptx') or, made by the CUDA driver's linker from it, the
+    machine code as bytes (output='cubin'; needs the driver and a GPU)."""
+    if output == "ltoir":
+        raise NotImplementedError("output='ltoir' needs NVVM or nvJitLink, which ptxjit does not use: it makes "
+                                  "PTX only (output='ptx'), and machine code through the CUDA driver's linker "
+                                  "(output='cubin')")
+    if output not in ("ptx", "cubin"):
+        raise NotImplementedError("cuda.compile: output=%r is not an output ptxjit makes ('ptx' or 'cubin')"
+                                  % (output,))
+    if output == "ptx":
+        return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+                           cc=cc, opt=opt)
+    if _core.is_simulator():
+        raise RuntimeError("cuda.compile(output='cubin') needs the CUDA driver's linker; the simulator "
+                           "(PTXJIT_SIM=1) makes no machine code: use output='ptx'")
+    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False)
+    return k._cubin(), _types.void
