@@ -325,6 +325,24 @@ class _ExtLies:
         return ptxjit.float32, val
 
 
+def _pickle_local_kernel():
+    import pickle
+
+    @cuda.jit
+    def k_local(a):
+        a[0] = 1
+    return pickle.dumps(k_local)
+
+
+def _pickle_orphan():
+    import pickle
+
+    def k_orphan(a):
+        a[0] = 1
+    k_orphan.__qualname__ = "k_orphan_nowhere"      # a name its module does not hold
+    return pickle.dumps(cuda.jit(k_orphan))
+
+
 def _no_nvdisasm(fn):
     from ptxjit.inspect_html import _tool
     if _tool("nvdisasm"):
@@ -469,6 +487,10 @@ TRIGGERS = [
     ("jit_number", lambda: cuda.jit(3), "TypeError", ["3"]),
     ("jit_varargs", lambda: cuda.jit(lambda *a: None), "TypeError", ["*args"]),
     ("jit_bad_signature", lambda: cuda.jit(3.5), "TypeError", ["3.5"]),
+    ("pickle_local_kernel", _pickle_local_kernel, "PicklingError", ["k_local", "define it at module level"]),
+    ("pickle_orphan_function", _pickle_orphan, "PicklingError", ["k_orphan", "does not hold it", "k_orphan_nowhere"]),
+    ("pickle_launch_with_stream", lambda: __import__("pickle").dumps(k_store[1, 32, cuda.stream()]), "PicklingError",
+     ["launch configuration", "stream"]),
     ("compile_device_of_kernel", lambda: k_store.compile_device(("int64",)), "TypeError",
      ["k_store", "is a kernel, not a device function", "compile(sig)"]),
     ("inspect_asm_device", lambda: d_add.inspect_asm(), "NotImplementedError",

@@ -44,7 +44,7 @@ import tempfile
 import threading
 import warnings
 
-from . import _cachefile, _core
+from . import _cachefile, _core, _pickle
 from .source import capture_lines, source_of
 
 _OPTIONS = {
@@ -308,6 +308,12 @@ class CPUDispatcher(_core.CpuDispatcher):
 
     def __get__(self, obj, objtype=None):
         return self if obj is None else _Bound(self, obj)
+
+    def __reduce__(self):
+        # ptxjit/_pickle.py: by name, or the function by reference with the
+        # options and declared signatures
+        return _pickle.reduce_jitted(self, "@njit function", lambda: (
+            CPUDispatcher, (_pickle.function(self.py_func), list(self._sigs) if self._sigs else None, dict(self.targetoptions))))
 
     def __repr__(self):
         return "<ptxjit.njit function %s>" % self.__qualname__

@@ -43,7 +43,7 @@ import re
 
 import numpy as np
 
-from . import _core
+from . import _core, _pickle
 from . import types as _types
 from .errors import TypingError
 
@@ -830,6 +830,9 @@ class ElementwiseFunction:
             return r
         return res
 
+    def __reduce__(self):
+        return _pickle.reduce_jitted(self, "function over arrays")     # by name only (ptxjit/_pickle.py)
+
     def __repr__(self):
         return "<ptxjit GPU ufunc %s>" % self.__qualname__
 
@@ -1075,6 +1078,9 @@ class GUFunction:
             res = [d.copy_to_host(stream=stream) for d in res]
             _sync(stream)
         return res[0] if nout == 1 else tuple(res)
+
+    def __reduce__(self):
+        return _pickle.reduce_jitted(self, "function over arrays")     # by name only (ptxjit/_pickle.py)
 
     def __repr__(self):
         return "<ptxjit GPU gufunc %s %s>" % (self.__qualname__, self.layout)

@@ -41,6 +41,7 @@ the CPUs available); .reduce runs on one thread.
 
 import numpy as np
 
+from . import _pickle
 from . import ufunc as _u
 from .errors import TypingError
 
@@ -546,6 +547,9 @@ class CPUUFunc:
             return out
         return res[()] if res.ndim == 0 else res
 
+    def __reduce__(self):
+        return _pickle.reduce_jitted(self, "function over arrays")     # by name only (ptxjit/_pickle.py)
+
     def __repr__(self):
         return "<ptxjit CPU ufunc %s>" % self.__qualname__
 
@@ -684,6 +688,9 @@ class CPUGUFunc:
             return out if isinstance(out, (tuple, list)) else outs[0]
         res = [r[()] if r.ndim == 0 else r for r in res]
         return res[0] if nout == 1 else tuple(res)
+
+    def __reduce__(self):
+        return _pickle.reduce_jitted(self, "function over arrays")     # by name only (ptxjit/_pickle.py)
 
     def __repr__(self):
         return "<ptxjit CPU gufunc %s %s>" % (self.__qualname__, self.layout)

@@ -48,6 +48,12 @@ class DeviceNDArray(_core.DeviceArray):
     __cuda_memory__ = True
     __slots__ = ("__weakref__",)
 
+    def __reduce__(self):
+        # pickled as its contents, copied to the host now; unpickling
+        # copies them to a new device array (of the same shape, dtype and
+        # order; a non-contiguous view becomes contiguous)
+        return (_unpickle_device_array, (self.copy_to_host(),))
+
     # ---- construction
 
     @classmethod
@@ -341,3 +347,8 @@ def _sync(stream):
     s = _stream(stream)
     if s is not None:
         s.synchronize()
+
+
+def _unpickle_device_array(host):
+    from .api import to_device
+    return to_device(host)

@@ -14,10 +14,12 @@ kernel is compiled at once and never again: a launch picks the compiled
 signature its arguments convert to, as in Numba.
 """
 
+import copyreg
+import pickle
 import sys
 from types import ModuleType as _ModuleType
 
-from .. import _core
+from .. import _core, _pickle
 from .. import types as _types
 from ..source import capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
 from . import cache as _cache
@@ -599,6 +601,38 @@ class CUDADispatcher(_core.Dispatcher):
 
     def __repr__(self):
         return "<ptxjit.cuda %s %s>" % ("device function" if self._device else "kernel", self.__qualname__)
+
+    def __reduce__(self):
+        # ptxjit/_pickle.py: by name, or the function by reference with the
+        # options and declared signatures
+        def rebuild():
+            sigs = None
+            if self._device and self._device_sig:
+                sigs = list(self._device_sig)
+            elif not self._can_compile:
+                sigs = ["(%s)" % ", ".join(a) for a in self.overloads]
+            return (_rebuild_dispatcher, (_pickle.function(self.py_func), sigs, self._device,
+                                          dict(self.targetoptions)))
+        return _pickle.reduce_jitted(self, "device function" if self._device else "kernel", rebuild)
+
+
+def _rebuild_dispatcher(py_func, sigs, device, options):
+    return CUDADispatcher(py_func, sigs, device, options)
+
+
+def _reduce_launcher(launcher):
+    s = launcher.stream
+    if s not in (0, None) and getattr(s, "handle", 0):
+        raise pickle.PicklingError("cannot pickle a launch configuration with a stream (%r): streams belong to "
+                                   "this process" % (s,))
+    return (_rebuild_launcher, (launcher.dispatcher, launcher.griddim, launcher.blockdim, launcher.sharedmem))
+
+
+def _rebuild_launcher(dispatcher, griddim, blockdim, sharedmem):
+    return dispatcher[griddim, blockdim, 0, sharedmem]
+
+
+copyreg.pickle(_core.Launcher, _reduce_launcher)
 
 
 class DeviceOverload:
