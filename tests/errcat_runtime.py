@@ -1053,6 +1053,73 @@ SIM_TRIGGERS += [
 ]
 
 
+# ptxjit.mpi (python/ptxjit/mpi.py): its checks come before mpi4py is needed
+
+
+@contextlib.contextmanager
+def _mpi_env(value):
+    saved = os.environ.get("PTXJIT_MPI_CUDA_AWARE")
+    os.environ["PTXJIT_MPI_CUDA_AWARE"] = value
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["PTXJIT_MPI_CUDA_AWARE"]
+        else:
+            os.environ["PTXJIT_MPI_CUDA_AWARE"] = saved
+
+
+def _mpi_halos(u, value="0", **kw):
+    from ptxjit import mpi
+    with _mpi_env(value):
+        mpi.exchange_halos(u, **kw)
+
+
+def _mpi_aware_maybe():
+    from ptxjit import mpi
+    with _mpi_env("maybe"):
+        mpi.cuda_aware()
+
+
+def _mpi_without_mpi4py():
+    import sys
+    from ptxjit import mpi
+    saved = sys.modules.get("mpi4py", False)
+    sys.modules["mpi4py"] = None            # import mpi4py fails
+    try:
+        mpi.local_rank()
+    finally:
+        if saved is False:
+            del sys.modules["mpi4py"]
+        else:
+            sys.modules["mpi4py"] = saved
+
+
+def _mpi_bind_too_late():
+    from ptxjit import mpi
+    saved = mpi.cuda_started
+    mpi.cuda_started = lambda: True         # as after the first CUDA call
+    try:
+        mpi.bind_gpu()
+    finally:
+        mpi.cuda_started = saved
+
+
+TRIGGERS += [
+    ("mpi_halos_of_numpy", lambda: _mpi_halos(np.zeros((6, 4))), "TypeError", ["exchange_halos", "ndarray"]),
+    ("mpi_halos_width", lambda: _mpi_halos(cuda.to_device(np.zeros((6, 4))), width=0), "ValueError",
+     ["width", "positive int"]),
+    ("mpi_halos_too_few_rows", lambda: _mpi_halos(cuda.to_device(np.zeros((5, 4))), width=2), "ValueError",
+     ["(5, 4)", "at least 6 rows"]),
+    ("mpi_halos_not_cuda_aware", lambda: _mpi_halos(cuda.to_device(np.zeros((6, 4))), device_buffers=True),
+     "RuntimeError", ["not CUDA-aware", "device_buffers", "PTXJIT_MPI_CUDA_AWARE=1"]),
+    ("mpi_halos_f_order", lambda: _mpi_halos(cuda.to_device(np.zeros((6, 4), order="F")), "1",
+                                             device_buffers=True), "ValueError", ["C-contiguous"]),
+    ("mpi_cuda_aware_env", _mpi_aware_maybe, "ValueError", ["PTXJIT_MPI_CUDA_AWARE='maybe'", "1", "0"]),
+    ("mpi_without_mpi4py", _mpi_without_mpi4py, "ImportError", ["mpi4py", "pip install mpi4py mpich"]),
+    ("mpi_bind_too_late", _mpi_bind_too_late, "RuntimeError", ["bind_gpu() comes too late", "CUDA_VISIBLE_DEVICES"]),
+]
+
 # Formats that a trigger gives but that are almost all conversions (so
 # that a regex would match any message) are named by the trigger itself,
 # as its fifth element.
