@@ -974,6 +974,12 @@ typedef struct SArray {
 	                   * SP_GLOBAL */
 } SArray;
 
+/* A global device array's memory: lo is the address of its lowest byte. */
+typedef struct DevMem {
+	uint64_t lo, len;
+	const char *name;
+} DevMem;
+
 /* What a bounds check (or trap) reports when it fails. */
 typedef struct CheckInfo {
 	const char *array;   /* the array's name in the source */
@@ -1014,6 +1020,10 @@ struct Fn {
 	uint8_t *fargcls, *fretcls;
 	const char **fmts;   /* print formats (O_PRINT) */
 	int nfmts, capfmts;
+	/* global device arrays used by their address (the kernel's Fn; the
+	 * simulator's guard admits their bytes, and no disk cache keeps them) */
+	DevMem *devmem;
+	int ndevmem, capdevmem;
 	/* nc[v] set: the global load defining value v reads memory nothing
 	 * writes while the kernel runs (ld.global.nc; opt/nc.c, among the last passes) */
 	uint8_t *nc;

@@ -32,7 +32,9 @@ enum {
 	PJ_V_DTYPE,     /* s: dtype name, "float32" (np.dtype objects, numba types) */
 	PJ_V_FUNC,      /* func: another jitted (device) function */
 	PJ_V_EXC,       /* s: exception class name, "ValueError" */
-	PJ_V_ARRAY      /* a constant host array: data, sk (dtype name in s), ndim, shape */
+	PJ_V_ARRAY,     /* a constant host array: data, sk (dtype name in s), ndim, shape */
+	PJ_V_DEVARRAY   /* a device array, captured by address: i the address, s the dtype name,
+	                   ndim, shape, strides (bytes), readonly */
 };
 
 typedef struct PjValue {
@@ -46,6 +48,8 @@ typedef struct PjValue {
 	const void *data;
 	int ndim;
 	int64_t shape[8];
+	int64_t strides[8];     /* DEVARRAY */
+	int readonly;           /* DEVARRAY */
 } PjValue;
 
 /* A function's source and how to resolve its free names.  The resolver
@@ -128,6 +132,7 @@ typedef struct PjKernel {
 	int param_bytes;
 	int64_t static_smem;    /* bytes of static shared memory */
 	int dynamic_smem;       /* uses cuda.shared.array(0, ...) */
+	int devmem;             /* uses global device arrays by their address (no disk cache) */
 	uint64_t read_args;     /* bit i: the kernel may load from array argument i */
 	uint64_t written_args;  /* bit i: it may store or do atomics into it (or a view);
 	                           arguments from 63 on share bit 63 */

@@ -619,7 +619,23 @@ TRIGGERS = [
     ("njit_no_sig_match", lambda: _njit_sigs()(np.zeros(3)), "TypeError", ["n_sig", "match none"]),
     ("njit_object_mode_flag", lambda: njit(nopython=False), "NotImplementedError", ["object mode"]),
     ("njit_error_model", lambda: njit(error_model="c"), "ValueError", ["error_model must be"]),
+    ("cache_device_global", lambda: _cached_device_global(), "PicklingError", ["k_dev_global", "global device arrays"]),
 ]
+
+
+_DEV_GLOBAL = None
+
+
+def _cached_device_global():
+    """A kernel with cache=True that reads a global device array."""
+    import tempfile
+    global _DEV_GLOBAL
+    _DEV_GLOBAL = cuda.to_device(np.arange(3.0))
+    with _env(PTXJIT_CACHE_DIR=tempfile.mkdtemp()):
+        @cuda.jit(cache=True)
+        def k_dev_global(a):
+            a[0] = _DEV_GLOBAL[1]
+        k_dev_global[1, 1](np.zeros(3))
 
 
 def _vec_neg():

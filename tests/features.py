@@ -254,8 +254,11 @@ FEATURES = [
      YES, "Frozen at the first compile, as Numba's; the disk cache notices a change.",
      ['test_kernels.py::test_module_constants', 'test_cache.py::test_changed_frozen_array_misses']),
     ('2.5', 'Global device arrays', 'reference a module-level device array / CAI object',
-     NO, 'Refused with a message: pass the device array as an argument.',
-     []),
+     YES, "Captured by address at the first compile, as Numba's, read and written in place; cache=True refuses "
+     "such a kernel (PicklingError). The simulator takes another library's array only over simulated memory.",
+     ['test_device_globals.py::test_read_in_kernel_and_device_function',
+      'test_device_globals.py::test_other_librarys_array_is_read_and_written_in_place',
+      'test_device_globals.py::test_cache_true_refuses_a_kernel_with_device_globals']),
     ('2.5', 'Address-space numbering', '—',
      NA, 'Internal to the code generator: ptxjit uses state-space-qualified loads and stores where it knows the space.',
      []),

@@ -194,6 +194,7 @@ static void fill_kernel(PjKernel *k, Fn *f)
 		k->params[i] = (PjParam){p->ty, p->off, p->arg, p->role, p->dim};
 	}
 	k->param_bytes = f->param_bytes;
+	k->devmem = f->ndevmem > 0;
 	ir_arg_effects(f, &k->read_args, &k->written_args);
 	for (int i = 0; i < f->narrays; i++) {
 		SArray *a = &f->arrays[i];

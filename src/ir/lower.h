@@ -205,6 +205,7 @@ void lower_record_store(Lower *L, Expr *target, Value v);   /* r.x = v, r['x'] =
 void lower_record_aug(Lower *L, Expr *target, AstOp op, Expr *value);
 void lower_record_copy(Lower *L, Type *dst, Ref addr, Value src, Span sp);
 Value lower_const_array(Lower *L, const Const *cv, Span sp);
+Value lower_device_array(Lower *L, const Const *cv, Type *t);   /* a PJ_V_DEVARRAY: its address */
 
 /* lower_cpu.c: array creation (np.empty, ...) */
 Value lower_cpu_intrin(Lower *L, Expr *e, int in);

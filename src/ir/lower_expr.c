@@ -407,13 +407,13 @@ static int pure_call(const Expr *e)
 	       e->ty->kind == TY_SCALAR;
 }
 
-/* A constant that is a value (const_is_value, or a global array), not
+/* A constant that is a value (const_is_value, or a global array, host or device), not
  * the module, function or intrinsic that some expressions carry as their
  * cval (a variable assigned cuda.laneid carries the intrinsic, though its
  * value is the lane's). */
 static int is_value_const(const Const *cv)
 {
-	return const_is_value(cv) || cv->kind == PJ_V_ARRAY;
+	return const_is_value(cv) || cv->kind == PJ_V_ARRAY || cv->kind == PJ_V_DEVARRAY;
 }
 
 /* Is e computed from constants only (a constant, or arithmetic and pure

@@ -335,3 +335,39 @@ Value lower_const_array(Lower *L, const Const *cv, Span sp)
 		v.shape[i] = ir_con_int(f, KL, cv->elts[i].i);
 	return v;
 }
+
+/* A global device array: its address and extents (and byte strides, for
+ * layout A) are constants; the kernel's Fn notes the bytes it spans. */
+Value lower_device_array(Lower *L, const Const *cv, Type *t)
+{
+	Fn *f = L->f, *kf = f->mod ? f->mod : f;
+	int n = t->ndim;
+	if (cv->n != n)
+		ICE(L->c, "device array constant of %d dimensions typed %s", cv->n, ty_str_of(L->c, t));
+	Value v = {.ty = t};
+	v.data = ir_con_int(f, KL, cv->i);
+	v.shape = arena_alloc(L->c->arena, sizeof(Ref) * (size_t)(n + 1));
+	int64_t lo = 0, hi = ty_elem_size(t->elem);
+	int empty = 0;
+	for (int d = 0; d < n; d++) {
+		int64_t ext = cv->elts[d].i, st = cv->elts[n + d].i;
+		v.shape[d] = ir_con_int(f, KL, ext);
+		if (ext == 0)
+			empty = 1;
+		else if (st < 0)
+			lo += (ext - 1) * st;
+		else
+			hi += (ext - 1) * st;
+	}
+	if (t->layout == LAYOUT_A) {
+		v.stride = arena_alloc(L->c->arena, sizeof(Ref) * (size_t)(n + 1));
+		for (int d = 0; d < n; d++)
+			v.stride[d] = ir_con_int(f, KL, cv->elts[n + d].i);
+	}
+	DevMem m = {(uint64_t)cv->i + (uint64_t)lo, empty ? 0 : (uint64_t)(hi - lo), cv->s ? cv->s : "?"};
+	for (int i = 0; i < kf->ndevmem; i++)
+		if (kf->devmem[i].lo == m.lo && kf->devmem[i].len == m.len)
+			return v;
+	VEC_PUSH(L->c, kf->devmem, kf->ndevmem, kf->capdevmem, m);
+	return v;
+}

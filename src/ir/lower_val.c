@@ -166,6 +166,8 @@ Value lower_const(Lower *L, const Const *cv, Type *t, Span sp)
 			v.elts[i] = lower_const(L, &cv->elts[i], t->elts[i], sp);
 		return v;
 	case TY_ARRAY:
+		if (cv->kind == PJ_V_DEVARRAY)
+			return lower_device_array(L, cv, t);
 		if (cv->kind != PJ_V_ARRAY)
 			ICE(L->c, "array constant of kind %d", cv->kind);
 		return lower_const_array(L, cv, sp);

@@ -288,6 +288,101 @@ static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 	return 0;
 }
 
+/* A device array (cuda.to_device) or, on the GPU, any object with a
+ * __cuda_array_interface__: captured by its address, as Numba does; the
+ * resolver's frozen dict keeps the object, and so its memory, alive. */
+/* On the simulator, device memory is host memory the allocator handed
+ * out: memory described by another object is read only when it lies in
+ * such a block. */
+static int sim_can_read(ModState *st, CUdeviceptr ptr, int itemsize, int ndim, const Py_ssize_t *shape,
+                        const Py_ssize_t *strides)
+{
+	int64_t lo = 0, hi = itemsize;
+	for (int d = 0; d < ndim; d++) {
+		if (shape[d] == 0)
+			return 1;
+		if (strides[d] < 0)
+			lo += (int64_t)(shape[d] - 1) * strides[d];
+		else
+			hi += (int64_t)(shape[d] - 1) * strides[d];
+	}
+	return rt_sim_holds(st->rt, (uint64_t)ptr + (uint64_t)lo, (uint64_t)(hi - lo));
+}
+
+static int devarray_value(PjValue *out, CUdeviceptr ptr, int kind, int ndim, const Py_ssize_t *shape,
+                          const Py_ssize_t *strides, int readonly)
+{
+	out->kind = PJ_V_DEVARRAY;
+	out->i = (int64_t)ptr;
+	out->s = kind_npname[kind];
+	out->ndim = ndim;
+	out->readonly = readonly;
+	for (int d = 0; d < ndim; d++) {
+		out->shape[d] = shape[d];
+		out->strides[d] = strides[d];
+	}
+	return 0;
+}
+
+static int device_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
+{
+	ModState *st = r->st;
+	if (PyObject_TypeCheck(obj, st->DeviceArray_T)) {
+		DeviceArrayObject *a = (DeviceArrayObject *)obj;
+		if (a->kind < 0)
+			unknown(obj, out, arena, "a device array of a dtype kernels do not support");
+		else if (a->foreign && st->sim && !sim_can_read(st, a->ptr, a->itemsize, a->ndim, a->shape, a->strides))
+			unknown(obj, out, arena, "memory of another library, which the simulator cannot read");
+		else
+			devarray_value(out, a->ptr, a->kind, a->ndim, a->shape, a->strides, 0);
+		return 0;
+	}
+	PyObject *cai = PyObject_GetAttr(obj, st->s_cai);
+	if (!cai)
+		return -1;
+	int rc = 0;
+	PyObject *shape = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, st->s_shape) : NULL;
+	PyObject *ts = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, st->s_typestr) : NULL;
+	PyObject *data = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, st->s_data) : NULL;
+	PyObject *strides = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, st->s_strides) : NULL;
+	int itemsize = 0, kind = -1;
+	Py_ssize_t nd = shape && PyTuple_Check(shape) ? PyTuple_GET_SIZE(shape) : -1;
+	if (PyErr_Occurred()) {
+		rc = -1;
+	} else if (nd < 0 || nd > PJ_MAXDIM || !ts || !PyUnicode_Check(ts) || !data || !PyTuple_Check(data) ||
+	           PyTuple_GET_SIZE(data) < 1 ||
+	           (strides && strides != Py_None && (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != nd))) {
+		unknown(obj, out, arena, "a malformed __cuda_array_interface__");
+	} else if ((kind = kind_of_typestr(PyUnicode_AsUTF8(ts) ? PyUnicode_AsUTF8(ts) : "", &itemsize)) < 0) {
+		PyErr_Clear();
+		unknown(obj, out, arena, "a device array of a dtype kernels do not support");
+	} else {
+		Py_ssize_t sh[PJ_MAXDIM], sd[PJ_MAXDIM], step = itemsize;
+		for (Py_ssize_t d = 0; d < nd && rc == 0; d++)
+			if ((sh[d] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, d))) == -1 && PyErr_Occurred())
+				rc = -1;
+		for (Py_ssize_t d = nd - 1; d >= 0 && rc == 0; d--) {
+			if (strides && strides != Py_None) {
+				if ((sd[d] = PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, d))) == -1 && PyErr_Occurred())
+					rc = -1;
+			} else {
+				sd[d] = step;
+				step *= sh[d];
+			}
+		}
+		unsigned long long p = rc ? 0 : PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+		int ro = rc || PyTuple_GET_SIZE(data) < 2 ? 0 : PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+		if (rc || (p == (unsigned long long)-1 && PyErr_Occurred()) || ro < 0)
+			rc = -1;
+		else if (st->sim && !sim_can_read(st, (CUdeviceptr)p, itemsize, (int)nd, sh, sd))
+			unknown(obj, out, arena, "a GPU array of another library, which the simulator cannot read");
+		else
+			devarray_value(out, (CUdeviceptr)p, kind, (int)nd, sh, sd, ro);
+	}
+	Py_DECREF(cai);
+	return rc;
+}
+
 /* A NumPy scalar: its value, and its dtype's name in out->s, which types
  * it (np.float32(0.5) is a float32, np.uint64(2**64 - 1) a uint64), as
  * Numba types a global or closure variable by its NumPy type. */
@@ -455,6 +550,8 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 			out->s = copy_str(arena, tn, (Py_ssize_t)strlen(tn));
 		} else if (nd_type_named(Py_TYPE(obj), "numpy.ndarray")) {
 			return const_array(r, obj, out, arena);
+		} else if (PyObject_TypeCheck(obj, st->DeviceArray_T) || PyObject_HasAttr(obj, st->s_cai)) {
+			return device_array(r, obj, out, arena);
 		} else if (nd_type_named(Py_TYPE(obj), "numpy.dtype") && is_record_dtype(obj)) {
 			PyObject *sig = record_sig(obj);
 			if (!sig) {
@@ -582,6 +679,7 @@ static PyObject *Kernel_log(KernelObject *k, void *c) { return str_or_none(k->rk
 static PyObject *Kernel_compile_us(KernelObject *k, void *c) { return PyFloat_FromDouble(k->pk->compile_us); }
 static PyObject *Kernel_static_smem(KernelObject *k, void *c) { return PyLong_FromLongLong(k->pk->static_smem); }
 static PyObject *Kernel_dynamic_smem(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->dynamic_smem); }
+static PyObject *Kernel_devmem(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->devmem); }
 static PyObject *Kernel_param_bytes(KernelObject *k, void *c) { return PyLong_FromLong(k->pk->param_bytes); }
 static PyObject *Kernel_has_sim(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->sim != NULL); }
 
@@ -743,6 +841,7 @@ static PyGetSetDef Kernel_getset[] = {
 	{"compile_us", (getter)Kernel_compile_us, NULL, "microseconds pj_compile took", NULL},
 	{"static_smem", (getter)Kernel_static_smem, NULL, "bytes of static shared memory", NULL},
 	{"dynamic_smem", (getter)Kernel_dynamic_smem, NULL, "uses dynamic shared memory", NULL},
+	{"uses_device_globals", (getter)Kernel_devmem, NULL, "uses global device arrays by their address", NULL},
 	{"param_bytes", (getter)Kernel_param_bytes, NULL, "size of the parameter buffer", NULL},
 	{"params", (getter)Kernel_params, NULL, "[(role, arg, dim, kind, offset)]", NULL},
 	{"has_sim", (getter)Kernel_has_sim, NULL, "a simulator program was built", NULL},

@@ -93,6 +93,7 @@ Rt *rt_new(int sim, int sim_check)
 	rt->gen = 1;
 	rt->auto_reset = env_on("PTXJIT_RESET_ON_FAULT");
 	pthread_mutex_init(&rt->lock, NULL);
+	pthread_mutex_init(&rt->sim_lock, NULL);
 	rt_xfer_init(rt);
 	if (sim) {
 		set_sim(rt);

@@ -59,12 +59,80 @@ size_t rt_size_class(size_t n, int *bin)
 	return base + k * step;
 }
 
+/* The index of the first simulated block at or above address a. */
+static int sim_find(const Rt *rt, uintptr_t a)
+{
+	int lo = 0, hi = rt->nsim;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (rt->sim_lo[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int sim_note(Rt *rt, uintptr_t a, size_t len)
+{
+	pthread_mutex_lock(&rt->sim_lock);
+	if (rt->nsim == rt->capsim) {
+		int cap = rt->capsim ? rt->capsim * 2 : 64;
+		uintptr_t *lo = realloc(rt->sim_lo, (size_t)cap * sizeof *lo);
+		if (lo)
+			rt->sim_lo = lo;
+		size_t *ln = lo ? realloc(rt->sim_len, (size_t)cap * sizeof *ln) : NULL;
+		if (ln)
+			rt->sim_len = ln;
+		if (!lo || !ln) {
+			pthread_mutex_unlock(&rt->sim_lock);
+			return -1;
+		}
+		rt->capsim = cap;
+	}
+	int k = sim_find(rt, a);
+	memmove(rt->sim_lo + k + 1, rt->sim_lo + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_lo);
+	memmove(rt->sim_len + k + 1, rt->sim_len + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_len);
+	rt->sim_lo[k] = a;
+	rt->sim_len[k] = len;
+	rt->nsim++;
+	pthread_mutex_unlock(&rt->sim_lock);
+	return 0;
+}
+
+static void sim_forget(Rt *rt, uintptr_t a)
+{
+	pthread_mutex_lock(&rt->sim_lock);
+	int k = sim_find(rt, a);
+	if (k < rt->nsim && rt->sim_lo[k] == a) {
+		memmove(rt->sim_lo + k, rt->sim_lo + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_lo);
+		memmove(rt->sim_len + k, rt->sim_len + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_len);
+		rt->nsim--;
+	}
+	pthread_mutex_unlock(&rt->sim_lock);
+}
+
+int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len)
+{
+	if (!rt->sim || lo + len < lo)
+		return 0;
+	pthread_mutex_lock(&rt->sim_lock);
+	int k = sim_find(rt, (uintptr_t)lo + 1) - 1;   /* the last block starting at or below lo */
+	int ok = k >= 0 && lo >= rt->sim_lo[k] && lo + len <= rt->sim_lo[k] + rt->sim_len[k];
+	pthread_mutex_unlock(&rt->sim_lock);
+	return ok;
+}
+
 static int raw_alloc(Rt *rt, size_t size, CUdeviceptr *p, CUresult *r)
 {
 	if (rt->sim) {
 		void *q = NULL;
 		if (posix_memalign(&q, 256, size) != 0)
 			return -1;
+		if (sim_note(rt, (uintptr_t)q, size)) {
+			free(q);
+			return -1;
+		}
 		memset(q, 0, size);
 		*p = (CUdeviceptr)(uintptr_t)q;
 		return 0;
@@ -76,9 +144,10 @@ static int raw_alloc(Rt *rt, size_t size, CUdeviceptr *p, CUresult *r)
 static void raw_free(Rt *rt, CUdeviceptr p)
 {
 	RtErr ignored;
-	if (rt->sim)
+	if (rt->sim) {
+		sim_forget(rt, (uintptr_t)p);
 		free((void *)(uintptr_t)p);
-	else if (rt->state == RT_READY && !rt->sticky && rt_enter(rt, &ignored) == 0)
+	} else if (rt->state == RT_READY && !rt->sticky && rt_enter(rt, &ignored) == 0)
 		rt->d.cuMemFree_v2(p);
 }
 

@@ -242,6 +242,12 @@ typedef struct Rt {
 	RtPinned *pinned;
 	int npinned, cappinned;
 	uintptr_t next_token;      /* SIM: stream handles */
+	/* SIM: the host blocks the allocator holds, live or cached, sorted
+	 * by address (rt_sim_holds); sim_lock guards them */
+	pthread_mutex_t sim_lock;
+	uintptr_t *sim_lo;
+	size_t *sim_len;
+	int nsim, capsim;
 	RtStage stage[RT_NSTAGE];
 	int nstage;
 	size_t staged_copies;      /* copies that went through a staging buffer */
@@ -294,6 +300,9 @@ const char *rt_libcuda_name(void);
 /* Rounds n up to its size class (what rt_alloc really reserves). */
 size_t rt_size_class(size_t n, int *bin);
 int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e);
+/* SIM: do the len bytes at lo lie inside one block of simulated device
+ * memory (so that memory another library describes may be read)? */
+int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len);
 /* Returns a block to the cache: n is the size asked for at rt_alloc; gen
  * the generation the block came from (stale blocks are dropped). */
 void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen);

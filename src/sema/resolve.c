@@ -205,6 +205,39 @@ static Const *qualified(Ctx *c, const char *q)
 
 static Const *convert_value(Ctx *c, const PjValue *pv, int depth);
 
+/* A device array captured by its address (Numba's global device arrays):
+ * i the address, elts its n extents then its n byte strides, typed as a
+ * global array of its layout.  CPU functions cannot read device memory. */
+static Const *device_array(Ctx *c, const PjValue *pv)
+{
+	int sk = pv->s ? (int)ty_sk_from_name(pv->s) : -1;
+	if (sk < 0 || pv->ndim < 0 || pv->ndim > 8 || (c->opt && c->opt->target_cpu)) {
+		Const *v = mk(c, PJ_V_UNKNOWN, NULL);
+		v->s = sk < 0 || pv->ndim < 0 || pv->ndim > 8 ? "device array of a dtype kernels do not support"
+		                                               : "device array (GPU memory, which @njit functions cannot read)";
+		return v;
+	}
+	int n = pv->ndim;
+	Const *v = mk(c, PJ_V_DEVARRAY, NULL);
+	v->i = pv->i;
+	v->n = n;
+	v->elts = arena_alloc(c->arena, sizeof(Const) * (size_t)(2 * n + 1));
+	int64_t cstep = scalar_info[sk].size, fstep = cstep;
+	int is_c = 1, is_f = 1;
+	for (int d = 0; d < n; d++) {
+		int k = n - 1 - d;
+		v->elts[d] = (Const){.kind = PJ_V_INT, .i = pv->shape[d], .ty = ty_scalar(SK_I64)};
+		v->elts[n + d] = (Const){.kind = PJ_V_INT, .i = pv->strides[d], .ty = ty_scalar(SK_I64)};
+		is_c &= pv->shape[k] <= 1 || pv->strides[k] == cstep;
+		cstep *= pv->shape[k];
+		is_f &= pv->shape[d] <= 1 || pv->strides[d] == fstep;
+		fstep *= pv->shape[d];
+	}
+	char layout = is_c ? LAYOUT_C : is_f ? LAYOUT_F : LAYOUT_A;
+	v->ty = ty_array_of(c, ty_scalar((ScalarKind)sk), n, layout, SP_GLOBAL, pv->readonly != 0);
+	return v;
+}
+
 /* A number with a dtype name (a NumPy scalar) has that type. */
 static Const *convert(Ctx *c, const PjValue *pv, int depth)
 {
@@ -315,6 +348,8 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 			v->s = "NumPy array of a dtype kernels do not support";
 		}
 		return v;
+	case PJ_V_DEVARRAY:
+		return device_array(c, pv);
 	default:
 		break;
 	}
@@ -328,8 +363,12 @@ Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp)
 	if (f && f->resolve) {
 		PjValue pv;
 		memset(&pv, 0, sizeof pv);
-		if (f->resolve(f->data, name, &pv, (PjArena *)c->arena))
-			return convert(c, &pv, 0);
+		if (f->resolve(f->data, name, &pv, (PjArena *)c->arena)) {
+			Const *v = convert(c, &pv, 0);
+			if (v->kind == PJ_V_DEVARRAY)
+				v->s = arena_strdup(c->arena, name);   /* for the simulator's messages */
+			return v;
+		}
 	}
 	Const *v = resolve_builtin(c, name);
 	if (v)

@@ -20,6 +20,8 @@
  *                  program made from IR text has none, and gets 8 bytes
  *                  per element, or everything above a pointer that has
  *                  no extents;
+ *   device arrays  global device arrays the kernel uses by their address
+ *                  (Fn.devmem), over the bytes they span;
  *   constants      constant arrays (cuda.const.array_like, module-level
  *                  arrays frozen as constants): the program's copies;
  *   shared memory  the block's buffer, static and dynamic arrays;
@@ -47,7 +49,7 @@
 
 #include "sim.h"
 
-enum { GN_ARG, GN_CONST, GN_SHARED, GN_RET };
+enum { GN_ARG, GN_CONST, GN_SHARED, GN_RET, GN_DEVMEM };
 
 typedef struct GuardNamed {
 	uint64_t lo, len;
@@ -297,7 +299,7 @@ int sim_guard_init(Launch *L, int nframes, int64_t ret_bytes, void *scratch, siz
 {
 	const SimProgram *p = L->p;
 	Guard *g = &L->guard;      /* zero, as the whole Launch is at first */
-	int n = p->nargs + 2;
+	int n = p->nargs + p->ndevmem + 2;
 	for (int i = 0; i < p->narrays; i++)
 		n += p->arrays[i].space == SP_CONST;
 	size_t ncache = (size_t)(p->nguards ? p->nguards : 1);
@@ -325,6 +327,8 @@ int sim_guard_init(Launch *L, int nframes, int64_t ret_bytes, void *scratch, siz
 		if (a->space == SP_CONST && a->data)
 			nm[k++] = (GuardNamed){(uint64_t)(uintptr_t)a->data, (uint64_t)a->size, GN_CONST, a->name};
 	}
+	for (int i = 0; i < p->ndevmem; i++)
+		nm[k++] = (GuardNamed){p->devmem[i].lo, p->devmem[i].len, GN_DEVMEM, p->devmem[i].name};
 	if (L->smem && L->smem_size > 0)
 		nm[k++] = (GuardNamed){(uint64_t)(uintptr_t)L->smem, (uint64_t)L->smem_size, GN_SHARED, NULL};
 	if (p->ret_param >= 0 && ret_bytes > 0) {
@@ -457,6 +461,7 @@ static void describe(char *buf, size_t n, const GuardNamed *r, int index)
 	case GN_CONST: snprintf(buf, n, "constant array '%s'", r->name ? r->name : "?"); break;
 	case GN_SHARED: snprintf(buf, n, "the block's shared memory"); break;
 	case GN_RET: snprintf(buf, n, "the function's return buffer"); break;
+	case GN_DEVMEM: snprintf(buf, n, "global device array '%s'", r->name ? r->name : "?"); break;
 	default: snprintf(buf, n, "%s", r->name ? r->name : "?"); break;
 	}
 }

@@ -893,6 +893,7 @@ SimProgram *sim_prepare(Ctx *c, Fn *f)
 {
 	Prep st = {.c = c, .f = f, .nkblk = f->nblk, .fault_kind = -1};
 	Prep *s = &st;
+	const Fn *kf = f;
 	if (f->nfuncs)
 		s->f = f = sim_merge(c, f, &s->mg);   /* the functions it calls, appended (call.c) */
 	s->p = calloc(1, sizeof *s->p);
@@ -906,6 +907,10 @@ SimProgram *sim_prepare(Ctx *c, Fn *f)
 	p->param_bytes = f->param_bytes;
 	copy_locs(s);
 	layout_arrays(s);
+	p->devmem = xcalloc(s, (size_t)kf->ndevmem + 1, sizeof *p->devmem);
+	p->ndevmem = kf->ndevmem;
+	for (int i = 0; i < kf->ndevmem; i++)
+		p->devmem[i] = (DevMem){kf->devmem[i].lo, kf->devmem[i].len, intern(s, kf->devmem[i].name)};
 	assign_slots(s);
 	fill_template(s);
 	copy_checks(s);
@@ -946,6 +951,7 @@ void sim_free_program(SimProgram *p)
 		for (int i = 0; i < p->narrays; i++)
 			free(p->arrays[i].data);
 	free(p->arrays);
+	free(p->devmem);
 	for (int i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

@@ -213,6 +213,9 @@ struct SimProgram {
 	int maxrets;         /* most result components of a function */
 	const char **fmts;   /* print formats (interned) */
 	int nfmts;
+	DevMem *devmem;      /* global device arrays the kernel uses by address (guard.c), owned;
+	                        names interned */
+	int ndevmem;
 	SimArg *args;        /* arguments that point to memory (guard.c) */
 	int nargs;
 	int32_t ret_param;   /* CPU functions: offset of the out buffer's address, else -1 */

@@ -450,6 +450,11 @@ def _lookup(d, disp, info, sigtext, argtypes, opts, table, stats, sim, known, k1
     LAST.clear()
     LAST.update(key=t_key * 1e6, read=t_read * 1e6, load=0.0, hit=False)
     k = _core.compile(info, sigtext, opts)
+    if k.uses_device_globals:
+        import pickle
+        raise pickle.PicklingError(
+            "kernel %r cannot be cached: it uses global device arrays, whose addresses are valid in this "
+            "process only; pass them to the kernel as arguments, or drop cache=True" % info[0])
     stats.cache_misses[argtypes] += 1
     k.cache_path = _store(d, disp, k, info, k1, variants, table, sim, known)
     return k
