@@ -325,6 +325,11 @@ class _ExtLies:
         return ptxjit.float32, val
 
 
+def _gu_copy(a, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+
+
 def _pickle_local_kernel():
     import pickle
 
@@ -549,8 +554,20 @@ TRIGGERS = [
     ("njit_varargs", lambda: njit(lambda *a: None), "TypeError", ["*args"]),
     ("jit_target", lambda: ptxjit.jit(target="tpu"), "ValueError", ["tpu"]),
     # more: ufuncs, device arrays, records, types, the dispatcher
-    ("vectorize_bad_option", lambda: vectorize(["float32(float32)"], target="cuda", nosuch=1), "TypeError",
-     ["nosuch"]),
+    ("vectorize_bad_option", lambda: vectorize(["float32(float32)"], target="cuda", nosuch=1), "KeyError",
+     ["Unrecognized options", "nosuch", "it takes", "fastmath"]),
+    ("vectorize_cpu_bad_option", lambda: vectorize(["float32(float32)"], target="cpu", nosuch=1), "TypeError",
+     ["vectorize", "unexpected option", "nosuch"]),
+    ("guvectorize_bad_option", lambda: guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda",
+                                                   nosuch=1), "TypeError", ["not supported", "'nosuch'"]),
+    ("guvectorize_nopython_false", lambda: guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda",
+                                                       nopython=False), "TypeError", ["nopython flag must be True"]),
+    ("guvectorize_returns", lambda: guvectorize(["int32(int32[:], int32[:])"], "(n)->(n)", target="cuda")(
+        _gu_copy), "TypeError", ["_gu_copy", "cannot return values", "int32 return type", "void(...)"]),
+    ("vectorizer_cache", lambda: __import__("ptxjit.cuda.vectorizers", fromlist=["x"]).CUDAVectorize(
+        _gu_copy, cache=True), "TypeError", ["caching is not supported", "vectorize"]),
+    ("guvectorizer_cache", lambda: __import__("ptxjit.cuda.vectorizers", fromlist=["x"]).CUDAGUFuncVectorize(
+        _gu_copy, "(n)->(n)", cache=True), "TypeError", ["caching is not supported", "guvectorize"]),
     ("guvectorize_bad_target", lambda: guvectorize(["void(float64[:], float64[:])"], "(n)->()", target="tpu"),
      "ValueError", ["tpu"]),
     ("vectorize_unknown_type", lambda: vectorize(["floot32(float32)"], target="cuda")(lambda x: x), "TypeError",

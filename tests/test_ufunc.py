@@ -385,3 +385,70 @@ def test_cupy_inputs():
     r = add(a, a)
     assert isinstance(r, cuda.DeviceNDArray)
     np.testing.assert_array_equal(r.copy_to_host(), cp.asnumpy(a + a))
+
+
+def test_cuda_vectorize_options_as_numba():
+    def add(a, b):
+        return a + b
+
+    def copy(a, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i]
+    with pytest.raises(KeyError, match="Unrecognized options.*nonexistent"):
+        vectorize(["float32(float32, float32)"], target="cuda", nonexistent=2)(add)
+    with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
+        vectorize(["float32(float32, float32)"], target="cuda", nopython=True)(add)
+    g = ptxjit.guvectorize(["void(float32[:], float32[:])"], "(x)->(x)", target="cuda", nopython=True)(copy)
+    with pytest.raises(TypeError) as e:
+        ptxjit.guvectorize(["void(float32[:], float32[:])"], "(x)->(x)", target="cuda", what1=True, ever2=0)(copy)
+    assert str(e.value) == "The following target options are not supported: 'ever2', 'what1'"
+    with pytest.raises(TypeError, match="^nopython flag must be True$"):
+        ptxjit.guvectorize(["void(float32[:], float32[:])"], "(x)->(x)", target="cuda", nopython=False)(copy)
+    with pytest.raises(TypeError, match="guvectorized functions cannot return values.*int32 return type"):
+        ptxjit.guvectorize(["int32(int32[:], int32[:])"], "(x)->(x)", target="cuda")(copy)
+    x = np.random.default_rng(2).standard_normal(33).astype(np.float32)
+    np.testing.assert_array_equal(g(x), x)
+
+
+def test_numba_vectorizer_builders(rng):
+    # numba.vectorize(target='cuda') builds through numba.cuda.vectorizers
+    from ptxjit.cuda.vectorizers import CUDAGUFuncVectorize, CUDAVectorize
+
+    def axpb(a, b):
+        return a * 2 + b
+
+    def csum(a, out):
+        s = 0
+        for i in range(a.shape[0]):
+            s += a[i]
+            out[i] = s
+    v = CUDAVectorize(axpb, identity=None, cache=False, targetoptions={})
+    for sig in ("int32(int32, int32)", "float64(float64, float64)"):
+        v.add(sig)
+    v.disable_compile()
+    f = v.build_ufunc()
+    a = rng.integers(-1000, 1000, 500).astype(np.int32)
+    b = rng.standard_normal(500)
+    np.testing.assert_array_equal(f(a, a), a * 2 + a)
+    assert f(a, a).dtype == np.int32
+    np.testing.assert_allclose(f(b, b), b * 2 + b)
+    lazy = CUDAVectorize(axpb, targetoptions={}).build_ufunc()          # no signatures: typed per call
+    np.testing.assert_allclose(lazy(b, b), b * 2 + b)
+    gv = CUDAGUFuncVectorize(csum, "(n)->(n)", identity=None, cache=False, targetoptions={})
+    gv.add("void(float64[:], float64[:])")
+    g = gv.build_ufunc()
+    m = rng.standard_normal((7, 20))
+    np.testing.assert_allclose(g(m), np.cumsum(m, axis=1), rtol=1e-12)
+    with pytest.raises(TypeError, match="caching is not supported"):
+        CUDAVectorize(axpb, cache=True)
+
+
+def test_driver_module_names():
+    from ptxjit.cuda import driver as d
+    assert d.CudaAPIError is ptxjit.errors.CudaAPIError and d.Stream is cuda.Stream
+    assert d._have_nvjitlink() is False
+    major, minor = d.driver.get_version()
+    assert isinstance(major, int) and isinstance(minor, int)
+    assert d.driver.is_available == (ON_GPU and cuda.is_available())
+    if ON_GPU:
+        assert major >= 11

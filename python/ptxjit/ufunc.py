@@ -40,6 +40,7 @@ arrays, `stream=` runs everything on a stream.
 import ast
 import math
 import re
+import warnings
 
 import numpy as np
 
@@ -911,6 +912,10 @@ def layout_signatures(signatures, layout, ins, outs, nparams, what):
     sigs = []
     for s in signatures or ():
         ret, args = parse_signature(s)
+        if ret is not None:
+            raise TypeError("%s: guvectorized functions cannot return values: the signature %r specifies %s "
+                            "return type; they write their outputs into the output arguments (void(...))"
+                            % (what, str(s), np.dtype(ret[0]).name))
         if len(args) != nparams:
             raise TypeError("%s: the signature %r has %d arguments; the layout needs %d"
                             % (what, str(s), len(args), nparams))
@@ -1111,10 +1116,20 @@ _KNOWN = {"fastmath", "debug", "lineinfo", "opt", "max_registers", "identity"} |
 
 
 def _options(kwargs, what):
+    """The options of a GPU function over arrays; unknown ones raise as in
+    Numba: a KeyError for vectorize, a TypeError for guvectorize."""
     unknown = set(kwargs) - _KNOWN
+    if unknown and what == "guvectorize":
+        raise TypeError("The following target options are not supported: %s"     # Numba's words, exactly
+                        % ", ".join(repr(u) for u in sorted(unknown)))
     if unknown:
-        raise TypeError("%s got unexpected option%s %s" % (what, "s" if len(unknown) > 1 else "",
-                                                           ", ".join(sorted(unknown))))
+        raise KeyError("Unrecognized options. %s for the cuda target does not support option%s %s; it takes %s"
+                       % (what, "s" if len(unknown) > 1 else "", ", ".join(sorted(unknown)),
+                          ", ".join(sorted(_KNOWN - _IGNORED))))
+    if what == "guvectorize" and kwargs.get("nopython", True) is not True:
+        raise TypeError("nopython flag must be True")
+    if "nopython" in kwargs and what != "guvectorize":
+        warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=3)
     return {k: v for k, v in kwargs.items() if k not in _IGNORED}
 
 

@@ -15,6 +15,8 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   numba.cuda.core.config      simulator is not Numba's cudasim (shim_config.py)
   numba.cuda.core.errors      ptxjit.core.errors (Numba's names of ptxjit's exceptions)
   numba.cuda.types            ptxjit.types
+  numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors)
+  numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
   numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
                               stubs, np.numpy_support: the ptxjit modules of
                               the same role)
@@ -53,9 +55,12 @@ PTXJIT_MODULES = {
     "np.numpy_support": "ptxjit",       # from_dtype
     "core.errors": "ptxjit.core.errors",
     "errors": "ptxjit.core.errors",
+    "cudadrv.driver": "ptxjit.cuda.driver",
+    "cudadrv.error": "ptxjit.errors",
+    "vectorizers": "ptxjit.cuda.vectorizers",
 }
 # packages of ours that only hold the files above
-OWN_PACKAGES = {"core", "np"}
+OWN_PACKAGES = {"core", "np", "cudadrv"}
 
 
 # the settings shim_config.py answers itself (one dict for every module
