@@ -46,7 +46,10 @@ typedef struct Phi Phi;
  * `col_shift` columns were removed by dedenting and are added back in
  * messages, so every position printed is the real one.  `bol` (from
  * src_index) lists the offsets where lines begin, so that span_loc finds
- * a line by bisection; without it span_loc counts from the start. */
+ * a line by bisection; without it span_loc counts from the start.
+ * `rebuilt`: the text was written from the function's bytecode (it has no
+ * source file), at the user's lines; messages name the line and column
+ * but do not show the text. */
 struct Src {
 	const char *file;
 	const char *text;
@@ -55,6 +58,7 @@ struct Src {
 	int col_shift;
 	const int32_t *bol;
 	int nbol;
+	int rebuilt;
 };
 
 /* A range of source bytes. */

@@ -61,7 +61,8 @@ struct PjFunc {
 	const char *source;     /* the function's text, dedented */
 	const char *file;       /* the file it came from, for messages */
 	int first_line;         /* line number of source's first line in file */
-	int col_shift;          /* columns removed by dedenting */
+	int col_shift;          /* columns removed by dedenting; PJ_REBUILT: the text was
+	                           rebuilt from the function's bytecode (no source file) */
 	int (*resolve)(void *data, const char *name, PjValue *out, PjArena *arena);
 	void *data;
 	const char *const *sigs;  /* the declared signatures of a device function, in the
@@ -70,6 +71,8 @@ struct PjFunc {
 	int inline_always;
 	int is_device;
 };
+
+enum { PJ_REBUILT = -1 };
 
 void *pj_alloc(PjArena *a, size_t n);
 

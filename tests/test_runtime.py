@@ -539,8 +539,12 @@ def test_compile_errors():
     ns = {}
     exec("def nosrc(a):\n    a[0] = 1\n", ns)
     k = cuda.jit(ns["nosrc"])
-    with pytest.raises(errors.SourceNotFoundError, match="source"):
-        k[1, 1](np.zeros(1))
+    a = np.zeros(1)
+    k[1, 1](a)              # rebuilt from its bytecode
+    assert a[0] == 1
+    exec("def nosrc2(a):\n    a[0] = [1][0]\n", ns)
+    with pytest.raises(errors.SourceNotFoundError, match="bytecode"):
+        cuda.jit(ns["nosrc2"])[1, 1](a)
 
 
 def test_jit_options():

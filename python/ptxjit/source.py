@@ -17,9 +17,15 @@ So:
     microseconds), and where they differ the whole file, once per file
     (a few milliseconds), since the bytecode of a function can depend on
     the module around it.  A mismatch (the file changed before the
-    decorator ran, or cuda.jit(f) was called long after the import) is
-    SourceChangedError, naming the function, its file and first line, and
-    saying to restart or reload.
+    decorator ran, or cuda.jit(f) was called long after the import) makes
+    the function compile from its code object instead (below).
+
+A function with no text to read (made by exec(), eval(), compile(),
+types.FunctionType, `python -c`), or whose file no longer holds the code
+Python runs, is compiled from the code Python runs: decompile.rebuild
+writes its text from the code object, at the user's lines and columns,
+and the columns-removed field is REBUILT (the compiler then names lines
+and columns but shows no text).
 
 source_of(func, lines) is the one entry: (dedented text, file, first line,
 columns removed), checked.
@@ -29,7 +35,7 @@ import linecache
 import re
 from types import ModuleType
 
-from .errors import SourceNotFoundError, SourceChangedError
+REBUILT = -1             # PJ_REBUILT of ptxjit.h: the text was written from the bytecode
 
 
 def capture_lines(func):
@@ -225,21 +231,15 @@ def _block_code(func, block, first):
 
 
 def check_code(func, lines, block, first):
-    """Raises SourceChangedError unless the text `lines` of func's file
-    compiles to the code func runs (the same bytecode, constants, names
-    and lines, nested code included): first the function's own lines
-    `block` (from line `first`), which is cheap, and where they differ the
-    whole file, which is exact."""
+    """Whether the text `lines` of func's file compiles to the code func
+    runs (the same bytecode, constants, names and lines, nested code
+    included): first the function's own lines `block` (from line
+    `first`), which is cheap, and where they differ the whole file, which
+    is exact."""
     code = func.__code__
     if _found_in(_block_code(func, block, first), code):
-        return
-    if _found_in(_file_code(code.co_filename, lines, getattr(func, "__globals__", None)), code):
-        return
-    raise SourceChangedError(
-        "the source of function %r (file %s, line %d) has changed since Python compiled it: the file no "
-        "longer holds the code the program runs, and ptxjit compiles a function from its source text; "
-        "restart the program (or reload the module) to use the new text"
-        % (func.__name__, code.co_filename, code.co_firstlineno))
+        return True
+    return _found_in(_file_code(code.co_filename, lines, getattr(func, "__globals__", None)), code)
 
 
 def source_of(func, lines=None):
@@ -251,12 +251,18 @@ def source_of(func, lines=None):
         lines = capture_lines(func)
     quick = _quick_block(func, lines) or _block(func, lines)
     if quick is None:
-        raise SourceNotFoundError(
-            "cannot find the source code of function %r (file %s, line %d): ptxjit compiles a "
-            "kernel from its source text, so the function must be defined in a file Python can "
-            "read; functions typed at the interactive prompt or made with exec() have no source"
-            % (func.__name__, code.co_filename, code.co_firstlineno))
+        return _rebuilt(func)
     block, first = quick
-    check_code(func, lines, block, first)
+    if not check_code(func, lines, block, first):
+        return _rebuilt(func)
     text, shift = _dedent(block)
     return text, code.co_filename, max(first, 1), shift
+
+
+def _rebuilt(func):
+    """source_of's answer for a function whose text is not in its file:
+    the text written from its code object (DecompileError, a
+    SourceNotFoundError, names what cannot be)."""
+    from .decompile import rebuild
+    text, first = rebuild(func)
+    return text, func.__code__.co_filename, first, REBUILT

@@ -114,7 +114,10 @@ void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 	int n = snprintf(d->msg, sizeof d->msg, "%s:%d:%d: error: %s\n", l.file, l.line, l.col, what);
 	const char *line;
 	int len;
-	if (n < (int)sizeof d->msg && span_line_text(sp, &line, &len)) {
+	if (n < (int)sizeof d->msg && sp.src && sp.src->rebuilt) {
+		n += snprintf(d->msg + n, sizeof d->msg - n,
+		              "    (no source text: the function was rebuilt from its bytecode)\n");
+	} else if (n < (int)sizeof d->msg && span_line_text(sp, &line, &len)) {
 		int shift = sp.src->col_shift;
 		n += snprintf(d->msg + n, sizeof d->msg - n, "    %*s%.*s\n", shift, "", len, line);
 		int at = (int)(sp.src->text + (sp.off < 0 ? 0 : sp.off > sp.src->len ? sp.src->len : sp.off) - line);

@@ -95,6 +95,7 @@ Src *sema_src(Ctx *c, const PjFunc *f)
 	s->len = (int)strlen(s->text);
 	s->first_line = f->first_line > 0 ? f->first_line : 1;
 	s->col_shift = f->col_shift > 0 ? f->col_shift : 0;
+	s->rebuilt = f->col_shift == PJ_REBUILT;
 	src_index(c, s);
 	return s;
 }

@@ -1,0 +1,1002 @@
+"""The source text of a function that has none, rebuilt from its code object.
+
+Functions made by exec(), eval(), compile(), types.FunctionType or
+`python -c` have no file to read.  This module rebuilds the text of such a
+function from the code Python runs, so that the compiler's one front end
+(the C parser) reads it like any other: sema, lowering and the back ends
+see the same AST they would see for the text the user wrote.
+
+  * Instructions come from CPython's own decoder (dis), so that the opcode
+    numbering and the inline caches of each Python version are Python's
+    business; what an instruction means is decided here, by name.
+  * A simulated value stack turns loads, operators, calls and subscripts
+    into expressions; stores, expression statements and returns end a
+    statement.
+  * Structured control flow is recovered from the jumps: if/elif/else,
+    while (with the test CPython copies to the loop's end), for over any
+    iterator, break/continue, for/while-else, short-circuit conditions
+    (and/or/not, merged leaf by leaf), conditional expressions, and/or
+    values, chained comparisons and assert.
+  * Each statement is written on its own line of the user's file and, where
+    the line table has columns (3.11+), at its own column, so messages and
+    the IR's locations name the user's lines.
+
+Anything else (comprehensions, nested functions, with, try, f-strings,
+unstructured jumps) is DecompileError, naming the function, its file and
+first line, and the instruction's line.
+
+rebuild(func) -> (text, first line) is the one entry.
+"""
+
+import dis
+import sys
+
+from .errors import SourceNotFoundError
+
+
+class DecompileError(SourceNotFoundError):
+    """A function without source whose code cannot be rebuilt as text."""
+
+
+_PY = sys.version_info[:2]
+
+# precedence of Python's expression grammar, loosest first
+P_TEST, P_OR, P_AND, P_NOT, P_CMP, P_BOR, P_BXOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM = range(14)
+
+_BINPREC = {"+": P_ADD, "-": P_ADD, "*": P_MUL, "/": P_MUL, "//": P_MUL, "%": P_MUL, "@": P_MUL,
+            "**": P_POW, "<<": P_SHIFT, ">>": P_SHIFT, "&": P_BAND, "|": P_BOR, "^": P_BXOR}
+
+# Python 3.9/3.10 binary opcodes
+_OLDBIN = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/", "FLOOR_DIVIDE": "//",
+           "MODULO": "%", "POWER": "**", "LSHIFT": "<<", "RSHIFT": ">>", "AND": "&", "OR": "|", "XOR": "^",
+           "MATRIX_MULTIPLY": "@"}
+
+_CMPOPS = ("<", "<=", "==", "!=", ">", ">=")
+
+_SKIP = {"RESUME", "NOP", "PRECALL", "PUSH_NULL", "CACHE", "EXTENDED_ARG", "COPY_FREE_VARS", "MAKE_CELL",
+         "END_FOR", "TO_BOOL", "NOT_TAKEN", "RETURN_GENERATOR"}
+
+_CONDJUMP = {
+    # name: (jumps when the value is true, pops always)
+    "POP_JUMP_IF_FALSE": False, "POP_JUMP_IF_TRUE": True,
+    "POP_JUMP_FORWARD_IF_FALSE": False, "POP_JUMP_FORWARD_IF_TRUE": True,
+    "POP_JUMP_BACKWARD_IF_FALSE": False, "POP_JUMP_BACKWARD_IF_TRUE": True,
+}
+_NONEJUMP = {"POP_JUMP_IF_NONE": "is", "POP_JUMP_IF_NOT_NONE": "is not",
+             "POP_JUMP_FORWARD_IF_NONE": "is", "POP_JUMP_FORWARD_IF_NOT_NONE": "is not",
+             "POP_JUMP_BACKWARD_IF_NONE": "is", "POP_JUMP_BACKWARD_IF_NOT_NONE": "is not"}
+_ORPOP = {"JUMP_IF_FALSE_OR_POP": False, "JUMP_IF_TRUE_OR_POP": True}   # and/or values (3.9-3.11)
+_UNCOND = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP", "JUMP_NO_INTERRUPT",
+           "JUMP_BACKWARD_NO_INTERRUPT"}
+
+
+class E:
+    """An expression: its text, its precedence, where it starts."""
+    __slots__ = ("text", "prec", "line", "col", "aug", "chain", "inv")
+
+    def __init__(self, text, prec, line=None, col=None):
+        self.text, self.prec, self.line, self.col = text, prec, line, col
+        self.aug = None      # (op, left) of an in-place operator's result
+        self.chain = None    # targets of a value stored more than once (a = b = v)
+        self.inv = False     # a `not` this module added to a condition
+
+
+def _paren(e, prec):
+    return "(%s)" % e.text if e.prec < prec else e.text
+
+
+def _not(e):
+    if e.text.startswith("not ") and e.prec == P_NOT and e.inv:
+        r = E(e.text[4:], P_CMP if e.inv == "cmp" else P_NOT + 1, e.line, e.col)
+        return r
+    r = E("not " + _paren(e, P_NOT), P_NOT, e.line, e.col)
+    r.inv = "cmp" if e.prec == P_CMP else True
+    return r
+
+
+def _boolop(op, a, b):
+    prec = P_AND if op == "and" else P_OR
+    return E("%s %s %s" % (_paren(a, prec), op, _paren(b, prec + 1)), prec, a.line, a.col)
+
+
+class S:
+    """A statement: kind, head text, where it starts, nested blocks."""
+    __slots__ = ("kind", "text", "line", "col", "body", "orelse", "inv_cond")
+
+    def __init__(self, kind, text, line, col, body=None, orelse=None):
+        self.kind, self.text, self.line, self.col = kind, text, line, col
+        self.body, self.orelse = body, orelse
+        self.inv_cond = None
+
+
+class _Unpack:
+    __slots__ = ("value", "n", "targets")
+
+    def __init__(self, value, n):
+        self.value, self.n, self.targets = value, n, []
+
+
+class _Item:
+    """The value FOR_ITER pushes: stored to the loop's target."""
+
+
+class _Loop:
+    __slots__ = ("head", "exit", "cont")
+
+    def __init__(self, head, exit, cont):
+        self.head, self.exit, self.cont = head, exit, cont
+
+
+class Decompiler:
+    def __init__(self, func):
+        self.func = func
+        code = func.__code__
+        self.code = code
+        ins = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+        self.ins = ins
+        self.index = {i.offset: k for k, i in enumerate(ins)}
+        self.lines = []
+        line = code.co_firstlineno
+        for i in ins:
+            pos = getattr(i, "positions", None)
+            if pos is not None and pos.lineno is not None:
+                self.lines.append((pos.lineno, pos.col_offset))
+            else:
+                if getattr(i, "starts_line", None) not in (None, False, True):
+                    line = i.starts_line
+                elif getattr(i, "line_number", None) is not None:
+                    line = i.line_number
+                self.lines.append((line, None))
+        self.backjumps = {}
+        for k, i in enumerate(ins):
+            t = self.target(k)
+            if t is not None and t <= k:
+                self.backjumps.setdefault(t, []).append(k)
+        self.loops = []
+        self.claimed = set()
+
+    # ---- helpers
+
+    def fail(self, k, what):
+        code = self.code
+        line = self.lines[k][0] if 0 <= k < len(self.lines) else code.co_firstlineno
+        raise DecompileError(
+            "cannot compile function %r (file %s, line %d) without its source text: %s at line %s is not "
+            "supported when the function is rebuilt from its bytecode (Python %d.%d); define the function in "
+            "a file so that ptxjit reads its source"
+            % (code.co_name, code.co_filename, code.co_firstlineno, what, line, _PY[0], _PY[1]))
+
+    def target(self, k):
+        i = self.ins[k]
+        if i.opname in _UNCOND or i.opname in _CONDJUMP or i.opname in _NONEJUMP or i.opname in (
+                "FOR_ITER", "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+            if isinstance(i.argval, int) and i.argval in self.index:
+                return self.index[i.argval]
+        return None
+
+    def op(self, k):
+        return self.ins[k].opname if k < len(self.ins) else None
+
+    def at(self, k):
+        line, col = self.lines[k]
+        return line, col
+
+    def const(self, v, k):
+        if v is None or isinstance(v, (bool, int, str)):
+            return E(repr(v), P_ATOM if not (isinstance(v, int) and v < 0) else P_UNARY)
+        if isinstance(v, float):
+            if v != v or v in (float("inf"), float("-inf")):
+                self.fail(k, "the constant %r" % v)
+            return E(repr(v), P_ATOM if v >= 0 and repr(v)[0] != "-" else P_UNARY)
+        if isinstance(v, complex):
+            return E(repr(v), P_ATOM)
+        if isinstance(v, tuple):
+            parts = [self.const(x, k).text for x in v]
+            return E("(%s)" % (parts[0] + "," if len(parts) == 1 else ", ".join(parts)), P_ATOM)
+        self.fail(k, "a constant of type %s" % type(v).__name__)
+
+    # ---- expressions
+
+    def expr_op(self, k, st):
+        """Applies expression instruction k to stack st; False if it is not one."""
+        i = self.ins[k]
+        name = i.opname
+        line, col = self.at(k)
+
+        def mk(text, prec):
+            return E(text, prec, line, col)
+
+        if name in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CLASSDEREF",
+                    "LOAD_FAST_BORROW", "LOAD_CLOSURE_NOPE"):
+            st.append(mk(i.argval, P_ATOM))
+        elif name in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
+            a, b = i.argval
+            st.append(mk(a, P_ATOM))
+            st.append(mk(b, P_ATOM))
+        elif name in ("LOAD_CONST", "LOAD_SMALL_INT"):
+            e = self.const(i.argval, k)
+            e.line, e.col = line, col
+            st.append(e)
+        elif name in ("LOAD_ATTR", "LOAD_METHOD"):
+            obj = st.pop()
+            st.append(mk("%s.%s" % (_paren(obj, P_ATOM), i.argval), P_ATOM))
+        elif name == "BINARY_OP" or name.startswith("BINARY_") and name[7:] in _OLDBIN or \
+                name.startswith("INPLACE_") and name[8:] in _OLDBIN:
+            b, a = st.pop(), st.pop()
+            if name == "BINARY_OP":
+                sym = i.argrepr
+            else:
+                sym = _OLDBIN[name.split("_", 1)[1]] + ("=" if name.startswith("INPLACE_") else "")
+            if sym == "[]":
+                st.append(mk("%s[%s]" % (_paren(a, P_ATOM), self.index_text(b)), P_ATOM))
+                return True
+            inplace = sym.endswith("=")
+            s = sym[:-1] if inplace else sym
+            p = _BINPREC[s]
+            if s == "**":
+                text = "%s ** %s" % (_paren(a, P_POW + 1), _paren(b, P_UNARY))
+            else:
+                text = "%s %s %s" % (_paren(a, p), s, _paren(b, p + 1))
+            e = E(text, p, a.line, a.col)
+            if inplace:
+                e.aug = (sym, a, b)
+            st.append(e)
+        elif name in ("UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
+            a = st.pop()
+            s = {"UNARY_NEGATIVE": "-", "UNARY_POSITIVE": "+", "UNARY_INVERT": "~"}[name]
+            st.append(mk(s + _paren(a, P_UNARY), P_UNARY))
+        elif name == "CALL_INTRINSIC_1" and i.argrepr == "INTRINSIC_UNARY_POSITIVE":
+            a = st.pop()
+            st.append(mk("+" + _paren(a, P_UNARY), P_UNARY))
+        elif name == "UNARY_NOT":
+            a = st.pop()
+            st.append(mk("not " + _paren(a, P_NOT), P_NOT))
+        elif name == "COMPARE_OP":
+            b, a = st.pop(), st.pop()
+            s = i.argval if i.argval in _CMPOPS else i.argrepr.replace("bool(", "").rstrip(")")
+            st.append(E("%s %s %s" % (_paren(a, P_CMP + 1), s, _paren(b, P_CMP + 1)), P_CMP, a.line, a.col))
+        elif name in ("IS_OP", "CONTAINS_OP"):
+            b, a = st.pop(), st.pop()
+            s = ("is", "is not") if name == "IS_OP" else ("in", "not in")
+            st.append(E("%s %s %s" % (_paren(a, P_CMP + 1), s[i.arg], _paren(b, P_CMP + 1)), P_CMP, a.line, a.col))
+        elif name == "BINARY_SUBSCR":
+            b, a = st.pop(), st.pop()
+            st.append(E("%s[%s]" % (_paren(a, P_ATOM), self.index_text(b)), P_ATOM, a.line, a.col))
+        elif name == "BINARY_SLICE":
+            hi, lo, a = st.pop(), st.pop(), st.pop()
+            st.append(E("%s[%s]" % (_paren(a, P_ATOM), self.slice_text([lo, hi])), P_ATOM, a.line, a.col))
+        elif name == "BUILD_SLICE":
+            parts = [st.pop() for _ in range(i.arg)][::-1]
+            e = E(self.slice_text(parts), P_ATOM, line, col)
+            e.aug = ("slice",)
+            st.append(e)
+        elif name == "BUILD_TUPLE":
+            parts = [st.pop() for _ in range(i.arg)][::-1] if i.arg else []
+            if len(parts) == 1:
+                text = "(%s,)" % parts[0].text
+            else:
+                text = "(%s)" % ", ".join(_paren(p, P_TEST) for p in parts)
+            st.append(mk(text, P_ATOM))
+        elif name == "KW_NAMES":
+            self.kwnames = self.code.co_consts[i.arg] if isinstance(i.arg, int) else i.argval
+        elif name in ("CALL", "CALL_FUNCTION", "CALL_METHOD", "CALL_FUNCTION_KW", "CALL_KW"):
+            kw = ()
+            if name == "CALL_FUNCTION_KW" or name == "CALL_KW":
+                kw = self.const_tuple(st.pop(), k)
+            elif name == "CALL":
+                kw, self.kwnames = getattr(self, "kwnames", ()) or (), ()
+            args = [st.pop() for _ in range(i.arg)][::-1]
+            fn = st.pop()
+            pos = args[:len(args) - len(kw)]
+            texts = [_paren(a, P_TEST) for a in pos]
+            texts += ["%s=%s" % (n, _paren(a, P_TEST)) for n, a in zip(kw, args[len(pos):])]
+            st.append(E("%s(%s)" % (_paren(fn, P_ATOM), ", ".join(texts)), P_ATOM, fn.line, fn.col))
+        elif name == "COPY" or name == "DUP_TOP":
+            n = i.arg if name == "COPY" else 1
+            st.append(st[-n])
+        elif name == "SWAP" or name in ("ROT_TWO", "ROT_THREE"):
+            n = i.arg if name == "SWAP" else (2 if name == "ROT_TWO" else 3)
+            if name == "ROT_THREE":
+                st[-3], st[-2], st[-1] = st[-1], st[-3], st[-2]
+            else:
+                st[-1], st[-n] = st[-n], st[-1]
+        else:
+            return False
+        return True
+
+    def const_tuple(self, e, k):
+        try:
+            v = eval(e.text, {"__builtins__": {}})
+        except Exception:
+            self.fail(k, "a call with keyword arguments")
+        return v
+
+    def index_text(self, e):
+        if e.text.startswith("(") and e.prec == P_ATOM and e.text.endswith(")") and self.is_tuple_text(e.text):
+            return e.text[1:-1].rstrip(",") if e.text.endswith(",)") else e.text[1:-1]
+        return e.text
+
+    @staticmethod
+    def is_tuple_text(t):
+        depth = 0
+        for ch in t[1:-1]:
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == "," and depth == 0:
+                return True
+        return False
+
+    @staticmethod
+    def slice_text(parts):
+        out = []
+        for n, p in enumerate(parts):
+            out.append("" if p.text == "None" else _paren(p, P_TEST))
+        t = ":".join(out)
+        return t if len(parts) == 2 or out[2] else t[:-1]
+
+    # ---- chained comparisons: a; b; SWAP 2; COPY 2; COMPARE_OP ...
+
+    def is_link(self, k):
+        return (self.op(k) == "SWAP" and self.ins[k].arg == 2 and self.op(k + 1) == "COPY" and
+                self.ins[k + 1].arg == 2 and self.op(k + 2) == "COMPARE_OP") or (
+                self.op(k) == "DUP_TOP" and self.op(k + 1) == "ROT_THREE" and self.op(k + 2) == "COMPARE_OP")
+
+    def chain(self, k, st):
+        """At a link k with [a, b] on st: reads the chain, pushes it; returns
+        the index after it (the final compare's jump in a condition)."""
+        b, a = st.pop(), st.pop()
+        args, ops = [a, b], []
+        value = None
+        while True:
+            tmp = [a, b]
+            self.expr_op(k + 2, tmp)
+            ops.append(tmp[-1].text[len(_paren(a, P_CMP + 1)) + 1:].rsplit(" " + _paren(b, P_CMP + 1), 1)[0])
+            k += 3
+            j = self.op(k)
+            if j in ("JUMP_IF_FALSE_OR_POP",):
+                value = True
+                k += 1
+            elif j == "COPY" and self.ins[k].arg == 1 and self.op(k + 1) in _CONDJUMP and self.op(k + 2) == "POP_TOP":
+                value = True
+                k += 3
+            elif j in _CONDJUMP:
+                value = False
+                k += 1
+            else:
+                self.fail(k, "a chained comparison")
+            sub = [b]
+            while not (len(sub) == 2 and (self.is_link(k) or self.op(k) == "COMPARE_OP")):
+                if k >= len(self.ins) or not self.expr_op(k, sub):
+                    self.fail(k, "a chained comparison")
+                k += 1
+            a, b = sub
+            args.append(b)
+            if self.op(k) == "COMPARE_OP":
+                tmp = [a, b]
+                self.expr_op(k, tmp)
+                ops.append(tmp[-1].text[len(_paren(a, P_CMP + 1)) + 1:].rsplit(" " + _paren(b, P_CMP + 1), 1)[0])
+                k += 1
+                break
+        text = _paren(args[0], P_CMP + 1)
+        for o, e in zip(ops, args[1:]):
+            text += " %s %s" % (o, _paren(e, P_CMP + 1))
+        st.append(E(text, P_CMP, args[0].line, args[0].col))
+        if value:
+            if self.op(k) not in _UNCOND:
+                self.fail(k, "a chained comparison")
+            k = self.target(k)
+        return k
+
+    # ---- statements
+
+    def region(self, start, end, st=None):
+        """Statements of instructions [start, end); st: the stack on entry
+        (left with what the region pushed)."""
+        out = []
+        st = [] if st is None else st
+        k = start
+        base = len(st) - (1 if st and isinstance(st[-1], _Item) else 0)
+        stmt_start = k
+        pairs = []           # (target, value) of a tuple assignment compiled to SWAPs
+        while k < end:
+            if len(st) == base and not pairs:
+                stmt_start = k
+            i = self.ins[k]
+            name = i.opname
+            if k in self.backjumps and k not in self.claimed and name != "FOR_ITER" and len(st) == base:
+                j = self.leaf_region(k, end)
+                if j is not None and (self.target(j) or 0) > max(self.backjumps[k]):
+                    self.claimed.add(k)      # a while loop's test, where `continue` jumps
+                else:
+                    k = self.while_true(k, end, out)
+                    continue
+            if name in _SKIP:
+                k += 1
+                continue
+            if self.is_link(k):
+                k = self.chain(k, st)
+                continue
+            if self.expr_op(k, st):
+                k += 1
+                continue
+            line, col = self.at(k)
+            if name in ("STORE_FAST", "STORE_DEREF", "STORE_GLOBAL", "STORE_NAME", "STORE_SUBSCR", "STORE_ATTR",
+                        "STORE_SLICE", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST"):
+                if name == "STORE_FAST_STORE_FAST":
+                    a, b = i.argval
+                    self.store(k, E(a, P_ATOM, line, col), st, out, pairs, base)
+                    self.store(k, E(b, P_ATOM, line, col), st, out, pairs, base)
+                elif name == "STORE_FAST_LOAD_FAST":
+                    a, b = i.argval
+                    self.store(k, E(a, P_ATOM, line, col), st, out, pairs, base)
+                    st.append(E(b, P_ATOM, line, col))
+                elif name == "STORE_SUBSCR":
+                    idx, obj = st.pop(), st.pop()
+                    t = E("%s[%s]" % (_paren(obj, P_ATOM), self.index_text(idx)), P_ATOM, obj.line, obj.col)
+                    self.store(k, t, st, out, pairs, base)
+                elif name == "STORE_SLICE":
+                    hi, lo, obj = st.pop(), st.pop(), st.pop()
+                    t = E("%s[%s]" % (_paren(obj, P_ATOM), self.slice_text([lo, hi])), P_ATOM, obj.line, obj.col)
+                    self.store(k, t, st, out, pairs, base)
+                elif name == "STORE_ATTR":
+                    obj = st.pop()
+                    self.store(k, E("%s.%s" % (_paren(obj, P_ATOM), i.argval), P_ATOM, obj.line, obj.col),
+                               st, out, pairs, base)
+                else:
+                    self.store(k, E(i.argval, P_ATOM, line, col), st, out, pairs, base)
+                k += 1
+            elif name in ("UNPACK_SEQUENCE",):
+                v = st.pop()
+                u = _Unpack(v, i.arg)
+                for _ in range(i.arg):
+                    st.append(u)
+                k += 1
+            elif name == "POP_TOP":
+                if len(st) == base:
+                    # the iterator of a for loop left by break or return
+                    if not self.loops:
+                        self.fail(k, "this use of the stack")
+                    k += 1
+                    continue
+                v = st.pop()
+                if isinstance(v, (_Unpack, _Item)):
+                    self.fail(k, "an unpacking into _")
+                out.append(S("expr", v.text, *self.stmt_at(stmt_start, k)))
+                k += 1
+            elif name in ("RETURN_VALUE", "RETURN_CONST"):
+                if name == "RETURN_CONST":
+                    v = self.const(i.argval, k)
+                else:
+                    v = st.pop()
+                line, col = self.at(k)
+                out.append(S("return", "return" if v.text == "None" else "return " + _paren(v, P_TEST),
+                             line, col))
+                k += 1
+            elif name == "RAISE_VARARGS":
+                if i.arg != 1:
+                    self.fail(k, "this raise statement")
+                v = st.pop()
+                out.append(S("raise", "raise " + v.text, *self.stmt_at(stmt_start, k)))
+                k += 1
+            elif name == "LOAD_ASSERTION_ERROR":
+                st.append(E("AssertionError", P_ATOM, line, col))
+                k += 1
+            elif name == "GET_ITER":
+                k = self.for_loop(k, end, st, out, stmt_start)
+            elif name in _CONDJUMP or name in _NONEJUMP:
+                k = self.cond(k, end, st, out, stmt_start, base)
+            elif name in _ORPOP:
+                k = self.cond(k, end, st, out, stmt_start, base)
+            elif name in _UNCOND:
+                k = self.jump(k, out)
+            else:
+                self.fail(k, "the instruction %s" % name)
+        if pairs:
+            self.fail(k, "this assignment")
+        return out
+
+    def region_value(self, start, end, st):
+        base = len(st)
+        stmts = self.region(start, end, st)
+        if stmts or len(st) != base + 1:
+            self.fail(start, "this expression")
+
+    def stmt_at(self, start, k):
+        """(line, col) of the statement whose instructions are [start, k]."""
+        line = self.lines[start][0]
+        cols = [c for (l, c) in self.lines[start:k + 1] if l == line and c is not None]
+        return line, (min(cols) if cols else None)
+
+    def store(self, k, target, st, out, pairs, base):
+        v = st.pop()
+        line, col = self.stmt_at(k, k)
+        if isinstance(v, _Item):
+            self.loop_target = target
+            return
+        while isinstance(v, _Unpack):
+            v.targets.append(target)
+            if len(v.targets) < v.n:
+                return
+            tt = ", ".join(t.text for t in v.targets)
+            if not isinstance(v.value, _Unpack):
+                break
+            target, v = E("(%s)" % tt, P_ATOM, v.targets[0].line, v.targets[0].col), v.value
+        if isinstance(v, _Unpack):
+            if isinstance(v.value, _Item):
+                self.loop_target = E(tt, P_TEST)
+                return
+            out.append(S("assign", "%s = %s" % (tt, v.value.text), v.targets[0].line, v.targets[0].col))
+            return
+        if v.aug is not None and len(v.aug) == 3 and v.aug[1].text == target.text and not pairs and len(st) == base:
+            sym, _, right = v.aug
+            out.append(S("assign", "%s %s %s" % (target.text, sym, right.text), target.line, target.col))
+            return
+        if st and st[-1] is v:
+            v.chain = (v.chain or []) + [target]
+            return
+        if len(st) > base or pairs:
+            pairs.append((target, v))
+            if len(st) == base:
+                tt = ", ".join(t.text for t, _ in pairs)
+                vv = ", ".join(_paren(x, P_TEST) for _, x in pairs)
+                out.append(S("assign", "%s = %s" % (tt, vv), pairs[0][0].line, pairs[0][0].col))
+                del pairs[:]
+            return
+        targets = (v.chain or []) + [target]
+        first = targets[0]
+        out.append(S("assign", "%s = %s" % (" = ".join(t.text for t in targets), v.text), first.line, first.col))
+
+    def jump(self, k, out):
+        t = self.target(k)
+        line, col = self.at(k)
+        for loop in reversed(self.loops):
+            if t == loop.head or t in loop.cont:
+                out.append(S("continue", "continue", line, col))
+                return k + 1
+            if t >= loop.exit or t < loop.head:
+                out.append(S("break", "break", line, col))
+                return k + 1
+            break
+        self.fail(k, "a jump that is not part of an if, while, for, break or continue")
+
+    def for_loop(self, k, end, st, out, stmt_start):
+        it = st.pop()
+        head = k + 1
+        if self.op(head) != "FOR_ITER":
+            self.fail(k, "this iteration")
+        x = self.target(head)
+        latch = max(j for j in self.backjumps.get(head, [head]) if j < x)
+        after = x + 1 if self.op(x) == "END_FOR" else x
+        if self.op(after) == "POP_ITER":
+            after += 1
+        brk = [self.target(j) for j in range(head + 1, latch) if self.op(j) in _UNCOND and
+               self.target(j) is not None and self.target(j) >= after]
+        stop = max(brk) if brk else after
+        if stop > end:
+            stop = after
+        self.claimed.add(head)
+        self.loops.append(_Loop(head, after, (head,)))
+        saved = getattr(self, "loop_target", None)
+        self.loop_target = None
+        body = self.region(head + 1, latch, [_Item()])
+        target = self.loop_target
+        self.loop_target = saved
+        self.loops.pop()
+        if target is None:
+            self.fail(head, "this for loop")
+        orelse = self.region(after, stop) if stop > after else None
+        line = self.lines[stmt_start][0]
+        col = target.col - 4 if target.col is not None and target.col >= 4 else None
+        out.append(S("for", "for %s in %s:" % (target.text, it.text), line, col, body, orelse))
+        return stop
+
+    def while_true(self, k, end, out):
+        latch = max(j for j in self.backjumps[k] if j < end)
+        self.claimed.add(k)
+        exits = [self.target(j) for j in range(k, latch) if self.op(j) in _UNCOND and self.target(j) is not None and
+                 self.target(j) > latch]
+        after = latch + 1
+        self.loops.append(_Loop(k, after, (k,)))
+        body = self.region(k, latch)
+        self.loops.pop()
+        line = self.lines[k - 1][0] if k > 0 and self.op(k - 1) == "NOP" else self.lines[k][0] - 1
+        col = (body[0].col - 4) if body and body[0].col is not None and body[0].col >= 4 else None
+        out.append(S("while", "while True:", line, col, body, None))
+        stop = max(exits) if exits else after
+        if stop > end:
+            stop = after
+        if stop > after:
+            out[-1].orelse = self.region(after, stop)
+        return stop
+
+    def leaf_region(self, k, end):
+        """The index of the next conditional jump if instructions from k up
+        to it are one pure expression, else None."""
+        st = []
+        j = k
+        while j < end:
+            n = self.op(j)
+            if n in _CONDJUMP or n in _NONEJUMP or n in _ORPOP:
+                return j if len(st) == 1 else None
+            if n in _SKIP:
+                j += 1
+                continue
+            if self.is_link(j) and len(st) == 2:
+                try:
+                    j = self.chain(j, st)
+                except (IndexError, DecompileError):
+                    return None
+                continue
+            if j in self.backjumps and j != k:
+                return None
+            try:
+                if not self.expr_op(j, st):
+                    return None
+            except (IndexError, DecompileError):
+                return None
+            j += 1
+        return None
+
+    def cond(self, k, end, st, out, stmt_start, base):
+        i = self.ins[k]
+        # value forms of 3.12: a; COPY 1; POP_JUMP_IF_X L; POP_TOP; b; L:
+        if self.op(k - 1) == "COPY" and self.ins[k - 1].arg == 1 and self.op(k + 1) == "POP_TOP" and \
+                i.opname in _CONDJUMP:
+            a = st.pop()
+            st.pop()
+            t = self.target(k)
+            sub = []
+            self.region_value(k + 2, t, sub)
+            st.append(_boolop("or" if _CONDJUMP[i.opname] else "and", a, sub[-1]))
+            return t
+        # a short-circuit condition: leaves (expr, jumps-when-true, target, start)
+        leaves = []
+        first_line = self.lines[stmt_start][0]
+        cur_start = stmt_start
+        exits = set()                # where and/or values leave with an operand
+        depth = len(st) - 1          # what lies under the condition (a conditional expression's operands)
+        if depth > base:
+            cur_start = k            # no jump lands on a condition's first leaf
+        while True:
+            i = self.ins[k]
+            c = st.pop()
+            if i.opname in _NONEJUMP:
+                c = E("%s %s None" % (_paren(c, P_CMP + 1), _NONEJUMP[i.opname]), P_CMP, c.line, c.col)
+                leaves.append((c, True, self.target(k), cur_start))
+            elif i.opname in _ORPOP:
+                exits.add(self.target(k))
+                leaves.append((c, _ORPOP[i.opname], self.target(k), cur_start))
+            else:
+                leaves.append((c, _CONDJUMP[i.opname], self.target(k), cur_start))
+            k += 1
+            # a chained comparison's jump over its clean-up block
+            if self.op(k) == "JUMP_FORWARD" and self.op(k + 1) == "POP_TOP" and (
+                    self.op(k + 2) in _UNCOND and self.target(k) == k + 3 or
+                    self.exit_key(k + 2) is not None and self.target(k) == k + 2 + len(self.exit_key(k + 2))):
+                cleanup = k + 1
+                to = self.target(k + 2) if self.op(k + 2) in _UNCOND else k + 2
+                leaves = [(e, s, to if t == cleanup else t, b) for (e, s, t, b) in leaves]
+                k = self.target(k)
+            if len(st) != depth:
+                self.fail(k, "a condition inside an expression")
+            nxt = self.leaf_region(k, end)
+            if nxt is None:
+                break
+            pending = any(k < t <= nxt + 1 for (_, _, t, _) in leaves)
+            if not pending and self.lines[k][0] != first_line:
+                break
+            cur_start = k
+            while k < nxt:
+                if self.is_link(k):
+                    k = self.chain(k, st)
+                    continue
+                if self.ins[k].opname not in _SKIP:
+                    self.expr_op(k, st)
+                k += 1
+        body_start = k
+        if exits:
+            if len(exits) != 1:
+                self.fail(k, "this and/or expression")
+            x = exits.pop()
+            sub = list(st)
+            self.region_value(k, x, sub)
+            leaves.append((sub[-1], True, x, k))
+            expr, t, f = self.merge(leaves, x)
+            if t != x or f != x:
+                self.fail(k, "this and/or expression")
+            st.append(expr)
+            return x
+        expr, t, f = self.merge(leaves, body_start)
+        if t == body_start:
+            c, x = expr, f
+        elif f == body_start:
+            c, x = _not(expr), t
+        else:
+            self.fail(k - 1, "this condition")
+        line = self.lines[stmt_start][0]
+        if x is None:
+            self.fail(k - 1, "this condition")
+        if x < body_start:
+            self.fail(k - 1, "a conditional jump backward")
+        if self.op(body_start) == "LOAD_ASSERTION_ERROR":
+            r = x - 1
+            if self.op(r) != "RAISE_VARARGS":
+                self.fail(body_start, "this assert statement")
+            m = ""
+            if r - 1 > body_start:
+                j = r - 1
+                if self.op(j) == "CALL" and self.ins[j].arg == 0:
+                    sub = []
+                    self.region_value(body_start + 1, j, sub)
+                else:
+                    sub = []
+                    self.region_value(body_start, r, sub)
+                    sub[-1].text = sub[-1].text[len("AssertionError("):-1]
+                m = sub[-1].text
+            out.append(S("assert", "assert %s%s" % (_not(c).text, ", " + m if m else ""), line, c.col))
+            return x
+        # while loop: the test is copied after the body
+        n = body_start - stmt_start
+        latch = None
+        if body_start in self.backjumps and body_start not in self.claimed and depth == base:
+            for j in self.backjumps[body_start]:
+                if body_start < j < x:
+                    latch = j
+        if latch is not None and latch < x - 1:
+            dup = x - latch - 1    # CPython copied the code after the loop (a return) to the loop's end
+            if not self.same_code(latch + 1, x, dup) or self.op(x - 1) not in ("RETURN_VALUE", "RETURN_CONST"):
+                latch = None
+        if latch is not None:
+            bottom = latch + 1 - n if self.op(latch) in _CONDJUMP else latch - n
+            same = bottom > body_start and self.same_code(stmt_start, bottom, n)
+            if same and bottom > body_start:
+                self.claimed.add(body_start)
+                exits = [self.target(j) for j in range(body_start, bottom) if self.op(j) in _UNCOND and
+                         self.target(j) is not None and self.target(j) > latch]
+                after = latch + 1
+                self.loops.append(_Loop(body_start, after, (bottom, stmt_start)))
+                body = self.region(body_start, bottom)
+                self.loops.pop()
+                s = S("while", "while %s:" % c.text, line, c.col - 6 if c.col and c.col >= 6 else None, body)
+                stop = max(exits) if exits else after
+                stop = after if stop > end else stop
+                if stop > after and stop != x:
+                    s.orelse = self.region(after, stop)
+                out.append(s)
+                return max(stop, x)
+        # if / else, or a conditional expression
+        last = x - 1
+        tail = self.target(last) if self.op(last) in ("JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP") else None
+        is_loop_exit = self.loops and tail is not None and (tail >= self.loops[-1].exit or
+                                                             tail == self.loops[-1].head or
+                                                             tail in self.loops[-1].cont)
+        if tail is not None and tail > x and not is_loop_exit:
+            body_end, else_end = last, min(tail, end)
+        else:
+            body_end, else_end = x, None
+        sub = list(st)
+        body = self.region(body_start, body_end, sub)
+        if len(sub) == len(st) + 1:
+            if else_end is None or body:
+                self.fail(k, "this conditional expression")
+            sub2 = list(st)
+            self.region_value(x, else_end, sub2)
+            a, b = sub[-1], sub2[-1]
+            st.append(E("%s if %s else %s" % (_paren(a, P_OR), _paren(c, P_OR), _paren(b, P_TEST)), P_TEST,
+                        a.line, a.col))
+            return else_end
+        if len(sub) != len(st):
+            self.fail(k, "this conditional")
+        s = S("if", None, line, c.col - 3 if c.col and c.col >= 3 else None, body)
+        s.text = c
+        out.append(s)
+        if else_end is not None:
+            s.orelse = self.region(x, else_end)
+            return else_end
+        return x
+
+    def exit_key(self, t):
+        """What the short block at t does when it only returns (CPython
+        copies such blocks to every jump to them); None for others."""
+        if t is None:
+            return None
+        for q in range(t, min(t + 3, len(self.ins))):
+            if self.op(q) in ("RETURN_VALUE", "RETURN_CONST"):
+                return tuple((self.op(j), repr(self.ins[j].argval)) for j in range(t, q + 1))
+            if self.op(q) not in ("LOAD_CONST", "LOAD_FAST", "NOP"):
+                return None
+        return None
+
+    def same_code(self, a, b, n):
+        """Instructions [a, a+n) and [b, b+n) do the same (jump targets aside)."""
+        if b + n > len(self.ins):
+            return False
+        for q in range(n):
+            i, j = self.ins[a + q], self.ins[b + q]
+            if i.opname in _CONDJUMP and j.opname in _CONDJUMP:
+                continue
+            if i.opname != j.opname or (self.target(a + q) is None and i.argval != j.argval):
+                return False
+        return True
+
+    def merge(self, leaves, body_start):
+        """One (expr, true target, false target) from the leaves of a
+        short-circuit condition, merging neighbours as and/or."""
+        nodes = []
+        alias = {}
+        for (_, _, t, _) in sorted(leaves, key=lambda l: (l[2] is None or l[2] < body_start, l[2] or 0)):
+            key = self.exit_key(t)
+            if key is not None:
+                alias.setdefault(key, t)    # the first at or after the body, where there is one
+        leaves = [(e, w, alias.get(self.exit_key(t), t), st) for (e, w, t, st) in leaves]
+        for n, (e, when_true, tgt, start) in enumerate(leaves):
+            nxt = leaves[n + 1][3] if n + 1 < len(leaves) else body_start
+            nodes.append([e, tgt if when_true else nxt, nxt if when_true else tgt, start])
+        changed = True
+        while len(nodes) > 1 and changed:
+            changed = False
+            for n in range(len(nodes) - 1):
+                a, b = nodes[n], nodes[n + 1]
+                refs = [m for m, o in enumerate(nodes) if m != n and (o[1] == b[3] or o[2] == b[3])]
+                if refs:
+                    continue
+                if a[1] == b[3] and a[2] == b[2]:
+                    e = _boolop("and", a[0], b[0])
+                elif a[2] == b[3] and a[1] == b[1]:
+                    e = _boolop("or", a[0], b[0])
+                elif a[1] == b[3] and a[2] == b[1]:
+                    e = _boolop("or", _not(a[0]), b[0])
+                elif a[2] == b[3] and a[1] == b[2]:
+                    e = _boolop("and", _not(a[0]), b[0])
+                else:
+                    continue
+                nodes[n:n + 2] = [[e, b[1], b[2], a[3]]]
+                changed = True
+                break
+        if len(nodes) != 1:
+            self.fail(leaves[0][3], "a condition of this form")
+        return nodes[0][0], nodes[0][1], nodes[0][2]
+
+
+def _tidy(stmts, in_loop, at_end):
+    """Undoes what CPython's code generator did to a statement list:
+    `if not c: continue` + rest at a loop's end is `if c: rest`; a
+    `continue` that ends a loop's body and a bare `return` that ends the
+    function are dropped."""
+    stmts = list(stmts)
+    while stmts and (at_end == "loop" and stmts[-1].kind == "continue" or
+                     at_end is True and stmts[-1].kind == "return" and stmts[-1].text == "return"):
+        stmts.pop()
+    out = []
+    for n, s in enumerate(stmts):
+        if s.kind == "if" and in_loop and not s.orelse and len(s.body) == 1 and s.body[0].kind == "continue" and \
+                s.text.inv and n + 1 < len(stmts):
+            s.text = _not(s.text)
+            s.body = stmts[n + 1:]
+            out.append(s)
+            break
+        if s.kind == "if" and at_end is True and not s.orelse and len(s.body) > 1 and s.body[-1].kind == "return" \
+                and s.body[-1].text == "return" and n + 1 < len(stmts):
+            s.orelse = stmts[n + 1:]
+            out.append(s)
+            break
+        out.append(s)
+    while out:
+        t = out[-1]
+        if at_end == "loop" and t.kind == "continue" or at_end is True and t.kind == "return" and t.text == "return":
+            out.pop()
+        else:
+            break
+    for n, s in enumerate(out):
+        last = n == len(out) - 1
+        if s.body is not None:
+            loop = s.kind in ("for", "while")
+            s.body = _tidy(s.body, loop or in_loop, (last and at_end) if not loop else "loop")
+            if s.orelse:
+                s.orelse = _tidy(s.orelse, in_loop, last and at_end)
+    if not out and stmts:
+        out = [S("pass", "pass", stmts[-1].line, stmts[-1].col)]
+    return out
+
+
+class _Writer:
+    def __init__(self, first):
+        self.lines = []
+        self.first = first
+
+    def put(self, line, indent, text):
+        want = (line - self.first) if line is not None else len(self.lines)
+        while len(self.lines) < want:
+            self.lines.append("")
+        self.lines.append(" " * indent + text)
+
+    def block(self, stmts, indent):
+        if not stmts:
+            stmts = [S("pass", "pass", None, None)]
+        cols = [s.col for s in stmts if s.col is not None]
+        ind = cols[0] if cols and cols[0] > indent - 4 and cols[0] >= indent else indent
+        if any(c != ind for c in cols):
+            ind = indent
+        for s in stmts:
+            head = s.text.text if isinstance(s.text, E) else s.text
+            if s.kind == "if":
+                self.put(s.line, ind, "if %s:" % head)
+                self.block(s.body, ind + 4)
+                self.orelse(s, ind)
+            elif s.kind in ("for", "while"):
+                self.put(s.line, ind, head)
+                self.block(s.body, ind + 4)
+                if s.orelse:
+                    self.put(None, ind, "else:")
+                    self.block(s.orelse, ind + 4)
+            else:
+                self.put(s.line, ind, head)
+
+    def orelse(self, s, ind):
+        if not s.orelse:
+            return
+        if len(s.orelse) == 1 and s.orelse[0].kind == "if" and s.orelse[0].line is not None and \
+                s.orelse[0].line > len(self.lines) + self.first - 1:
+            e = s.orelse[0]
+            self.put(e.line, ind, "elif %s:" % e.text.text)
+            self.block(e.body, ind + 4)
+            self.orelse(e, ind)
+            return
+        first = s.orelse[0].line
+        self.put(first - 1 if first is not None and first - 1 > len(self.lines) + self.first - 1 else None,
+                 ind, "else:")
+        self.block(s.orelse, ind + 4)
+
+
+def _params(func, d, line):
+    code = func.__code__
+    if code.co_flags & 0x0C:
+        d.fail(0, "*args or **kwargs")
+    if code.co_kwonlyargcount or code.co_posonlyargcount:
+        d.fail(0, "keyword-only or positional-only parameters")
+    names = list(code.co_varnames[:code.co_argcount])
+    defaults = func.__defaults__ or ()
+    out = []
+    for n, name in enumerate(names):
+        m = n - (len(names) - len(defaults))
+        if m >= 0:
+            out.append("%s=%s" % (name, d.const(defaults[m], 0).text))
+        else:
+            out.append(name)
+    return ", ".join(out)
+
+
+def rebuild(func):
+    """(text, first line) of func, written from its code object."""
+    code = func.__code__
+    if code.co_flags & 0x2A0:     # generator, coroutine, async generator
+        raise DecompileError("cannot compile function %r (file %s, line %d): a generator or coroutine is not "
+                             "supported" % (code.co_name, code.co_filename, code.co_firstlineno))
+    d = Decompiler(func)
+    try:
+        body = d.region(0, len(d.ins))
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
+        d.fail(0, "code of a form not recognised (%s)" % type(e).__name__)
+    body = _tidy(body, False, True)
+    lines = [l for (l, _) in d.lines if l is not None]
+    first = d.lines[0][0] if d.ins and d.ins[0].opname == "RESUME" else min(lines + [code.co_firstlineno]) - 1
+    first = max(first or code.co_firstlineno, 1)
+    body_lines = [s.line for s in body if s.line is not None]
+    if body_lines:      # the def line itself is not in the code of a decorated function
+        first = min(body_lines) - 1
+    if first < 1:
+        first = 1
+    if code.co_name == "<lambda>":
+        if len(body) != 1 or body[0].kind != "return":
+            d.fail(0, "this lambda")
+        value = body[0].text[len("return "):] if body[0].text != "return" else "None"
+        return "lambda %s: %s\n" % (_params(func, d, first), value), d.lines[0][0] or first
+    name = code.co_name if code.co_name.isidentifier() else "_f"
+    w = _Writer(first)
+    w.put(first, 0, "def %s(%s):" % (name, _params(func, d, first)))
+    if not body:
+        body = [S("pass", "pass", None, None)]
+    w.block(body, 4)
+    return "\n".join(w.lines) + "\n", first

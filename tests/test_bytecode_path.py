@@ -1,0 +1,292 @@
+"""Functions without source text are compiled from their code object.
+
+ptxjit/decompile.py writes the text of a function made by exec(), eval(),
+compile(), types.FunctionType or `python -c` from its bytecode, at the
+user's lines and columns, and the one front end reads it.  The proof:
+
+  * every golden kernel compiles from its file and from the code of the same
+    text run by exec() under a file name linecache cannot read, and the
+    optimised IR of the two is compared (file names aside): the share that
+    is identical must not fall (`python3 tests/test_bytecode_path.py`
+    prints it, with the compile time of both paths);
+  * kernels made each way run on the simulator (or the GPU) against NumPy,
+    with closures, default arguments, globals and device functions;
+  * what the rebuilding cannot read is refused naming the function, its
+    file and line; errors in rebuilt functions name the line and column
+    and say the text is unavailable.
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+import types
+
+import numpy as np
+import pytest
+
+from conftest import KERNELS, ROOT
+from ptxjit import cuda, errors
+from ptxjit.decompile import DecompileError, rebuild
+
+# the share of golden kernel entries whose IR is identical both ways (3.11 and 3.12)
+MIN_IDENTICAL = 0.85
+
+
+def _entries(path):
+    kernel, out = None, []
+    for line in open(path):
+        m = re.match(r"#\s*(kernel|sig):\s*(.*?)\s*$", line)
+        if not m:
+            continue
+        if m.group(1) == "kernel":
+            kernel = m.group(2)
+        else:
+            out.append((kernel, m.group(2)))
+    return out
+
+
+def _load(text, filename):
+    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
+    import ptxjit
+    sys.modules["numba"] = ptxjit
+    sys.modules["numba.cuda"] = cuda
+    try:
+        ns = {"__name__": "golden_" + os.path.basename(filename).split(".")[0]}
+        exec(compile(text, filename, "exec"), ns)
+        return ns
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+def _ir(disp, sig):
+    disp.compile(sig)
+    irs = disp.inspect_ir()
+    return list(irs.values())[-1]
+
+
+def compare_golden():
+    """{(file, kernel, sig): 'same' | 'differs' | 'refused: ...'} and the
+    compile times (source, bytecode) in seconds summed over the kernels."""
+    got, t_src, t_bc = {}, 0.0, 0.0
+    for path in sorted(glob.glob(os.path.join(KERNELS, "*.py"))):
+        entries = _entries(path)
+        if not entries:
+            continue
+        text = open(path).read()
+        fake = path + ".exec"        # no file: linecache finds no text
+        try:
+            by_src = _load(text, path)
+            by_code = _load(text, fake)
+        except Exception:
+            continue
+        for kernel, sig in entries:
+            name = kernel or next(k for k, v in by_src.items() if hasattr(v, "inspect_ir") and
+                                  getattr(v, "py_func", None) is not None and
+                                  v.py_func.__code__.co_filename == path)
+            key = (os.path.basename(path), name, sig)
+            t0 = time.perf_counter()
+            try:
+                a = _ir(by_src[name], sig)
+            except Exception:
+                continue             # a kernel the source path refuses (device-only and the like)
+            t1 = time.perf_counter()
+            try:
+                b = _ir(by_code[name], sig)
+            except DecompileError as e:
+                got[key] = "refused: " + str(e).split(": ", 1)[-1][:120]
+                continue
+            t2 = time.perf_counter()
+            t_src += t1 - t0
+            t_bc += t2 - t1
+            got[key] = "same" if a == b.replace(fake, path) else "differs"
+    return got, t_src, t_bc
+
+
+_COMPARED = []
+
+
+def _compared():
+    if not _COMPARED:
+        _COMPARED.append(compare_golden())
+    return _COMPARED[0]
+
+
+def test_golden_kernels_compile_to_the_same_ir_from_bytecode():
+    got, _, _ = _compared()
+    same = sum(v == "same" for v in got.values())
+    assert len(got) > 100
+    assert same / len(got) >= MIN_IDENTICAL, {k: v for k, v in got.items() if v != "same"}
+    for k, v in got.items():
+        assert v in ("same", "differs") or "is not supported when the function is rebuilt" in v, (k, v)
+
+
+# ---- kernels made without a file, run against NumPy
+
+SCALE = 3.0
+
+
+def _exec(text, **glb):
+    ns = {"cuda": cuda, "np": np, "math": __import__("math")}
+    ns.update(glb)
+    exec(text, ns)
+    return ns
+
+
+KERNEL_TEXT = '''
+@cuda.jit(device=True)
+def poly(v, k=2, c=0.5):
+    return v ** k + c
+
+@cuda.jit
+def kern(a, b, out, n):
+    i = cuda.grid(1)
+    if i >= out.size:
+        return
+    s = 0.0
+    j = 0
+    while j < n and a[i] > -10.0:
+        if j == 2:
+            j += 1
+            continue
+        s += poly(a[i]) * SCALE if b[i] > 0 else -poly(b[i], 3)
+        j += 1
+    else:
+        s += 1.0
+    lo, hi = min(a[i], b[i]), max(a[i], b[i])
+    out[i, 0] = s
+    out[i, 1] = hi - lo if 0.1 < hi <= 0.9 else 0.0
+    t = 0
+    for k in range(i % 7, 20, 3):
+        if k > 15:
+            break
+        t += k
+    out[i, 2] = t
+    out[i, 3] = (a[i] > 0.5 or b[i] < 0.2) and not a[i] > 0.9
+'''
+
+
+def _reference(a, b, n):
+    poly = lambda v, k=2, c=0.5: v ** k + c  # noqa: E731
+    out = np.zeros((a.size, 4))
+    for i in range(a.size):
+        s = 0.0
+        for j in range(n):
+            if j == 2:
+                continue
+            s += poly(a[i]) * SCALE if b[i] > 0 else -poly(b[i], 3)
+        s += 1.0
+        lo, hi = min(a[i], b[i]), max(a[i], b[i])
+        out[i, 0] = s
+        out[i, 1] = hi - lo if 0.1 < hi <= 0.9 else 0.0
+        out[i, 2] = sum(k for k in range(i % 7, 20, 3) if k <= 15)
+        out[i, 3] = (a[i] > 0.5 or b[i] < 0.2) and not a[i] > 0.9
+    return out
+
+
+def _check(kern, rng, n=5):
+    a = rng.random(64)
+    b = rng.random(64) * 2 - 0.5
+    out = np.zeros((64, 4))
+    kern[2, 32](a, b, out, n)
+    np.testing.assert_allclose(out, _reference(a, b, n), rtol=1e-12)
+
+
+def test_exec_kernel_with_device_function_defaults_and_globals(rng):
+    ns = _exec(KERNEL_TEXT, SCALE=SCALE)
+    _check(ns["kern"], rng)
+
+
+def test_compile_and_function_type_kernels(rng):
+    code = compile(KERNEL_TEXT, "<generated>", "exec")
+    ns = {"cuda": cuda, "SCALE": SCALE}
+    exec(code, ns)
+    kcode = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "kern")
+    fresh = types.FunctionType(kcode, ns)
+    _check(cuda.jit(fresh), rng)
+
+
+def test_closure_kernel(rng):
+    ns = _exec('''
+def make(scale, off):
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] * scale + off
+    return k
+''')
+    k = ns["make"](2.5, -1.0)
+    a = rng.random(50)
+    out = np.zeros(50)
+    k[1, 64](a, out)
+    np.testing.assert_allclose(out, a * 2.5 - 1.0)
+
+
+def test_eval_lambda_device_function(rng):
+    sq = cuda.jit(device=True)(eval("lambda v: v * v + 1.0"))
+    ns = _exec('''
+@cuda.jit
+def k(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = sq(a[i])
+''', sq=sq)
+    a = rng.random(40)
+    out = np.zeros(40)
+    ns["k"][1, 64](a, out)
+    np.testing.assert_allclose(out, a * a + 1.0)
+
+
+def test_python_dash_c_kernel(tmp_path):
+    prog = ("import numpy as np\nfrom ptxjit import cuda\n"
+            "exec('@cuda.jit\\ndef k(a):\\n    i = cuda.grid(1)\\n    if i < a.size:\\n        a[i] = i * 2 + 1\\n')\n"
+            "a = np.zeros(10)\nk[1, 16](a)\nprint(a.tolist())\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str([i * 2.0 + 1 for i in range(10)])
+
+
+def test_errors_name_the_line_and_column_without_text():
+    ns = _exec("@cuda.jit\ndef k(a):\n    i = cuda.grid(1)\n    a[i] = nowhere + 1\n")
+    with pytest.raises(errors.TypingError) as e:
+        ns["k"][1, 1](np.zeros(1))
+    msg = str(e.value)
+    assert "<string>:4:12:" in msg and "nowhere" in msg
+    assert "no source text" in msg and "^" not in msg
+
+
+def test_unsupported_code_is_refused_naming_the_function():
+    ns = _exec("@cuda.jit\ndef k(a):\n    b = [x for x in range(3)]\n    a[0] = b[0]\n")
+    with pytest.raises(errors.SourceNotFoundError) as e:
+        ns["k"][1, 1](np.zeros(1))
+    msg = str(e.value)
+    assert "'k'" in msg and "<string>" in msg and "line 1" in msg and "at line 3" in msg
+
+
+def test_source_functions_keep_their_text():
+    ns = {}
+    exec("def f(a):\n    a[0] = 1\n", ns)
+    text, first = rebuild(ns["f"])
+    assert text == "def f(a):\n    a[0] = 1\n" and first == 1
+
+
+if __name__ == "__main__":
+    got, ts, tb = compare_golden()
+    for k, v in sorted(got.items()):
+        if v != "same":
+            print(k, v)
+    n = len(got)
+    same = sum(v == "same" for v in got.values())
+    ok = sum(not v.startswith("refused") for v in got.values())
+    print("Python %d.%d: %d of %d golden kernel entries have identical IR (%.0f%%), %d compile from bytecode, "
+          "%d refused; compile %.2f ms/kernel from source, %.2f ms/kernel from bytecode"
+          % (sys.version_info[0], sys.version_info[1], same, n, 100.0 * same / n, ok, n - ok,
+             1e3 * ts / max(ok, 1), 1e3 * tb / max(ok, 1)))
