@@ -9,7 +9,8 @@ errcat_gpu_child.py.  Cases that close the context come last.
 DRIVER_CASES make one driver call fail (fake_fail: the entry point, the
 CUresult, how many calls go through first) where a user's action reaches
 it, so that every message of CHECK(...) in src/rt is seen with its call,
-its error and what was being done.  Parts: "cases"; "init" (failures
+its error and what was being done.  The "cases" part has two devices
+(FAKE_CUDA_DEVICES), for the messages of several GPUs.  Parts: "cases"; "init" (failures
 while the driver starts, each undone by cuda.close()); "no_device";
 "old_driver" and "no_linker" (the fake built with -DFAKE_OLD_DRIVER,
 -DFAKE_NO_LINKER); "no_driver" (PTXJIT_LIBCUDA names no library).
@@ -312,7 +313,30 @@ def _pin_and_unpin():
 
 
 # more of the GPU path, not one failing call
+def _on_device_1(fn):
+    with cuda.gpus[1]:
+        return fn()
+
+
+def _peer_copy(stream=False):
+    d0 = _dev(100)
+    d1 = _on_device_1(lambda: _dev(100))
+    if stream:
+        _on_device_1(lambda: _in_stream(lambda s: d1.copy_to_device(d0, stream=s)))
+    else:
+        d1.copy_to_device(d0)
+
+
+DRIVER_CASES += [
+    ("drv_peer_can", "cuDeviceCanAccessPeer", UNKNOWN, 0, _peer_copy),
+    ("drv_peer_enable", "cuCtxEnablePeerAccess", UNKNOWN, 0, _peer_copy),
+    ("drv_peer_copy", "cuMemcpyPeer", UNKNOWN, 0, _peer_copy),
+    ("drv_peer_copy_async", "cuMemcpyPeerAsync", UNKNOWN, 0, lambda: _peer_copy(stream=True)),
+]
+
 OTHER_CASES = [
+    ("gpu_no_such_device", lambda: _caught(lambda: cuda.select_device(5))),
+    ("gpu_other_device_array", lambda: _caught(lambda: k_store[1, 1](_on_device_1(_dev), 1.0))),
     ("gpu_trap_raise", lambda: _caught(lambda: _trap(2, k_raise))),
     ("gpu_trap_unknown_code", lambda: _caught(lambda: _trap(99, k_raise))),
     ("gpu_trap_rebound_class", lambda: _caught(_rebound_class)),
@@ -368,6 +392,7 @@ def main(part="cases"):
     elif part == "init":
         res.update(_init_cases())
     else:
+        setf("devices", 2)                   # before the driver starts
         for name, fn in CASES:
             res[name] = fn()
         k_store[1, 1](_dev(), 1.0)           # compiled and loaded: the cases fail the call they name

@@ -467,7 +467,7 @@ TRIGGERS = [
     ("mapped_array", lambda: cuda.mapped_array(3), "NotImplementedError", ["mapped", "pinned_array"]),
     ("managed_array", lambda: cuda.managed_array(3), "NotImplementedError", ["managed", "device_array"]),
     ("as_cuda_array_numpy", lambda: cuda.as_cuda_array(np.zeros(3)), "TypeError", ["__cuda_array_interface__"]),
-    ("select_device_1", lambda: cuda.select_device(1), "ValueError", ["device 0"]),
+    ("select_device_1", lambda: cuda.select_device(1), "IndexError", ["no CUDA device 1", "one device"]),
     ("device_attribute", lambda: cuda.get_current_device().NO_SUCH_ATTRIBUTE, "AttributeError",
      ["NO_SUCH_ATTRIBUTE"]),
     # streams and events (src/py/array.c, stream.c, src/rt/stream.c)
@@ -926,7 +926,8 @@ TRIGGERS += [
     ("device_array_empty_record", lambda: cuda.device_array(3, np.dtype([])), "ValueError", ["no item size"]),
     ("pinned_array_negative", lambda: cuda.pinned_array(-1), "ValueError", ["pinned_array", "(-1,)"]),
     ("cai_masked", lambda: cuda.from_cuda_array_interface(dict(_CAI, mask=1)), "NotImplementedError", ["masked"]),
-    ("gpus_index", lambda: cuda.gpus[1], "IndexError", ["device 0"]),
+    ("gpus_index", lambda: cuda.gpus[1], "IndexError", ["cuda.gpus[1]", "is 1 device"]),
+    ("gpus_index_type", lambda: cuda.gpus["1"], "TypeError", ["cuda.gpus[i]", "device number", "'1'"]),
     # types
     ("type_call_array", lambda: _types.float32[::1](3), "TypeError", ["float32[::1]()", "types"]),
     # @jit(target='gpu') and friends
@@ -1158,7 +1159,9 @@ GPU_ONLY = {
     "default stream or 2 for the per-thread one": "kDLCUDA arrays only (tests/test_dlpack.py, GPU)",
     "py:cuda.from_dlpack: the tensor is on %s; kernels take CUDA memory: move it to the GPU first (x.cuda()), "
     "or copy it with cuda.to_device(numpy.from_dlpack(x))": "the GPU backend's device check (tests/test_dlpack.py)",
-    "py:cuda.from_dlpack: the tensor is on CUDA device %d; ptxjit uses device 0": "a tensor on a second GPU",
+    "py:cuda.from_dlpack: the tensor is on CUDA device %d; the driver sees %d device%s": "a tensor of a device "
+    "this process does not see (a producer in another process's numbering)",
+    "CUDA device %ld: ptxjit uses devices 0 to %d": "a machine with more than 16 GPUs",  # src/py/devices.c
     "the tensor's DLPack dtype (code %u, %u bits, %u lanes) is not one kernels take: booleans, integers, "
     "float16/32/64 and complex64/128 only": "a dtype NumPy does not export (PyTorch's bfloat16 on the GPU)",
     'out of host memory allocating %zu bytes for a simulated device array': "the simulator's device memory when "
@@ -1170,6 +1173,8 @@ HOSTMEM = "out of host memory"
 SIMINT = "an internal error of the simulator"
 
 INTERNAL = {
+    "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "
+    "devices before a runtime is made for one (src/py/devices.c)",  # src/rt/driver.c
     'to_dlpack() takes a device array, not %.100s': PRIV,  # src/py/dlpack.c
     "a device array whose stride %zd is not a multiple of its item size %d cannot be exported through DLPack "
     "(strides count elements)": "device arrays' strides are multiples of their item size (the private _view "
@@ -1337,6 +1342,13 @@ GPU_CHILD_TRIGGERS = [
                                                    "JIT log", "fake linker rejected"],
      ["cuLink (making the machine code of kernel '%s')", "\nThe driver's JIT log:\n%s"]),
     ("gpu_njit_has_no_ptx", "cases", "ValueError", ["n_one", "has no PTX"], ["kernel '%s' has no PTX"]),
+    ("gpu_no_such_device", "cases", "IndexError", ["no CUDA device 5", "sees 2 devices"],
+     ["there is no CUDA device %ld: the driver sees %d device%s (numbered from 0)"]),
+    ("gpu_other_device_array", "cases", "CudaDriverError",
+     ["kernel 'k_store': argument 1 ('a'), a device array, is on device 1", "runs on device 0", "cuda.gpus[1]"],
+     ["%s is on device %d, and this work runs on device %d: a stream or device array belongs to the device "
+      "that was current when it was made; copy the data over (d_b.copy_to_device(d_a)) or make the work's "
+      "device current (with cuda.gpus[%d]: ...)"]),
     ("gpu_huge_alloc", "cases", "ValueError", ["cannot allocate 1152921504606846976 bytes of device memory"],
      ["cannot allocate %zu bytes of device memory"]),
 ]
@@ -1416,7 +1428,14 @@ DRIVER_TRIGGERS = [
     ("init_cuinit", "init", "cuInit", _UNK, []),
     ("init_version", "init", "cuDriverGetVersion", _UNK, []),
     ("init_count", "init", "cuDeviceGetCount", _UNK, []),
-    ("init_get", "init", "cuDeviceGet(0)", ("CUDA_ERROR_INVALID_DEVICE", "(101)"), []),
+    ("init_get", "init", "cuDeviceGet(%d)", ("CUDA_ERROR_INVALID_DEVICE", "(101)"), ["cuDeviceGet(0)"]),
+    ("drv_peer_can", "cases", "cuDeviceCanAccessPeer(%d, %d)", _UNK, ["cuDeviceCanAccessPeer(0, 1)"]),
+    ("drv_peer_enable", "cases", "cuCtxEnablePeerAccess (device %d reaching device %d's memory)", _UNK,
+     ["device 0 reaching device 1's memory"]),
+    ("drv_peer_copy", "cases", "cuMemcpyPeer(%zu bytes from device %d to device %d)", _UNK,
+     ["400 bytes from device 0 to device 1"]),
+    ("drv_peer_copy_async", "cases", "cuMemcpyPeerAsync(%zu bytes from device %d to device %d)", _UNK,
+     ["400 bytes from device 0 to device 1"]),
     ("init_name", "init", "cuDeviceGetName", _UNK, []),
     ("init_total_mem", "init", "cuDeviceTotalMem", _UNK, []),
     ("init_attribute", "init", "cuDeviceGetAttribute(%d)", _UNK, []),

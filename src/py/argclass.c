@@ -274,9 +274,9 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		CUstream s = (CUstream)(uintptr_t)sv;
 		RtErr e;
 		if (st->cai_sync && sv != 0 && s != L->stream && !(sv == 1 && !L->stream)) {
-			if (enter_rt(st))
+			if (enter_rt(st, cur_rt(st)))
 				goto done;
-			if (rt_stream_order(st->rt, s, L->stream, &e)) {
+			if (rt_stream_order(cur_rt(st), s, L->stream, &e)) {
 				raise_rt(st, &e);
 				goto done;
 			}
@@ -406,6 +406,13 @@ static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 
 /* ---------------------------------------------------- classification */
 
+static int array_on_other_device(DispatcherObject *d, int i, DeviceArrayObject *x, Rt *rt)
+{
+	char what[300];
+	snprintf(what, sizeof what, "kernel '%s': argument %d ('%s'), a device array,", d->name, i + 1, arg_name(d, i));
+	return wrong_device(d->st, what, x->rt, rt);
+}
+
 static int from_device_array(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherObject *L)
 {
 	ModState *st = d->st;
@@ -419,7 +426,10 @@ static int from_device_array(DispatcherObject *d, int i, PyObject *o, ArgInfo *a
 		             arg_name(d, i), x->dtype);
 		return -1;
 	}
-	if (!st->sim && !x->foreign && x->gen != st->rt->gen) {
+	Rt *rt = cur_rt(st);
+	if (!st->sim && !x->foreign && (x->rt != rt || x->gen != rt->gen)) {
+		if (x->rt != rt)
+			return array_on_other_device(d, i, x, rt);
 		PyErr_Format(st->CudaDriverError, "kernel '%s': argument %d ('%s') is a device array allocated "
 		             "before cuda.close(); its memory is gone", d->name, i + 1, arg_name(d, i));
 		return -1;
@@ -511,7 +521,7 @@ void arg_release(ModState *st, ArgInfo *a, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (a[i].tmp)
-			rt_release(st->rt, a[i].tmp, a[i].nbytes, st->rt->gen);
+			rt_release(cur_rt(st), a[i].tmp, a[i].nbytes, cur_rt(st)->gen);
 		PyMem_RawFree(a[i].host_tmp);
 		if (a[i].has_view)
 			PyBuffer_Release(&a[i].view);

@@ -60,7 +60,17 @@ static void span_of(const DeviceArrayObject *a, Py_ssize_t *lo, Py_ssize_t *hi)
 	*hi = h + a->itemsize;
 }
 
-int stream_arg(ModState *st, PyObject *o, CUstream *s, int *async)
+int wrong_device(ModState *st, const char *what, const Rt *had, const Rt *on)
+{
+	PyErr_Format(st->CudaDriverError,
+	             "%s is on device %d, and this work runs on device %d: a stream or device array "
+	             "belongs to the device that was current when it was made; copy the data over "
+	             "(d_b.copy_to_device(d_a)) or make the work's device current (with cuda.gpus[%d]: ...)",
+	             what, had->devnum, on->devnum, had->devnum);
+	return -1;
+}
+
+int stream_arg(ModState *st, PyObject *o, Rt *rt, CUstream *s, int *async)
 {
 	*s = NULL;
 	*async = 0;
@@ -77,11 +87,13 @@ int stream_arg(ModState *st, PyObject *o, CUstream *s, int *async)
 	}
 	if (PyObject_TypeCheck(o, st->Stream_T)) {
 		StreamObject *so = (StreamObject *)o;
-		if (so->owned && !st->sim && so->gen != st->rt->gen) {
+		if (so->owned && !st->sim && so->gen != so->rt->gen) {
 			PyErr_SetString(st->CudaDriverError,
 			                "this stream was made before cuda.close() and cannot be used any more");
 			return -1;
 		}
+		if (so->owned && rt && so->rt != rt)
+			return wrong_device(st, "the stream", so->rt, rt);
 		*s = so->s;
 		*async = 1;
 		return 0;
@@ -170,7 +182,7 @@ static PyObject *DeviceArray_new(PyTypeObject *type, PyObject *args, PyObject *k
 	if (!a)
 		return NULL;
 	a->st = st;
-	a->rt = st->rt;
+	a->rt = cur_rt(st);
 	if (fill_geometry(a, shape, strides, dtype))
 		goto fail;
 	Py_ssize_t lo, hi;
@@ -180,15 +192,15 @@ static PyObject *DeviceArray_new(PyTypeObject *type, PyObject *args, PyObject *k
 		goto fail;
 	}
 	RtErr e;
-	if (hi > 0 && enter_rt(st))
+	if (hi > 0 && enter_rt(st, a->rt))
 		goto fail;
-	if (rt_alloc(st->rt, (size_t)hi, &a->alloc, &e)) {
+	if (rt_alloc(a->rt, (size_t)hi, &a->alloc, &e)) {
 		raise_rt(st, &e);
 		goto fail;
 	}
 	a->alloc_n = (size_t)hi;
 	a->ptr = a->alloc;
-	a->gen = st->rt->gen;
+	a->gen = a->rt->gen;
 	return (PyObject *)a;
 fail:
 	Py_DECREF(a);
@@ -217,7 +229,7 @@ static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 	if (!a)
 		return NULL;
 	a->st = st;
-	a->rt = st->rt;
+	a->rt = cur_rt(st);
 	if (fill_geometry(a, shape, strides, dtype)) {
 		Py_DECREF(a);
 		return NULL;
@@ -227,10 +239,11 @@ static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 	a->base = base;
 	if (PyObject_TypeCheck(base, st->DeviceArray_T)) {
 		DeviceArrayObject *b = (DeviceArrayObject *)base;
+		a->rt = b->rt;
 		a->gen = b->gen;
 		a->foreign = b->foreign;
 	} else {
-		a->gen = st->rt->gen;
+		a->gen = cur_rt(st)->gen;
 		a->foreign = !(host && st->sim);
 	}
 	return (PyObject *)a;
@@ -250,7 +263,7 @@ static void DeviceArray_dealloc(DeviceArrayObject *a)
 static int check_live(DeviceArrayObject *a)
 {
 	ModState *st = a->st;
-	if (!st->sim && !a->foreign && a->gen != st->rt->gen) {
+	if (!st->sim && !a->foreign && a->gen != a->rt->gen) {
 		PyErr_SetString(st->CudaDriverError,
 		                "this device array was allocated before cuda.close(); its memory is gone");
 		return -1;
@@ -286,20 +299,20 @@ static PyObject *DeviceArray_htod(DeviceArrayObject *a, PyObject *args, PyObject
 	int async, rc;
 	Py_buffer v;
 	RtErr e;
-	if (check_live(a) || stream_arg(st, stream, &s, &async))
+	if (check_live(a) || stream_arg(st, stream, a->rt, &s, &async))
 		return NULL;
 	if (PyObject_GetBuffer(src, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
-	if (check_range(a, off, v.len) || (v.len && enter_rt(st))) {
+	if (check_range(a, off, v.len) || (v.len && enter_rt(st, a->rt))) {
 		PyBuffer_Release(&v);
 		return NULL;
 	}
 	if (!async && v.len >= (1 << 20)) {
 		Py_BEGIN_ALLOW_THREADS
-		rc = rt_htod(st->rt, a->ptr + off, v.buf, (size_t)v.len, s, 0, &e);
+		rc = rt_htod(a->rt, a->ptr + off, v.buf, (size_t)v.len, s, 0, &e);
 		Py_END_ALLOW_THREADS
 	} else {
-		rc = rt_htod(st->rt, a->ptr + off, v.buf, (size_t)v.len, s, async, &e);
+		rc = rt_htod(a->rt, a->ptr + off, v.buf, (size_t)v.len, s, async, &e);
 	}
 	PyBuffer_Release(&v);
 	if (rc)
@@ -363,22 +376,22 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 	int async, rc;
 	Py_buffer v;
 	RtErr e;
-	if (check_live(a) || stream_arg(st, stream, &s, &async))
+	if (check_live(a) || stream_arg(st, stream, a->rt, &s, &async))
 		return NULL;
 	if (PyObject_GetBuffer(dst, &v, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) < 0)
 		return NULL;
-	if (check_range(a, off, v.len) || (v.len && enter_rt(st))) {
+	if (check_range(a, off, v.len) || (v.len && enter_rt(st, a->rt))) {
 		PyBuffer_Release(&v);
 		return NULL;
 	}
 	drain_copies(st);
 	if (!async && v.len >= (1 << 20)) {
 		Py_BEGIN_ALLOW_THREADS
-		rc = rt_dtoh(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
+		rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
 		Py_END_ALLOW_THREADS
 	} else if (async) {
 		RtHostCopy *job = NULL;
-		rc = rt_dtoh_async(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, &job, &e);
+		rc = rt_dtoh_async(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, &job, &e);
 		if (job) {
 			keep_until_done(st, job, &v);
 			if (rc)
@@ -386,7 +399,7 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 			Py_RETURN_NONE;
 		}
 	} else {
-		rc = rt_dtoh(st->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
+		rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
 	}
 	PyBuffer_Release(&v);
 	if (rc)
@@ -410,10 +423,12 @@ static PyObject *DeviceArray_dtod(DeviceArrayObject *a, PyObject *args, PyObject
 	CUstream s;
 	int async;
 	RtErr e;
-	if (check_live(a) || check_live(b) || stream_arg(st, stream, &s, &async) ||
-	    check_range(a, doff, n) || check_range(b, soff, n) || (n && enter_rt(st)))
+	if (check_live(a) || check_live(b) || stream_arg(st, stream, a->rt, &s, &async) ||
+	    check_range(a, doff, n) || check_range(b, soff, n) || (n && enter_rt(st, a->rt)))
 		return NULL;
-	if (rt_dtod(st->rt, a->ptr + doff, b->ptr + soff, (size_t)n, s, async, &e))
+	int rc = a->rt == b->rt ? rt_dtod(a->rt, a->ptr + doff, b->ptr + soff, (size_t)n, s, async, &e)
+	                        : rt_peer_copy(a->rt, a->ptr + doff, b->rt, b->ptr + soff, (size_t)n, s, async, &e);
+	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
@@ -428,9 +443,9 @@ static PyObject *DeviceArray_memset(DeviceArrayObject *a, PyObject *args)
 	Py_ssize_t lo, hi;
 	RtErr e;
 	span_of(a, &lo, &hi);
-	if (check_live(a) || (hi > lo && enter_rt(st)))
+	if (check_live(a) || (hi > lo && enter_rt(st, a->rt)))
 		return NULL;
-	if (rt_memset(st->rt, a->ptr + lo, byte, (size_t)(hi - lo), &e))
+	if (rt_memset(a->rt, a->ptr + lo, byte, (size_t)(hi - lo), &e))
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
@@ -498,7 +513,13 @@ static Py_ssize_t DeviceArray_len(DeviceArrayObject *a)
 	return a->shape[0];
 }
 
+static PyObject *get_device_id(DeviceArrayObject *a, void *c)
+{
+	return PyLong_FromLong(a->rt->devnum);
+}
+
 static PyGetSetDef DeviceArray_getset[] = {
+	{"device_id", (getter)get_device_id, NULL, "the device whose memory holds the array", NULL},
 	{"shape", (getter)get_shape, NULL, "the extents, as for NumPy", NULL},
 	{"strides", (getter)get_strides, NULL, "the byte strides, as for NumPy", NULL},
 	{"ndim", (getter)get_ndim, NULL, "the number of dimensions", NULL},
@@ -565,15 +586,15 @@ static PyObject *HostBuffer_new(PyTypeObject *type, PyObject *args, PyObject *kw
 	if (n < 0)
 		return PyErr_Format(PyExc_ValueError, "negative size %zd", n);
 	ModState *st = state_of_type(type);
-	if (!st || enter_rt(st))
+	if (!st || enter_rt(st, cur_rt(st)))
 		return NULL;
 	HostBufferObject *b = (HostBufferObject *)type->tp_alloc(type, 0);
 	if (!b)
 		return NULL;
 	b->st = st;
-	b->rt = st->rt;
+	b->rt = cur_rt(st);
 	RtErr e;
-	if (rt_host_alloc(st->rt, (size_t)n, &b->p, &e)) {
+	if (rt_host_alloc(b->rt, (size_t)n, &b->p, &e)) {
 		Py_DECREF(b);
 		return raise_rt(st, &e);
 	}

@@ -216,7 +216,7 @@ static int same_stream(ModState *st, PyObject *x, PyObject *y, LauncherObject *L
 	if (Py_TYPE(x) != st->Stream_T)
 		return 0;
 	StreamObject *so = (StreamObject *)x;
-	return so->s == L->stream && !(so->owned && !st->sim && so->gen != st->rt->gen);
+	return so->s == L->stream && !(so->owned && !st->sim && so->gen != so->rt->gen);
 }
 
 static LauncherObject *kept_launcher(DispatcherObject *d, PyObject *key)
@@ -295,8 +295,9 @@ static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
 	}
 	CUstream s;
 	int async;
-	if (stream_arg(st, so, &s, &async))
+	if (stream_arg(st, so, NULL, &s, &async))   /* its device is checked at each launch */
 		return name_in_error(d);
+	Rt *srt = PyObject_TypeCheck(so, st->Stream_T) && ((StreamObject *)so)->owned ? ((StreamObject *)so)->rt : NULL;
 	for (int j = 0; j < NLAUNCHERS; j++) {
 		L = d->launchers[j];
 		if (L && memcmp(L->grid, grid, sizeof grid) == 0 && memcmp(L->block, block, sizeof block) == 0 &&
@@ -326,6 +327,7 @@ static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
 	memcpy(L->block, block, sizeof block);
 	L->smem = (unsigned)smem;
 	L->stream = s;
+	L->stream_rt = srt;
 	L->async = async;
 	if (so != Py_None) {
 		Py_INCREF(so);

@@ -32,11 +32,11 @@ static int arg_bit(uint64_t mask, int i)
 int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg)
 {
 	ModState *st = L->d->st;
-	Rt *rt = st->rt;
+	Rt *rt = cur_rt(st);
 	RtErr e;
 	int rc;
 	sg->nin = sg->nout = 0;
-	if (!st->sim && enter_rt(st))
+	if (!st->sim && enter_rt(st, rt))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (a[i].cls != A_HOST)
@@ -77,7 +77,7 @@ int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg
 
 int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg, RtErr *e)
 {
-	Rt *rt = L->d->st->rt;
+	Rt *rt = cur_rt(L->d->st);
 	int rc;
 	for (int i = 0; i < n; i++)
 		if (a[i].cls == A_HOST && !a[i].readonly && a[i].dir != DIR_IN && a[i].nbytes &&
@@ -107,8 +107,8 @@ void stage_abort(LauncherObject *L, Stage *sg, int sticky)
 		/* copies may still be queued into the scratch arrays, which are
 		 * about to go back to the allocator */
 		RtErr ignored;
-		rt_stream_sync(st->rt, L->stream, &ignored);
+		rt_stream_sync(cur_rt(st), L->stream, &ignored);
 	}
-	rt_unregister_xfers(st->rt, sg->in, sg->nin, 1);
-	rt_unregister_xfers(st->rt, sg->out, sg->nout, 2);
+	rt_unregister_xfers(cur_rt(st), sg->in, sg->nin, 1);
+	rt_unregister_xfers(cur_rt(st), sg->out, sg->nout, 2);
 }

@@ -306,7 +306,7 @@ static int sim_can_read(ModState *st, CUdeviceptr ptr, int itemsize, int ndim, c
 		else
 			hi += (int64_t)(shape[d] - 1) * strides[d];
 	}
-	return rt_sim_holds(st->rt, (uint64_t)ptr + (uint64_t)lo, (uint64_t)(hi - lo));
+	return rt_sim_holds(cur_rt(st), (uint64_t)ptr + (uint64_t)lo, (uint64_t)(hi - lo));
 }
 
 static int devarray_value(PjValue *out, CUdeviceptr ptr, int kind, int ndim, const Py_ssize_t *shape,
@@ -644,6 +644,11 @@ static void Kernel_dealloc(KernelObject *k)
 	PyObject_GC_UnTrack(k);
 	if (k->pk) {
 		rt_kernel_unload(k->rt, &k->rk);
+		for (int i = 0; i < RT_MAXDEV; i++)
+			if (k->on[i]) {
+				rt_kernel_unload(k->on[i]->rt, &k->on[i]->rk);
+				free(k->on[i]);
+			}
 		pj_kernel_free(k->pk);
 	}
 	Py_CLEAR(k->dict);
@@ -735,10 +740,11 @@ static PyObject *Kernel_written_args(KernelObject *k, void *c) { return arg_indi
 static PyObject *Kernel_load(KernelObject *k, PyObject *unused)
 {
 	ModState *st = k->st;
+	RtKernel *rk = kernel_on(k, cur_rt(st));
 	RtErr e;
-	if (enter_rt(st))
+	if (!rk || enter_rt(st, cur_rt(st)))
 		return NULL;
-	if (rt_kernel_load(st->rt, &k->rk, &e))
+	if (rt_kernel_load(cur_rt(st), rk, &e))
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
@@ -751,10 +757,11 @@ static PyObject *Kernel_attr(KernelObject *k, PyObject *arg)
 	if (a == -1 && PyErr_Occurred())
 		return NULL;
 	int v = 0;
+	RtKernel *rk = kernel_on(k, cur_rt(st));
 	RtErr e;
-	if (enter_rt(st))
+	if (!rk || enter_rt(st, cur_rt(st)))
 		return NULL;
-	if (rt_kernel_attr(st->rt, &k->rk, (int)a, &v, &e))
+	if (rt_kernel_attr(cur_rt(st), rk, (int)a, &v, &e))
 		return raise_rt(st, &e);
 	return PyLong_FromLong(v);
 }
@@ -797,12 +804,14 @@ static PyObject *Kernel_max_coop_blocks(KernelObject *k, PyObject *args, PyObjec
 		return PyErr_Format(PyExc_ValueError, "max_cooperative_grid_blocks: blockdim %R with %lld bytes of "
 		                    "shared memory is not a block a kernel can have (1 to 1024 threads)", bd, smem);
 	int n = 0;
+	Rt *rt = cur_rt(st);
+	RtKernel *rk = kernel_on(k, rt);
 	RtErr e;
-	if (enter_rt(st))
+	if (!rk || enter_rt(st, rt))
 		return NULL;
-	if (rt_kernel_active_blocks(st->rt, &k->rk, (int)threads, (size_t)smem, &n, &e))
+	if (rt_kernel_active_blocks(rt, rk, (int)threads, (size_t)smem, &n, &e))
 		return raise_rt(st, &e);
-	return PyLong_FromLong((long)n * st->rt->sm_count);
+	return PyLong_FromLong((long)n * rt->sm_count);
 }
 
 /* _max_block_size(smem): the driver's occupancy-maximising block size
@@ -816,10 +825,11 @@ static PyObject *Kernel_max_block_size(KernelObject *k, PyObject *arg)
 	if (smem < 0)
 		return PyErr_Format(PyExc_ValueError, "shared memory of %lld bytes", smem);
 	int tpb = 0;
+	RtKernel *rk = kernel_on(k, cur_rt(st));
 	RtErr e;
-	if (enter_rt(st))
+	if (!rk || enter_rt(st, cur_rt(st)))
 		return NULL;
-	if (rt_kernel_max_block(st->rt, &k->rk, (size_t)smem, &tpb, &e))
+	if (rt_kernel_max_block(cur_rt(st), rk, (size_t)smem, &tpb, &e))
 		return raise_rt(st, &e);
 	return PyLong_FromLong(tpb);
 }
@@ -974,7 +984,7 @@ KernelObject *kernel_new(ModState *st, PjKernel *pk, int max_registers)
 		return NULL;
 	}
 	k->st = st;
-	k->rt = st->rt;
+	k->rt = cur_rt(st);
 	k->pk = pk;
 	k->rk.pk = pk;
 	k->rk.max_registers = max_registers;
@@ -983,6 +993,21 @@ KernelObject *kernel_new(ModState *st, PjKernel *pk, int max_registers)
 		if (pk->params[i].arg + 1 > k->nargs)
 			k->nargs = pk->params[i].arg + 1;
 	return k;
+}
+
+RtKernel *kernel_on_other(KernelObject *k, Rt *rt)
+{
+	KernelOn **p = &k->on[rt->devnum];
+	if (!*p) {
+		if (!(*p = calloc(1, sizeof **p))) {
+			PyErr_NoMemory();
+			return NULL;
+		}
+		(*p)->rt = rt;
+		(*p)->rk.pk = k->pk;
+		(*p)->rk.max_registers = k->rk.max_registers;
+	}
+	return &(*p)->rk;
 }
 
 /* compile(info, argsig, options) -> Kernel */
@@ -1019,11 +1044,11 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 		o.arch = 90;
 	} else if (st->sim) {
 		o.sim = 1;
-		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
-	} else if (rt_available(st->rt)) {
+		o.arch = cur_rt(st)->cc_major * 10 + cur_rt(st)->cc_minor;
+	} else if (rt_available(cur_rt(st))) {
 		st->gpu_compiled |= !ptx_only;
-		o.arch = st->rt->cc_major * 10 + st->rt->cc_minor;
-		o.driver_version = st->rt->driver_version;
+		o.arch = cur_rt(st)->cc_major * 10 + cur_rt(st)->cc_minor;
+		o.driver_version = cur_rt(st)->driver_version;
 	} else {
 		st->gpu_compiled |= !ptx_only;
 		o.arch = 90;

@@ -56,9 +56,9 @@ PyObject *kcache_cubin(KernelObject *k, PyObject *unused)
 	RtErr e;
 	void *buf = NULL;
 	size_t n = 0;
-	if (enter_rt(st))
+	if (enter_rt(st, k->rt))
 		return NULL;
-	if (rt_link_cubin(st->rt, &k->rk, &buf, &n, &e))
+	if (rt_link_cubin(k->rt, &k->rk, &buf, &n, &e))
 		return raise_rt(st, &e);
 	PyObject *b = PyBytes_FromStringAndSize(buf, (Py_ssize_t)n);
 	free(buf);
@@ -72,11 +72,11 @@ PyObject *kcache_load(KernelObject *k, PyObject *data)
 	Py_buffer v;
 	if (PyObject_GetBuffer(data, &v, PyBUF_SIMPLE) < 0)
 		return NULL;
-	if (enter_rt(st)) {
+	if (enter_rt(st, k->rt)) {
 		PyBuffer_Release(&v);
 		return NULL;
 	}
-	int rc = rt_kernel_load_image(st->rt, &k->rk, v.buf, &e);
+	int rc = rt_kernel_load_image(k->rt, &k->rk, v.buf, &e);
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -368,8 +368,8 @@ PyObject *kcache_from_entry(PyObject *type, PyObject *args)
 	}
 	if (load) {
 		RtErr e;
-		int rc = enter_rt(st);
-		if (!rc && rt_kernel_load_image(st->rt, &k->rk, image, &e)) {
+		int rc = enter_rt(st, k->rt);
+		if (!rc && rt_kernel_load_image(k->rt, &k->rk, image, &e)) {
 			raise_rt(st, &e);
 			rc = -1;
 		}

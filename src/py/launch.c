@@ -24,7 +24,9 @@
  * share memory (their byte spans, with 16 bytes for the last element, do
  * not meet); bit 2 (from the configuration, not the arguments), gridDim
  * times blockDim is below 2^31 in every dimension (pj_grid_small, the
- * simulator's rule as well).  A kernel compiled for these facts
+ * simulator's rule as well); bits 3 to 6, the arch slot of the current
+ * device (devices.c: 0 unless devices of several compute capabilities
+ * are in use, each of which gets its own compiled variant).  A kernel compiled for these facts
  * (PjOptions.small_extents, .noalias, .small_grid) is a variant of the
  * signature.
  *
@@ -208,19 +210,31 @@ static KernelObject *compile_for(DispatcherObject *d, const ArgInfo *a, int n, u
 
 /* ---------------------------------------------------------- launching */
 
+static int stream_on_other_device(LauncherObject *L, Rt *rt)
+{
+	char what[300];
+	snprintf(what, sizeof what, "kernel '%s': the launch's stream", L->d->name);
+	return wrong_device(L->d->st, what, L->stream_rt, rt);
+}
+
 /* Runs the launch: stages the host arrays, packs, launches, brings the
  * host arrays back (and, for kernels that can trap, reads the trap word). */
 static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nhost)
 {
 	DispatcherObject *d = L->d;
 	ModState *st = d->st;
-	Rt *rt = st->rt;
+	Rt *rt = cur_rt(st);
+	RtKernel *rk = kernel_on(k, rt);
 	const PjKernel *pk = k->pk;
 	RtErr e;
 	Stage sg;
 	int rc;
 	e.sticky = 0;
 	sg.nin = sg.nout = 0;
+	if (!rk)
+		return -1;
+	if (L->stream_rt && L->stream_rt != rt)
+		return stream_on_other_device(L, rt);
 	if (nhost && stage_in(L, pk, a, n, &sg))
 		return -1;
 	unsigned char local[1024], *buf = local;
@@ -236,11 +250,11 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 			goto fail_raised;
 		}
 		Py_BEGIN_ALLOW_THREADS
-		rc = rt_launch(rt, &k->rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
+		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
 		Py_END_ALLOW_THREADS
 		stop_end();
 	} else {
-		rc = rt_launch(rt, &k->rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
+		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
 	}
 	if (buf != local)
 		PyMem_RawFree(buf);
@@ -253,7 +267,7 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		goto fail;
 	if (pk->ntraps) {   /* a thread's assert or raise under debug, a range's zero step (kexc.c) */
 		uint32_t word[PJ_TRAP_WORDS];
-		if (rt_read_trap(rt, &k->rk, L->stream, word, &e)) {
+		if (rt_read_trap(rt, rk, L->stream, word, &e)) {
 			raise_rt_kernel(st, &e, d->name);
 			return -1;
 		}
@@ -406,6 +420,7 @@ typedef struct Shaped {
 	const Shape *sh;
 	int nargs;
 	const ArgInfo *a;
+	int slot;                 /* the arch slot of the current device */
 } Shaped;
 
 static KernelObject *compile_shaped(DispatcherObject *d, void *ctx)
@@ -423,7 +438,7 @@ static KernelObject *compile_shaped(DispatcherObject *d, void *ctx)
 		}
 		PyTuple_SET_ITEM(types, i, t);
 	}
-	KernelObject *k = ask_python(d, types, -1, s->a, s->sh->nleaf);
+	KernelObject *k = ask_python(d, types, s->slot ? s->slot << 3 : -1, s->a, s->sh->nleaf);
 	Py_DECREF(types);
 	return k;
 }
@@ -433,7 +448,7 @@ static PyObject *launch_shaped(LauncherObject *L, PyObject *const *args, int n)
 	DispatcherObject *d = L->d;
 	Shape *sh = PyMem_Calloc(1, sizeof *sh);
 	ArgInfo *a = PyMem_Calloc(PJ_MAXARGS, sizeof *a);
-	unsigned char *key = PyMem_Malloc(4 * PJ_MAXARGS + MAXSHAPE + 1);
+	unsigned char *key = PyMem_Malloc(4 * PJ_MAXARGS + MAXSHAPE + 2);
 	PyObject *result = NULL;
 	int i = 0, nhost = 0;
 	if (!sh || !a || !key) {
@@ -455,7 +470,8 @@ static PyObject *launch_shaped(LauncherObject *L, PyObject *const *args, int n)
 	memcpy(key + len, sh->s, (size_t)sh->n);
 	len += sh->n;
 	key[len++] = 'S';
-	Shaped ctx = {sh, n, a};
+	key[len++] = d->st->dev_slot[py_cur_dev];
+	Shaped ctx = {sh, n, a, d->st->dev_slot[py_cur_dev]};
 	result = find_and_launch(L, key, len, a, sh->nleaf, nhost, compile_shaped, &ctx);
 done:
 	if (a)
@@ -523,7 +539,8 @@ PyObject *launch_call(LauncherObject *L, PyObject *const *args, size_t nargsf, P
 		nhost += a[i].cls == A_HOST;
 		put_key(&a[i], key + 4 * i);
 	}
-	key[4 * n] = arg_flags(a, (int)n) | (pj_grid_small(L->grid, L->block) ? 4 : 0);
+	key[4 * n] = (unsigned char)(arg_flags(a, (int)n) | (pj_grid_small(L->grid, L->block) ? 4 : 0) |
+	                             d->st->dev_slot[py_cur_dev] << 3);
 	Plain ctx = {a, (int)n, key[4 * n]};
 	result = find_and_launch(L, key, 4 * (int)n + 1, a, (int)n, nhost, compile_plain, &ctx);
 	if (nhost || !result)

@@ -85,6 +85,7 @@ struct LauncherObject {
 	unsigned smem;
 	PyObject *stream_obj;     /* as given (None for the default stream) */
 	CUstream stream;
+	Rt *stream_rt;            /* the device of a stream of ours, NULL for the default stream */
 	int async;
 	int copy_warned;          /* the host-array copy warning was given */
 };

@@ -191,12 +191,12 @@ PyObject *raise_pj(ModState *st, const PjError *e)
 	return raise_with(st->InternalCompilerError, msg, 0, NULL);
 }
 
-int enter_rt(ModState *st)
+int enter_rt(ModState *st, Rt *rt)
 {
 	RtErr e;
-	if (st->sim || (st->rt->state == RT_READY && rt_enter(st->rt, &e) == 0))
+	if (st->sim || (rt->state == RT_READY && rt_enter(rt, &e) == 0))
 		return 0;
-	if (rt_enter(st->rt, &e)) {
+	if (rt_enter(rt, &e)) {
 		raise_rt(st, &e);
 		return -1;
 	}
@@ -230,7 +230,7 @@ static PyObject *py_use_simulator(PyObject *m, PyObject *unused)
 	ModState *st = mstate(m);
 	if (st->sim)
 		Py_RETURN_NONE;
-	if (st->gpu_compiled || rt_use_sim(st->rt))
+	if (st->gpu_compiled || rt_use_sim(st->rts[0]))
 		return PyErr_Format(PyExc_RuntimeError,
 		                    "cuda.use_simulator() comes too late: %s; call it before the first kernel "
 		                    "is compiled or the GPU is used, or set PTXJIT_SIM=1 (or NUMBA_ENABLE_CUDASIM=1) "
@@ -258,17 +258,21 @@ static PyObject *py_set_config(PyObject *m, PyObject *args)
 
 static PyObject *py_available(PyObject *m, PyObject *unused)
 {
-	return PyBool_FromLong(rt_available(mstate(m)->rt));
+	return PyBool_FromLong(rt_available(cur_rt(mstate(m))));
 }
 
-static PyObject *py_device_info(PyObject *m, PyObject *unused)
+/* device_info(i=current): a dict describing device i. */
+static PyObject *py_device_info(PyObject *m, PyObject *args)
 {
 	ModState *st = mstate(m);
-	if (enter_rt(st))
+	long i = py_cur_dev;
+	if (!PyArg_ParseTuple(args, "|l", &i))
 		return NULL;
-	Rt *rt = st->rt;
-	return Py_BuildValue("{s:s,s:(ii),s:i,s:i,s:n,s:i,s:(iii),s:(iii),s:i,s:i,s:O,s:s}",
-	                     "name", rt->devname, "compute_capability", rt->cc_major, rt->cc_minor,
+	Rt *rt = device_rt(st, i);
+	if (!rt || enter_rt(st, rt))
+		return NULL;
+	return Py_BuildValue("{s:i,s:s,s:(ii),s:i,s:i,s:n,s:i,s:(iii),s:(iii),s:i,s:i,s:O,s:s}",
+	                     "id", rt->devnum, "name", rt->devname, "compute_capability", rt->cc_major, rt->cc_minor,
 	                     "multiprocessor_count", rt->sm_count, "driver_version", rt->driver_version,
 	                     "total_memory", (Py_ssize_t)rt->total_mem, "max_threads_per_block", rt->max_threads,
 	                     "max_block_dim", rt->max_block[0], rt->max_block[1], rt->max_block[2],
@@ -279,17 +283,19 @@ static PyObject *py_device_info(PyObject *m, PyObject *unused)
 	                     "library", st->sim ? "" : rt_libcuda_name());
 }
 
-static PyObject *py_device_attribute(PyObject *m, PyObject *arg)
+/* device_attribute(attr, i=current): a CUdevice_attribute of device i. */
+static PyObject *py_device_attribute(PyObject *m, PyObject *args)
 {
 	ModState *st = mstate(m);
-	long a = PyLong_AsLong(arg);
-	if (a == -1 && PyErr_Occurred())
+	long a, i = py_cur_dev;
+	if (!PyArg_ParseTuple(args, "l|l", &a, &i))
 		return NULL;
 	int v = 0;
 	RtErr e;
-	if (enter_rt(st))
+	Rt *rt = device_rt(st, i);
+	if (!rt || enter_rt(st, rt))
 		return NULL;
-	if (rt_device_attr(st->rt, (int)a, &v, &e))
+	if (rt_device_attr(rt, (int)a, &v, &e))
 		return raise_rt(st, &e);
 	return PyLong_FromLong(v);
 }
@@ -299,10 +305,10 @@ static PyObject *py_synchronize(PyObject *m, PyObject *unused)
 	ModState *st = mstate(m);
 	RtErr e;
 	int rc;
-	if (enter_rt(st))
+	if (enter_rt(st, cur_rt(st)))
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
-	rc = rt_sync(st->rt, &e);
+	rc = rt_sync(cur_rt(st), &e);
 	Py_END_ALLOW_THREADS
 	drain_copies(st);
 	if (rc)
@@ -320,26 +326,31 @@ static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg)
 	int rc;
 	if (h == (unsigned long long)-1 && PyErr_Occurred())
 		return NULL;
-	if (enter_rt(st))
+	if (enter_rt(st, cur_rt(st)))
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
-	rc = rt_stream_sync(st->rt, (CUstream)(uintptr_t)h, &e);
+	rc = rt_stream_sync(cur_rt(st), (CUstream)(uintptr_t)h, &e);
 	Py_END_ALLOW_THREADS
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
 
-/* close(): frees the cached memory and releases the context, resetting
- * it after a fault.  Copies to host memory still pending then never
+/* close(): frees the cached memory and releases the context of every
+ * device, resetting it after a fault; device 0 is current again in the
+ * calling thread, as in Numba.  Copies to host memory still pending then never
  * finish (a lost context runs no more host functions, and after a
  * successful synchronisation every one has run): their buffers are let
  * go, unwritten. */
 static PyObject *py_close(PyObject *m, PyObject *unused)
 {
 	ModState *st = mstate(m);
-	RtErr e;
-	int rc = rt_close(st->rt, &e);
+	RtErr e, e1;
+	int rc = 0;
+	for (int i = RT_MAXDEV - 1; i >= 0; i--)
+		if (st->rts[i] && rt_close(st->rts[i], rc ? &e1 : &e))
+			rc = -1;
+	py_cur_dev = 0;
 	drain_copies(st);
 	if (!st->sim) {
 		for (int i = 0; i < st->npending; i++) {
@@ -358,7 +369,7 @@ static PyObject *py_close(PyObject *m, PyObject *unused)
  * PTXJIT_RESET_ON_FAULT resets it by itself. */
 static PyObject *py_context_state(PyObject *m, PyObject *unused)
 {
-	Rt *rt = mstate(m)->rt;
+	Rt *rt = cur_rt(mstate(m));
 	return Py_BuildValue("{s:O,s:I,s:I,s:O,s:s}", "lost", rt_lost(rt) ? Py_True : Py_False,
 	                     "generation", rt->gen, "resets", rt->resets,
 	                     "auto_reset", rt->auto_reset ? Py_True : Py_False,
@@ -370,9 +381,9 @@ static PyObject *py_mem_info(PyObject *m, PyObject *unused)
 	ModState *st = mstate(m);
 	size_t f = 0, t = 0;
 	RtErr e;
-	if (enter_rt(st))
+	if (enter_rt(st, cur_rt(st)))
 		return NULL;
-	if (rt_mem_info(st->rt, &f, &t, &e))
+	if (rt_mem_info(cur_rt(st), &f, &t, &e))
 		return raise_rt(st, &e);
 	return Py_BuildValue("(nn)", (Py_ssize_t)f, (Py_ssize_t)t);
 }
@@ -380,17 +391,17 @@ static PyObject *py_mem_info(PyObject *m, PyObject *unused)
 static PyObject *py_mem_stats(PyObject *m, PyObject *unused)
 {
 	RtMemStats s;
-	rt_mem_stats(mstate(m)->rt, &s);
+	rt_mem_stats(cur_rt(mstate(m)), &s);
 	return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n}", "cached_bytes", (Py_ssize_t)s.cached_bytes,
 	                     "live_bytes", (Py_ssize_t)s.live_bytes, "driver_allocs", (Py_ssize_t)s.driver_allocs,
 	                     "cache_hits", (Py_ssize_t)s.hits,
-	                     "staged_copies", (Py_ssize_t)mstate(m)->rt->staged_copies);
+	                     "staged_copies", (Py_ssize_t)cur_rt(mstate(m))->staged_copies);
 }
 
 /* transfer_stats(): what launches moved for their NumPy arguments. */
 static PyObject *py_transfer_stats(PyObject *m, PyObject *unused)
 {
-	Rt *rt = mstate(m)->rt;
+	Rt *rt = cur_rt(mstate(m));
 	return Py_BuildValue("{s:n,s:n,s:n}", "bytes_to_device", (Py_ssize_t)rt->xfer_bytes[0],
 	                     "bytes_from_device", (Py_ssize_t)rt->xfer_bytes[1],
 	                     "dma_calls", (Py_ssize_t)rt->xfer_dmas);
@@ -407,7 +418,7 @@ static PyObject *py_set_transfer(PyObject *m, PyObject *args, PyObject *kw)
 	const char *mode = NULL;
 	long chunk = -1;
 	int threads = -1, imode = -1;
-	Rt *rt = mstate(m)->rt;
+	Rt *rt = cur_rt(mstate(m));
 	RtErr e;
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zli", kwlist, &mode, &chunk, &threads))
 		return NULL;
@@ -423,8 +434,9 @@ static PyObject *py_set_transfer(PyObject *m, PyObject *args, PyObject *kw)
 	}
 	if ((chunk != -1 && chunk <= 0) || (threads != -1 && threads <= 0))
 		return PyErr_Format(PyExc_ValueError, "set_transfer: chunk and threads must be positive");
-	if (rt_set_transfer(rt, imode, chunk, threads, &e))
-		return raise_rt(mstate(m), &e);
+	for (int i = 0; i < RT_MAXDEV; i++)
+		if (mstate(m)->rts[i] && rt_set_transfer(mstate(m)->rts[i], imode, chunk, threads, &e))
+			return raise_rt(mstate(m), &e);
 	static const char *const modes[] = {"staged", "driver", "register"};
 	return Py_BuildValue("{s:s,s:n,s:i}", "mode", modes[rt->xfer_mode],
 	                     "chunk", (Py_ssize_t)rt->chunk, "threads", rt->copy_threads);
@@ -432,7 +444,9 @@ static PyObject *py_set_transfer(PyObject *m, PyObject *args, PyObject *kw)
 
 static PyObject *py_trim(PyObject *m, PyObject *unused)
 {
-	rt_trim(mstate(m)->rt);
+	for (int i = 0; i < RT_MAXDEV; i++)
+		if (mstate(m)->rts[i])
+			rt_trim(mstate(m)->rts[i]);
 	Py_RETURN_NONE;
 }
 
@@ -453,7 +467,7 @@ static PyObject *py_register_host(PyObject *m, PyObject *obj)
 	RtErr e;
 	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
-	int rc = rt_host_register(st->rt, v.buf, (size_t)v.len, &e);
+	int rc = rt_host_register(cur_rt(st), v.buf, (size_t)v.len, &e);
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -467,7 +481,7 @@ static PyObject *py_unregister_host(PyObject *m, PyObject *obj)
 	RtErr e;
 	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
-	int rc = rt_host_unregister(st->rt, v.buf, &e);
+	int rc = rt_host_unregister(cur_rt(st), v.buf, &e);
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -479,7 +493,7 @@ static PyObject *py_is_pinned(PyObject *m, PyObject *obj)
 	Py_buffer v;
 	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
-	int yes = rt_is_pinned(mstate(m)->rt, v.buf, (size_t)v.len);
+	int yes = rt_is_pinned(cur_rt(mstate(m)), v.buf, (size_t)v.len);
 	PyBuffer_Release(&v);
 	return PyBool_FromLong(yes);
 }
@@ -509,8 +523,12 @@ static PyMethodDef module_methods[] = {
 	{"set_config", py_set_config, METH_VARARGS,
 	 "set_config(low_occupancy, implicit_copy, cai_sync): warnings launches give, and their stream ordering"},
 	{"available", py_available, METH_NOARGS, "True if a device can be used (loads the driver)"},
-	{"device_info", py_device_info, METH_NOARGS, "a dict describing the current device"},
-	{"device_attribute", py_device_attribute, METH_O, "the value of a CUdevice_attribute"},
+	{"device_info", py_device_info, METH_VARARGS, "device_info(i=current): a dict describing device i"},
+	{"device_attribute", py_device_attribute, METH_VARARGS,
+	 "device_attribute(attr, i=current): the value of a CUdevice_attribute of device i"},
+	{"device_count", py_device_count, METH_NOARGS, "the devices the driver sees (1 on the simulator)"},
+	{"select_device", py_select_device, METH_O, "select_device(i): makes device i this thread's current device"},
+	{"current_device", py_current_device, METH_NOARGS, "this thread's current device"},
 	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
 	{"stream_synchronize", py_stream_synchronize, METH_O, "waits for a stream given by its handle"},
 	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context (resets it after a fault)"},
@@ -583,8 +601,8 @@ static int module_exec(PyObject *m)
 	ModState *st = mstate(m);
 	const char *sim = getenv("PTXJIT_SIM");
 	st->sim = sim && *sim ? env_on("PTXJIT_SIM") : env_on("NUMBA_ENABLE_CUDASIM");
-	st->rt = rt_new(st->sim, env_checks());
-	if (!st->rt) {
+	st->rts[0] = rt_new(st->sim, env_checks(), 0);
+	if (!st->rts[0]) {
 		PyErr_NoMemory();
 		return -1;
 	}
@@ -653,7 +671,7 @@ static int module_exec(PyObject *m)
 #undef INTERN
 	if (PyModule_AddStringConstant(m, "PJ_VERSION", PJ_VERSION) < 0 ||
 	    PyModule_AddStringConstant(m, "NFKC_UNICODE_VERSION", pj_nfkc_unicode_version()) < 0 ||
-	    PyModule_AddIntConstant(m, "SIM_CHECK", st->rt->sim_check) < 0 ||
+	    PyModule_AddIntConstant(m, "SIM_CHECK", st->rts[0]->sim_check) < 0 ||
 	    PyModule_AddIntConstant(m, "MAXDIM", PJ_MAXDIM) < 0 ||
 	    PyModule_AddIntConstant(m, "MAXARGS", PJ_MAXARGS) < 0)
 		return -1;

@@ -70,7 +70,12 @@ extern const char *const kind_typestr[K_NKINDS]; /* "<f4" */
 extern const int kind_size[K_NKINDS];
 
 typedef struct ModState {
-	Rt *rt;
+	Rt *rts[RT_MAXDEV];        /* the runtime of each device used (rts[0] always) */
+	int ndev;                  /* devices the driver sees; 0 until counted */
+	/* devices.c: the arch slot of each device (its compute capability's
+	 * index in slot_cc), once slot_set */
+	unsigned char dev_slot[RT_MAXDEV], slot_set[RT_MAXDEV];
+	int slot_cc[16], nslots;
 	int sim;
 	int gpu_compiled;          /* a kernel was compiled for the GPU (use_simulator refuses) */
 	PyObject *TypingError, *InternalCompilerError;
@@ -107,7 +112,21 @@ typedef struct ModState {
 } ModState;
 
 /* module.c */
+/* This thread's current device (cuda.select_device, `with cuda.gpus[i]`):
+ * an index into ModState.rts, whose entry exists; 0 in a new thread, as
+ * in Numba. */
+extern _Thread_local int py_cur_dev __attribute__((tls_model("initial-exec")));
+static inline Rt *cur_rt(ModState *st)
+{
+	return st->rts[py_cur_dev];
+}
 ModState *state_of_type(PyTypeObject *t);
+/* devices.c: the runtime of device i, made at its first use (not entered
+ * yet); NULL with IndexError when there is no device i. */
+Rt *device_rt(ModState *st, long i);
+PyObject *py_device_count(PyObject *m, PyObject *unused);
+PyObject *py_select_device(PyObject *m, PyObject *arg);
+PyObject *py_current_device(PyObject *m, PyObject *unused);
 /* Raises the Python exception for a runtime error; returns NULL. */
 PyObject *raise_rt(ModState *st, const RtErr *e);
 /* raise_rt for an error of a launch of kernel `name`: the message names the
@@ -115,9 +134,10 @@ PyObject *raise_rt(ModState *st, const RtErr *e);
 PyObject *raise_rt_kernel(ModState *st, const RtErr *e, const char *name);
 /* Raises TypingError or InternalCompilerError for a compiler error. */
 PyObject *raise_pj(ModState *st, const PjError *e);
-/* Makes the runtime usable from this thread (loads the driver the first
+/* Makes the runtime of a device (rt: cur_rt(st), or the device of the
+ * object at hand) usable from this thread (loads the driver the first
  * time); -1 with an exception set on failure. */
-int enter_rt(ModState *st);
+int enter_rt(ModState *st, Rt *rt);
 int kind_of_typestr(const char *ts, int *itemsize);   /* "<f4" -> K_F32; -1 if not supported */
 int kind_of_format(const char *fmt, Py_ssize_t itemsize); /* buffer format -> kind; -1 */
 
@@ -138,7 +158,7 @@ void drain_copies(ModState *st);
 typedef struct DeviceArrayObject {
 	PyObject_HEAD
 	ModState *st;
-	Rt *rt;                   /* st->rt; outlives the module state at shutdown */
+	Rt *rt;                   /* its device's; outlives the module state at shutdown */
 	CUdeviceptr ptr;          /* address of element 0 (host address in the simulator) */
 	CUdeviceptr alloc;        /* the allocation this array owns, or 0 */
 	size_t alloc_n;           /* bytes asked for at allocation */
@@ -159,8 +179,12 @@ PyObject *py_to_dlpack(PyObject *m, PyObject *args);
 PyObject *py_from_dlpack(PyObject *m, PyObject *cap);
 char layout_of(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize);
 /* A Stream object, 0 or None -> a stream handle; *async says whether
- * the caller named a stream. */
-int stream_arg(ModState *st, PyObject *o, CUstream *s, int *async);
+ * the caller named a stream.  A stream must belong to rt's device (the
+ * device the work runs on), unless rt is NULL. */
+int stream_arg(ModState *st, PyObject *o, Rt *rt, CUstream *s, int *async);
+/* The error for an object of device `had` used with work on device `on`;
+ * what: "stream", "array argument 'x'".  Returns -1. */
+int wrong_device(ModState *st, const char *what, const Rt *had, const Rt *on);
 
 /* stream.c */
 typedef struct StreamObject {
@@ -181,13 +205,20 @@ typedef struct EventObject {
 extern PyType_Spec Stream_spec, Event_spec;
 
 /* jit.c */
+/* A kernel's module on a device other than its first. */
+typedef struct KernelOn {
+	Rt *rt;
+	RtKernel rk;
+} KernelOn;
 typedef struct KernelObject {
 	PyObject_HEAD
 	ModState *st;
-	Rt *rt;                   /* deallocation uses this, not st: at interpreter
-	                             shutdown the module state may go first */
+	Rt *rt;                   /* the device it was compiled on; deallocation uses
+	                             this, not st: at interpreter shutdown the module
+	                             state may go first */
 	PjKernel *pk;
-	RtKernel rk;
+	RtKernel rk;              /* its module on rt's device */
+	KernelOn *on[RT_MAXDEV];  /* on other devices, made at their first use */
 	int nargs;                /* Python arguments the parameters refer to */
 	PyObject *dict;
 } KernelObject;
@@ -196,6 +227,13 @@ PyObject *py_compile(PyObject *mod, PyObject *args);
 /* A Kernel owning pk (compiled here, or read from the disk cache by
  * kcache.c); on failure pk is freed and NULL returned, an error set. */
 KernelObject *kernel_new(ModState *st, PjKernel *pk, int max_registers);
+/* The kernel's module on rt's device (loaded or not); NULL with an
+ * exception when out of memory. */
+RtKernel *kernel_on_other(KernelObject *k, Rt *rt);
+static inline RtKernel *kernel_on(KernelObject *k, Rt *rt)
+{
+	return rt == k->rt ? &k->rk : kernel_on_other(k, rt);
+}
 /* A 64-bit hash of n bytes, eight a step: the checksum of a disk-cache
  * file (kcache.c; part of its format) and the signature table's hash
  * (launch.c, on every launch, hence inline). */

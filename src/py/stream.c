@@ -27,25 +27,25 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 	if (!s)
 		return NULL;
 	s->st = st;
-	s->rt = st->rt;
-	s->gen = st->rt->gen;
+	s->rt = cur_rt(st);
+	s->gen = s->rt->gen;
 	s->s = h;
 	s->external = external;
-	if (handle && !st->sim && enter_rt(st)) {    /* a stream of the context: open it */
+	if (handle && !st->sim && enter_rt(st, s->rt)) {    /* a stream of the context: open it */
 		Py_DECREF(s);
 		return NULL;
 	}
 	if (!dflt && !handle) {
 		RtErr e;
-		if (enter_rt(st)) {
+		if (enter_rt(st, s->rt)) {
 			Py_DECREF(s);
 			return NULL;
 		}
-		if (rt_stream_new(st->rt, &s->s, &e)) {
+		if (rt_stream_new(s->rt, &s->s, &e)) {
 			Py_DECREF(s);
 			return raise_rt(st, &e);
 		}
-		s->gen = st->rt->gen;
+		s->gen = s->rt->gen;
 		s->owned = 1;
 	}
 	return (PyObject *)s;
@@ -62,7 +62,7 @@ static void Stream_dealloc(StreamObject *s)
 
 static int stream_live(StreamObject *s)
 {
-	if (s->owned && !s->st->sim && s->gen != s->st->rt->gen) {
+	if (s->owned && !s->st->sim && s->gen != s->rt->gen) {
 		PyErr_SetString(s->st->CudaDriverError,
 		                "this stream was made before cuda.close() and cannot be used any more");
 		return -1;
@@ -75,10 +75,10 @@ static PyObject *Stream_synchronize(StreamObject *s, PyObject *unused)
 	ModState *st = s->st;
 	RtErr e;
 	int rc;
-	if (stream_live(s) || enter_rt(st))
+	if (stream_live(s) || enter_rt(st, s->rt))
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
-	rc = rt_stream_sync(st->rt, s->s, &e);
+	rc = rt_stream_sync(s->rt, s->s, &e);
 	Py_END_ALLOW_THREADS
 	drain_copies(st);
 	if (rc)
@@ -91,9 +91,9 @@ static PyObject *Stream_query(StreamObject *s, PyObject *unused)
 	ModState *st = s->st;
 	RtErr e;
 	int done;
-	if (stream_live(s) || enter_rt(st))
+	if (stream_live(s) || enter_rt(st, s->rt))
 		return NULL;
-	if (rt_stream_query(st->rt, s->s, &done, &e))
+	if (rt_stream_query(s->rt, s->s, &done, &e))
 		return raise_rt(st, &e);
 	return PyBool_FromLong(done);
 }
@@ -129,10 +129,10 @@ static PyObject *Stream_host_func(StreamObject *s, PyObject *fn)
 {
 	ModState *st = s->st;
 	RtErr e;
-	if (stream_live(s) || enter_rt(st))
+	if (stream_live(s) || enter_rt(st, s->rt))
 		return NULL;
 	Py_INCREF(fn);
-	if (rt_stream_host_func(st->rt, s->s, call_host_func, fn, &e)) {
+	if (rt_stream_host_func(s->rt, s->s, call_host_func, fn, &e)) {
 		Py_DECREF(fn);
 		return raise_rt(st, &e);
 	}
@@ -191,15 +191,15 @@ static PyObject *Event_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 	if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kw, &timing))
 		return NULL;
 	ModState *st = state_of_type(type);
-	if (!st || enter_rt(st))
+	if (!st || enter_rt(st, cur_rt(st)))
 		return NULL;
 	EventObject *ev = (EventObject *)type->tp_alloc(type, 0);
 	if (!ev)
 		return NULL;
 	ev->st = st;
-	ev->rt = st->rt;
+	ev->rt = cur_rt(st);
 	RtErr e;
-	if (rt_event_new(st->rt, &ev->ev, timing, &e)) {
+	if (rt_event_new(ev->rt, &ev->ev, timing, &e)) {
 		Py_DECREF(ev);
 		return raise_rt(st, &e);
 	}
@@ -224,9 +224,9 @@ static PyObject *Event_record(EventObject *ev, PyObject *args, PyObject *kwds)
 	CUstream s;
 	int async;
 	RtErr e;
-	if (stream_arg(st, so, &s, &async) || enter_rt(st))
+	if (stream_arg(st, so, ev->rt, &s, &async) || enter_rt(st, ev->rt))
 		return NULL;
-	if (rt_event_record(st->rt, &ev->ev, s, &e))
+	if (rt_event_record(ev->rt, &ev->ev, s, &e))
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
@@ -241,9 +241,12 @@ static PyObject *Event_wait(EventObject *ev, PyObject *args, PyObject *kwds)
 	CUstream s;
 	int async;
 	RtErr e;
-	if (stream_arg(st, so, &s, &async) || enter_rt(st))
+	/* a stream of any device may wait for the event */
+	Rt *on = PyObject_TypeCheck(so, st->Stream_T) && ((StreamObject *)so)->owned ? ((StreamObject *)so)->rt
+	                                                                                : cur_rt(st);
+	if (stream_arg(st, so, on, &s, &async) || enter_rt(st, on))
 		return NULL;
-	if (rt_event_wait(st->rt, &ev->ev, s, &e))
+	if (rt_event_wait(on, &ev->ev, s, &e))
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
@@ -253,10 +256,10 @@ static PyObject *Event_synchronize(EventObject *ev, PyObject *unused)
 	ModState *st = ev->st;
 	RtErr e;
 	int rc;
-	if (enter_rt(st))
+	if (enter_rt(st, ev->rt))
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
-	rc = rt_event_sync(st->rt, &ev->ev, &e);
+	rc = rt_event_sync(ev->rt, &ev->ev, &e);
 	Py_END_ALLOW_THREADS
 	drain_copies(st);
 	if (rc)
@@ -269,9 +272,9 @@ static PyObject *Event_query(EventObject *ev, PyObject *unused)
 	ModState *st = ev->st;
 	RtErr e;
 	int done;
-	if (enter_rt(st))
+	if (enter_rt(st, ev->rt))
 		return NULL;
-	if (rt_event_query(st->rt, &ev->ev, &done, &e))
+	if (rt_event_query(ev->rt, &ev->ev, &done, &e))
 		return raise_rt(st, &e);
 	return PyBool_FromLong(done);
 }
@@ -285,9 +288,9 @@ static PyObject *Event_elapsed_time(EventObject *ev, PyObject *other)
 		                    Py_TYPE(other)->tp_name);
 	float ms = 0;
 	RtErr e;
-	if (enter_rt(st))
+	if (enter_rt(st, ev->rt))
 		return NULL;
-	if (rt_event_elapsed(st->rt, &ev->ev, &((EventObject *)other)->ev, &ms, &e))
+	if (rt_event_elapsed(ev->rt, &ev->ev, &((EventObject *)other)->ev, &ms, &e))
 		return raise_rt(st, &e);
 	return PyFloat_FromDouble(ms);
 }

@@ -1,17 +1,21 @@
 /*
- * driver.c - the CUDA driver opened with dlopen, device 0 and its
- * primary context, and the runtime's error messages.
+ * driver.c - the CUDA driver opened with dlopen, a device and its
+ * primary context, peer access between devices, and the runtime's
+ * error messages.
  *
  * Nothing is loaded until a call needs the device: rt_new only records
  * the backend.  The first rt_enter opens libcuda.so.1 (or the file named
  * by PTXJIT_LIBCUDA), resolves every entry point of RtDriver by name,
- * initialises the driver, retains the primary context of device 0 and
+ * initialises the driver, retains the primary context of the Rt's device
+ * (rt->devnum) and
  * reads the attributes the launch checks need.  If any step fails, the
  * runtime stays failed and every later call reports the same error, so
  * importing works everywhere and the first GPU use says what is missing.
  *
  * A context is current per thread: rt_enter makes ours current in the
- * calling thread when the driver says another (or none) is.
+ * calling thread when the driver says another (or none) is.  With
+ * several devices each has its own Rt, and each Rt call enters its own
+ * context first, whichever device the thread used last.
  *
  * Errors name the driver's code ("CUDA_ERROR_ILLEGAL_ADDRESS"), its
  * number, the operation and the driver's own text.  Errors that leave
@@ -51,6 +55,7 @@ static const struct {
 	SYM(cuEventSynchronize), SYM(cuEventQuery), SYM(cuEventElapsedTime),
 	SYM(cuEventDestroy_v2), SYM(cuOccupancyMaxPotentialBlockSize), SYM(cuLaunchHostFunc),
 	SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor),
+	SYM(cuDeviceCanAccessPeer), SYM(cuCtxEnablePeerAccess), SYM(cuMemcpyPeer), SYM(cuMemcpyPeerAsync),
 };
 #undef SYM
 
@@ -83,11 +88,12 @@ static int env_on(const char *name)
 	return s && *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0 && strcmp(s, "no") != 0;
 }
 
-Rt *rt_new(int sim, int sim_check)
+Rt *rt_new(int sim, int sim_check, int devnum)
 {
 	Rt *rt = calloc(1, sizeof *rt);
 	if (!rt)
 		return NULL;
+	rt->devnum = devnum;
 	rt->sim_check = sim_check;
 	rt->state = RT_UNINIT;
 	rt->gen = 1;
@@ -236,9 +242,9 @@ static int attr(Rt *rt, int a, int *out, RtErr *e)
 	return 0;
 }
 
-static int init_device(Rt *rt, RtErr *e)
+/* Opens the driver and initialises it (cuInit may be called again). */
+static int init_driver(Rt *rt, RtErr *e)
 {
-	int n = 0;
 	if (!rt->lib && load_driver(rt, e))
 		return -1;
 	CUresult r = rt->d.cuInit(0);
@@ -251,11 +257,40 @@ static int init_device(Rt *rt, RtErr *e)
 	}
 	CHECK(r, "cuInit");
 	CHECK(rt->d.cuDriverGetVersion(&rt->driver_version), "cuDriverGetVersion");
+	return 0;
+}
+
+int rt_device_count(Rt *rt, int *n, RtErr *e)
+{
+	*n = 0;
+	if (rt->sim) {
+		*n = 1;
+		return 0;
+	}
+	if (rt->state == RT_FAILED) {
+		*e = rt->init_err;
+		return -1;
+	}
+	if (init_driver(rt, e))
+		return -1;
+	CHECK(rt->d.cuDeviceGetCount(n), "cuDeviceGetCount");
+	return 0;
+}
+
+static int init_device(Rt *rt, RtErr *e)
+{
+	int n = 0;
+	if (init_driver(rt, e))
+		return -1;
 	CHECK(rt->d.cuDeviceGetCount(&n), "cuDeviceGetCount");
 	if (n < 1)
 		return rt_fail_rt(e, RT_E_NODEVICE, "no CUDA device",
 		                  "the CUDA driver found no GPU; %s", no_driver_hint);
-	CHECK(rt->d.cuDeviceGet(&rt->dev, 0), "cuDeviceGet(0)");
+	if (rt->devnum >= n)
+		return rt_fail_rt(e, RT_E_NODEVICE, "no such CUDA device",
+		                  "there is no CUDA device %d: the driver sees %d device%s (0 to %d)",
+		                  rt->devnum, n, n == 1 ? "" : "s", n - 1);
+	CHECK(rt->d.cuDeviceGet(&rt->dev, rt->devnum), "cuDeviceGet(%d)", rt->devnum);
 	CHECK(rt->d.cuDeviceGetName(rt->devname, (int)sizeof rt->devname - 1, rt->dev), "cuDeviceGetName");
 	CHECK(rt->d.cuDeviceTotalMem_v2(&rt->total_mem, rt->dev), "cuDeviceTotalMem");
 	if (attr(rt, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &rt->cc_major, e) ||
@@ -271,7 +306,7 @@ static int init_device(Rt *rt, RtErr *e)
 	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &rt->max_smem_block, e) ||
 	    attr(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &rt->max_smem_optin, e))
 		return -1;
-	r = rt->d.cuDevicePrimaryCtxRetain(&rt->ctx, rt->dev);
+	CUresult r = rt->d.cuDevicePrimaryCtxRetain(&rt->ctx, rt->dev);
 	if (r != CUDA_SUCCESS) {
 		rt_fail(rt, e, r, "cuDevicePrimaryCtxRetain");
 		if (rt->resets > 0 && is_sticky(r))
@@ -321,6 +356,53 @@ int rt_enter(Rt *rt, RtErr *e)
 	CHECK(rt->d.cuCtxGetCurrent(&cur), "cuCtxGetCurrent (finding this thread's context)");
 	if (cur != rt->ctx)
 		CHECK(rt->d.cuCtxSetCurrent(rt->ctx), "cuCtxSetCurrent (making ptxjit's context this thread's)");
+	return 0;
+}
+
+int rt_enable_peer(Rt *rt, Rt *peer, int *on, RtErr *e)
+{
+	int can = 0;
+	*on = 0;
+	if (rt->sim || peer->sim || rt == peer)
+		return 0;
+	if (rt_enter(peer, e) || rt_enter(rt, e))
+		return -1;
+	unsigned *g = &rt->peer_gen[peer->devnum];
+	if (*g == peer->gen + 1) {
+		*on = 1;
+		return 0;
+	}
+	CHECK(rt->d.cuDeviceCanAccessPeer(&can, rt->dev, peer->dev), "cuDeviceCanAccessPeer(%d, %d)",
+	      rt->devnum, peer->devnum);
+	if (!can)
+		return 0;
+	CUresult r = rt->d.cuCtxEnablePeerAccess(peer->ctx, 0);
+	if (r != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+		return rt_fail(rt, e, r, "cuCtxEnablePeerAccess (device %d reaching device %d's memory)",
+		               rt->devnum, peer->devnum);
+	*g = peer->gen + 1;
+	*on = 1;
+	return 0;
+}
+
+int rt_peer_copy(Rt *to, CUdeviceptr dst, Rt *from, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e)
+{
+	int on;
+	Rt *rt = to;
+	if (n == 0)
+		return 0;
+	if (to->sim) {
+		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+		return 0;
+	}
+	if (rt_enable_peer(from, to, &on, e) || rt_enable_peer(to, from, &on, e) || rt_enter(to, e))
+		return -1;
+	if (async)
+		CHECK(rt->d.cuMemcpyPeerAsync(dst, to->ctx, src, from->ctx, n, s),
+		      "cuMemcpyPeerAsync(%zu bytes from device %d to device %d)", n, from->devnum, to->devnum);
+	else
+		CHECK(rt->d.cuMemcpyPeer(dst, to->ctx, src, from->ctx, n),
+		      "cuMemcpyPeer(%zu bytes from device %d to device %d)", n, from->devnum, to->devnum);
 	return 0;
 }
 
@@ -427,6 +509,7 @@ int rt_close(Rt *rt, RtErr *e)
 		rt->resets++;
 	rt->ctx = NULL;
 	rt->sticky = 0;
+	memset(rt->peer_gen, 0, sizeof rt->peer_gen);
 	/* the blocks handed out are gone with the context: their owners'
 	 * releases (older generation) are dropped, so stop counting them */
 	pthread_mutex_lock(&rt->lock);

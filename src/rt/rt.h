@@ -2,14 +2,17 @@
  * rt.h - the runtime: the CUDA driver opened with dlopen, or the simulator.
  *
  * The runtime owns everything that touches a device: the driver's entry
- * points, the primary context of device 0, a caching allocator for
+ * points, the primary context of one device, a caching allocator for
  * device memory, pinned host memory, streams, events, loaded modules,
  * launches, and the copies of a launch's NumPy arguments (xfer.c).  It
  * is plain C (no Python, no CUDA headers): the few driver types and
  * prototypes it needs are declared here.
  *
- * One Rt serves one process (the Python module holds it).  It has two
- * backends chosen when it is made:
+ * One Rt serves one device of the process (the Python module holds one
+ * per device it uses; each Rt's objects belong to its context, and every
+ * call makes that context current before it touches the driver, so the
+ * thread's current device does not matter to them).  It has two backends
+ * chosen when it is made:
  *
  *   GPU   libcuda.so.1 is opened at the first call that needs it (never
  *         before), the primary context is retained and made current in
@@ -57,6 +60,7 @@ enum {
 	CUDA_ERROR_INVALID_PTX = 218,
 	CUDA_ERROR_NOT_READY = 600,
 	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+	CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
 	CUDA_ERROR_LAUNCH_TIMEOUT = 702,
 	CUDA_ERROR_ASSERT = 710,
 	CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
@@ -137,6 +141,10 @@ typedef struct RtDriver {
 	CUresult (*cuLaunchHostFunc)(CUstream, void (*)(void *), void *);
 	CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction, size_t (*)(int), size_t, int);
 	CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
+	CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
+	CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
+	CUresult (*cuMemcpyPeer)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
+	CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
 } RtDriver;
 
 /* ------------------------------------------------------------- errors */
@@ -215,6 +223,8 @@ enum {
 
 enum { RT_UNINIT, RT_READY, RT_FAILED };
 
+#define RT_MAXDEV 16           /* devices one process uses */
+
 typedef struct Rt {
 	int sim;                   /* SIM backend */
 	int sim_check;             /* PJ_SIM_UNINIT | PJ_SIM_RACE */
@@ -228,8 +238,11 @@ typedef struct Rt {
 	unsigned resets;           /* contexts reset after a sticky error */
 	void *lib;                 /* dlopen handle */
 	RtDriver d;
+	int devnum;                /* the device's ordinal (cuDeviceGet) */
 	CUdevice dev;
 	CUcontext ctx;
+	unsigned peer_gen[RT_MAXDEV]; /* peer access to device j's context of
+	                              generation peer_gen[j] - 1 is on (0: not tried) */
 	int driver_version;        /* 12080 for 12.8; 0 in SIM */
 	int cc_major, cc_minor;
 	int sm_count;
@@ -270,7 +283,15 @@ typedef struct RtMemStats {
 } RtMemStats;
 
 /* driver.c: loading, the device and its context, errors */
-Rt *rt_new(int sim, int sim_check);
+/* The runtime of device `devnum` (nothing is loaded yet). */
+Rt *rt_new(int sim, int sim_check, int devnum);
+/* The devices the driver sees (1 in SIM); loads and initialises the
+ * driver, retains no context. */
+int rt_device_count(Rt *rt, int *n, RtErr *e);
+/* Lets kernels and copies of rt's context reach peer's memory directly,
+ * where cuDeviceCanAccessPeer says the hardware can (*on says whether
+ * it is on); once per pair of contexts. */
+int rt_enable_peer(Rt *rt, Rt *peer, int *on, RtErr *e);
 /* Turns a runtime that has not used the driver yet into the simulator's;
  * -1 when the driver is in use (a context is held). */
 int rt_use_sim(Rt *rt);
@@ -316,6 +337,10 @@ void rt_mem_stats(Rt *rt, RtMemStats *s);
 int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int async, RtErr *e);
 int rt_dtoh(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
 int rt_dtod(Rt *rt, CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
+/* A copy from src of device `from` to dst of device `to` (cuMemcpyPeer),
+ * queued on stream s of `to`'s context when async; peer access is
+ * enabled both ways first where the hardware has it. */
+int rt_peer_copy(Rt *to, CUdeviceptr dst, Rt *from, CUdeviceptr src, size_t n, CUstream s, int async, RtErr *e);
 int rt_memset(Rt *rt, CUdeviceptr dst, int byte, size_t n, RtErr *e);
 /* A copy to pageable host memory that completes on its stream: a DMA
  * into a staging buffer, then a host function (run by the driver when

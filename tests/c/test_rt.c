@@ -36,7 +36,7 @@ TEST(size_classes)
 
 TEST(allocator_reuses_blocks)
 {
-	Rt *rt = rt_new(1, 0);
+	Rt *rt = rt_new(1, 0, 0);
 	RtErr e;
 	CUdeviceptr a, b, c, z;
 	RtMemStats s;
@@ -68,7 +68,7 @@ TEST(allocator_reuses_blocks)
 
 TEST(sim_copies)
 {
-	Rt *rt = rt_new(1, 0);
+	Rt *rt = rt_new(1, 0, 0);
 	RtErr e;
 	CUdeviceptr d, d2;
 	double in[100], out[100];
@@ -91,7 +91,7 @@ TEST(sim_copies)
 
 TEST(sim_streams_events_pinned)
 {
-	Rt *rt = rt_new(1, 0);
+	Rt *rt = rt_new(1, 0, 0);
 	RtErr e;
 	CUstream s1, s2;
 	RtEvent a, b;
@@ -128,7 +128,7 @@ TEST(sim_streams_events_pinned)
 TEST(no_driver)
 {
 	setenv("PTXJIT_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
-	Rt *rt = rt_new(0, 0);
+	Rt *rt = rt_new(0, 0, 0);
 	RtErr e;
 	CUdeviceptr d;
 	CHECK(!rt_available(rt));

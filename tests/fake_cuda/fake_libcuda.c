@@ -65,6 +65,22 @@
  * Built with -DFAKE_OLD_DRIVER it lacks cuLaunchHostFunc, as a driver older
  * than CUDA 10 does.
  *
+ * Several devices: FAKE_CUDA_DEVICES=n in the environment (read at cuInit;
+ * 1 to 8, default 1), or fake_set("devices", n) before cuInit, and each
+ * device has its own primary context.  Memory, modules and streams belong
+ * to the context current when they were made, and the fake checks that
+ * the right one is current when they are used: an allocation freed, a
+ * copy to or from device memory (cuMemcpyDtoD between two contexts
+ * included: that is cuMemcpyPeer's work), a launch (the function's module
+ * and the stream) and a cuMemcpyPeer whose pointers are not of the
+ * contexts named each count in "wrong_ctx" and fail with
+ * CUDA_ERROR_INVALID_CONTEXT.  "cc<i>" (fake_set) is device i's compute
+ * capability times 10 (default 90); "no_peer" makes cuDeviceCanAccessPeer
+ * say no.  Counters: "peer_copies" (cuMemcpyPeer and its Async),
+ * "peer_enables" (cuCtxEnablePeerAccess), "launch_device" (the device of
+ * the last launch), "allocs<i>" and "live<i>" (allocations made in device
+ * i's context, and those not freed yet).
+ *
  * Build: cc -shared -fPIC -o libcuda_fake.so fake_libcuda.c
  */
 #include <pthread.h>
@@ -99,21 +115,52 @@ static struct {
 	unsigned char params[4096];
 	size_t nparams;
 	char entry[256];
+	long ndev, no_peer, wrong_ctx, peer_copies, peer_enables, launch_device;
+	long cc[8], dev_allocs[8], dev_live[8];
+	int peer_on[8][8];          /* peer_on[a][b]: context a reaches b's memory */
 } F;
 
-static int ctx_token;
+#define MAXDEV 8
+static int ctx_token[MAXDEV];    /* the primary context of each device */
 static __thread void *current;
 
-struct alloc { void *p; size_t n; struct alloc *next; };
+/* The device of a context, or -1. */
+static int dev_of_ctx(const void *c)
+{
+	for (int i = 0; i < MAXDEV; i++)
+		if (c == &ctx_token[i])
+			return i;
+	return -1;
+}
+
+struct alloc { void *p; size_t n; void *ctx; struct alloc *next; };
 static struct alloc *allocs;
 
-struct module { char *ptx; unsigned gen; uint32_t err[12]; };   /* err: the module's __pj_err (PJ_TRAP_WORDS) */
+struct module { char *ptx; unsigned gen; void *ctx; uint32_t err[12]; };   /* err: the module's __pj_err (PJ_TRAP_WORDS) */
 struct function { char name[256]; unsigned gen; struct module *mod; };
 struct event { double t; int recorded; volatile int pending; unsigned gen; };
-struct stream { unsigned gen; };
+struct stream { unsigned gen; void *ctx; };
 /* A stream of ours (0, 1 and 2 are the driver's default streams). */
 #define OURS(s) ((uintptr_t)(s) > 2)
 static pthread_mutex_t am = PTHREAD_MUTEX_INITIALIZER;   /* allocs */
+
+/* The context of the allocation that holds p, or NULL (host memory, or
+ * memory of no context). */
+static void *ctx_of_ptr(uintptr_t p)
+{
+	void *c = NULL;
+	pthread_mutex_lock(&am);
+	for (struct alloc *a = allocs; a; a = a->next)
+		if ((uintptr_t)a->p <= p && p < (uintptr_t)a->p + (a->n ? a->n : 1)) {
+			c = a->ctx;
+			break;
+		}
+	pthread_mutex_unlock(&am);
+	return c;
+}
+
+/* Device memory used while another context is current: counted, refused. */
+#define OWNED(p) do { void *c_ = ctx_of_ptr((uintptr_t)(p)); if (c_ && c_ != current) { F.wrong_ctx++; return E_INVALID_CONTEXT; } } while (0)
 
 /* A handle of a context that was reset since it was made. */
 static int dead(unsigned gen)
@@ -397,6 +444,9 @@ void fake_set(const char *key, long v)
 	else if (!strcmp(key, "reject_cubin")) F.reject_cubin = v;
 	else if (!strcmp(key, "trap_code")) F.trap_code = v;
 	else if (!strcmp(key, "no_gpus")) F.no_gpus = v;
+	else if (!strcmp(key, "devices")) F.ndev = v;
+	else if (!strcmp(key, "no_peer")) F.no_peer = v;
+	else if (!strncmp(key, "cc", 2) && key[2] >= '0' && key[2] < '0' + MAXDEV) F.cc[key[2] - '0'] = v;
 }
 
 long fake_get(const char *key)
@@ -427,6 +477,12 @@ long fake_get(const char *key)
 	if (!strcmp(key, "ptx_loads")) return F.ptx_loads;
 	if (!strcmp(key, "cubin_loads")) return F.cubin_loads;
 	if (!strcmp(key, "injected")) return F.injected;
+	if (!strcmp(key, "wrong_ctx")) return F.wrong_ctx;
+	if (!strcmp(key, "peer_copies")) return F.peer_copies;
+	if (!strcmp(key, "peer_enables")) return F.peer_enables;
+	if (!strcmp(key, "launch_device")) return F.launch_device;
+	if (!strncmp(key, "allocs", 6) && key[6] >= '0' && key[6] < '0' + MAXDEV) return F.dev_allocs[key[6] - '0'];
+	if (!strncmp(key, "live", 4) && key[4] >= '0' && key[4] < '0' + MAXDEV) return F.dev_live[key[4] - '0'];
 	return -1;
 }
 
@@ -450,6 +506,11 @@ CUresult cuInit(unsigned flags)
 	INJECT();
 	if (F.no_device)
 		return E_NO_DEVICE;
+	const char *nd = getenv("FAKE_CUDA_DEVICES");
+	if (!F.ndev)
+		F.ndev = nd && *nd ? atol(nd) : 1;
+	if (F.ndev < 1 || F.ndev > MAXDEV)
+		F.ndev = 1;
 	F.inited = 1;
 	return OK;
 }
@@ -498,14 +559,13 @@ CUresult cuGetErrorString(CUresult r, const char **s)
 	return *s ? OK : E_INVALID_VALUE;
 }
 
-CUresult cuDeviceGetCount(int *n) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *n = F.no_gpus ? 0 : 1; return OK; }
-CUresult cuDeviceGet(int *d, int ordinal) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *d = ordinal; return ordinal == 0 ? OK : E_INVALID_VALUE; }
+CUresult cuDeviceGetCount(int *n) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *n = F.no_gpus ? 0 : (int)F.ndev; return OK; }
+CUresult cuDeviceGet(int *d, int ordinal) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *d = ordinal; return ordinal >= 0 && ordinal < F.ndev ? OK : E_INVALID_DEVICE; }
 
 CUresult cuDeviceGetName(char *name, int len, int dev)
 {
 	INJECT();
-	strncpy(name, "Fake GPU (tests/fake_cuda)", (size_t)len);
-	name[len - 1] = 0;
+	snprintf(name, (size_t)len, dev ? "Fake GPU %d (tests/fake_cuda)" : "Fake GPU (tests/fake_cuda)", dev);
 	return OK;
 }
 
@@ -521,8 +581,8 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev)
 	case 8: *v = 48 * 1024; break;
 	case 10: *v = 32; break;
 	case 16: *v = 132; break;
-	case 75: *v = 9; break;
-	case 76: *v = 0; break;
+	case 75: *v = (int)((dev >= 0 && dev < MAXDEV && F.cc[dev] ? F.cc[dev] : 90) / 10); break;
+	case 76: *v = (int)((dev >= 0 && dev < MAXDEV && F.cc[dev] ? F.cc[dev] : 90) % 10); break;
 	case 97: *v = 227 * 1024; break;
 	default: *v = 0; break;
 	}
@@ -535,8 +595,9 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev)
 {
 	INJECT();
 	if (!F.inited) return E_NOT_INITIALIZED;
+	if (dev < 0 || dev >= F.ndev) return E_INVALID_DEVICE;
 	F.ctx_retained++;
-	*ctx = &ctx_token;
+	*ctx = &ctx_token[dev];
 	return OK;
 }
 
@@ -554,13 +615,19 @@ CUresult cuDevicePrimaryCtxReset_v2(int dev)
 	F.ctx_retained = 0;
 	F.ctx_gen++;
 	pthread_mutex_lock(&am);
-	while (allocs) {
-		struct alloc *x = allocs;
-		allocs = x->next;
+	for (struct alloc **a = &allocs; *a;) {
+		struct alloc *x = *a;
+		if (x->ctx != &ctx_token[dev]) {
+			a = &x->next;
+			continue;
+		}
+		*a = x->next;
+		F.live_bytes -= (long)x->n;
+		F.dev_live[dev]--;
 		free(x->p);
 		free(x);
 	}
-	F.live_bytes = 0;
+	memset(F.peer_on[dev], 0, sizeof F.peer_on[dev]);
 	pthread_mutex_unlock(&am);
 	return OK;
 }
@@ -601,16 +668,20 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 {
 	INJECT();
 	GUARD();
-	if (current != &ctx_token) return E_INVALID_CONTEXT;
+	int dev = dev_of_ctx(current);
+	if (dev < 0) return E_INVALID_CONTEXT;
 	if (F.mem_limit && F.live_bytes + (long)n > F.mem_limit)
 		return E_OOM;
 	struct alloc *a = malloc(sizeof *a);
 	a->p = malloc(n);
 	a->n = n;
+	a->ctx = current;
 	pthread_mutex_lock(&am);
 	a->next = allocs;
 	allocs = a;
 	F.allocs++;
+	F.dev_allocs[dev]++;
+	F.dev_live[dev]++;
 	F.live_bytes += (long)n;
 	pthread_mutex_unlock(&am);
 	*p = (CUdeviceptr)(uintptr_t)a->p;
@@ -625,6 +696,12 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 	for (struct alloc **a = &allocs; *a; a = &(*a)->next)
 		if ((*a)->p == (void *)(uintptr_t)p) {
 			struct alloc *x = *a;
+			if (x->ctx != current) {
+				F.wrong_ctx++;
+				pthread_mutex_unlock(&am);
+				return E_INVALID_CONTEXT;
+			}
+			F.dev_live[dev_of_ctx(x->ctx)]--;
 			*a = x->next;
 			F.live_bytes -= (long)x->n;
 			F.frees++;
@@ -638,14 +715,15 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 	return E_INVALID_VALUE;
 }
 
-CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { INJECT(); GUARD(); if (F.fault_pending) return sync_point(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
-CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { INJECT(); CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { INJECT(); GUARD(); if (F.fault_pending) return sync_point(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { INJECT(); GUARD(); OWNED(d); if (F.fault_pending) return sync_point(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
+CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { INJECT(); OWNED(s); CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { INJECT(); GUARD(); OWNED(d); OWNED(s); if (F.fault_pending) return sync_point(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
 {
 	INJECT();
 	GUARD();
+	OWNED(d);
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
 	if (!F.dma_mbps)
@@ -668,6 +746,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 {
 	INJECT();
 	GUARD();
+	OWNED(s);
 	F.dtoh++;
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
@@ -686,7 +765,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { INJECT(); return cuMemcpyDtoD_v2(d, s, n); }
-CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { INJECT(); GUARD(); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { INJECT(); GUARD(); OWNED(d); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
 
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
 {
@@ -732,6 +811,7 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts
 	struct module *m = calloc(1, sizeof *m);
 	m->ptx = strdup(image);
 	m->gen = F.ctx_gen;
+	m->ctx = current;
 	*mod = m;
 	F.module_loads++;
 	return OK;
@@ -881,9 +961,14 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 {
 	INJECT();
 	GUARD();
-	if (current != &ctx_token) return E_INVALID_CONTEXT;
+	if (dev_of_ctx(current) < 0) return E_INVALID_CONTEXT;
 	if (dead(((struct function *)fn)->gen) || (OURS(stream) && dead(((struct stream *)stream)->gen)))
 		return E_INVALID_HANDLE;
+	if (((struct function *)fn)->mod->ctx != current || (OURS(stream) && ((struct stream *)stream)->ctx != current)) {
+		F.wrong_ctx++;
+		return E_INVALID_CONTEXT;
+	}
+	F.launch_device = dev_of_ctx(current);
 	F.launches++;
 	int fault = 0;
 	if (F.fault_on_launch) {
@@ -956,6 +1041,7 @@ CUresult cuStreamCreate(void **s, unsigned flags)
 	GUARD();
 	struct stream *st = calloc(1, sizeof *st);
 	st->gen = F.ctx_gen;
+	st->ctx = current;
 	*s = st;
 	return OK;
 }
@@ -1065,4 +1151,49 @@ CUresult cuEventDestroy_v2(void *e)
 		return E_INVALID_HANDLE;   /* went with its context (the fake leaks it) */
 	free(e);
 	return OK;
+}
+
+/* ------------------------------------------------- several devices */
+
+CUresult cuDeviceCanAccessPeer(int *can, int dev, int peer)
+{
+	INJECT();
+	if (!F.inited) return E_NOT_INITIALIZED;
+	if (dev < 0 || dev >= F.ndev || peer < 0 || peer >= F.ndev) return E_INVALID_DEVICE;
+	*can = dev != peer && !F.no_peer;
+	return OK;
+}
+
+CUresult cuCtxEnablePeerAccess(void *peer, unsigned flags)
+{
+	INJECT();
+	GUARD();
+	int a = dev_of_ctx(current), b = dev_of_ctx(peer);
+	if (a < 0 || b < 0 || a == b || F.no_peer) return E_INVALID_VALUE;
+	if (F.peer_on[a][b]) return 704;   /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
+	F.peer_on[a][b] = 1;
+	F.peer_enables++;
+	return OK;
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr d, void *dctx, CUdeviceptr s, void *sctx, size_t n)
+{
+	INJECT();
+	GUARD();
+	if (ctx_of_ptr((uintptr_t)d) != dctx || ctx_of_ptr((uintptr_t)s) != sctx || dev_of_ctx(dctx) < 0 ||
+	    dev_of_ctx(sctx) < 0) {
+		F.wrong_ctx++;
+		return E_INVALID_CONTEXT;
+	}
+	if (F.fault_pending) return sync_point();
+	drain();
+	F.peer_copies++;
+	memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
+	return OK;
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr d, void *dctx, CUdeviceptr s, void *sctx, size_t n, void *st)
+{
+	INJECT();
+	return cuMemcpyPeer(d, dctx, s, sctx, n);
 }

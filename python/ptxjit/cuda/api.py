@@ -11,6 +11,7 @@ import atexit
 import collections
 import contextlib
 import warnings
+import threading
 
 import numpy as np
 
@@ -48,22 +49,29 @@ DEVICE_ATTRIBUTES = {
 
 
 class Device:
-    """The GPU (device 0), or the simulator.  Driver attributes are read
-    by name: dev.MULTIPROCESSOR_COUNT, dev.MAX_THREADS_PER_BLOCK, ..."""
+    """A GPU (or the simulator's one device).  Driver attributes are read
+    by name: dev.MULTIPROCESSOR_COUNT, dev.MAX_THREADS_PER_BLOCK, ...
+    `with dev:` makes it the current device of the thread inside the block
+    (cuda.gpus[i] is such a device, as in Numba)."""
 
-    id = 0
-
-    def __init__(self):
-        self._info = _core.device_info()
+    def __init__(self, device_id=0):
+        self.id = device_id
+        self._info = None
         self._attrs = {}
 
     @property
+    def _props(self):
+        if self._info is None:
+            self._info = _core.device_info(self.id)
+        return self._info
+
+    @property
     def name(self):
-        return self._info["name"]
+        return self._props["name"]
 
     @property
     def compute_capability(self):
-        return self._info["compute_capability"]
+        return self._props["compute_capability"]
 
     @property
     def uuid(self):
@@ -80,7 +88,7 @@ class Device:
                                  % (self, name, ", ".join(sorted(DEVICE_ATTRIBUTES))))
         if name not in self._attrs:
             try:
-                self._attrs[name] = _core.device_attribute(code)
+                self._attrs[name] = _core.device_attribute(code, self.id)
             except ValueError as e:
                 raise ValueError("device attribute %s: %s" % (name, e)) from None
         return self._attrs[name]
@@ -89,46 +97,69 @@ class Device:
         close()
 
     def __enter__(self):
+        _outer.__dict__.setdefault("stack", []).append(_core.current_device())
+        _core.select_device(self.id)
         return self
 
     def __exit__(self, *exc):
+        _core.select_device(_outer.stack.pop())
         return False
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("cuda device", self.id))
 
     def __repr__(self):
         return "<CUDA device %d '%s'>" % (self.id, self.name)
 
 
-_device = None
+_devices = {}                  # id -> Device
+_outer = threading.local()     # .stack: the devices current before each `with device:`
+
+
+def _device(i):
+    d = _devices.get(i)
+    if d is None:
+        d = _devices[i] = Device(i)
+    return d
 
 
 def get_current_device():
-    """The device in use: .name, .compute_capability, .MULTIPROCESSOR_COUNT, ..."""
-    global _device
-    if _device is None:
-        _device = Device()
-    return _device
+    """This thread's current device (device 0 until select_device or
+    `with cuda.gpus[i]:` says otherwise): .id, .name, .compute_capability,
+    .MULTIPROCESSOR_COUNT, ..."""
+    return _device(_core.current_device())
 
 
 def select_device(device_id):
-    if device_id != 0:
-        raise ValueError("ptxjit uses device 0 only (set CUDA_VISIBLE_DEVICES to choose the GPU)")
-    return get_current_device()
+    """Makes device `device_id` the current device of this thread (its
+    context is made now); returns it."""
+    _core.select_device(device_id)
+    return _device(device_id)
 
 
 def list_devices():
-    return [get_current_device()] if is_available() else []
+    """Every device the driver sees ([] when CUDA cannot be used)."""
+    return [_device(i) for i in range(len(gpus))]
 
 
 class _GPUList:
-    """cuda.gpus: the devices, as in Numba (ptxjit uses device 0)."""
+    """cuda.gpus: the devices, as in Numba: len(cuda.gpus), cuda.gpus[i],
+    iteration, cuda.gpus.current, `with cuda.gpus[i]:`."""
 
     def __getitem__(self, i):
-        if i != 0:
-            raise IndexError("ptxjit uses device 0 only")
-        return get_current_device()
+        n = len(self)
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError("cuda.gpus[i]: i is a device number, not %r" % (i,))
+        if not -n <= i < n:
+            raise IndexError("cuda.gpus[%d]: there %s %d device%s (numbered from 0)"
+                             % (i, "is" if n == 1 else "are", n, "" if n == 1 else "s"))
+        return _device(i % n)
 
     def __len__(self):
-        return 1 if is_available() else 0
+        return _core.device_count() if is_available() else 0
 
     def __iter__(self):
         return iter(list_devices())
@@ -166,17 +197,19 @@ def detect():
         except Exception as e:  # the reason the driver cannot be used
             print("CUDA is not available: %s" % e)
         return False
-    info = _core.device_info()
-    print("Found 1 CUDA devices")
-    print("id %d    %40s                              [SUPPORTED]" % (0, info["name"]))
-    print("%40s: %d.%d" % ("Compute Capability", *info["compute_capability"]))
-    print("%40s: %d" % ("Multiprocessors", info["multiprocessor_count"]))
-    if info["simulator"]:
-        print("%40s: %s" % ("Backend", "ptxjit simulator (PTXJIT_SIM=1)"))
-    else:
-        v = info["driver_version"]
-        print("%40s: %d.%d" % ("Driver version", v // 1000, v % 1000 // 10))
-    print("Summary:\n\t1/1 devices are supported")
+    n = _core.device_count()
+    print("Found %d CUDA devices" % n)
+    for i in range(n):
+        info = _core.device_info(i)
+        print("id %d    %40s                              [SUPPORTED]" % (i, info["name"]))
+        print("%40s: %d.%d" % ("Compute Capability", *info["compute_capability"]))
+        print("%40s: %d" % ("Multiprocessors", info["multiprocessor_count"]))
+        if info["simulator"]:
+            print("%40s: %s" % ("Backend", "ptxjit simulator (PTXJIT_SIM=1)"))
+        else:
+            v = info["driver_version"]
+            print("%40s: %d.%d" % ("Driver version", v // 1000, v % 1000 // 10))
+    print("Summary:\n\t%d/%d devices are supported" % (n, n))
     return True
 
 
@@ -186,13 +219,12 @@ def synchronize():
 
 
 def close():
-    """Frees cached device memory and releases the CUDA context (Numba's
-    cuda.close()).  Kernels are loaded again at their next launch; device
-    arrays made before cannot be used any more.  After a kernel fault this
-    is how to get a usable context back."""
-    global _device
+    """Frees cached device memory and releases the CUDA context of every
+    device (Numba's cuda.close()); device 0 is current again in this
+    thread.  Kernels are loaded again at their next launch; device arrays
+    made before cannot be used any more.  After a kernel fault this is how
+    to get a usable context back."""
     _core.close()
-    _device = None
 
 
 class Context:

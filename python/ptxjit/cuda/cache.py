@@ -160,21 +160,26 @@ def compiler_version():
     return COMPILER_VERSION
 
 
-_target_memo = None
+_target_memo = None        # tests set it to simulate another device
+_targets = {}              # device id -> _target()
 
 
 def _target():
-    """(arch, driver version, simulator?) of the device kernels are built
-    for (tests set _target_memo to simulate another device)."""
-    global _target_memo
-    if _target_memo is None:
+    """(arch, driver version, simulator?) of the current device, which
+    kernels are built for."""
+    if _target_memo is not None:
+        return _target_memo
+    dev = _core.current_device()
+    t = _targets.get(dev)
+    if t is None:
         info = _core.device_info()
         cc = "%d%d" % tuple(info.get("compute_capability", (0, 0)))
         if _core.is_simulator():
-            _target_memo = ("sim" + cc, 0, True)
+            t = ("sim" + cc, 0, True)
         else:
-            _target_memo = (cc, info.get("driver_version", 0), False)
-    return _target_memo
+            t = (cc, info.get("driver_version", 0), False)
+        _targets[dev] = t
+    return t
 
 
 # ------------------------------------------------------------------ keys

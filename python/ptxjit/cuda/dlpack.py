@@ -5,7 +5,8 @@ producer's share memory, and the producer's array lives as long as the
 consumer's view.  The capsules themselves are built and read in C
 (src/py/dlpack.c).
 
-Devices.  On the GPU a device array is (kDLCUDA, 0): ptxjit uses device 0.
+Devices.  On the GPU a device array is (kDLCUDA, its device_id); a
+CUDA tensor of any device is taken, and the view belongs to that device.
 On the simulator, device memory is host memory, so a device array says
 (kDLCPU, 0): NumPy (np.from_dlpack) then takes it, and cuda.from_dlpack
 takes CPU tensors.
@@ -31,7 +32,7 @@ MAX_VERSION = (1, 0)
 
 
 def device_of(arr):
-    return (kDLCPU, 0) if _core.is_simulator() else (kDLCUDA, 0)
+    return (kDLCPU, 0) if _core.is_simulator() else (kDLCUDA, arr.device_id)
 
 
 def export(arr, stream=None, max_version=None, dl_device=None, copy=None):
@@ -102,7 +103,14 @@ def from_dlpack(x, stream=None):
     if readonly:
         raise BufferError("cuda.from_dlpack: the tensor is read-only (its DLPack flags say so) and device arrays "
                           "are writable; pass a writable tensor, or a copy")
-    return DeviceNDArray._view(keeper, ptr, shape, strides, np.dtype(typestr), host=sim)
+    if sim or dev[1] == _core.current_device():
+        return DeviceNDArray._view(keeper, ptr, shape, strides, np.dtype(typestr), host=sim)
+    was = _core.current_device()
+    _core.select_device(dev[1])         # the view belongs to the tensor's device
+    try:
+        return DeviceNDArray._view(keeper, ptr, shape, strides, np.dtype(typestr), host=sim)
+    finally:
+        _core.select_device(was)
 
 
 def _check_device(dev, sim):
@@ -116,5 +124,7 @@ def _check_device(dev, sim):
     if kind not in (kDLCUDA, kDLCUDAManaged):
         raise BufferError("cuda.from_dlpack: the tensor is on %s; kernels take CUDA memory: move it to the GPU "
                           "first (x.cuda()), or copy it with cuda.to_device(numpy.from_dlpack(x))" % name)
-    if ident != 0:
-        raise BufferError("cuda.from_dlpack: the tensor is on CUDA device %d; ptxjit uses device 0" % ident)
+    n = _core.device_count()
+    if not 0 <= ident < n:
+        raise BufferError("cuda.from_dlpack: the tensor is on CUDA device %d; the driver sees %d device%s"
+                          % (ident, n, "" if n == 1 else "s"))
