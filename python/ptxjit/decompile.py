@@ -72,10 +72,15 @@ _UNCOND = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP", "JUMP_NO_IN
 
 class E:
     """An expression: its text, its precedence, where it starts."""
-    __slots__ = ("text", "prec", "line", "col", "aug", "chain", "inv")
+    __slots__ = ("text", "prec", "line", "col", "aug", "chain", "inv", "neg", "seq", "bop")
+    made = [0]
 
     def __init__(self, text, prec, line=None, col=None):
         self.text, self.prec, self.line, self.col = text, prec, line, col
+        self.made[0] += 1
+        self.seq = self.made[0]  # the order in which values were computed
+        self.neg = None      # the same test negated (`x is None` for `x is not None`)
+        self.bop = None      # "and"/"or" of a boolean operation
         self.aug = None      # (op, left) of an in-place operator's result
         self.chain = None    # targets of a value stored more than once (a = b = v)
         self.inv = False     # a `not` this module added to a condition
@@ -86,6 +91,8 @@ def _paren(e, prec):
 
 
 def _not(e):
+    if e.neg is not None:
+        return e.neg
     if e.text.startswith("not ") and e.prec == P_NOT and e.inv:
         r = E(e.text[4:], P_CMP if e.inv == "cmp" else P_NOT + 1, e.line, e.col)
         return r
@@ -96,7 +103,10 @@ def _not(e):
 
 def _boolop(op, a, b):
     prec = P_AND if op == "and" else P_OR
-    return E("%s %s %s" % (_paren(a, prec), op, _paren(b, prec + 1)), prec, a.line, a.col)
+    # a or (b or c) is (a or b) or c, in value and in order of evaluation
+    e = E("%s %s %s" % (_paren(a, prec), op, _paren(b, prec if b.bop == op else prec + 1)), prec, a.line, a.col)
+    e.bop = op
+    return e
 
 
 class S:
@@ -136,9 +146,12 @@ class Decompiler:
         self.ins = ins
         self.index = {i.offset: k for k, i in enumerate(ins)}
         self.lines = []
+        self.spans = []          # (line, end line, column, end column) where kept
+        self.borrowed = None     # the spans of instructions other than returns
         line = code.co_firstlineno
         for i in ins:
             pos = getattr(i, "positions", None)
+            self.spans.append(tuple(pos) if pos is not None else (None,) * 4)
             if pos is not None and pos.lineno is not None:
                 self.lines.append((pos.lineno, pos.col_offset))
             else:
@@ -471,8 +484,10 @@ class Decompiler:
                 else:
                     v = st.pop()
                 line, col = self.at(k)
-                out.append(S("return", "return" if v.text == "None" else "return " + _paren(v, P_TEST),
-                             line, col))
+                r = S("return", "return" if v.text == "None" else "return " + _paren(v, P_TEST), line, col)
+                # the `return None` Python adds at the end has the line of the statement before it
+                r.inv_cond = v.text == "None" and self.implicit_return(k, out)
+                out.append(r)
                 k += 1
             elif name == "RAISE_VARARGS":
                 if i.arg != 1:
@@ -502,6 +517,19 @@ class Decompiler:
         stmts = self.region(start, end, st)
         if stmts or len(st) != base + 1:
             self.fail(start, "this expression")
+
+    def implicit_return(self, k, out):
+        """Whether the `return None` at k is the one Python adds: its
+        position is not that of a `return` keyword but of another statement
+        (3.11+), or, without columns, it is on the line of the statement
+        before it."""
+        line, end, col, ecol = self.spans[k]
+        if col is not None and ecol is not None:
+            if self.borrowed is None:
+                self.borrowed = {self.spans[j] for j, i in enumerate(self.ins) if not (
+                    i.opname in ("RETURN_VALUE", "RETURN_CONST") or i.opname == "LOAD_CONST" and i.argval is None)}
+            return not (end == line and ecol - col == 6) or self.spans[k] in self.borrowed
+        return bool(out) and out[-1].line == line
 
     def stmt_at(self, start, k):
         """(line, col) of the statement whose instructions are [start, k]."""
@@ -539,6 +567,7 @@ class Decompiler:
         if len(st) > base or pairs:
             pairs.append((target, v))
             if len(st) == base:
+                pairs.sort(key=lambda p: p[1].seq)
                 tt = ", ".join(t.text for t, _ in pairs)
                 vv = ", ".join(_paren(x, P_TEST) for _, x in pairs)
                 out.append(S("assign", "%s = %s" % (tt, vv), pairs[0][0].line, pairs[0][0].col))
@@ -663,7 +692,11 @@ class Decompiler:
             i = self.ins[k]
             c = st.pop()
             if i.opname in _NONEJUMP:
-                c = E("%s %s None" % (_paren(c, P_CMP + 1), _NONEJUMP[i.opname]), P_CMP, c.line, c.col)
+                x = _paren(c, P_CMP + 1)
+                yes, no = _NONEJUMP[i.opname], "is not" if _NONEJUMP[i.opname] == "is" else "is"
+                c = E("%s %s None" % (x, yes), P_CMP, c.line, c.col)
+                c.neg = E("%s %s None" % (x, no), P_CMP, c.line, c.col)
+                c.neg.neg = c
                 leaves.append((c, True, self.target(k), cur_start))
             elif i.opname in _ORPOP:
                 exits.add(self.target(k))
@@ -703,7 +736,7 @@ class Decompiler:
             sub = list(st)
             self.region_value(k, x, sub)
             leaves.append((sub[-1], True, x, k))
-            expr, t, f = self.merge(leaves, x)
+            expr, t, f = self.merge(leaves, x, x)
             if t != x or f != x:
                 self.fail(k, "this and/or expression")
             st.append(expr)
@@ -821,7 +854,7 @@ class Decompiler:
                 return False
         return True
 
-    def merge(self, leaves, body_start):
+    def merge(self, leaves, body_start, value=None):
         """One (expr, true target, false target) from the leaves of a
         short-circuit condition, merging neighbours as and/or."""
         nodes = []
@@ -837,27 +870,37 @@ class Decompiler:
         changed = True
         while len(nodes) > 1 and changed:
             changed = False
-            for n in range(len(nodes) - 1):
-                a, b = nodes[n], nodes[n + 1]
-                refs = [m for m, o in enumerate(nodes) if m != n and (o[1] == b[3] or o[2] == b[3])]
-                if refs:
-                    continue
-                if a[1] == b[3] and a[2] == b[2]:
-                    e = _boolop("and", a[0], b[0])
-                elif a[2] == b[3] and a[1] == b[1]:
-                    e = _boolop("or", a[0], b[0])
-                elif a[1] == b[3] and a[2] == b[1]:
-                    e = _boolop("or", _not(a[0]), b[0])
-                elif a[2] == b[3] and a[1] == b[2]:
-                    e = _boolop("and", _not(a[0]), b[0])
-                else:
-                    continue
-                nodes[n:n + 2] = [[e, b[1], b[2], a[3]]]
-                changed = True
-                break
+            # `not a` only where a's value is not the result (value: the exit of an and/or value)
+            for negate in (False, True):
+                for n in range(len(nodes) - 1):
+                    a, b = nodes[n], nodes[n + 1]
+                    refs = [m for m, o in enumerate(nodes) if m != n and (o[1] == b[3] or o[2] == b[3])]
+                    if refs:
+                        continue
+                    if a[1] == b[3] and a[2] == b[2]:
+                        e = _boolop("and", a[0], b[0])
+                    elif a[2] == b[3] and a[1] == b[1]:
+                        e = _boolop("or", a[0], b[0])
+                    elif not negate or value in (a[1], a[2]):
+                        continue
+                    elif a[1] == b[3] and a[2] == b[1]:
+                        e = _boolop("or", _not(a[0]), b[0])
+                    elif a[2] == b[3] and a[1] == b[2]:
+                        e = _boolop("and", _not(a[0]), b[0])
+                    else:
+                        continue
+                    nodes[n:n + 2] = [[e, b[1], b[2], a[3]]]
+                    changed = True
+                    break
+                if changed:
+                    break
         if len(nodes) != 1:
             self.fail(leaves[0][3], "a condition of this form")
         return nodes[0][0], nodes[0][1], nodes[0][2]
+
+
+def _implicit(s):
+    return s.kind == "return" and s.inv_cond
 
 
 def _tidy(stmts, in_loop, at_end):
@@ -867,25 +910,25 @@ def _tidy(stmts, in_loop, at_end):
     function are dropped."""
     stmts = list(stmts)
     while stmts and (at_end == "loop" and stmts[-1].kind == "continue" or
-                     at_end is True and stmts[-1].kind == "return" and stmts[-1].text == "return"):
+                     at_end is True and _implicit(stmts[-1])):
         stmts.pop()
     out = []
     for n, s in enumerate(stmts):
         if s.kind == "if" and in_loop and not s.orelse and len(s.body) == 1 and s.body[0].kind == "continue" and \
-                s.text.inv and n + 1 < len(stmts):
+                s.body[0].line == s.line and n + 1 < len(stmts):
             s.text = _not(s.text)
             s.body = stmts[n + 1:]
             out.append(s)
             break
-        if s.kind == "if" and at_end is True and not s.orelse and len(s.body) > 1 and s.body[-1].kind == "return" \
-                and s.body[-1].text == "return" and n + 1 < len(stmts):
+        if s.kind == "if" and at_end is True and not s.orelse and s.body and _implicit(s.body[-1]) and \
+                n + 1 < len(stmts):
             s.orelse = stmts[n + 1:]
             out.append(s)
             break
         out.append(s)
     while out:
         t = out[-1]
-        if at_end == "loop" and t.kind == "continue" or at_end is True and t.kind == "return" and t.text == "return":
+        if at_end == "loop" and t.kind == "continue" or at_end is True and _implicit(t):
             out.pop()
         else:
             break
