@@ -101,6 +101,11 @@ def _not(e):
     return r
 
 
+def _bare(e):
+    """A tuple's text without its brackets (return a, b), others as they are."""
+    return e.text[1:-1] if e.bop == "tuple" else _paren(e, P_TEST)
+
+
 def _boolop(op, a, b):
     prec = P_AND if op == "and" else P_OR
     # a or (b or c) is (a or b) or c, in value and in order of evaluation
@@ -111,12 +116,13 @@ def _boolop(op, a, b):
 
 class S:
     """A statement: kind, head text, where it starts, nested blocks."""
-    __slots__ = ("kind", "text", "line", "col", "body", "orelse", "inv_cond")
+    __slots__ = ("kind", "text", "line", "col", "body", "orelse", "inv_cond", "value", "span")
 
     def __init__(self, kind, text, line, col, body=None, orelse=None):
         self.kind, self.text, self.line, self.col = kind, text, line, col
         self.body, self.orelse = body, orelse
         self.inv_cond = None
+        self.value = self.span = None    # a return's value and the position of its instruction
 
 
 class _Unpack:
@@ -289,7 +295,10 @@ class Decompiler:
                 text = "(%s,)" % parts[0].text
             else:
                 text = "(%s)" % ", ".join(_paren(p, P_TEST) for p in parts)
-            st.append(mk(text, P_ATOM))
+            e = mk(text, P_ATOM)
+            # a tuple written without brackets starts where its first element does
+            e.bop = "tuple" if len(parts) > 1 and (col is None or parts[0].col == col) else None
+            st.append(e)
         elif name == "KW_NAMES":
             self.kwnames = self.code.co_consts[i.arg] if isinstance(i.arg, int) else i.argval
         elif name in ("CALL", "CALL_FUNCTION", "CALL_METHOD", "CALL_FUNCTION_KW", "CALL_KW"):
@@ -484,9 +493,15 @@ class Decompiler:
                 else:
                     v = st.pop()
                 line, col = self.at(k)
-                r = S("return", "return" if v.text == "None" else "return " + _paren(v, P_TEST), line, col)
+                if v.col is not None and col is not None and col >= v.col and v.col >= 7 and v.text != "None":
+                    col = v.col - 7      # the position of the value, not of the statement
+                elif name == "RETURN_CONST" and v.text != "None" and col is not None and col >= 7 and \
+                        self.spans[k][3] is not None and self.spans[k][3] - col == len(v.text):
+                    col -= 7
+                r = S("return", "return" if v.text == "None" else "return " + _bare(v), line, col)
                 # the `return None` Python adds at the end has the line of the statement before it
                 r.inv_cond = v.text == "None" and self.implicit_return(k, out)
+                r.value, r.span = v, self.spans[k]
                 out.append(r)
                 k += 1
             elif name == "RAISE_VARARGS":
@@ -555,7 +570,7 @@ class Decompiler:
             if isinstance(v.value, _Item):
                 self.loop_target = E(tt, P_TEST)
                 return
-            out.append(S("assign", "%s = %s" % (tt, v.value.text), v.targets[0].line, v.targets[0].col))
+            out.append(S("assign", "%s = %s" % (tt, _bare(v.value)), v.targets[0].line, v.targets[0].col))
             return
         if v.aug is not None and len(v.aug) == 3 and v.aug[1].text == target.text and not pairs and len(st) == base:
             sym, _, right = v.aug
@@ -914,6 +929,16 @@ def _tidy(stmts, in_loop, at_end):
         stmts.pop()
     out = []
     for n, s in enumerate(stmts):
+        nxt = stmts[n + 1] if n + 1 < len(stmts) else None
+        if s.kind == "if" and not s.orelse and len(s.body) == 1 and s.body[0].kind == "return" and nxt and \
+                nxt.kind == "return" and s.body[0].span == nxt.span and nxt.span[2] is not None and \
+                s.body[0].value is not None and nxt.value is not None:
+            # return a if c else b: Python copies the return into both branches
+            a, b = s.body[0].value, nxt.value
+            out.append(S("return", "return %s if %s else %s" % (_paren(a, P_OR), _paren(s.text, P_OR),
+                                                               _paren(b, P_TEST)), nxt.line, nxt.col))
+            out.extend(stmts[n + 2:])
+            return _tidy(out, in_loop, at_end)
         if s.kind == "if" and in_loop and not s.orelse and len(s.body) == 1 and s.body[0].kind == "continue" and \
                 s.body[0].line == s.line and n + 1 < len(stmts):
             s.text = _not(s.text)
