@@ -203,6 +203,54 @@ def test_exec_kernel_with_device_function_defaults_and_globals(rng):
     _check(ns["kern"], rng)
 
 
+LOGIC_TEXT = '''
+@cuda.jit(device=True)
+def pick(v, scale=None):
+    if scale is None:
+        return v
+    return v * scale if v > 0 else -v
+
+
+@cuda.jit
+def logic(x, y, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        p = x[i] > 0.3
+        q = y[i] > x[i]
+        f = y[i] < 0.8
+        out[i, 0] = p and not q or f and q
+        out[i, 1] = not (p or q or f)
+        a, b = x[i], y[i]
+        a, b = b, a + b
+        out[i, 2] = a - 2 * b
+        s, (t, u) = x[i], (y[i], 3.0)
+        out[i, 3] = pick(s, 2.0) + pick(t) + u
+        acc = 0.0
+        for j in range(8):
+            idx = i + j - 3
+            if 0 <= idx < x.size and idx != i:
+                acc += x[idx]
+        out[i, 4] = acc
+'''
+
+
+def test_exec_kernel_logic_order_and_unpacking(rng):
+    ns = _exec(LOGIC_TEXT)
+    x = rng.random(40)
+    y = rng.random(40)
+    out = np.zeros((40, 5))
+    ns["logic"][1, 64](x, y, out)
+    ref = np.zeros((40, 5))
+    for i in range(40):
+        p, q, f = x[i] > 0.3, y[i] > x[i], y[i] < 0.8
+        ref[i, 0] = p and not q or f and q
+        ref[i, 1] = not (p or q or f)
+        ref[i, 2] = y[i] - 2 * (x[i] + y[i])
+        ref[i, 3] = (x[i] * 2.0 if x[i] > 0 else -x[i]) + y[i] + 3.0
+        ref[i, 4] = sum(x[i + j - 3] for j in range(8) if 0 <= i + j - 3 < 40 and j != 3)
+    np.testing.assert_allclose(out, ref, rtol=1e-13)
+
+
 def test_compile_and_function_type_kernels(rng):
     code = compile(KERNEL_TEXT, "<generated>", "exec")
     ns = {"cuda": cuda, "SCALE": SCALE}

@@ -570,8 +570,11 @@ class Decompiler:
             if isinstance(v.value, _Item):
                 self.loop_target = E(tt, P_TEST)
                 return
-            out.append(S("assign", "%s = %s" % (tt, _bare(v.value)), v.targets[0].line, v.targets[0].col))
-            return
+            target, v = E(tt, P_TEST, v.targets[0].line, v.targets[0].col), v.value
+            target.bop = "tuple"
+            if not pairs and len(st) == base:
+                out.append(S("assign", "%s = %s" % (tt, _bare(v)), target.line, target.col))
+                return
         if v.aug is not None and len(v.aug) == 3 and v.aug[1].text == target.text and not pairs and len(st) == base:
             sym, _, right = v.aug
             out.append(S("assign", "%s %s %s" % (target.text, sym, right.text), target.line, target.col))
@@ -583,7 +586,7 @@ class Decompiler:
             pairs.append((target, v))
             if len(st) == base:
                 pairs.sort(key=lambda p: p[1].seq)
-                tt = ", ".join(t.text for t, _ in pairs)
+                tt = ", ".join("(%s)" % t.text if t.bop == "tuple" else t.text for t, _ in pairs)
                 vv = ", ".join(_paren(x, P_TEST) for _, x in pairs)
                 out.append(S("assign", "%s = %s" % (tt, vv), pairs[0][0].line, pairs[0][0].col))
                 del pairs[:]
@@ -756,6 +759,21 @@ class Decompiler:
                 self.fail(k, "this and/or expression")
             st.append(expr)
             return x
+        if self.loops and depth == base and self.op(k) in _UNCOND and self.lines[k][0] == self.lines[k - 1][0]:
+            # Python 3.12 may end a loop's `if` with jumps to the loop's head
+            # (`if c: rest` read as `if not c: continue`): thread the jumps
+            loop = self.loops[-1]
+            thr = [(e, w, self.thread(t), b) for (e, w, t, b) in leaves]
+            fall = self.thread(k)
+            if fall == loop.head or fall in loop.cont:
+                expr, t, f = self.merge(thr, fall)
+                other = f if t == fall else t
+                if (t == fall) != (f == fall) and k < other < end:
+                    s = S("if", None, self.lines[stmt_start][0], None, self.region(other, end))
+                    s.text = expr if f == fall else _not(expr)
+                    s.col = s.text.col - 3 if s.text.col and s.text.col >= 3 else None
+                    out.append(s)
+                    return end
         expr, t, f = self.merge(leaves, body_start)
         if t == body_start:
             c, x = expr, f
@@ -844,6 +862,20 @@ class Decompiler:
             s.orelse = self.region(x, else_end)
             return else_end
         return x
+
+    def thread(self, t):
+        """Where a jump to t ends up after unconditional jumps (and a
+        chained comparison's clean-up, POP_TOP then a jump)."""
+        seen = 0
+        while t is not None and seen < 8:
+            if self.op(t) in _UNCOND:
+                t = self.target(t)
+            elif self.op(t) == "POP_TOP" and self.op(t + 1) in _UNCOND:
+                t = self.target(t + 1)
+            else:
+                break
+            seen += 1
+        return t
 
     def exit_key(self, t):
         """What the short block at t does when it only returns (CPython
