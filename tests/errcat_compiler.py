@@ -120,6 +120,9 @@ TRIGGERS = [
      + "def f40(x):\n    return x\n\ndef k(a):\n    a[0] = f0(1)\n", A),
     ("dev_shape_param_not_const", "def f(n):\n    s = cuda.local.array(n, np.float32)  #!\n    return s[0]\n\n"
      "def k(a):\n    a[0] = f(int(a[1]))\n", A),
+    ("enumerate_bad_kw", "def k(a):\n    for i, v in enumerate(a, begin=1):  #!\n        a[i] = v\n", A),
+    ("enumerate_no_args", "def k(a):\n    for i, v in enumerate():  #!\n        a[i] = v\n", A),
+    ("zip_kw", "def k(a):\n    for u, v in zip(a, a, strict=True):  #!\n        a[0] = u\n", A),
     ("dev_pass_str", "def f(x):\n    return 1\n\ndef k(a):\n    a[0] = f('s')  #!\n", A),
     ("dev_kw_twice", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(1, x=2)  #!\n", A),
     ("dev_return_sig", "def f(x):\n    return (1, 2)  #!\n\ndef k(a):\n    a[0] = f(1.0)\n", A,

@@ -274,6 +274,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 		v->ty = ptypes[i];
 		p->var = v;
 	}
+	sema_rewrite_loops(sc);
 	collect_body(c, &l, &def->body);
 	sp->vars = l.v;
 	sp->nvars = l.n;

@@ -79,6 +79,10 @@ Const *sema_default(Scope *sc, const PjFunc *f, Param *p);
 Const *scope_global(Scope *sc, const char *name, Span at);
 int ty_is_static(const Type *t);   /* module, intrinsic, dtype, function, exception, dim3 */
 
+/* sema_iter.c: for loops over enumerate() and zip() become loops over
+ * indices (before the variables are collected) */
+void sema_rewrite_loops(Scope *sc);
+
 /* sema_stmt.c */
 int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */
 
