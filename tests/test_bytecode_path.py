@@ -326,6 +326,32 @@ def test_source_functions_keep_their_text():
     assert text == "def f(a):\n    a[0] = 1\n" and first == 1
 
 
+def _pythons():
+    found = {tuple(sys.version_info[:2]): sys.executable}
+    for exe in sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python"))):
+        r = subprocess.run([exe, "-c", "import sys; print(sys.version_info[0], sys.version_info[1])"],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            v = tuple(int(x) for x in r.stdout.split())
+            if v >= (3, 9):
+                found.setdefault(v, exe)
+    return sorted(found.items())
+
+
+@pytest.mark.parametrize("version,exe", _pythons(), ids=["%d.%d" % v for v, _ in _pythons()])
+def test_rebuilt_text_reads_as_the_source_on_each_python(version, exe):
+    """The golden kernels' functions rebuilt under each Python found
+    (3.9-3.13 where pyenv has them) parse to the source's AST; the rest
+    differ only where Python folded constants or dropped a for-else with
+    no break."""
+    r = subprocess.run([exe, os.path.join(os.path.dirname(__file__), "bytecode_ast.py")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    same, differs, refused = (int(x) for x in r.stdout.split()[1:])
+    assert same / (same + differs + refused) >= 0.9, r.stdout
+    assert refused <= 3, r.stdout
+
+
 if __name__ == "__main__":
     got, ts, tb = compare_golden()
     for k, v in sorted(got.items()):

@@ -313,6 +313,10 @@ class Decompiler:
             texts = [_paren(a, P_TEST) for a in pos]
             texts += ["%s=%s" % (n, _paren(a, P_TEST)) for n, a in zip(kw, args[len(pos):])]
             st.append(E("%s(%s)" % (_paren(fn, P_ATOM), ", ".join(texts)), P_ATOM, fn.line, fn.col))
+        elif name == "DUP_TOP_TWO":
+            st.extend(st[-2:])
+        elif name == "ROT_FOUR":
+            st[-4], st[-3], st[-2], st[-1] = st[-1], st[-4], st[-3], st[-2]
         elif name == "COPY" or name == "DUP_TOP":
             n = i.arg if name == "COPY" else 1
             st.append(st[-n])
@@ -536,15 +540,16 @@ class Decompiler:
     def implicit_return(self, k, out):
         """Whether the `return None` at k is the one Python adds: its
         position is not that of a `return` keyword but of another statement
-        (3.11+), or, without columns, it is on the line of the statement
-        before it."""
+        (3.11+), or, without columns, other instructions share its line."""
         line, end, col, ecol = self.spans[k]
         if col is not None and ecol is not None:
             if self.borrowed is None:
                 self.borrowed = {self.spans[j] for j, i in enumerate(self.ins) if not (
                     i.opname in ("RETURN_VALUE", "RETURN_CONST") or i.opname == "LOAD_CONST" and i.argval is None)}
             return not (end == line and ecol - col == 6) or self.spans[k] in self.borrowed
-        return bool(out) and out[-1].line == line
+        lines = {self.lines[j][0] for j, i in enumerate(self.ins) if not (
+            i.opname in ("RETURN_VALUE", "RETURN_CONST") or i.opname == "LOAD_CONST" and i.argval is None)}
+        return self.lines[k][0] in lines
 
     def stmt_at(self, start, k):
         """(line, col) of the statement whose instructions are [start, k]."""
@@ -616,8 +621,8 @@ class Decompiler:
         x = self.target(head)
         latch = max(j for j in self.backjumps.get(head, [head]) if j < x)
         after = x + 1 if self.op(x) == "END_FOR" else x
-        if self.op(after) == "POP_ITER":
-            after += 1
+        if self.op(after) == "POP_ITER" or self.op(x) == "END_FOR" and self.op(after) == "POP_TOP" and _PY >= (3, 13):
+            after += 1           # the iterator, popped after the loop (3.13+)
         brk = [self.target(j) for j in range(head + 1, latch) if self.op(j) in _UNCOND and
                self.target(j) is not None and self.target(j) >= after]
         stop = max(brk) if brk else after
@@ -785,7 +790,14 @@ class Decompiler:
         if x is None:
             self.fail(k - 1, "this condition")
         if x < body_start:
-            self.fail(k - 1, "a conditional jump backward")
+            loop = self.loops[-1] if self.loops else None
+            if loop is None or not (x == loop.head or x in loop.cont):
+                self.fail(k - 1, "a conditional jump backward")
+            s = S("if", None, line, c.col - 3 if c.col and c.col >= 3 else None,
+                  [S("continue", "continue", self.lines[k - 1][0], None)])
+            s.text = _not(c)         # Python 3.9 jumps to the loop's head
+            out.append(s)
+            return body_start
         if self.op(body_start) == "LOAD_ASSERTION_ERROR":
             r = x - 1
             if self.op(r) != "RAISE_VARARGS":
@@ -832,6 +844,21 @@ class Decompiler:
                     s.orelse = self.region(after, stop)
                 out.append(s)
                 return max(stop, x)
+        # the while loop of Python 3.9: the test at the head, a jump back to it at the end
+        if stmt_start in self.claimed and depth == base and self.op(x - 1) in _UNCOND and \
+                self.target(x - 1) == stmt_start and body_start not in self.backjumps:
+            exits = [self.target(j) for j in range(body_start, x - 1) if self.op(j) in _UNCOND and
+                     self.target(j) is not None and self.target(j) > x - 1]
+            self.loops.append(_Loop(stmt_start, x, (stmt_start,)))
+            body = self.region(body_start, x - 1)
+            self.loops.pop()
+            s = S("while", "while %s:" % c.text, line, c.col - 6 if c.col and c.col >= 6 else None, body)
+            stop = max(exits) if exits else x
+            stop = x if stop > end else stop
+            if stop > x:
+                s.orelse = self.region(x, stop)
+            out.append(s)
+            return stop
         # if / else, or a conditional expression
         last = x - 1
         tail = self.target(last) if self.op(last) in ("JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP") else None
@@ -1054,7 +1081,7 @@ def _params(func, d, line):
     code = func.__code__
     if code.co_flags & 0x0C:
         d.fail(0, "*args or **kwargs")
-    if code.co_kwonlyargcount or code.co_posonlyargcount:
+    if code.co_kwonlyargcount or getattr(code, "co_posonlyargcount", 0):
         d.fail(0, "keyword-only or positional-only parameters")
     names = list(code.co_varnames[:code.co_argcount])
     defaults = func.__defaults__ or ()
