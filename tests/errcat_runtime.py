@@ -357,6 +357,23 @@ def _no_nvdisasm(fn):
     return fn()
 
 
+def _ipc_open_twice():
+    h = cuda.IpcHandle(None, bytes(64), 8)
+    h._opened = object()
+    h.open()
+
+
+def _emm_old_version():
+    class Old(cuda.HostOnlyCUDAMemoryManager):
+        def initialize(self):
+            pass
+
+        @property
+        def interface_version(self):
+            return 0
+    cuda.set_memory_manager(Old)
+
+
 SIM = "sim"       # runs on the simulator only (the GPU run skips it)
 GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 
@@ -464,8 +481,22 @@ TRIGGERS = [
      ["view", "item size"]),
     ("split_2d", lambda: cuda.device_array((2, 2)).split(1), "ValueError", ["split", "1-d"]),
     ("len_0d", lambda: len(cuda.device_array(())), "TypeError", ["len()", "0-d"]),
-    ("mapped_array", lambda: cuda.mapped_array(3), "NotImplementedError", ["mapped", "pinned_array"]),
-    ("managed_array", lambda: cuda.managed_array(3), "NotImplementedError", ["managed", "device_array"]),
+    ("ipc_short_handle", lambda: cuda.IpcHandle(None, b"short", 8), "ValueError", ["IPC handle", "64", "5"]),
+    ("ipc_no_elements", lambda: cuda.device_array(0).get_ipc_handle(), "ValueError", ["get_ipc_handle", "no elements"]),
+    ("ipc_open_twice", _ipc_open_twice, "ValueError", ["already opened"]),
+    ("ipc_array_too_big", lambda: cuda.IpcHandle(None, bytes(64), 8).open_array(None, 100, np.float64),
+     "ValueError", ["open_ipc_array", "800 bytes", "8 bytes"]),
+    ("emm_not_a_class", lambda: cuda.set_memory_manager(object), "TypeError",
+     ["set_memory_manager", "BaseCUDAMemoryManager"]),
+    ("emm_old_version", _emm_old_version, "RuntimeError", ["Old", "interface version 0", "version 1"]),
+    ("emm_no_context", lambda: cuda.HostOnlyCUDAMemoryManager(), "RuntimeError", ["requires a context"]),
+    ("mapped_array_negative", lambda: cuda.mapped_array((2, -1)), "ValueError", ["mapped_array", "(2, -1)"]),
+    ("managed_array_order", lambda: cuda.managed_array(3, order="K"), "ValueError", ["managed_array", "'K'"]),
+    ("mapped_not_numpy", lambda: cuda.mapped([1, 2]).__enter__(), "TypeError", ["cuda.mapped", "list"]),
+    ("mapped_strided", lambda: cuda.mapped(np.zeros(8)[::2]).__enter__(), "ValueError",
+     ["cuda.mapped", "contiguous", "ascontiguousarray"]),
+    ("mapped_copy_no_address", lambda: (cuda.mapped_array(3) + 1).__cuda_array_interface__, "AttributeError",
+     ["not on mapped or managed memory", "a copy"]),
     ("as_cuda_array_numpy", lambda: cuda.as_cuda_array(np.zeros(3)), "TypeError", ["__cuda_array_interface__"]),
     ("select_device_1", lambda: cuda.select_device(1), "IndexError", ["no CUDA device 1", "one device"]),
     ("device_attribute", lambda: cuda.get_current_device().NO_SUCH_ATTRIBUTE, "AttributeError",
@@ -692,6 +723,10 @@ def _readonly(n, dtype=np.float64):
 
 # messages of the simulator: (name, fn, class, words); fn runs on the simulator
 SIM_TRIGGERS = [
+    ("sim_ipc_export", lambda: cuda.to_device(np.ones(4)).get_ipc_handle(), "NotImplementedError",
+     ["IPC handles are not simulated", "shared_memory"]),
+    ("sim_emm_ipc", lambda: cuda.NumbaCUDAMemoryManager(context=None).get_ipc_handle(
+        cuda.MemoryPointer(None, 8, 8)), "NotImplementedError", ["IPC handles are not simulated"]),
     ("sim_out_of_bounds", lambda: k_oob[1, 1](_f32(), 8), "SimIndexError",
      ["index 8", "size 8", "'a'", "k_oob", "errcat_runtime.py:"], ["%s"]),   # src/rt/stream.c passes it on
     ("sim_out_of_bounds_axis", lambda: k_oob2[1, 4](cuda.device_array((4, 5), np.float32)), "SimIndexError",
@@ -1166,6 +1201,7 @@ GPU_ONLY = {
     "float16/32/64 and complex64/128 only": "a dtype NumPy does not export (PyTorch's bfloat16 on the GPU)",
     'out of host memory allocating %zu bytes for a simulated device array': "the simulator's device memory when "
     "the host has none left",  # src/rt/mem.c
+    'the CUDA driver has no %s': "a CUDA driver older than the entry points of mapped, managed and IPC memory",  # src/rt/memkind.c
 }
 
 PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
@@ -1183,7 +1219,8 @@ INTERNAL = {
     "yet)",  # src/py/dlpack.c
     'out of host memory for a %zu-byte cubin': HOSTMEM,  # src/rt/link.c
     'out of host memory': HOSTMEM + " (the list of pinned ranges)",  # src/rt/mem.c
-    'out of host memory allocating %zu bytes of pinned memory': HOSTMEM,  # src/rt/mem.c
+    'out of host memory allocating %zu bytes of %s memory': HOSTMEM,  # src/rt/mem.c
+    'out of host memory allocating %zu bytes of managed memory': HOSTMEM,  # src/rt/memkind.c
     "MemoryError: out of host memory for the interpreter (function '%s')": HOSTMEM,  # src/sim/cpu.c
     "MemoryError: cannot allocate %llu bytes\n  in function '%s'": "the interpreter's allocation without a line; "
     "the front end gives every allocation one (njit_huge_interpreted gives the message with its line)",  # src/sim/cpu.c
@@ -1232,6 +1269,13 @@ INTERNAL = {
     "copy of %zd bytes at offset %zd is outside the device array's %zd bytes": PRIV + ": the private _htod, _dtoh and _dtod; the copy methods check shapes first",  # src/py/array.c
     'expected a device array, not %.100s': PRIV + ": the private _dtod; copy_to_device checks first",  # src/py/array.c
     'negative size %zd': PRIV + ": HostBuffer; cuda.pinned_array checks the shape first",  # src/py/array.c
+    'HostBuffer: kind %d is not 0 (pinned), 1 (mapped) or 2 (managed)': PRIV + ": HostBuffer",  # src/py/array.c
+    'an IPC handle has %d bytes, not %zd': PRIV + ": ipc_open; IpcHandle checks the size first",  # src/py/module.c
+    'IPC handles of the simulator are made in Python': PRIV + ": ipc_get; ptxjit/cuda/ipc.py shares "
+    "the simulator's memory itself",  # src/rt/memkind.c
+    'IPC handles of the simulator are opened in Python': PRIV + ": ipc_open; ptxjit/cuda/ipc.py maps "
+    "the simulator's shared memory itself",  # src/rt/memkind.c
+
     'negative size': PRIV + ": size_class()",  # src/py/module.c
     'shared memory of %lld bytes': PRIV + ": Kernel._max_block_size; forall() checks sharedmem first",  # src/py/jit.c
     "the occupancy calculator is the driver's; the simulator has none": "forall() asks is_simulator() first and takes 256 threads there",  # src/rt/stream.c
@@ -1249,6 +1293,8 @@ COVERED_ELSEWHERE = {
     "cuda.use_simulator() comes too late: %s; call it before the first kernel is compiled or the GPU is used, "
     "or set PTXJIT_SIM=1 (or NUMBA_ENABLE_CUDASIM=1) in the environment": 'host_api_use_simulator_too_late',
     'py:a compute capability is written "major.minor", such as "8.0"': 'host_api_config',  # cuda/config.py
+    "py:NUMBA_CUDA_MEMORY_MANAGER=%s: cannot load the memory manager (%s); the module must define "
+    "_numba_memory_manager": 'emm_from_environment',  # cuda/__init__.py
 }
 
 
@@ -1372,7 +1418,15 @@ DRIVER_TRIGGERS = [
     ("drv_dtod", "cases", "cuMemcpyDtoD(%zu bytes between device arrays)", _UNK, ["400 bytes"]),
     ("drv_dtod_async", "cases", "cuMemcpyDtoDAsync(%zu bytes between device arrays)", _UNK, ["400 bytes"]),
     ("drv_memset", "cases", "cuMemsetD8(%zu bytes of a device array)", _UNK, ["400 bytes"]),
-    ("drv_host_register", "cases", "cuMemHostRegister(%zu bytes: pinning host memory)", _UNK, ["524288 bytes"]),
+    ("drv_host_register", "cases", "cuMemHostRegister(%zu bytes: %s host memory)", _UNK,
+     ["524288 bytes", "pinning"]),
+    ("drv_host_map", "cases", "cuMemHostRegister(%zu bytes: %s host memory)", _UNK, ["8192 bytes", "mapping"]),
+    ("drv_host_device_pointer", "cases", "cuMemHostGetDevicePointer (the device address of mapped host memory)",
+     _UNK, ["mapped host memory"]),
+    ("drv_managed_alloc", "cases", "cuMemAllocManaged(%zu bytes)", _UNK, ["8000 bytes"]),
+    ("drv_ipc_range", "cases", "cuMemGetAddressRange (the allocation of a device array)", _UNK, []),
+    ("drv_ipc_get", "cases", "cuIpcGetMemHandle (%zu bytes of device memory)", _UNK, ["512 bytes"]),
+    ("drv_ipc_open", "cases", "cuIpcOpenMemHandle (device memory of another process)", _UNK, []),
     ("drv_host_unregister", "cases", "cuMemHostUnregister (unpinning host memory)", _UNK, []),
     ("drv_mem_info", "cases", "cuMemGetInfo (the device's free memory)", _UNK, []),
     ("drv_sync", "cases", "cuCtxSynchronize (cuda.synchronize())", _UNK, []),

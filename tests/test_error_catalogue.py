@@ -34,6 +34,7 @@ from test_host_api import (  # noqa: F401  (errcat_runtime.COVERED_ELSEWHERE nam
     test_use_simulator_after_a_gpu_kernel_is_refused as host_api_use_simulator_too_late,
     test_config_from_the_environment as host_api_config,
 )
+from test_ipc_emm import test_memory_manager_from_the_environment as emm_from_environment  # noqa: F401
 
 SRC = os.path.join(ROOT, "src")
 GOLDEN_ERRORS = os.path.join(ROOT, "tests", "golden", "errors")

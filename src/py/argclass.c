@@ -7,7 +7,9 @@
  * NumPy arrays (the buffer protocol, ndarg.c; they become A_HOST and are
  * staged by hoststage.c), objects exporting __cuda_array_interface__
  * (A_FOREIGN, used in place), Python bool/int/float/complex and NumPy
- * scalars (A_SCALAR), NumPy record scalars (a[i] of a structured array:
+ * scalars (A_SCALAR), NumPy arrays on mapped or managed memory (their
+ * class has _ptxjit_device_memory: A_FOREIGN on the GPU, used in place;
+ * staged as NumPy arrays on the simulator), NumPy record scalars (a[i] of a structured array:
  * A_HOST of one element, layout 'R').  Arrays may have 0 to 8 dimensions
  * and records (records.c) as elements.  cuda.In/Out/InOut wrappers
  * (their class has _ptxjit_copy) are unwrapped and leave ArgInfo.dir.
@@ -24,7 +26,7 @@
 #include <limits.h>
 #include <string.h>
 
-enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI, TC_HINT, TC_RECORD };
+enum { TC_BAD, TC_NDARRAY, TC_NPSCALAR, TC_INT, TC_FLOAT, TC_COMPLEX, TC_CAI, TC_HINT, TC_RECORD, TC_MAPPED };
 
 const char *arg_name(DispatcherObject *d, int i)
 {
@@ -68,7 +70,8 @@ static struct TypeClass *type_class(ModState *st, PyTypeObject *t, PyObject *o, 
 			return &st->tcache[i];
 	int cls = TC_BAD, k = -1, off = 0;
 	if (nd_is_ndarray(st, t)) {
-		cls = TC_NDARRAY;
+		cls = t != st->ndarray_T && PyObject_HasAttrString((PyObject *)t, "_ptxjit_device_memory")
+		      ? TC_MAPPED : TC_NDARRAY;
 	} else if (nd_type_named(t, "numpy.void")) {
 		cls = TC_RECORD;
 	} else if (nd_type_named(t, "numpy.generic")) {
@@ -490,6 +493,12 @@ int arg_classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherOb
 		return PyErr_Occurred() ? -1 : 0;
 	case TC_CAI:
 		return from_cai(d, i, o, a, L);
+	case TC_MAPPED: {
+		/* mapped or managed memory: used in place through its
+		 * __cuda_array_interface__, unless it is a copy elsewhere */
+		int on_device = st->sim ? 0 : PyObject_HasAttr(o, st->s_cai);
+		return on_device ? from_cai(d, i, o, a, L) : from_ndarray(d, i, o, a);
+	}
 	case TC_RECORD:
 		return from_record_scalar(d, i, o, a);
 	case TC_HINT: {

@@ -569,22 +569,33 @@ PyType_Spec DeviceArray_spec = {
 
 /* -------------------------------------------------------- HostBuffer */
 
+enum { HB_PINNED, HB_MAPPED, HB_MANAGED };
+
 typedef struct {
 	PyObject_HEAD
 	ModState *st;
 	Rt *rt;
 	void *p;
 	Py_ssize_t n;
+	int kind;                 /* HB_* */
+	unsigned gen;             /* HB_MANAGED: the context generation of the memory */
+	CUdeviceptr dev;          /* where kernels reach the memory (HB_MAPPED, HB_MANAGED) */
 } HostBufferObject;
 
-/* HostBuffer(nbytes): pinned host memory exporting the buffer protocol. */
+/* HostBuffer(nbytes, kind=0, attach_global=True): host memory exporting
+ * the buffer protocol; kind 0 pinned, 1 mapped into the device, 2
+ * managed (cuMemAllocManaged). */
 static PyObject *HostBuffer_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
+	static char *kw[] = {"nbytes", "kind", "attach_global", NULL};
 	Py_ssize_t n;
-	if (!PyArg_ParseTuple(args, "n", &n))
+	int kind = HB_PINNED, global = 1;
+	if (!PyArg_ParseTupleAndKeywords(args, kwds, "n|ip", kw, &n, &kind, &global))
 		return NULL;
 	if (n < 0)
 		return PyErr_Format(PyExc_ValueError, "negative size %zd", n);
+	if (kind < HB_PINNED || kind > HB_MANAGED)
+		return PyErr_Format(PyExc_ValueError, "HostBuffer: kind %d is not 0 (pinned), 1 (mapped) or 2 (managed)", kind);
 	ModState *st = state_of_type(type);
 	if (!st || enter_rt(st, cur_rt(st)))
 		return NULL;
@@ -593,8 +604,16 @@ static PyObject *HostBuffer_new(PyTypeObject *type, PyObject *args, PyObject *kw
 		return NULL;
 	b->st = st;
 	b->rt = cur_rt(st);
+	b->kind = kind;
 	RtErr e;
-	if (rt_host_alloc(b->rt, (size_t)n, &b->p, &e)) {
+	int rc;
+	if (kind == HB_MANAGED) {
+		rc = rt_managed_alloc(b->rt, (size_t)n, global, &b->dev, &b->gen, &e);
+		b->p = (void *)(uintptr_t)b->dev;
+	} else {
+		rc = rt_host_alloc(b->rt, (size_t)n, &b->p, kind == HB_MAPPED ? &b->dev : NULL, &e);
+	}
+	if (rc) {
 		Py_DECREF(b);
 		return raise_rt(st, &e);
 	}
@@ -605,7 +624,9 @@ static PyObject *HostBuffer_new(PyTypeObject *type, PyObject *args, PyObject *kw
 static void HostBuffer_dealloc(HostBufferObject *b)
 {
 	PyTypeObject *tp = Py_TYPE(b);
-	if (b->p)
+	if (b->p && b->kind == HB_MANAGED)
+		rt_managed_free(b->rt, b->dev, b->gen);
+	else if (b->p)
 		rt_host_free(b->rt, b->p);
 	tp->tp_free((PyObject *)b);
 	Py_DECREF(tp);
@@ -621,8 +642,15 @@ static PyObject *HostBuffer_ptr(HostBufferObject *b, void *c)
 	return PyLong_FromVoidPtr(b->p);
 }
 
+static PyObject *HostBuffer_device_ptr(HostBufferObject *b, void *c)
+{
+	return PyLong_FromUnsignedLongLong(b->kind == HB_PINNED ? 0 : b->dev);
+}
+
 static PyGetSetDef HostBuffer_getset[] = {
 	{"ptr", (getter)HostBuffer_ptr, NULL, "the host address", NULL},
+	{"device_ptr", (getter)HostBuffer_device_ptr, NULL,
+	 "where kernels reach mapped or managed memory (0 for pinned memory)", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -631,7 +659,8 @@ static PyType_Slot HostBuffer_slots[] = {
 	{Py_tp_dealloc, HostBuffer_dealloc},
 	{Py_tp_getset, HostBuffer_getset},
 	{Py_bf_getbuffer, HostBuffer_getbuffer},
-	{Py_tp_doc, "Pinned (page-locked) host memory; NumPy arrays from cuda.pinned_array use it."},
+	{Py_tp_doc, "Pinned (page-locked), mapped or managed host memory; NumPy arrays from cuda.pinned_array, "
+	            "cuda.mapped_array and cuda.managed_array use it."},
 	{0, NULL},
 };
 

@@ -474,6 +474,73 @@ static PyObject *py_register_host(PyObject *m, PyObject *obj)
 	Py_RETURN_NONE;
 }
 
+/* map_host(obj): maps the memory of a writable contiguous buffer into
+ * the device (pinning it); returns the device address of its start. */
+static PyObject *py_map_host(PyObject *m, PyObject *obj)
+{
+	ModState *st = mstate(m);
+	Py_buffer v;
+	RtErr e;
+	CUdeviceptr dev = 0;
+	if (enter_rt(st, cur_rt(st)) || PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+		return NULL;
+	int rc = rt_host_map(cur_rt(st), v.buf, (size_t)v.len, &dev, &e);
+	PyBuffer_Release(&v);
+	if (rc)
+		return raise_rt(st, &e);
+	return PyLong_FromUnsignedLongLong(dev);
+}
+
+/* ipc_get(ptr) -> (handle bytes, base, size) of the allocation holding ptr. */
+static PyObject *py_ipc_get(PyObject *m, PyObject *arg)
+{
+	ModState *st = mstate(m);
+	unsigned long long p = PyLong_AsUnsignedLongLong(arg);
+	if (p == (unsigned long long)-1 && PyErr_Occurred())
+		return NULL;
+	unsigned char h[RT_IPC_HANDLE];
+	CUdeviceptr base = 0;
+	size_t size = 0;
+	RtErr e;
+	if (enter_rt(st, cur_rt(st)))
+		return NULL;
+	if (rt_ipc_get(cur_rt(st), p, h, &base, &size, &e))
+		return raise_rt(st, &e);
+	return Py_BuildValue("y#Kn", (const char *)h, (Py_ssize_t)RT_IPC_HANDLE, (unsigned long long)base,
+	                     (Py_ssize_t)size);
+}
+
+/* ipc_open(handle bytes) -> (ptr, gen) of another process's allocation. */
+static PyObject *py_ipc_open(PyObject *m, PyObject *arg)
+{
+	ModState *st = mstate(m);
+	char *h;
+	Py_ssize_t n;
+	if (PyBytes_AsStringAndSize(arg, &h, &n) < 0)
+		return NULL;
+	if (n != RT_IPC_HANDLE)
+		return PyErr_Format(PyExc_ValueError, "an IPC handle has %d bytes, not %zd", RT_IPC_HANDLE, n);
+	CUdeviceptr p = 0;
+	unsigned gen = 0;
+	RtErr e;
+	if (enter_rt(st, cur_rt(st)))
+		return NULL;
+	if (rt_ipc_open(cur_rt(st), (const unsigned char *)h, &p, &gen, &e))
+		return raise_rt(st, &e);
+	return Py_BuildValue("KI", (unsigned long long)p, gen);
+}
+
+/* ipc_close(ptr, gen): lets go of memory ipc_open opened. */
+static PyObject *py_ipc_close(PyObject *m, PyObject *args)
+{
+	unsigned long long p;
+	unsigned gen;
+	if (!PyArg_ParseTuple(args, "KI", &p, &gen))
+		return NULL;
+	rt_ipc_close(cur_rt(mstate(m)), p, gen);
+	Py_RETURN_NONE;
+}
+
 static PyObject *py_unregister_host(PyObject *m, PyObject *obj)
 {
 	ModState *st = mstate(m);
@@ -543,6 +610,10 @@ static PyMethodDef module_methods[] = {
 	{"size_class", py_size_class, METH_O, "the bytes the allocator reserves for a request"},
 	{"register_host", py_register_host, METH_O, "pins a host buffer"},
 	{"unregister_host", py_unregister_host, METH_O, "unpins a host buffer"},
+	{"map_host", py_map_host, METH_O, "maps a host buffer into the device; its device address"},
+	{"ipc_get", py_ipc_get, METH_O, "(handle, base, size) of the allocation holding a device address"},
+	{"ipc_open", py_ipc_open, METH_O, "(address, generation) of an IPC handle opened"},
+	{"ipc_close", py_ipc_close, METH_VARARGS, "closes an address ipc_open gave"},
 	{"is_pinned", py_is_pinned, METH_O, "True if the buffer lies in pinned memory"},
 	{"libcuda_name", py_libcuda_name, METH_NOARGS, "the driver library opened at first use"},
 	{"ptxjitc", py_ptxjitc, METH_O, "ptxjitc(argv) -> exit status: runs the ptxjitc command"},

@@ -22,6 +22,9 @@
  * Pinned host memory is ordinary aligned host memory registered with the
  * driver (cuMemHostRegister): when the context goes away the memory stays
  * valid, merely unpinned, so NumPy arrays built on it never dangle.
+ * Mapped host memory (cuda.mapped_array) is registered the same way with
+ * DEVICEMAP, and kernels reach it at the address
+ * cuMemHostGetDevicePointer gives (the host address in the simulator).
  *
  * An asynchronous copy from pageable host memory (to_device(a, stream=s))
  * goes through a pinned staging buffer: the data is copied there, the DMA
@@ -499,15 +502,13 @@ int rt_is_pinned(Rt *rt, const void *p, size_t n)
 	return yes;
 }
 
-int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e)
+static int pin(Rt *rt, void *p, size_t n, unsigned flags, RtErr *e)
 {
-	if (n == 0)
-		return 0;
 	if (!rt->sim) {
 		if (rt_enter(rt, e))
 			return -1;
-		CHECK(rt->d.cuMemHostRegister_v2(p, n, 1 /* CU_MEMHOSTREGISTER_PORTABLE */),
-		      "cuMemHostRegister(%zu bytes: pinning host memory)", n);
+		CHECK(rt->d.cuMemHostRegister_v2(p, n, flags), "cuMemHostRegister(%zu bytes: %s host memory)", n,
+		      flags & RT_HOSTREG_DEVICEMAP ? "mapping" : "pinning");
 	}
 	if (add_pinned(rt, p, n)) {
 		if (!rt->sim)
@@ -515,6 +516,31 @@ int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e)
 		return rt_fail_rt(e, RT_E_HOSTMEM, "out of memory", "out of host memory");
 	}
 	return 0;
+}
+
+int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e)
+{
+	return n == 0 ? 0 : pin(rt, p, n, RT_HOSTREG_PORTABLE, e);
+}
+
+int rt_host_map(Rt *rt, void *p, size_t n, CUdeviceptr *dev, RtErr *e)
+{
+	*dev = (CUdeviceptr)(uintptr_t)p;
+	if (n == 0 || pin(rt, p, n, RT_HOSTREG_PORTABLE | RT_HOSTREG_DEVICEMAP, e))
+		return n == 0 ? 0 : -1;
+	if (rt->sim)
+		return 0;
+	CUresult (*get)(CUdeviceptr *, void *, unsigned) = NULL;
+	void *sym = rt_driver_sym(rt, "cuMemHostGetDevicePointer_v2", e);
+	memcpy(&get, &sym, sizeof get);
+	CUresult r = get ? get(dev, p, 0) : CUDA_SUCCESS;
+	if (get && r == CUDA_SUCCESS)
+		return 0;
+	RtErr ignored;
+	rt_host_unregister(rt, p, &ignored);
+	if (!get)
+		return -1;
+	return rt_fail(rt, e, r, "cuMemHostGetDevicePointer (the device address of mapped host memory)");
 }
 
 int rt_host_unregister(Rt *rt, void *p, RtErr *e)
@@ -527,15 +553,16 @@ int rt_host_unregister(Rt *rt, void *p, RtErr *e)
 	return 0;
 }
 
-int rt_host_alloc(Rt *rt, size_t n, void **p, RtErr *e)
+int rt_host_alloc(Rt *rt, size_t n, void **p, CUdeviceptr *dev, RtErr *e)
 {
 	size_t page = 4096, size = (n + page - 1) / page * page;
 	if (size == 0)
 		size = page;
 	if (posix_memalign(p, page, size) != 0)
 		return rt_fail_rt(e, RT_E_HOSTMEM, "out of memory",
-		                  "out of host memory allocating %zu bytes of pinned memory", n);
-	if (rt_host_register(rt, *p, size, e)) {
+		                  "out of host memory allocating %zu bytes of %s memory", n,
+		                  dev ? "mapped" : "pinned");
+	if (dev ? rt_host_map(rt, *p, size, dev, e) : rt_host_register(rt, *p, size, e)) {
 		free(*p);
 		*p = NULL;
 		return -1;

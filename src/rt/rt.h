@@ -356,11 +356,32 @@ typedef struct RtHostCopy {
  * then the caller frees the job.  (Pinned destinations and small copies
  * go to cuMemcpyDtoHAsync as they are, *job NULL.) */
 int rt_dtoh_async(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, RtHostCopy **job, RtErr *e);
-int rt_host_alloc(Rt *rt, size_t n, void **p, RtErr *e);
+/* Page-aligned pinned host memory; mapped into the device too when dev
+ * is not NULL (*dev: where kernels reach it). */
+int rt_host_alloc(Rt *rt, size_t n, void **p, CUdeviceptr *dev, RtErr *e);
 void rt_host_free(Rt *rt, void *p);
 int rt_host_register(Rt *rt, void *p, size_t n, RtErr *e);
 int rt_host_unregister(Rt *rt, void *p, RtErr *e);
 int rt_is_pinned(Rt *rt, const void *p, size_t n);
+enum { RT_HOSTREG_PORTABLE = 1, RT_HOSTREG_DEVICEMAP = 2 };
+/* Registers host memory mapped into the device (pinned too); *dev is
+ * where kernels reach it.  rt_host_unregister undoes it. */
+int rt_host_map(Rt *rt, void *p, size_t n, CUdeviceptr *dev, RtErr *e);
+
+/* memkind.c: managed memory and IPC handles, through driver entry points
+ * looked up when first used. */
+/* A driver entry point by name; NULL (and *e says so) in SIM or when missing. */
+void *rt_driver_sym(Rt *rt, const char *name, RtErr *e);
+/* Managed (unified) memory, zeroed in SIM; global: CU_MEM_ATTACH_GLOBAL,
+ * else CU_MEM_ATTACH_HOST.  *gen is the context generation to free it in. */
+int rt_managed_alloc(Rt *rt, size_t n, int global, CUdeviceptr *p, unsigned *gen, RtErr *e);
+void rt_managed_free(Rt *rt, CUdeviceptr p, unsigned gen);
+#define RT_IPC_HANDLE 64
+/* The IPC handle of the allocation holding p, its base and size. */
+int rt_ipc_get(Rt *rt, CUdeviceptr p, unsigned char h[RT_IPC_HANDLE], CUdeviceptr *base, size_t *size, RtErr *e);
+/* Opens another process's allocation; rt_ipc_close lets go of it. */
+int rt_ipc_open(Rt *rt, const unsigned char h[RT_IPC_HANDLE], CUdeviceptr *p, unsigned *gen, RtErr *e);
+void rt_ipc_close(Rt *rt, CUdeviceptr p, unsigned gen);
 
 /* xfer.c: the copies of a launch's host (NumPy) arguments.  A piece of
  * host memory and the device memory it goes to or comes from. */

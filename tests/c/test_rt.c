@@ -115,7 +115,7 @@ TEST(sim_streams_events_pinned)
 	rt_stream_free(rt, s2, rt->gen);
 
 	void *p = NULL;
-	CHECK(rt_host_alloc(rt, 10000, &p, &e) == 0 && p != NULL);
+	CHECK(rt_host_alloc(rt, 10000, &p, NULL, &e) == 0 && p != NULL);
 	CHECK(rt_is_pinned(rt, (char *)p + 100, 1000));
 	CHECK(!rt_is_pinned(rt, (char *)p + 100, 100000));
 	CHECK(!rt_is_pinned(rt, &e, sizeof e));

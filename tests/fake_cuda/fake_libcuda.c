@@ -50,7 +50,11 @@
  * "dtoh", "syncs", "host_allocs" (cuMemHostAlloc calls), "pinned_copies"
  * and "pageable_copies" (asynchronous copies by the kind of host memory),
  * "host_registers" (cuMemHostRegister calls), "stream_waits" (cuStreamWaitEvent),
- * "host_funcs" (cuLaunchHostFunc), "faults" (faulting launches), "stale_uses" (handles
+ * "host_funcs" (cuLaunchHostFunc), "host_maps" (cuMemHostRegister with
+ * DEVICEMAP; the device address of mapped memory is its host address),
+ * "managed_allocs" (cuMemAllocManaged), "ipc_gets", "ipc_opens" and
+ * "ipc_closes" (cuIpc*: a handle holds the allocation's address, and opening
+ * it in the same process gives that address, where a driver refuses), "faults" (faulting launches), "stale_uses" (handles
  * of a context that was reset, refused), "ctx_gen" (contexts made), "links"
  * (cuLinkComplete calls), "ptx_loads" and "cubin_loads" (modules loaded from PTX,
  * which a driver compiles, and from machine code), "injected" (failures of
@@ -105,7 +109,7 @@ static struct {
 	long mem_limit, reject_ptx, fault_on_sync, launch_write, no_device, launch_xor32, dma_mbps;
 	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
 	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
-	long host_funcs;
+	long host_funcs, host_maps, managed_allocs, ipc_gets, ipc_opens, ipc_closes;
 	long fault_on_launch, faults, stale_uses;
 	long reject_cubin, links, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
@@ -468,6 +472,11 @@ long fake_get(const char *key)
 	if (!strcmp(key, "host_registers")) return F.host_registers;
 	if (!strcmp(key, "stream_waits")) return F.stream_waits;
 	if (!strcmp(key, "host_funcs")) return F.host_funcs;
+	if (!strcmp(key, "host_maps")) return F.host_maps;
+	if (!strcmp(key, "managed_allocs")) return F.managed_allocs;
+	if (!strcmp(key, "ipc_gets")) return F.ipc_gets;
+	if (!strcmp(key, "ipc_opens")) return F.ipc_opens;
+	if (!strcmp(key, "ipc_closes")) return F.ipc_closes;
 	if (!strcmp(key, "faults")) return F.faults;
 	if (!strcmp(key, "stale_uses")) return F.stale_uses;
 	if (!strcmp(key, "ctx_gen")) return F.ctx_gen;
@@ -777,7 +786,68 @@ CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
 	return OK;
 }
 CUresult cuMemFreeHost(void *p) { INJECT(); drain(); drop_pinned(p); free(p); return OK; }
-CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { INJECT(); GUARD(); F.host_registers++; add_pinned((uintptr_t)p, n); return OK; }
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags)
+{
+	INJECT();
+	GUARD();
+	F.host_registers++;
+	if (flags & 2 /* CU_MEMHOSTREGISTER_DEVICEMAP */)
+		F.host_maps++;
+	add_pinned((uintptr_t)p, n);
+	return OK;
+}
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags)
+{
+	INJECT();
+	GUARD();
+	if (!is_pinned(p, 1)) return E_INVALID_VALUE;
+	*d = (CUdeviceptr)(uintptr_t)p;
+	return OK;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags)
+{
+	INJECT();
+	if (flags != 1 && flags != 2) return E_INVALID_VALUE;
+	CUresult r = cuMemAlloc_v2(p, n);
+	if (r == OK) F.managed_allocs++;
+	return r;
+}
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p)
+{
+	INJECT();
+	GUARD();
+	pthread_mutex_lock(&am);
+	for (struct alloc *a = allocs; a; a = a->next)
+		if ((uintptr_t)a->p <= p && p < (uintptr_t)a->p + a->n) {
+			*base = (CUdeviceptr)(uintptr_t)a->p;
+			*size = a->n;
+			pthread_mutex_unlock(&am);
+			return OK;
+		}
+	pthread_mutex_unlock(&am);
+	return E_NOT_FOUND;
+}
+typedef struct { char reserved[64]; } CUipcMemHandle;
+CUresult cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr p)
+{
+	INJECT();
+	GUARD();
+	memset(h, 0, sizeof *h);
+	memcpy(h->reserved, "fake-ipc", 8);
+	memcpy(h->reserved + 8, &p, sizeof p);
+	F.ipc_gets++;
+	return OK;
+}
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *p, CUipcMemHandle h, unsigned flags)
+{
+	INJECT();
+	GUARD();
+	if (memcmp(h.reserved, "fake-ipc", 8)) return E_INVALID_VALUE;
+	memcpy(p, h.reserved + 8, sizeof *p);
+	F.ipc_opens++;
+	return OK;
+}
+CUresult cuIpcCloseMemHandle(CUdeviceptr p) { INJECT(); GUARD(); F.ipc_closes++; return OK; }
 CUresult cuMemHostUnregister(void *p) { INJECT(); drain(); drop_pinned(p); return OK; }
 CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { INJECT(); return E_INVALID_VALUE; }
 

@@ -38,11 +38,17 @@ from .api import (  # noqa: F401
     as_cuda_array, close, current_context, default_stream, defer_cleanup, detect,
     device_array, device_array_like, event, event_elapsed_time, external_stream, from_cuda_array_interface,
     get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
-    legacy_default_stream, list_devices, managed_array, mapped_array, pinned, pinned_array,
+    legacy_default_stream, list_devices, managed_array, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
     pinned_array_like, per_thread_default_stream, profile_start, profile_stop, profiling, require_context, select_device,
     simulator_active, stream, synchronize, to_device,
 )
 from .devicearray import DeviceNDArray  # noqa: F401
+from .memkinds import ManagedNDArray, MappedNDArray  # noqa: F401
+from .ipc import IpcArrayHandle, open_ipc_array  # noqa: F401
+from .emm import (  # noqa: F401
+    AutoFreePointer, BaseCUDAMemoryManager, GetIpcHandleMixin, HostOnlyCUDAMemoryManager, IpcHandle,
+    MappedMemory, MemoryPointer, NumbaCUDAMemoryManager, PinnedMemory, set_memory_manager,
+)
 from .dlpack import from_dlpack  # noqa: F401
 from .args import In, InOut, Out  # noqa: F401
 from .dispatcher import (  # noqa: F401
@@ -96,3 +102,21 @@ def __getattr__(name):
         import importlib
         return importlib.import_module(".random", __name__)
     raise AttributeError("module 'ptxjit.cuda' has no attribute %r" % (name,))
+
+
+def _memory_manager_from_environment():
+    """NUMBA_CUDA_MEMORY_MANAGER=module: the module's _numba_memory_manager
+    becomes the memory manager ("default" or unset: the built-in one)."""
+    import os
+    name = os.environ.get("NUMBA_CUDA_MEMORY_MANAGER", "").strip()
+    if name and name != "default":
+        import importlib
+        try:
+            cls = importlib.import_module(name)._numba_memory_manager
+        except (ImportError, AttributeError) as e:
+            raise RuntimeError("NUMBA_CUDA_MEMORY_MANAGER=%s: cannot load the memory manager (%s); the module "
+                               "must define _numba_memory_manager" % (name, e)) from None
+        set_memory_manager(cls)
+
+
+_memory_manager_from_environment()

@@ -18,7 +18,8 @@ import numpy as np
 from .. import _core
 from ..errors import CudaDriverError
 from . import config as _config
-from .devicearray import DeviceNDArray, check_dtype, f_strides, shape_tuple
+from .devicearray import DeviceNDArray, check_dtype, f_strides, new_device_array, shape_tuple
+from .memkinds import managed_array, mapped, mapped_array, mapped_array_like  # noqa: F401
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
 
@@ -276,12 +277,12 @@ def to_device(obj, stream=0, copy=True, to=None):
     a = _to_host_array(obj)
     check_dtype(a.dtype)
     if a.flags.c_contiguous:
-        d = DeviceNDArray(a.shape, None, a.dtype)
+        d = new_device_array(a.shape, None, a.dtype)
     elif a.flags.f_contiguous:
-        d = DeviceNDArray(a.shape, a.strides, a.dtype)
+        d = new_device_array(a.shape, a.strides, a.dtype)
     else:
         a = np.ascontiguousarray(a)
-        d = DeviceNDArray(a.shape, None, a.dtype)
+        d = new_device_array(a.shape, None, a.dtype)
     if copy and d.nbytes:
         d._htod(a, 0, None if isinstance(stream, int) and stream == 0 else stream)
     return d
@@ -341,16 +342,6 @@ def pinned(*arrays):
     finally:
         for a in done:
             _core.unregister_host(a)
-
-
-def mapped_array(*args, **kwargs):
-    raise NotImplementedError("mapped (zero-copy) host memory is not supported by ptxjit yet; "
-                              "use cuda.pinned_array and cuda.to_device")
-
-
-def managed_array(*args, **kwargs):
-    raise NotImplementedError("managed (unified) memory is not supported by ptxjit yet; "
-                              "use cuda.device_array")
 
 
 def is_cuda_array(obj):

@@ -41,6 +41,18 @@ def check_dtype(dtype):
     return dtype
 
 
+# Set by cuda.set_memory_manager (emm.py): allocates a DeviceNDArray of
+# (shape, strides, dtype) from an external memory manager; None: ours.
+alloc_hook = None
+
+
+def new_device_array(shape, strides, dtype):
+    """A new DeviceNDArray, from the memory manager in use."""
+    if alloc_hook is not None:
+        return alloc_hook(shape, strides, dtype)
+    return DeviceNDArray(shape, strides, dtype)
+
+
 class DeviceNDArray(_core.DeviceArray):
     """An array on the device.  Make one with cuda.to_device(ndarray),
     cuda.device_array(shape, dtype) or cuda.device_array_like(ndarray)."""
@@ -66,6 +78,8 @@ class DeviceNDArray(_core.DeviceArray):
             strides = f_strides(shape, dtype.itemsize)
         elif order != "C":
             raise ValueError("order must be 'C' or 'F', not %r" % (order,))
+        if alloc_hook is not None and cls is DeviceNDArray:
+            return alloc_hook(shape, strides, dtype)
         return cls(shape, strides, dtype)
 
     # ---- the array interface
@@ -80,6 +94,13 @@ class DeviceNDArray(_core.DeviceArray):
             "version": 3,
             "stream": None if _sim() else 1,
         }
+
+    def get_ipc_handle(self):
+        """An IpcArrayHandle that another process opens to use this
+        array's memory (see ptxjit/cuda/ipc.py); keep the array alive
+        while they do."""
+        from .ipc import get_ipc_handle
+        return get_ipc_handle(self)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule over this array's memory (no copy): see

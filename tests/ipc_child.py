@@ -1,0 +1,32 @@
+"""The other process of tests/test_ipc_emm.py: opens IPC handles it is
+sent and works on the arrays (spawned by multiprocessing; ptxjit comes
+from the parent's sys.path and PTXJIT_SIM from its environment)."""
+
+import numpy as np
+
+
+def open_and_double(handle, conn):
+    """Opens an IpcArrayHandle, sends back what it holds, doubles it in
+    place with a kernel."""
+    from ptxjit import cuda
+    from test_ipc_emm import double
+    try:
+        with handle as arr:
+            conn.send(("seen", arr.copy_to_host()))
+            double[(arr.size + 63) // 64, 64](arr)
+            cuda.synchronize()
+        conn.send(("done", None))
+    except Exception as e:  # noqa: BLE001  (reported to the parent)
+        conn.send(("error", "%s: %s" % (type(e).__name__, e)))
+
+
+def open_raw(raw, offset, shape, dtype, conn):
+    """cuda.open_ipc_array with the handle's bytes: adds 1 to every element."""
+    from ptxjit import cuda
+    try:
+        with cuda.open_ipc_array(raw, shape, dtype, offset=offset) as arr:
+            arr.copy_to_device(arr.copy_to_host() + 1)
+        conn.send(("done", None))
+    except Exception as e:  # noqa: BLE001
+        conn.send(("error", "%s: %s" % (type(e).__name__, e)))
+    np.zeros(1)

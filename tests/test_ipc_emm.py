@@ -1,0 +1,242 @@
+"""IPC handles between two processes (darr.get_ipc_handle(), open(),
+cuda.open_ipc_array) and external memory managers
+(cuda.set_memory_manager, NUMBA_CUDA_MEMORY_MANAGER).
+
+The two-process IPC tests need the GPU (PTXJIT_TEST_GPU=1): the simulator
+makes no IPC handles, which test_ipc_errors checks there."""
+
+import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from ptxjit import cuda
+from conftest import ROOT
+
+import ipc_child
+from test_runtime import fake_driver, run_fake  # noqa: F401  (the fixture)
+
+
+@cuda.jit
+def double(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] * 2
+
+
+@cuda.jit
+def add(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] + y[i]
+
+
+def _run_child(fn, *args):
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    p = ctx.Process(target=fn, args=args + (child,))
+    p.start()
+    msgs = []
+    while True:
+        if not parent.poll(120):
+            p.kill()
+            raise AssertionError("the child process sent nothing for 120 s")
+        kind, val = parent.recv()
+        msgs.append((kind, val))
+        if kind in ("done", "error"):
+            break
+    p.join(60)
+    assert p.exitcode == 0, msgs
+    return msgs
+
+
+gpu_only = pytest.mark.skipif(cuda.is_simulator(), reason="the simulator makes no IPC handles")
+
+
+@gpu_only
+def test_ipc_handle_between_two_processes():
+    rng = np.random.default_rng(21)
+    host = rng.random(3000) + 1
+    whole = cuda.to_device(np.zeros(5000))
+    d = whole[1000:4000]                 # a view: the handle carries its offset
+    d.copy_to_device(host)
+    h = d.get_ipc_handle()
+    h2 = pickle.loads(pickle.dumps(h))
+    assert h2.ipc_handle.offset == h.ipc_handle.offset and h2.ipc_handle.handle == h.ipc_handle.handle
+    msgs = _run_child(ipc_child.open_and_double, h)
+    assert msgs[-1] == ("done", None), msgs
+    np.testing.assert_array_equal(msgs[0][1], host)          # the child saw our data
+    np.testing.assert_array_equal(d.copy_to_host(), host * 2)   # and its kernel wrote ours
+    np.testing.assert_array_equal(whole.copy_to_host()[:1000], 0)
+
+
+@gpu_only
+def test_open_ipc_array_with_raw_handle():
+    rng = np.random.default_rng(22)
+    host = rng.integers(1, 1000, (40, 30)).astype(np.int32)
+    d = cuda.to_device(host)
+    ih = d.get_ipc_handle().ipc_handle
+    msgs = _run_child(ipc_child.open_raw, bytes(ih.handle), ih.offset, host.shape, host.dtype)
+    assert msgs[-1] == ("done", None), msgs
+    np.testing.assert_array_equal(d.copy_to_host(), host + 1)
+
+
+def test_ipc_errors():
+    d = cuda.to_device(np.arange(10.0))
+    if cuda.is_simulator():
+        with pytest.raises(NotImplementedError, match="not simulated"):
+            d.get_ipc_handle()
+        with pytest.raises(NotImplementedError, match="not simulated"):
+            cuda.IpcHandle(None, bytes(64), 80).open()
+    with pytest.raises(ValueError, match="64"):
+        cuda.IpcHandle(None, b"short", 8)
+    with pytest.raises(ValueError, match="no elements"):
+        cuda.device_array(0).get_ipc_handle()
+    h = cuda.IpcHandle(None, bytes(64), 8)
+    with pytest.raises(ValueError, match="800 bytes"):
+        h.open_array(None, 100, np.float64)
+
+
+class _Counting(cuda.HostOnlyCUDAMemoryManager):
+    """Allocates through the built-in manager, counting."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.inner = cuda.NumbaCUDAMemoryManager(context=self.context)
+        self.allocs, self.frees, self.nbytes = 0, 0, 0
+
+    def initialize(self):
+        self.inner.initialize()
+
+    def memalloc(self, size):
+        self.allocs += 1
+        self.nbytes += size
+        inner = self.inner.memalloc(size)
+
+        def free(inner=inner, mgr=self):
+            mgr.frees += 1
+        return cuda.MemoryPointer(self.context, inner.device_pointer, size, owner=inner, finalizer=free)
+
+    def get_memory_info(self):
+        return self.inner.get_memory_info()
+
+    def get_ipc_handle(self, memory):
+        return self.inner.get_ipc_handle(memory)
+
+    @property
+    def interface_version(self):
+        return 1
+
+
+@pytest.fixture
+def counting():
+    cuda.set_memory_manager(_Counting)
+    try:
+        yield cuda.emm.memory_manager()
+    finally:
+        cuda.set_memory_manager(None)
+
+
+def test_memory_manager_serves_every_allocation(counting):
+    import gc
+    rng = np.random.default_rng(23)
+    n = 1500
+    x, y = rng.random(n), rng.random(n)
+    dx = cuda.to_device(x)
+    assert counting.allocs == 1 and counting.nbytes == n * 8
+    dout = cuda.device_array(n)
+    like = cuda.device_array_like(np.zeros((4, 5), np.float32, order="F"))
+    assert counting.allocs == 3 and like.is_f_contiguous()
+    add[(n + 127) // 128, 128](dx, y, dout)      # y: a NumPy array, copied through the manager
+    assert counting.allocs == 4
+    np.testing.assert_array_equal(dout.copy_to_host(), x + y)
+    out = np.zeros(n)
+    add[(n + 127) // 128, 128](x, y, out)        # all NumPy: three copies, the result comes back
+    assert counting.allocs == 7
+    np.testing.assert_array_equal(out, x + y)
+    out2 = np.zeros(n)
+    add[(n + 127) // 128, 128](cuda.In(x), cuda.In(y), cuda.Out(out2))
+    np.testing.assert_array_equal(out2, x + y)
+    del dx, dout, like
+    gc.collect()
+    assert counting.frees >= 7                   # given back through the plugin's finalizer
+    ptr = cuda.to_device(x).__cuda_array_interface__["data"][0]
+    assert ptr != 0
+
+
+def test_memory_manager_checks():
+    class Old(_Counting):
+        @property
+        def interface_version(self):
+            return 0
+    with pytest.raises(RuntimeError, match="interface version"):
+        cuda.set_memory_manager(Old)
+    with pytest.raises(TypeError, match="BaseCUDAMemoryManager"):
+        cuda.set_memory_manager(object)
+    assert cuda.emm.memory_manager() is None
+
+
+def test_memory_manager_from_the_environment(tmp_path):
+    (tmp_path / "countmm.py").write_text(textwrap.dedent('''
+        from ptxjit import cuda
+        class M(cuda.HostOnlyCUDAMemoryManager):
+            allocs = 0
+            def initialize(self):
+                self.inner = cuda.NumbaCUDAMemoryManager(context=self.context)
+            def memalloc(self, size):
+                M.allocs += 1
+                return self.inner.memalloc(size)
+            def get_memory_info(self):
+                return self.inner.get_memory_info()
+            def get_ipc_handle(self, memory):
+                return self.inner.get_ipc_handle(memory)
+            @property
+            def interface_version(self):
+                return 1
+        _numba_memory_manager = M
+    '''))
+    code = textwrap.dedent('''
+        import numpy as np
+        from ptxjit import cuda
+        import countmm
+        a = cuda.to_device(np.arange(5.0))
+        print(countmm.M.allocs, a.copy_to_host().sum())
+    ''')
+    env = dict(os.environ, NUMBA_CUDA_MEMORY_MANAGER="countmm",
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.join(ROOT, "python")]))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1", "10.0"]
+    env["NUMBA_CUDA_MEMORY_MANAGER"] = "no_such_module_here"
+    r = subprocess.run([sys.executable, "-c", "from ptxjit import cuda"], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode != 0 and "NUMBA_CUDA_MEMORY_MANAGER=no_such_module_here" in r.stderr
+
+
+def test_fake_driver_ipc_handle_round_trip(fake_driver, tmp_path):  # noqa: F811
+    """The driver path of get_ipc_handle/open/close (the fake driver lets
+    a process open its own handle, which a real driver refuses)."""
+    res = run_fake("""
+        import gc, pickle
+        whole = cuda.to_device(np.arange(100, dtype=np.float32))
+        d = whole[10:40]
+        h = pickle.loads(pickle.dumps(d.get_ipc_handle()))
+        result["offset"] = h.ipc_handle.offset
+        with h as arr:
+            result["same"] = arr.__cuda_array_interface__["data"][0] == d.__cuda_array_interface__["data"][0]
+            result["values"] = arr.copy_to_host().tolist()
+        result["closes_while_used"] = get("ipc_closes")
+        del arr
+        gc.collect()
+        result["closes"] = get("ipc_closes"); result["gets"] = get("ipc_gets"); result["opens"] = get("ipc_opens")
+    """, fake_driver, tmp_path)
+    assert "raised" not in res, res
+    assert res["offset"] == 40 and res["same"]
+    assert res["values"] == list(range(10, 40))
+    assert res["closes_while_used"] == 0 and res["closes"] == 1
+    assert res["gets"] == 1 and res["opens"] == 1
