@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "ptxjit.h"
+#include "sema/libdevice_tab.h"
 
 typedef struct Arena Arena;
 typedef struct Ctx Ctx;
@@ -484,6 +485,7 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 /* intrin.c: every function, constructor, attribute object and module
  * member that kernels may use, with its qualified Python name.  Sema
  * types calls to them; lowering implements them. */
+#define LD_INTRIN(X, name, ret, args) X(IN_LD_##name, "cuda.libdevice." #name)
 #define INTRINSICS(X) \
 	X(IN_NONE, "") \
 	/* builtins */ \
@@ -615,6 +617,9 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_NP_DIVIDE, "numpy.divide") X(IN_NP_FLOOR_DIVIDE, "numpy.floor_divide") \
 	X(IN_NP_DIVMOD, "numpy.divmod") X(IN_NP_CONJUGATE, "numpy.conjugate") X(IN_NP_GCD, "numpy.gcd") \
 	X(IN_NP_LCM, "numpy.lcm") \
+	/* numba.cuda.libdevice (sema/libdevice_tab.h, sema_libdevice.c, \
+	 * lower_libdevice.c) */ \
+	X(IN_LD_BEGIN, "") LIBDEVICE(LD_INTRIN, X) X(IN_LD_END, "") \
 	X(IN_LAST, "")
 
 typedef enum {
@@ -630,6 +635,12 @@ extern const char *const intrin_name[NINTRIN];
 int intrin_lookup(const char *qualname);
 /* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
 int intrin_dtype(int intrin);
+/* libdevice's functions (sema_libdevice.c): the declared type of
+ * argument i, the result type (a tuple for two results), and the
+ * argument types in words. */
+Type *libdevice_arg(int in, int i);
+Type *libdevice_result(Ctx *c, int in);
+const char *libdevice_params(Ctx *c, int in);
 /* Is it one of cuda.fp16's comparisons (heq .. hle), which give a bool? */
 int intrin_fp16_compare(int intrin);
 /* Does a call of the intrinsic depend on its arguments' values alone (the

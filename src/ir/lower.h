@@ -184,6 +184,8 @@ Value lower_fp16_intrin(Lower *L, Expr *e, int in);
 
 /* lower_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
 Value lower_math_intrin(Lower *L, Expr *e, int in);
+/* lower_libdevice.c */
+Value lower_libdevice(Lower *L, Expr *e, int in);
 Ref lower_math_pow(Lower *L, ScalarKind sk, Ref x, Ref y);   /* x ** y of floats */
 
 /* lower_array.c */

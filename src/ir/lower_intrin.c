@@ -386,6 +386,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 			return lower_fp16_intrin(L, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return lower_math_intrin(L, e, in);
+		if (in > IN_LD_BEGIN && in < IN_LD_END)
+			return lower_libdevice(L, e, in);
 		err_at(L->c, e->span, "see the supported functions in the documentation",
 		       "%s() is not supported in kernels yet", intrin_name[in]);
 	}

@@ -228,6 +228,25 @@ Ref math_cphase(MB *b, Cx z);
 Cx math_cmul(MB *b, Cx x, Cx y);
 Cx math_cdiv(MB *b, Cx x, Cx y);
 
+/* rounding.c: results rounded by a mode (RND_NEAR: to nearest even,
+ * RND_ZERO, RND_DOWN, RND_UP), as libdevice's _rn, _rz, _rd, _ru */
+enum { RND_NEAR, RND_ZERO, RND_DOWN, RND_UP };
+Ref math_add_rnd(MB *b, Ref x, Ref y, int mode);
+Ref math_mul_rnd(MB *b, Ref x, Ref y, int mode);
+Ref math_div_rnd(MB *b, Ref x, Ref y, int mode);
+Ref math_sqrt_rnd(MB *b, Ref x, int mode);
+Ref math_narrow_rnd(MB *b, Ref d, int mode);        /* float64 -> float32; b: float32 */
+Ref math_int_rnd(MB *b, Ref x, int is_unsigned, int mode);   /* int64 or uint64 -> float */
+
+/* inverse.c: inverses of erf and the normal distribution (float64; the
+ * float32 versions through mb_via_f64) */
+Ref math_erfinv(MB *b, Ref y);
+Ref math_erfcinv(MB *b, Ref t);
+Ref math_normcdf(MB *b, Ref x);
+Ref math_normcdfinv(MB *b, Ref p);
+Ref math_rsqrt(MB *b, Ref x);
+Ref math_rcbrt(MB *b, Ref x);
+
 /* fast.c: fastmath variants (hardware approximations, float32) */
 Ref math_fast(MB *b, int intrin, Ref x, Ref y);     /* REF_NONE when intrin has none */
 

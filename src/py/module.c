@@ -27,6 +27,7 @@
  *                                     a launch), NumbaInvalidConfigWarning
  */
 #include "py.h"
+#include "../sema/libdevice_tab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -570,7 +571,30 @@ static PyObject *py_libcuda_name(PyObject *m, PyObject *unused)
 	return PyUnicode_FromString(rt_libcuda_name());
 }
 
+/* ((name, result letters, argument letters), ...) of libdevice_tab.h */
+static PyObject *py_libdevice_functions(PyObject *m, PyObject *unused)
+{
+	static const char *const rows[][3] = {
+#define ROW(X, name, ret, args) {#name, ret, args},
+		LIBDEVICE(ROW, X)
+#undef ROW
+	};
+	size_t n = sizeof rows / sizeof rows[0];
+	PyObject *t = PyTuple_New((Py_ssize_t)n);
+	for (size_t i = 0; t && i < n; i++) {
+		PyObject *r = Py_BuildValue("(sss)", rows[i][0], rows[i][1], rows[i][2]);
+		if (!r) {
+			Py_CLEAR(t);
+			break;
+		}
+		PyTuple_SET_ITEM(t, (Py_ssize_t)i, r);
+	}
+	return t;
+}
+
 static PyMethodDef module_methods[] = {
+	{"libdevice_functions", py_libdevice_functions, METH_NOARGS,
+	 "the functions of numba.cuda.libdevice: (name, result types, argument types), one letter a type"},
 	{"compile", py_compile, METH_VARARGS,
 	 "compile(info, argsig, options) -> Kernel: compiles one signature of a function"},
 	{"infer_return", py_infer_return, METH_VARARGS,

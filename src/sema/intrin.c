@@ -98,7 +98,8 @@ int intrin_pure(int intrin)
 	case IN_NP_ZEROS_LIKE: case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE:
 		return 0;   /* they make arrays */
 	default:
-		return !strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6) || !strncmp(name, "cuda.fp16.", 10);
+		return !strncmp(name, "math.", 5) || !strncmp(name, "numpy.", 6) || !strncmp(name, "cuda.fp16.", 10) ||
+		       !strncmp(name, "cuda.libdevice.", 15);
 	}
 }
 

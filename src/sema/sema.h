@@ -120,6 +120,8 @@ Type *type_fp16_intrin(Scope *sc, Expr *e, int in);
  * and every NumPy ufunc called on scalars (numpy.sqrt, abs, floor, ceil
  * and those) by the loop Numba picks (ufunc.c) */
 Type *type_math_intrin(Scope *sc, Expr *e, int in);
+/* sema_libdevice.c */
+Type *type_libdevice(Scope *sc, Expr *e, int in);
 Type *type_ufunc(Scope *sc, Expr *e, int in);
 
 /* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */

@@ -66,7 +66,8 @@ static const char *members_of(Ctx *c, const char *module)
 	const char *s = "";
 	for (int i = IN_NONE + 1; i < NINTRIN; i++) {
 		const char *q = intrin_name[i];
-		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0)
+		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
+		    strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
 	}
 	return s;
@@ -80,11 +81,13 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 	const char *name = e->attr.name;
 	Const *cv = resolve_member(c, mt->name, name);
 	if (!cv || !cv->ty) {
-		const char *list = members_of(c, mt->name);
+		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
 		                                        strcmp(mt->name, "cuda") == 0
 		                                            ? arena_printf(c->arena, "{%s} and the cuda.shared, cuda.local, cuda.atomic and cuda.fp16 functions", list)
 		                                            : arena_printf(c->arena, "{%s}", list))
+		                  : strcmp(mt->name, "cuda.libdevice") == 0
+		                         ? "kernels can use the functions that numba.cuda.libdevice declares (docs/libdevice.md)"
 		                         : "kernels can use the modules math, numpy and cuda";
 		Span sp = e->attr.name_span.src ? e->attr.name_span : e->span;
 		err_at(c, sp, hint, "module '%s' has no attribute '%s' that kernels can use", mt->name, name);
@@ -841,6 +844,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 			return type_fp16_intrin(sc, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return type_math_intrin(sc, e, in);
+		if (in > IN_LD_BEGIN && in < IN_LD_END)
+			return type_libdevice(sc, e, in);
 		if (intrin_dtype(in) >= 0)
 			return type_conversion(sc, e, in);
 		err_at(c, e->span, "kernels call builtins such as min and range, functions of math, numpy and cuda, "

@@ -58,6 +58,8 @@ PTXJIT_MODULES = {
     "cudadrv.driver": "ptxjit.cuda.driver",
     "cudadrv.error": "ptxjit.errors",
     "vectorizers": "ptxjit.cuda.vectorizers",
+    "libdevice": "ptxjit.cuda.libdevice",
+    "libdevicefuncs": "ptxjit.cuda.libdevicefuncs",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}

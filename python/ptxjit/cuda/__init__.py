@@ -50,6 +50,7 @@ from .emm import (  # noqa: F401
     MappedMemory, MemoryPointer, NumbaCUDAMemoryManager, PinnedMemory, set_memory_manager,
 )
 from .dlpack import from_dlpack  # noqa: F401
+from . import libdevice  # noqa: F401,E402
 from .args import In, InOut, Out  # noqa: F401
 from .dispatcher import (  # noqa: F401
     CUDADispatcher, compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, jit,

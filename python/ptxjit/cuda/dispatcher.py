@@ -248,6 +248,10 @@ def _build_resolve_table():
         for member, obj in vars(ns).items():
             if isinstance(obj, stubs.Stub):
                 add(obj, "intrin", "cuda.%s.%s" % (ns_name, member), ns)
+    from . import libdevice
+    add(libdevice, "module", "cuda.libdevice")
+    for name, obj in libdevice.FUNCTIONS.items():
+        add(obj, "intrin", "cuda.libdevice." + name, libdevice)
     for t in _types.number_types():
         attr = "bool_" if t.np_name == "bool" else t.np_name
         add(getattr(np, attr), "intrin", "numpy." + attr, np)
