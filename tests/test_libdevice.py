@@ -793,3 +793,24 @@ def test_errors():
         with pytest.raises(errors.TypingError, match=msg):
             cuda.jit("void(float32[::1])")(fn)
 
+
+def test_tuple_results_unpack_into_array_elements(rng):
+    """s[i], c[i] = libdevice.sincos(x) stores each element of the tuple
+    (Numba's own libdevice tests write results so); the right side is
+    evaluated first, as in Python."""
+    @cuda.jit
+    def k(x, s, c, m, e):
+        i = cuda.grid(1)
+        if i < x.size:
+            s[i], c[i] = libdevice.sincos(x[i])
+            m[i], e[i] = libdevice.frexp(x[i])
+            s[i], c[i] = c[i], s[i]
+
+    x = rng.uniform(-10, 10, N)
+    s, c, m, e = np.zeros(N), np.zeros(N), np.zeros(N), np.zeros(N, np.int32)
+    launch(k, x, s, c, m, e)
+    check_ulps(s, exact_values(mp.cos, x), F64, 2, "cos")
+    check_ulps(c, exact_values(mp.sin, x), F64, 2, "sin")
+    wm, we = np.frexp(x)
+    np.testing.assert_array_equal(m, wm)
+    np.testing.assert_array_equal(e, we)

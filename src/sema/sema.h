@@ -94,6 +94,7 @@ Const *new_const(Ctx *c, int kind, Type *ty);
 Const *const_of_type(Ctx *c, const Const *v, Type *to);
 int const_int_value(const Expr *e, int64_t *out);
 Type *storable(Scope *sc, Type *elem, Expr *value, const char *what);
+Type *storable_type(Scope *sc, Type *elem, Type *vt, Span sp, const char *what);
 Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *elem_for);
 
 /* sema_call.c */

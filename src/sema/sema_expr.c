@@ -1146,16 +1146,21 @@ Type *type_expr(Scope *sc, Expr *e)
 	return t;
 }
 
-/* The element type `elem` of an array receives `value`: a number of any
- * kind converts (complex only into complex). */
-Type *storable(Scope *sc, Type *elem, Expr *value, const char *what)
+/* The element type `elem` of an array receives a value of type vt (at
+ * span sp): a number of any kind converts (complex only into complex). */
+Type *storable_type(Scope *sc, Type *elem, Type *vt, Span sp, const char *what)
 {
-	Type *vt = value->ty;
 	if (ty_is_number(vt) && (!ty_is_complex(vt) || ty_is_complex(elem)))
 		return elem;
 	if (ty_is_complex(vt))
-		err_at(sc->c, value->span, "store the real part (x.real) or use a complex array",
+		err_at(sc->c, sp, "store the real part (x.real) or use a complex array",
 		       "cannot store a %s value into %s", tstr(sc, vt), what);
-	err_at(sc->c, value->span, "an array element holds one number",
+	err_at(sc->c, sp, "an array element holds one number",
 	       "cannot store a %s value into %s", tstr(sc, vt), what);
+}
+
+/* The same for the value of expression `value`. */
+Type *storable(Scope *sc, Type *elem, Expr *value, const char *what)
+{
+	return storable_type(sc, elem, value->ty, value->span, what);
 }

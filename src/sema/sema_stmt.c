@@ -110,7 +110,9 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 		return;
 	}
 	if (t->kind == TY_SCALAR) {
-		storable(sc, t, value, arena_printf(c->arena, "an element of %s", tstr(sc, ot)));
+		/* vt, not value's type: a, b[i] = f() stores one element of f's tuple */
+		storable_type(sc, t, vt, value ? value->span : target->span,
+		              arena_printf(c->arena, "an element of %s", tstr(sc, ot)));
 		return;
 	}
 	/* a view: a[i, j] = (r, g, b), a[i, :] = x, a[i] = b[j] */
