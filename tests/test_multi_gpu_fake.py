@@ -75,6 +75,14 @@ def test_each_device_allocates_launches_copies_and_frees_in_its_own_context(fake
         xor[8, 128](d0)
         result["dev_of_launch0"] = get("launch_device")
         result["device_ids"] = [d0.device_id, d1.device_id]
+        result["dlpack"] = [list(d0.__dlpack_device__()), list(d1.__dlpack_device__())]
+        h = data(900)
+        want = h ^ 0x13572468
+        with cuda.gpus[1]:
+            allocs1 = get("allocs1")
+            xor[8, 128](h)          # a NumPy argument: copied to device 1 and back
+            result["numpy_on_1"] = [get("launch_device"), get("allocs1") > allocs1]
+        result["ok_numpy"] = bool((h == want).all())
         result["ok0"] = bool((d0.copy_to_host() == (a0 ^ 0x13572468)).all())   # device 0 current
         result["ok1"] = bool((d1.copy_to_host() == (a1 ^ 0x13572468)).all())   # device 1's array
         result["allocs"] = [get("allocs0"), get("allocs1")]
@@ -90,7 +98,8 @@ def test_each_device_allocates_launches_copies_and_frees_in_its_own_context(fake
     assert "raised" not in res, res
     assert res["inside"] == 1 and res["outside"] == 0
     assert res["dev_of_launch1"] == 1 and res["dev_of_launch0"] == 0
-    assert res["device_ids"] == [0, 1]
+    assert res["device_ids"] == [0, 1] and res["dlpack"] == [[2, 0], [2, 1]]   # kDLCUDA
+    assert res["numpy_on_1"] == [1, True] and res["ok_numpy"]
     assert res["ok0"] and res["ok1"]
     assert res["allocs"][0] >= 1 and res["allocs"][1] >= 1
     assert res["modules"] == 2                       # one compile, loaded on each device
@@ -247,6 +256,15 @@ def test_with_restores_the_device_and_close_releases_every_context(fake_driver, 
         d1 = cuda.to_device(data(10))
         with cuda.gpus[0]:
             d0 = cuda.to_device(data(10))
+        with cuda.gpus[1]:
+            d1b = cuda.to_device(data(10))
+        cuda.gpus[1].reset()                # device 1 only
+        result["after_reset"] = [cuda.get_current_device().id, d0.copy_to_host().size]
+        try:
+            d1b.copy_to_host()
+        except errors.CudaDriverError as e:
+            result["reset_stale"] = "before cuda.close()" in str(e)
+        d1 = cuda.to_device(data(10))       # device 1 again: a new context
         cuda.close()
         result["after_close"] = cuda.get_current_device().id
         for d in (d0, d1):
@@ -258,5 +276,6 @@ def test_with_restores_the_device_and_close_releases_every_context(fake_driver, 
     """, seed=7), fake_driver, tmp_path, **TWO)
     assert "raised" not in res, res
     assert res["path"] == [1, 0, 1] and res["after_raise"] == 0
+    assert res["after_reset"] == [1, 10] and res["reset_stale"] is True
     assert res["after_close"] == 0
     assert res["stale"] == [True, True] and res["wrong_ctx"] == 0

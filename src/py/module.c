@@ -343,11 +343,24 @@ static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg)
  * finish (a lost context runs no more host functions, and after a
  * successful synchronisation every one has run): their buffers are let
  * go, unwritten. */
-static PyObject *py_close(PyObject *m, PyObject *unused)
+static PyObject *py_close(PyObject *m, PyObject *args)
 {
 	ModState *st = mstate(m);
 	RtErr e, e1;
 	int rc = 0;
+	long only = -1;
+	if (!PyArg_ParseTuple(args, "|l", &only))
+		return NULL;
+	if (only >= 0) {            /* close(i): device i only (Device.reset()) */
+		Rt *rt = device_rt(st, only);
+		if (!rt)
+			return NULL;
+		rc = rt_close(rt, &e);
+		drain_copies(st);
+		if (rc)
+			return raise_rt(st, &e);
+		Py_RETURN_NONE;
+	}
 	for (int i = RT_MAXDEV - 1; i >= 0; i--)
 		if (st->rts[i] && rt_close(st->rts[i], rc ? &e1 : &e))
 			rc = -1;
@@ -622,7 +635,8 @@ static PyMethodDef module_methods[] = {
 	{"current_device", py_current_device, METH_NOARGS, "this thread's current device"},
 	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
 	{"stream_synchronize", py_stream_synchronize, METH_O, "waits for a stream given by its handle"},
-	{"close", py_close, METH_NOARGS, "frees cached memory and releases the context (resets it after a fault)"},
+	{"close", py_close, METH_VARARGS,
+	 "close(i=every device): frees cached memory and releases the context (resets it after a fault)"},
 	{"context_state", py_context_state, METH_NOARGS,
 	 "{'lost', 'generation', 'resets', 'auto_reset', 'error'}: the context's state after faults"},
 	{"mem_info", py_mem_info, METH_NOARGS, "(free, total) bytes of device memory"},

@@ -95,7 +95,9 @@ class Device:
         return self._attrs[name]
 
     def reset(self):
-        close()
+        """Frees this device's cached memory and releases its context
+        (resetting it after a fault); its arrays made before are gone."""
+        _core.close(self.id)
 
     def __enter__(self):
         _outer.__dict__.setdefault("stack", []).append(_core.current_device())
@@ -235,7 +237,8 @@ class Context:
         return MemoryInfo(*_core.mem_info())
 
     def reset(self):
-        close()
+        """Releases the current device's context (Device.reset())."""
+        get_current_device().reset()
 
     def synchronize(self):
         synchronize()

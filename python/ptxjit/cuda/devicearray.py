@@ -109,8 +109,8 @@ class DeviceNDArray(_core.DeviceArray):
         return export(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self):
-        """(kDLCUDA, 0) on the GPU; (kDLCPU, 0) on the simulator, whose
-        device memory is host memory."""
+        """(kDLCUDA, device_id) on the GPU; (kDLCPU, 0) on the simulator,
+        whose device memory is host memory."""
         from .dlpack import device_of
         return device_of(self)
 
