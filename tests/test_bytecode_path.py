@@ -211,6 +211,14 @@ def pick(v, scale=None):
     return v * scale if v > 0 else -v
 
 
+@cuda.jit(device=True)
+def first_at_least(x, t):
+    for j in range(x.size):
+        if x[j] >= t:
+            return j
+    return -1
+
+
 @cuda.jit
 def logic(x, y, out):
     i = cuda.grid(1)
@@ -231,6 +239,7 @@ def logic(x, y, out):
             if 0 <= idx < x.size and idx != i:
                 acc += x[idx]
         out[i, 4] = acc
+        out[i, 5] = first_at_least(y, x[i] + 0.5)
 '''
 
 
@@ -238,9 +247,9 @@ def test_exec_kernel_logic_order_and_unpacking(rng):
     ns = _exec(LOGIC_TEXT)
     x = rng.random(40)
     y = rng.random(40)
-    out = np.zeros((40, 5))
+    out = np.zeros((40, 6))
     ns["logic"][1, 64](x, y, out)
-    ref = np.zeros((40, 5))
+    ref = np.zeros((40, 6))
     for i in range(40):
         p, q, f = x[i] > 0.3, y[i] > x[i], y[i] < 0.8
         ref[i, 0] = p and not q or f and q
@@ -248,6 +257,7 @@ def test_exec_kernel_logic_order_and_unpacking(rng):
         ref[i, 2] = y[i] - 2 * (x[i] + y[i])
         ref[i, 3] = (x[i] * 2.0 if x[i] > 0 else -x[i]) + y[i] + 3.0
         ref[i, 4] = sum(x[i + j - 3] for j in range(8) if 0 <= i + j - 3 < 40 and j != 3)
+        ref[i, 5] = next((j for j in range(40) if y[j] >= x[i] + 0.5), -1)
     np.testing.assert_allclose(out, ref, rtol=1e-13)
 
 

@@ -132,6 +132,10 @@ class _Unpack:
         self.value, self.n, self.targets = value, n, []
 
 
+class _Iter:
+    """A for loop's iterator, under the values of its body."""
+
+
 class _Item:
     """The value FOR_ITER pushes: stored to the loop's target."""
 
@@ -384,6 +388,10 @@ class Decompiler:
             if j in ("JUMP_IF_FALSE_OR_POP",):
                 value = True
                 k += 1
+            elif j == "COPY" and self.ins[k].arg == 1 and self.op(k + 1) == "TO_BOOL" and \
+                    self.op(k + 2) in _CONDJUMP and self.op(k + 3) == "POP_TOP":
+                value = True
+                k += 4
             elif j == "COPY" and self.ins[k].arg == 1 and self.op(k + 1) in _CONDJUMP and self.op(k + 2) == "POP_TOP":
                 value = True
                 k += 3
@@ -480,6 +488,10 @@ class Decompiler:
                     st.append(u)
                 k += 1
             elif name == "POP_TOP":
+                if st and isinstance(st[-1], _Iter):
+                    st.pop()         # the iterator, before a break or a return
+                    k += 1
+                    continue
                 if len(st) == base:
                     # the iterator of a for loop left by break or return
                     if not self.loops:
@@ -632,7 +644,7 @@ class Decompiler:
         self.loops.append(_Loop(head, after, (head,)))
         saved = getattr(self, "loop_target", None)
         self.loop_target = None
-        body = self.region(head + 1, latch, [_Item()])
+        body = self.region(head + 1, latch, [_Iter(), _Item()])
         target = self.loop_target
         self.loop_target = saved
         self.loops.pop()
@@ -694,7 +706,8 @@ class Decompiler:
     def cond(self, k, end, st, out, stmt_start, base):
         i = self.ins[k]
         # value forms of 3.12: a; COPY 1; POP_JUMP_IF_X L; POP_TOP; b; L:
-        if self.op(k - 1) == "COPY" and self.ins[k - 1].arg == 1 and self.op(k + 1) == "POP_TOP" and \
+        prev = k - 2 if self.op(k - 1) == "TO_BOOL" else k - 1
+        if self.op(prev) == "COPY" and self.ins[prev].arg == 1 and self.op(k + 1) == "POP_TOP" and \
                 i.opname in _CONDJUMP:
             a = st.pop()
             st.pop()
@@ -880,8 +893,8 @@ class Decompiler:
             st.append(E("%s if %s else %s" % (_paren(a, P_OR), _paren(c, P_OR), _paren(b, P_TEST)), P_TEST,
                         a.line, a.col))
             return else_end
-        if len(sub) != len(st):
-            self.fail(k, "this conditional")
+        if len(sub) != len(st) and not (len(sub) == len(st) - 1 and isinstance(st[-1], _Iter)):
+            self.fail(k, "this conditional")     # only a break or return pops the loop's iterator
         s = S("if", None, line, c.col - 3 if c.col and c.col >= 3 else None, body)
         s.text = c
         out.append(s)
