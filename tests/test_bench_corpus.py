@@ -64,3 +64,42 @@ def test_corpus_opt_bit_identical(stem, case):
         same = got[o].view(np.uint8) == base[o].view(np.uint8)
         assert same.all(), "%s: %d of %d bytes differ between opt=True and opt=False" % (
             o, int((~same).sum()), same.size)
+
+
+C_TYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "unsigned char": np.uint8,
+           "unsigned long long": np.uint64}
+
+
+def c_params(stem, kname):
+    """[(C type, is pointer)] of __global__ kname in bench/corpus/stem.cu."""
+    import re
+    with open(os.path.join(BENCH, "corpus", stem + ".cu")) as f:
+        src = f.read()
+    m = re.search(r"__global__\s+void\s+%s\s*\(([^)]*)\)" % kname, src)
+    assert m, "no __global__ %s in %s.cu" % (kname, stem)
+    out = []
+    for p in m.group(1).split(","):
+        words = p.replace("*", " * ").split()[:-1]
+        ptr = "*" in words
+        out.append((" ".join(w for w in words if w not in ("const", "*")), ptr))
+    return out
+
+
+C_CASES = [(stem, c) for stem, c in CASES if c.c is not None]
+
+
+@pytest.mark.parametrize("stem,case", C_CASES, ids=[c.name for _, c in C_CASES])
+def test_corpus_c_twin_arguments(stem, case):
+    """The launcher passes the CUDA C kernel one argument of its C type each
+    (CuPy packs NumPy scalars by their dtype, arrays as pointers)."""
+    kname, launcher = case.c
+    calls = []
+    launcher(lambda grid, block, args: calls.append((grid, block, args)), data(case))
+    assert len(calls) == 1
+    grid, block, args = calls[0]
+    assert all(isinstance(g, int) and g > 0 for g in grid + block)
+    params = c_params(stem, kname)
+    assert len(args) == len(params)
+    for (ctype, ptr), a in zip(params, args):
+        assert isinstance(a, np.ndarray) == ptr, (ctype, ptr, a)
+        assert a.dtype == C_TYPES[ctype], (ctype, a.dtype)
