@@ -600,6 +600,30 @@ static Type *type_binary(Scope *sc, Expr *e)
 	return set(e, t, fold_binary(sc->c, e->bin.op, ot, t, e->bin.a->cval, e->bin.b->cval));
 }
 
+/* x in t, x not in t: a number among a tuple of numbers, compared with ==
+ * one element at a time (lower_compare); folded when all are constants. */
+static Const *contains(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
+{
+	Ctx *c = sc->c;
+	Type *a = l->ty, *b = r->ty;
+	if (b->kind != TY_TUPLE)
+		err_at(c, e->span, "'in' tests membership in a tuple, such as x in (1, 2, 3); compare with == otherwise",
+		       "the '%s' operator is not supported in kernels", ast_op_name[op]);
+	int found = 0, known = l->cval && r->cval && r->cval->kind == PJ_V_TUPLE && r->cval->n == b->n;
+	for (int i = 0; i < b->n; i++) {
+		Type *ot = NULL;
+		if (!ty_is_number(a) || !ty_is_number(b->elts[i]) || !sema_binop_type(c, OP_EQ, a, b->elts[i], &ot))
+			err_at(c, e->span, "'in' compares a number with the numbers of a tuple",
+			       "cannot compare %s with %s", tstr(sc, a), tstr(sc, b->elts[i]));
+		Const *eq = known ? fold_compare(c, OP_EQ, ot, l->cval, &r->cval->elts[i]) : NULL;
+		if (!eq)
+			known = 0;
+		else
+			found |= eq->i != 0;
+	}
+	return known ? bool_const(c, found == (op == OP_IN)) : NULL;
+}
+
 /* One link of a comparison chain; returns the folded result or NULL. */
 static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
 {
@@ -614,8 +638,7 @@ static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
 		return bool_const(c, op == OP_IS ? same : !same);
 	}
 	if (op == OP_IN || op == OP_NOTIN)
-		err_at(c, e->span, "compare with == for each value, joined by 'or'",
-		       "the '%s' operator is not supported in kernels", ast_op_name[op]);
+		return contains(sc, e, op, l, r);
 	if ((an || bn) && (op == OP_EQ || op == OP_NE))
 		return bool_const(c, (an && bn) == (op == OP_EQ));
 	if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && (op == OP_EQ || op == OP_NE)) {
