@@ -223,7 +223,7 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def render(results, dev, args):
+def render(results, dev, vers, args):
     head = ("| kernel | ptxjit ms | Numba ms | CUDA C ms | ptxjit/Numba | ptxjit/C | result check |\n"
             "|---|---:|---:|---:|---:|---:|---|")
     rows, rn, rc = [head], [], []
@@ -242,9 +242,9 @@ def render(results, dev, args):
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     title = "## Corpus: %d kernels as users write them%s" % (
         len(results), " (--quick: simulator smoke run, times mean nothing)" if args.quick else "")
-    foot = ("%s; %s; median of %d launches (CUDA events) after warm-up; ratios below 1 mean ptxjit "
-            "is faster.  `python3 bench/bench_corpus.py%s`" % (
-                dev, when, args.reps, " --quick" if args.quick else ""))
+    foot = ("%s; %s; %s; median of %d launches (CUDA events) after warm-up; ratios below 1 mean "
+            "ptxjit is faster.  `python3 bench/bench_corpus.py%s`" % (
+                dev, ", ".join(vers), when, args.reps, " --quick" if args.quick else ""))
     return "\n".join([title, "", foot, ""] + rows) + "\n"
 
 
@@ -297,7 +297,12 @@ def main():
             print("%-26s %s  %s (%.1f s)" % (case.name, "  ".join(
                 "%s %s" % (i.name, fmt_ms(r.get(i.name))) for i in impls), r["check"], time.time() - t),
                 flush=True)
-    text = render(results, device_text(pcuda), args)
+    vers = ["ptxjit %s" % getattr(ptxjit, "__version__", "?"), "NumPy %s" % np.__version__]
+    if len(impls) > 1 and impls[1].name == "numba":
+        vers.append("Numba %s" % sys.modules["numba"].__version__)
+    if cp is not None:
+        vers.append("CuPy %s" % cp.__version__)
+    text = render(results, device_text(pcuda), vers, args)
     with open(args.out, "w") as f:
         f.write(text)
     print()
