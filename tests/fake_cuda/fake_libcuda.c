@@ -164,7 +164,10 @@ static void *ctx_of_ptr(uintptr_t p)
 }
 
 /* Device memory used while another context is current: counted, refused. */
-#define OWNED(p) do { void *c_ = ctx_of_ptr((uintptr_t)(p)); if (c_ && c_ != current) { F.wrong_ctx++; return E_INVALID_CONTEXT; } } while (0)
+#define OWNED(p) do { \
+		void *c_ = ctx_of_ptr((uintptr_t)(p)); \
+		if (c_ && c_ != current) { F.wrong_ctx++; return E_INVALID_CONTEXT; } \
+	} while (0)
 
 /* A handle of a context that was reset since it was made. */
 static int dead(unsigned gen)
@@ -568,8 +571,21 @@ CUresult cuGetErrorString(CUresult r, const char **s)
 	return *s ? OK : E_INVALID_VALUE;
 }
 
-CUresult cuDeviceGetCount(int *n) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *n = F.no_gpus ? 0 : (int)F.ndev; return OK; }
-CUresult cuDeviceGet(int *d, int ordinal) { INJECT(); if (!F.inited) return E_NOT_INITIALIZED; *d = ordinal; return ordinal >= 0 && ordinal < F.ndev ? OK : E_INVALID_DEVICE; }
+CUresult cuDeviceGetCount(int *n)
+{
+	INJECT();
+	if (!F.inited) return E_NOT_INITIALIZED;
+	*n = F.no_gpus ? 0 : (int)F.ndev;
+	return OK;
+}
+
+CUresult cuDeviceGet(int *d, int ordinal)
+{
+	INJECT();
+	if (!F.inited) return E_NOT_INITIALIZED;
+	*d = ordinal;
+	return ordinal >= 0 && ordinal < F.ndev ? OK : E_INVALID_DEVICE;
+}
 
 CUresult cuDeviceGetName(char *name, int len, int dev)
 {
