@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import ON_GPU, ROOT
 
 BENCH = os.path.join(ROOT, "bench")
 sys.path.insert(0, BENCH)
@@ -59,6 +59,9 @@ def test_corpus_opt_bit_identical(stem, case):
     h = data(case)
     got = run(OPT, stem, case, h)
     base = run(NOOPT, stem, case, h)
+    if ON_GPU and case.float_atomics:  # the order of the atomics varies from run to run
+        assert bench_corpus.check(case, got, base) == []
+        return
     for o in case.outs:
         assert got[o].dtype == base[o].dtype and got[o].shape == base[o].shape
         same = got[o].view(np.uint8) == base[o].view(np.uint8)

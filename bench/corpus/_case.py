@@ -22,6 +22,9 @@ CASES, each a Case:
   mismatch          the fraction of elements allowed outside tol (escape
                     counts of chaotic orbits, where one rounding of an
                     fma changes the answer);
+  float_atomics     True where blocks add floats atomically into one place:
+                    on a GPU their order, and so the last bits, vary from
+                    run to run;
   prepare(d)        optional: adds device-side state (random states) to d;
   c                 optional CUDA C twin: (kernel name in the file's .cu,
                     launcher(kernel, d)) where kernel(grid, block, args) is
@@ -31,10 +34,11 @@ CASES, each a Case:
 
 class Case:
     def __init__(self, name, make, launch, ref, outs, tol=(1e-5, 1e-6), prepare=None, c=None,
-                 reduce=None, mismatch=0.0):
+                 reduce=None, mismatch=0.0,
+                 float_atomics=False):
         self.name, self.make, self.launch, self.ref = name, make, launch, ref
         self.outs, self.tol, self.prepare, self.c = tuple(outs), tol, prepare, c
-        self.reduce, self.mismatch = reduce, mismatch
+        self.reduce, self.mismatch, self.float_atomics = reduce, mismatch, float_atomics
 
 
 def blocks(n, tpb):

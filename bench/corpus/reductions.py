@@ -175,15 +175,15 @@ def launch_dot(d):
 
 CASES = [
     Case("sum_gridstride_shared_atomic", make_f32, launch_shared, ref_sum, ["out"], (1e-4, 0),
-         c=("sum_gridstride_shared", c_sum)),
+         c=("sum_gridstride_shared", c_sum), float_atomics=True),
     Case("sum_warp_shuffle", make_f32, launch_shuffle, ref_sum, ["out"], (1e-4, 0),
-         c=("sum_warp_shuffle", c_sum)),
+         c=("sum_warp_shuffle", c_sum), float_atomics=True),
     Case("seed_block_tree_partials", make_partials, launch_partials,
          lambda h: dict(out=h["a"].reshape(-1, TPB).astype(np.float64).sum(1)), ["out"], (1e-5, 0)),
     Case("seed_atomic_only_sum", make_f64, launch_atomic_only,
-         lambda h: dict(out=np.array([h["a"].sum()])), ["out"], (1e-10, 0)),
+         lambda h: dict(out=np.array([h["a"].sum()])), ["out"], (1e-10, 0), float_atomics=True),
     Case("max_atomic_int32", make_max, launch_max, lambda h: dict(out=np.array([h["a"].max()], np.int32)),
          ["out"], None),
     Case("dot_float64", make_dot, launch_dot, lambda h: dict(out=np.array([h["x"] @ h["y"]])), ["out"],
-         (1e-10, 0)),
+         (1e-10, 0), float_atomics=True),
 ]
