@@ -1,6 +1,7 @@
 """Element-wise kernels: the vector addition of Numba's documentation and of
 the seed programs, a grid-stride SAXPY, Horner's polynomial, a device
-function shared by host and kernel code, and the seeds' RGB to grey."""
+function shared by host and kernel code, and the seeds' RGB to grey (as
+written there, unpacking a pixel and storing a tuple, and with indices)."""
 
 import math
 
@@ -58,6 +59,15 @@ def business_kernel(x, y, z, out):
 
 @cuda.jit
 def gpu_grayscale(image_data, result):
+    i, j = cuda.grid(2)
+    if i < image_data.shape[0] and j < image_data.shape[1]:
+        r, g, b = image_data[i, j]
+        gray = int(0.2989 * r + 0.5870 * g + 0.1140 * b)
+        result[i, j] = (gray, gray, gray)
+
+
+@cuda.jit
+def grayscale_indexed(image_data, result):
     i, j = cuda.grid(2)
     if i < image_data.shape[0] and j < image_data.shape[1]:
         r = image_data[i, j, 0]
@@ -147,6 +157,11 @@ def launch_gray(d):
     gpu_grayscale[(blocks(h, 16), blocks(w, 16)), (16, 16)](d["img"], d["res"])
 
 
+def launch_gray_indexed(d):
+    h, w = d["img"].shape[:2]
+    grayscale_indexed[(blocks(h, 16), blocks(w, 16)), (16, 16)](d["img"], d["res"])
+
+
 CASES = [
     Case("vecadd", make_add, launch_vecadd, lambda h: dict(c=h["a"] + h["b"]), ["c"], None,
          c=("vecadd", c_vecadd)),
@@ -158,4 +173,5 @@ CASES = [
     Case("device_fn_business", make_business, launch_business,
          lambda h: dict(out=4 * h["z"] * (2 * h["x"] - (4 * h["y"]) / 2 * math.pi)), ["out"], (1e-12, 1e-12)),
     Case("seed_grayscale", make_gray, launch_gray, ref_gray, ["res"], (0, 1)),
+    Case("grayscale_indexed", make_gray, launch_gray_indexed, ref_gray, ["res"], (0, 1)),
 ]
