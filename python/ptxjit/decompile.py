@@ -177,6 +177,7 @@ class Decompiler:
                 self.backjumps.setdefault(t, []).append(k)
         self.loops = []
         self.claimed = set()
+        self.seen = set()        # the instructions read back: none may be left out
 
     # ---- helpers
 
@@ -435,6 +436,7 @@ class Decompiler:
         stmt_start = k
         pairs = []           # (target, value) of a tuple assignment compiled to SWAPs
         while k < end:
+            self.seen.add(k)
             if len(st) == base and not pairs:
                 stmt_start = k
             i = self.ins[k]
@@ -450,7 +452,9 @@ class Decompiler:
                 k += 1
                 continue
             if self.is_link(k):
-                k = self.chain(k, st)
+                j = self.chain(k, st)
+                self.seen.update(range(k, j))
+                k = j
                 continue
             if self.expr_op(k, st):
                 k += 1
@@ -631,7 +635,11 @@ class Decompiler:
         if self.op(head) != "FOR_ITER":
             self.fail(k, "this iteration")
         x = self.target(head)
+        # the body runs to the loop's exit: its last instruction jumps back, or
+        # returns or breaks where Python 3.12 moved an if's body after the jump back
         latch = max(j for j in self.backjumps.get(head, [head]) if j < x)
+        if any(latch < (self.target(j) or 0) < x for j in range(head + 1, latch)):
+            latch = x
         after = x + 1 if self.op(x) == "END_FOR" else x
         if self.op(after) == "POP_ITER" or self.op(x) == "END_FOR" and self.op(after) == "POP_TOP" and _PY >= (3, 13):
             after += 1           # the iterator, popped after the loop (3.13+)
@@ -641,6 +649,7 @@ class Decompiler:
         if stop > end:
             stop = after
         self.claimed.add(head)
+        self.seen.update((head, latch, x, after - 1))
         self.loops.append(_Loop(head, after, (head,)))
         saved = getattr(self, "loop_target", None)
         self.loop_target = None
@@ -659,6 +668,7 @@ class Decompiler:
     def while_true(self, k, end, out):
         latch = max(j for j in self.backjumps[k] if j < end)
         self.claimed.add(k)
+        self.seen.add(latch)
         exits = [self.target(j) for j in range(k, latch) if self.op(j) in _UNCOND and self.target(j) is not None and
                  self.target(j) > latch]
         after = latch + 1
@@ -704,6 +714,7 @@ class Decompiler:
         return None
 
     def cond(self, k, end, st, out, stmt_start, base):
+        k0 = k
         i = self.ins[k]
         # value forms of 3.12: a; COPY 1; POP_JUMP_IF_X L; POP_TOP; b; L:
         prev = k - 2 if self.op(k - 1) == "TO_BOOL" else k - 1
@@ -713,6 +724,7 @@ class Decompiler:
             st.pop()
             t = self.target(k)
             sub = []
+            self.seen.update((k, k + 1))
             self.region_value(k + 2, t, sub)
             st.append(_boolop("or" if _CONDJUMP[i.opname] else "and", a, sub[-1]))
             return t
@@ -747,6 +759,7 @@ class Decompiler:
                 cleanup = k + 1
                 to = self.target(k + 2) if self.op(k + 2) in _UNCOND else k + 2
                 leaves = [(e, s, to if t == cleanup else t, b) for (e, s, t, b) in leaves]
+                self.seen.update(range(k, self.target(k)))
                 k = self.target(k)
             if len(st) != depth:
                 self.fail(k, "a condition inside an expression")
@@ -758,13 +771,17 @@ class Decompiler:
                 break
             cur_start = k
             while k < nxt:
+                self.seen.add(k)
                 if self.is_link(k):
-                    k = self.chain(k, st)
+                    j = self.chain(k, st)
+                    self.seen.update(range(k, j))
+                    k = j
                     continue
                 if self.ins[k].opname not in _SKIP:
                     self.expr_op(k, st)
                 k += 1
         body_start = k
+        self.seen.update(range(k0, k))
         if exits:
             if len(exits) != 1:
                 self.fail(k, "this and/or expression")
@@ -787,7 +804,8 @@ class Decompiler:
                 expr, t, f = self.merge(thr, fall)
                 other = f if t == fall else t
                 if (t == fall) != (f == fall) and k < other < end:
-                    s = S("if", None, self.lines[stmt_start][0], None, self.region(other, end))
+                    self.seen.update(range(k, other))
+                    s = S("if", None, self.lines[stmt_start][0], None, self.region(other, end, list(st)))
                     s.text = expr if f == fall else _not(expr)
                     s.col = s.text.col - 3 if s.text.col and s.text.col >= 3 else None
                     out.append(s)
@@ -816,6 +834,7 @@ class Decompiler:
             if self.op(r) != "RAISE_VARARGS":
                 self.fail(body_start, "this assert statement")
             m = ""
+            self.seen.update(range(body_start, x))
             if r - 1 > body_start:
                 j = r - 1
                 if self.op(j) == "CALL" and self.ins[j].arg == 0:
@@ -844,6 +863,7 @@ class Decompiler:
             same = bottom > body_start and self.same_code(stmt_start, bottom, n)
             if same and bottom > body_start:
                 self.claimed.add(body_start)
+                self.seen.update(range(bottom, x))
                 exits = [self.target(j) for j in range(body_start, bottom) if self.op(j) in _UNCOND and
                          self.target(j) is not None and self.target(j) > latch]
                 after = latch + 1
@@ -862,6 +882,7 @@ class Decompiler:
                 self.target(x - 1) == stmt_start and body_start not in self.backjumps:
             exits = [self.target(j) for j in range(body_start, x - 1) if self.op(j) in _UNCOND and
                      self.target(j) is not None and self.target(j) > x - 1]
+            self.seen.add(x - 1)
             self.loops.append(_Loop(stmt_start, x, (stmt_start,)))
             body = self.region(body_start, x - 1)
             self.loops.pop()
@@ -902,6 +923,24 @@ class Decompiler:
             s.orelse = self.region(x, else_end)
             return else_end
         return x
+
+    def check_all_read(self):
+        """Refuses code with instructions the rebuilt text does not hold,
+        but for copies of a block that only returns and the jumps and
+        clean-ups of conditions, which the text holds in another form."""
+        k = 0
+        while k < len(self.ins):
+            if k in self.seen or self.op(k) in _SKIP:
+                k += 1
+                continue
+            key = self.exit_key(k)
+            if key is not None:
+                k += len(key)
+                continue
+            if self.op(k) in _UNCOND or self.op(k) == "POP_TOP" and self.op(k + 1) in _UNCOND:
+                k += 1
+                continue
+            self.fail(k, "code that could not be read back (%s)" % self.op(k))
 
     def thread(self, t):
         """Where a jump to t ends up after unconditional jumps (and a
@@ -1119,6 +1158,7 @@ def rebuild(func):
         body = d.region(0, len(d.ins))
     except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
         d.fail(0, "code of a form not recognised (%s)" % type(e).__name__)
+    d.check_all_read()
     body = _tidy(body, False, True)
     lines = [l for (l, _) in d.lines if l is not None]
     first = d.lines[0][0] if d.ins and d.ins[0].opname == "RESUME" else min(lines + [code.co_firstlineno]) - 1
