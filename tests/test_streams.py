@@ -16,7 +16,7 @@ import pytest
 from ptxjit import cuda
 
 from conftest import ON_GPU
-from test_runtime import fake_driver, run_fake  # noqa: F401  (fixture)
+from test_runtime import FAKE_PRELUDE, fake_driver, run_child, run_fake  # noqa: F401  (fixture)
 
 
 @cuda.jit
@@ -161,6 +161,29 @@ def test_fake_driver_callbacks_run_on_the_driver_thread(fake_driver, tmp_path):
     assert res["early"] == [] and res["seen"] == [[True, 0, 11, True]], res
     assert any("Exception in stream callback: division by zero" in m for m in res["warned"]), res
     assert res["async"] and res["host_funcs"] >= 3, res
+
+
+def test_fake_driver_blocking_calls_let_a_queued_callback_run(fake_driver, tmp_path):
+    """A synchronous copy waits for the device's queued work, a callback
+    among it, which takes the GIL on the driver's thread: while callbacks
+    are queued the copy releases the GIL (else both wait for ever)."""
+    import textwrap
+    body = FAKE_PRELUDE + textwrap.dedent("""
+        setf("dma_mbps", 20)
+        s = cuda.stream()
+        seen = []
+        small = cuda.to_device(np.arange(16.0))
+        cuda.to_device(np.zeros(1 << 17), stream=s)        # 1 MiB: about 50 ms on the fake's DMA
+        s.add_callback(lambda st, status, arg: seen.append(arg), "ran")
+        result["early"] = list(seen)
+        result["copied"] = small.copy_to_host().tolist()   # waits for the queue, the callback in it
+        result["seen"] = seen
+        result["pending"] = __import__("ptxjit")._core.pending_callbacks()
+    """)
+    res = run_child(body, {"PTXJIT_SIM": "0", "PTXJIT_LIBCUDA": fake_driver}, tmp_path, timeout=60)
+    assert "raised" not in res, res
+    assert res["early"] == [] and res["seen"] == ["ran"] and res["pending"] == 0, res
+    assert res["copied"] == list(np.arange(16.0))
 
 
 @pytest.mark.skipif(not ON_GPU, reason="foreign streams need a GPU (PTXJIT_TEST_GPU=1)")

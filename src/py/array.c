@@ -307,7 +307,7 @@ static PyObject *DeviceArray_htod(DeviceArrayObject *a, PyObject *args, PyObject
 		PyBuffer_Release(&v);
 		return NULL;
 	}
-	if (!async && v.len >= (1 << 20)) {
+	if (!async && (v.len >= (1 << 20) || st->host_funcs)) {
 		Py_BEGIN_ALLOW_THREADS
 		rc = rt_htod(a->rt, a->ptr + off, v.buf, (size_t)v.len, s, 0, &e);
 		Py_END_ALLOW_THREADS
@@ -385,7 +385,7 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 		return NULL;
 	}
 	drain_copies(st);
-	if (!async && v.len >= (1 << 20)) {
+	if (!async && (v.len >= (1 << 20) || st->host_funcs)) {
 		Py_BEGIN_ALLOW_THREADS
 		rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
 		Py_END_ALLOW_THREADS

@@ -267,7 +267,15 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		goto fail;
 	if (pk->ntraps) {   /* a thread's assert or raise under debug, a range's zero step (kexc.c) */
 		uint32_t word[PJ_TRAP_WORDS];
-		if (rt_read_trap(rt, rk, L->stream, word, &e)) {
+		int trc;
+		if (st->host_funcs) {       /* a stream callback may need the GIL first (stream.c) */
+			Py_BEGIN_ALLOW_THREADS
+			trc = rt_read_trap(rt, rk, L->stream, word, &e);
+			Py_END_ALLOW_THREADS
+		} else {
+			trc = rt_read_trap(rt, rk, L->stream, word, &e);
+		}
+		if (trc) {
 			raise_rt_kernel(st, &e, d->name);
 			return -1;
 		}

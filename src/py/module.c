@@ -301,6 +301,11 @@ static PyObject *py_device_attribute(PyObject *m, PyObject *args)
 	return PyLong_FromLong(v);
 }
 
+static PyObject *py_pending_callbacks(PyObject *m, PyObject *unused)
+{
+	return PyLong_FromLong(mstate(m)->host_funcs);
+}
+
 static PyObject *py_synchronize(PyObject *m, PyObject *unused)
 {
 	ModState *st = mstate(m);
@@ -634,6 +639,7 @@ static PyMethodDef module_methods[] = {
 	{"select_device", py_select_device, METH_O, "select_device(i): makes device i this thread's current device"},
 	{"current_device", py_current_device, METH_NOARGS, "this thread's current device"},
 	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
+	{"pending_callbacks", py_pending_callbacks, METH_NOARGS, "stream callbacks queued and not yet run"},
 	{"stream_synchronize", py_stream_synchronize, METH_O, "waits for a stream given by its handle"},
 	{"close", py_close, METH_VARARGS,
 	 "close(i=every device): frees cached memory and releases the context (resets it after a fault)"},

@@ -108,6 +108,11 @@ typedef struct ModState {
 	 * with a stream): the buffer each writes into is held until it is done */
 	struct Pending { RtHostCopy *job; Py_buffer view; } *pending;
 	int npending, cappending;
+	/* stream.c: stream callbacks queued and not yet run.  A callback takes
+	 * the GIL on a driver thread, so while one is queued, calls that wait
+	 * for the device's work (synchronous copies, a trap word's read)
+	 * release the GIL. */
+	int host_funcs;
 	struct CpuState *cpu;      /* cpu.c: @njit's types and caches */
 } ModState;
 

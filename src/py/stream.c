@@ -108,20 +108,27 @@ static PyObject *Stream_external(StreamObject *s, void *c)
 	return PyBool_FromLong(s->external);
 }
 
+typedef struct HostFunc {
+	PyObject *fn;
+	ModState *st;
+} HostFunc;
+
 /* A host function's Python callable, run by a driver thread with the GIL
  * taken; what it raises is reported as unraisable (the driver thread has
  * no caller to hand it to). */
 static void call_host_func(void *arg)
 {
-	PyObject *fn = arg;
+	HostFunc *h = arg;
 	if (!Py_IsInitialized())
 		return;
 	PyGILState_STATE g = PyGILState_Ensure();
-	PyObject *r = PyObject_CallNoArgs(fn);
+	h->st->host_funcs--;
+	PyObject *r = PyObject_CallNoArgs(h->fn);
 	if (!r)
-		PyErr_WriteUnraisable(fn);
+		PyErr_WriteUnraisable(h->fn);
 	Py_XDECREF(r);
-	Py_DECREF(fn);
+	Py_DECREF(h->fn);
+	PyMem_RawFree(h);
 	PyGILState_Release(g);
 }
 
@@ -131,9 +138,17 @@ static PyObject *Stream_host_func(StreamObject *s, PyObject *fn)
 	RtErr e;
 	if (stream_live(s) || enter_rt(st, s->rt))
 		return NULL;
+	HostFunc *h = PyMem_RawMalloc(sizeof *h);
+	if (!h)
+		return PyErr_NoMemory();
 	Py_INCREF(fn);
-	if (rt_stream_host_func(s->rt, s->s, call_host_func, fn, &e)) {
+	h->fn = fn;
+	h->st = st;
+	st->host_funcs++;
+	if (rt_stream_host_func(s->rt, s->s, call_host_func, h, &e)) {
+		st->host_funcs--;
 		Py_DECREF(fn);
+		PyMem_RawFree(h);
 		return raise_rt(st, &e);
 	}
 	Py_RETURN_NONE;

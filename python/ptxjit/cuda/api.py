@@ -409,10 +409,7 @@ class Stream(_core.Stream):
         simulator, where work is done when issued, it runs now."""
         if not callable(callback):
             raise TypeError("add_callback: the callback must be callable, not %s" % type(callback).__name__)
-        _callbacks_pending[0] += 1
-
         def run():
-            _callbacks_pending[0] -= 1
             try:
                 callback(self, 0, arg)
             except Exception as e:
@@ -438,14 +435,11 @@ class Stream(_core.Stream):
         return future
 
 
-# Callbacks queued and not yet run: before the interpreter ends, the
-# device is synchronised so that none runs during its finalisation.
-_callbacks_pending = [0]
-
-
+# Before the interpreter ends, the device is synchronised while callbacks
+# are queued, so that none runs during its finalisation.
 @atexit.register
 def _finish_callbacks():
-    if _callbacks_pending[0] > 0:
+    if _core.pending_callbacks() > 0:
         try:
             _core.synchronize()
         except Exception:
