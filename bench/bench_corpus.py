@@ -286,6 +286,11 @@ def main():
     for what, why in missing().items():
         print("%s: %s" % (what, why))
 
+    known = {c.name for mod in impls[0].modules.values() for c in mod.CASES}
+    unknown = [n for n in args.only if n not in known]
+    if unknown:
+        print("no corpus kernel named %s; the kernels are: %s" % (", ".join(unknown), ", ".join(sorted(known))))
+        return 2
     results = []
     for stem, mod in impls[0].modules.items():
         for case in mod.CASES:
