@@ -115,13 +115,14 @@ def _boolop(op, a, b):
 
 
 class S:
-    """A statement: kind, head text, where it starts, nested blocks."""
-    __slots__ = ("kind", "text", "line", "col", "body", "orelse", "inv_cond", "value", "span")
+    """A statement: kind, text (an if's is its condition, an E), where it
+    starts, nested blocks; `implicit` marks the return None Python adds."""
+    __slots__ = ("kind", "text", "line", "col", "body", "orelse", "implicit", "value", "span")
 
     def __init__(self, kind, text, line, col, body=None, orelse=None):
         self.kind, self.text, self.line, self.col = kind, text, line, col
         self.body, self.orelse = body, orelse
-        self.inv_cond = None
+        self.implicit = None
         self.value = self.span = None    # a return's value and the position of its instruction
 
 
@@ -231,7 +232,7 @@ class Decompiler:
             return E(text, prec, line, col)
 
         if name in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CLASSDEREF",
-                    "LOAD_FAST_BORROW", "LOAD_CLOSURE_NOPE"):
+                    "LOAD_FAST_BORROW"):
             st.append(mk(i.argval, P_ATOM))
         elif name in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
             a, b = i.argval
@@ -520,7 +521,7 @@ class Decompiler:
                     col -= 7
                 r = S("return", "return" if v.text == "None" else "return " + _bare(v), line, col)
                 # the `return None` Python adds at the end has the line of the statement before it
-                r.inv_cond = v.text == "None" and self.implicit_return(k, out)
+                r.implicit = v.text == "None" and self.implicit_return(k, out)
                 r.value, r.span = v, self.spans[k]
                 out.append(r)
                 k += 1
@@ -575,7 +576,6 @@ class Decompiler:
 
     def store(self, k, target, st, out, pairs, base):
         v = st.pop()
-        line, col = self.stmt_at(k, k)
         if isinstance(v, _Item):
             self.loop_target = target
             return
@@ -1026,7 +1026,7 @@ class Decompiler:
 
 
 def _implicit(s):
-    return s.kind == "return" and s.inv_cond
+    return s.kind == "return" and s.implicit
 
 
 def _tidy(stmts, in_loop, at_end):
@@ -1129,7 +1129,7 @@ class _Writer:
         self.block(s.orelse, ind + 4)
 
 
-def _params(func, d, line):
+def _params(func, d):
     code = func.__code__
     if code.co_flags & 0x0C:
         d.fail(0, "*args or **kwargs")
@@ -1172,10 +1172,10 @@ def rebuild(func):
         if len(body) != 1 or body[0].kind != "return":
             d.fail(0, "this lambda")
         value = body[0].text[len("return "):] if body[0].text != "return" else "None"
-        return "lambda %s: %s\n" % (_params(func, d, first), value), d.lines[0][0] or first
+        return "lambda %s: %s\n" % (_params(func, d), value), d.lines[0][0] or first
     name = code.co_name if code.co_name.isidentifier() else "_f"
     w = _Writer(first)
-    w.put(first, 0, "def %s(%s):" % (name, _params(func, d, first)))
+    w.put(first, 0, "def %s(%s):" % (name, _params(func, d)))
     if not body:
         body = [S("pass", "pass", None, None)]
     w.block(body, 4)
