@@ -80,7 +80,8 @@ def test_the_example_as_a_script():
     which the workers find in their __main__ (the script, imported again)."""
     import subprocess
     import ptxjit
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ptxjit.__file__)))
+    here = os.path.dirname(os.path.dirname(ptxjit.__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p))
     r = subprocess.run([sys.executable, os.path.join(EXAMPLES, "dask_map_blocks.py")], env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
