@@ -360,6 +360,13 @@ def test_rebuilt_text_reads_as_the_source_on_each_python(version, exe):
     same, differs, refused = (int(x) for x in r.stdout.split()[1:])
     assert same / (same + differs + refused) >= 0.9, r.stdout
     assert refused <= 3, r.stdout
+    # the kernels and device functions of the test suite (a few pytest
+    # functions that mention jit in their decorators are refused: closures)
+    r = subprocess.run([exe, os.path.join(os.path.dirname(__file__), "bytecode_ast.py"), "--tests"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    same, differs, refused = (int(x) for x in r.stdout.split()[1:])
+    assert same / (same + differs + refused) >= 0.9 and refused <= 6, r.stdout
 
 
 if __name__ == "__main__":
