@@ -209,6 +209,7 @@ struct Expr {
 			int nkw; const char **kwnames; Expr **kwargs;
 			Spec *spec;        /* sema: the device function called */
 			int intrin;        /* sema: the intrinsic called (IN_*), or 0 */
+			int star_packed;   /* sema: the arguments for a *args parameter are one tuple now */
 		} call;
 		struct { Expr *obj; const char *name; Span name_span; } attr;
 		struct { Expr *obj; Expr *index; } sub;
@@ -267,7 +268,8 @@ struct FuncDef {
 	int nparams;
 	Param *params;
 	StmtList body;
-	int has_varargs;   /* *args / **kwargs seen: refused by sema */
+	int has_varargs;   /* **kwargs, keyword-only parameters, or *args before others: refused by sema */
+	int star;          /* a last *args parameter: its index + 1 (params[star - 1]), else 0 */
 };
 
 /* lex.c */

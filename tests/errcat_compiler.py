@@ -182,8 +182,8 @@ UNREACHABLE = {
         "%s is not a dtype that arrays in kernels can have"),
     # sema checks that pre-empt others in sema
     "device functions with *args or **kwargs are not supported": (
-        "cuda.jit(device=True) refuses *args when the function is decorated",
-        ("dev_varargs", "def f(*x):\n    return 1\n\ndef k(a):\n    a[0] = f(1)  #!\n", A),
+        "cuda.jit(device=True) refuses **kwargs and keyword-only parameters when the function is decorated",
+        ("dev_varargs", "def f(**x):\n    return 1\n\ndef k(a):\n    a[0] = f(1)  #!\n", A),
         ("TypeError", "*args")),
     "%s() missing argument '%s'": (
         "its only caller (shared/local arrays) has no optional argument before another: "

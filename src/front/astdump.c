@@ -343,6 +343,8 @@ void ast_dump(FILE *f, const FuncDef *fn)
 	for (int i = 0; i < fn->nparams; i++) {
 		if (i)
 			fputc(' ', f);
+		if (fn->star == i + 1)
+			fputc('*', f);
 		fputs(fn->params[i].name, f);
 		if (fn->params[i].defval) {
 			fputc('=', f);

@@ -842,14 +842,22 @@ static void params(Parser *p, FuncDef *fn, const char *close, int annotations)
 		} else if (equal(p, "*") || equal(p, "**")) {
 			int two = is_op(t, "**");
 			advance(p);
-			fn->has_varargs = 1;
 			kwonly = 1;
-			if (p->tok->kind == T_NAME) {
+			if (!two && p->tok->kind == T_NAME && !fn->star && !fn->has_varargs && is_op(p->tok + 1, close)) {
+				/* a last *args: a tuple of the extra positional arguments */
+				Param prm = {.name = p->tok->s, .span = p->tok->span};
+				VEC_PUSH(p->c, ps, n, cap, prm);
+				fn->star = n;
+				advance(p);
+			} else if (p->tok->kind == T_NAME) {
+				fn->has_varargs = 1;
 				advance(p);
 				if (annotations && consume(p, ":"))
 					expression(p);
-			} else if (two) {
-				err_at(p->c, p->tok->span, "write **kwargs", "invalid syntax: expected a name after '**'");
+			} else {
+				fn->has_varargs = 1;
+				if (two)
+					err_at(p->c, p->tok->span, "write **kwargs", "invalid syntax: expected a name after '**'");
 			}
 		} else {
 			if (t->kind != T_NAME)

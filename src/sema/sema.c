@@ -595,7 +595,7 @@ Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
 	FuncDef *def = parse_function(c, src, kernel->name);
 	if ((c->dump & DUMP_AST) && c->dumpf)
 		ast_dump(c->dumpf, def);
-	if (def->has_varargs)
+	if (def->has_varargs || def->star)
 		err_at(c, def->span, "give the kernel a fixed list of parameters",
 		       "kernels with *args or **kwargs are not supported");
 	Spec *sp = new_spec(&S, def, kernel, !(c->opt && c->opt->target_cpu));   /* a CPU function returns */

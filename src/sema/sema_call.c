@@ -909,6 +909,53 @@ static const char *def_hint(Scope *sc, const PjFunc *f, FuncDef *def)
 	return arena_printf(sc->c->arena, "the function is defined as %s(%s)", f->name, s);
 }
 
+/* A call of a function whose last parameter (of np) is *args: the
+ * positional arguments from that one on become one tuple argument (an
+ * empty one when there are none), once: typing passes see the call again. */
+static void pack_star(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
+{
+	Ctx *c = sc->c;
+	int np = def->nparams, fixed = np - 1, n = e->call.nargs;
+	const char *star = def->params[fixed].name;
+	for (int k = 0; k < e->call.nkw; k++)
+		if (strcmp(e->call.kwnames[k], star) == 0)
+			err_at(c, e->call.kwargs[k]->span, def_hint(sc, f, def), "%s() got an unexpected keyword argument '%s'",
+			       f->name, star);
+	int extra = n > fixed ? n - fixed : 0;
+	Expr *t = arena_alloc(c->arena, sizeof *t);
+	t->kind = E_TUPLE;
+	t->span = extra ? e->call.args[fixed]->span : e->span;
+	t->tuple.n = extra;
+	t->tuple.elts = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(extra ? extra : 1));
+	for (int i = 0; i < extra; i++)
+		t->tuple.elts[i] = e->call.args[fixed + i];
+	if (n >= fixed) {
+		e->call.args[fixed] = t;   /* the array holds n >= fixed + 1 entries when extra > 0 */
+		if (!extra) {
+			Expr **args = arena_alloc(c->arena, sizeof(Expr *) * (size_t)np);
+			for (int i = 0; i < fixed; i++)
+				args[i] = e->call.args[i];
+			args[fixed] = t;
+			e->call.args = args;
+		}
+		e->call.nargs = np;
+	} else {
+		int m = e->call.nkw + 1;
+		const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)m);
+		Expr **vals = arena_alloc(c->arena, sizeof(Expr *) * (size_t)m);
+		for (int k = 0; k < e->call.nkw; k++) {
+			names[k] = e->call.kwnames[k];
+			vals[k] = e->call.kwargs[k];
+		}
+		names[m - 1] = star;
+		vals[m - 1] = t;
+		e->call.kwnames = names;
+		e->call.kwargs = vals;
+		e->call.nkw = m;
+	}
+	e->call.star_packed = 1;
+}
+
 /* Puts the arguments of a call of f in the order of f's parameters. */
 static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 {
@@ -918,6 +965,8 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 	if (def->has_varargs)
 		err_at(c, def->span, "give the device function a fixed list of parameters",
 		       "device functions with *args or **kwargs are not supported");
+	if (def->star && !e->call.star_packed)
+		pack_star(sc, e, f, def);
 	if (e->call.nargs == np && e->call.nkw == 0)
 		return;
 	const char *hint = def_hint(sc, f, def);

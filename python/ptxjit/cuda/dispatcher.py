@@ -277,7 +277,7 @@ class CUDADispatcher(_core.Dispatcher):
         code = getattr(py_func, "__code__", None)
         if code is None:
             raise TypeError("cuda.jit needs a Python function, not %s" % type(py_func).__name__)
-        if code.co_flags & 0x0C or code.co_kwonlyargcount:
+        if code.co_flags & (0x08 if device else 0x0C) or code.co_kwonlyargcount:
             raise TypeError("kernel %r: *args, **kwargs and keyword-only parameters are not supported; "
                             "kernels take a fixed list of positional parameters" % py_func.__name__)
         options = dict(options or {})
