@@ -329,6 +329,22 @@ def test_unsupported_code_is_refused_naming_the_function():
     assert "'k'" in msg and "<string>" in msg and "line 1" in msg and "at line 3" in msg
 
 
+def test_vectorize_of_functions_without_source(rng):
+    from ptxjit import vectorize
+    x = rng.random(16)
+    f = vectorize(["float64(float64)"])(eval("lambda x: x * 2.0 + 1.0"))
+    np.testing.assert_allclose(f(x), x * 2.0 + 1.0)
+    g = vectorize(["float64(float64)"], target="cuda")(eval("lambda x: x * 3.0"))
+    np.testing.assert_allclose(g(x), x * 3.0)
+    ns = {}
+    exec("def h(x):\n    return x[0]\n", ns)
+    with pytest.raises(errors.TypingError) as e:
+        vectorize(["float64(float64)"])(ns["h"])(x)
+    msg = str(e.value)
+    assert "<string>:2:12:" in msg and "indexes its argument 'x'" in msg and "no source text" in msg
+    assert "^" not in msg
+
+
 def test_source_functions_keep_their_text():
     ns = {}
     exec("def f(a):\n    a[0] = 1\n", ns)

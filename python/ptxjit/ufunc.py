@@ -47,6 +47,7 @@ import numpy as np
 from . import _core, _pickle
 from . import types as _types
 from .errors import TypingError
+from .source import REBUILT
 
 TPB = 256                 # threads per block of the elementwise kernels
 MAX_BLOCKS = 1 << 20      # grid-stride beyond this
@@ -162,6 +163,8 @@ def _lambda_offset(func, text, first, shift):
         return None
     if not body:
         return None
+    if shift == REBUILT:     # the text was written from the bytecode: one lambda, at its start
+        return text.find("lambda")
     line, col = min(body)
     lines = text.splitlines(keepends=True)
     k = line - first
@@ -290,6 +293,9 @@ ELEMENTWISE_HINT = ("each argument of a function over arrays stands for one elem
 
 
 def _error_at(text, file, first, shift, node, what, hint):
+    if shift == REBUILT:     # no source text: the line and column the bytecode gives
+        return TypingError("%s:%d:%d: error: %s\n    (no source text: the function was rebuilt from its "
+                           "bytecode)\nhint: %s\n" % (file, first + node.lineno - 1, node.col_offset + 1, what, hint))
     lines = text.splitlines()
     line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
     col = node.col_offset
