@@ -330,22 +330,29 @@ def _gu_copy(a, out):
         out[i] = a[i]
 
 
-def _pickle_local_kernel():
+def _pickle_local_cpu_ufunc():
+    import pickle
+    from ptxjit.ufunc_cpu import vectorize as cpu_vectorize
+
+    @cpu_vectorize(["float64(float64)"])
+    def u_local(x):
+        return x + 1
+    return pickle.dumps(u_local)
+
+
+def _pickle_empty_cell():
     import pickle
 
-    @cuda.jit
-    def k_local(a):
-        a[0] = 1
-    return pickle.dumps(k_local)
+    def d_later():
+        return later_value      # noqa: F821
+    k = cuda.jit(device=True)(d_later)
+    pickle.dumps(k)
+    later_value = 1             # noqa: F841
 
 
-def _pickle_orphan():
-    import pickle
-
-    def k_orphan(a):
-        a[0] = 1
-    k_orphan.__qualname__ = "k_orphan_nowhere"      # a name its module does not hold
-    return pickle.dumps(cuda.jit(k_orphan))
+def _unpickle_other_python():
+    from ptxjit import _pickle
+    return _pickle._rebuild_function((2, 7), b"", "math", "f_old", "f_old", None, ())
 
 
 def _no_nvdisasm(fn):
@@ -523,8 +530,9 @@ TRIGGERS = [
     ("jit_number", lambda: cuda.jit(3), "TypeError", ["3"]),
     ("jit_varargs", lambda: cuda.jit(lambda *a: None), "TypeError", ["*args"]),
     ("jit_bad_signature", lambda: cuda.jit(3.5), "TypeError", ["3.5"]),
-    ("pickle_local_kernel", _pickle_local_kernel, "PicklingError", ["k_local", "define it at module level"]),
-    ("pickle_orphan_function", _pickle_orphan, "PicklingError", ["k_orphan", "does not hold it", "k_orphan_nowhere"]),
+    ("pickle_local_cpu_ufunc", _pickle_local_cpu_ufunc, "PicklingError", ["u_local", "define it at module level"]),
+    ("pickle_empty_cell", _pickle_empty_cell, "PicklingError", ["d_later", "later_value", "no value yet"]),
+    ("unpickle_other_python", _unpickle_other_python, "UnpicklingError", ["f_old", "Python 2.7", "that version"]),
     ("pickle_launch_with_stream", lambda: __import__("pickle").dumps(k_store[1, 32, cuda.stream()]), "PicklingError",
      ["launch configuration", "stream"]),
     ("compile_device_of_kernel", lambda: k_store.compile_device(("int64",)), "TypeError",

@@ -1,8 +1,8 @@
 """Pickling of kernels, device functions, @njit functions, functions over
 arrays, launch configurations and device arrays (python/ptxjit/_pickle.py).
-A module-level object pickles by name; a jitted module-level function that
-is not bound to its name pickles as that function with its options; a
-device array as its contents.  Runs on the simulator, and on the GPU with
+A module-level object pickles by name; another jitted function as its
+Python function (by reference, or by value for a local one) with its
+options; a device array as its contents.  Runs on the simulator, and on the GPU with
 PTXJIT_TEST_GPU=1 (the child process inherits the back end)."""
 
 import json
@@ -80,18 +80,67 @@ def test_a_jitted_module_function_is_rebuilt(rng):
     assert p2(3.5) == 3.5 * 3.5 - 7 + 1
 
 
-def test_local_functions_refuse_with_a_clear_error():
+def _local_objects(k):
+    @cuda.jit(device=True)
+    def inner(a):
+        return a * k + 1
+
     @cuda.jit
-    def local(a):
-        a[0] = 1
+    def outer(arr):
+        i = cuda.grid(1)
+        if i < arr.size:
+            arr[i] = inner(arr[i])
+
+    @cuda.jit("void(int64[::1])")
+    def outer_typed(arr):
+        i = cuda.grid(1)
+        if i < arr.size:
+            arr[i] = inner(arr[i]) - k
+
+    @vectorize(["int64(int64)", "float64(float64)"], target="cuda")
+    def local_vec(x):
+        return x * k
 
     @njit
     def local_cpu(x):
-        return x
+        return x * k
+    return outer, outer_typed, local_vec, local_cpu
 
-    for obj in (local, local_cpu, cuda.jit(device=True)(lambda x: x)):
-        with pytest.raises(pickle.PicklingError, match="define it at module level"):
-            pickle.dumps(obj)
+
+def test_local_functions_pickle_by_value(rng):
+    # as Numba's cloudpickle: the code, module, defaults and closure values
+    outer, outer_typed, local_vec, local_cpu = _local_objects(7)
+    a = rng.integers(-100, 100, 50)
+    o2, t2, v2, c2 = pickle.loads(pickle.dumps((outer, outer_typed, local_vec, local_cpu)))
+    assert o2 is not outer and t2.signatures == [("int64[::1]",)]
+    x = a.copy()
+    o2[1, 64](x)
+    np.testing.assert_array_equal(x, a * 7 + 1)
+    y = a.copy()
+    t2[1, 64](y)
+    np.testing.assert_array_equal(y, a * 7 + 1 - 7)
+    np.testing.assert_array_equal(v2(a), a * 7)
+    assert c2(6) == 42
+    again = pickle.loads(pickle.dumps(o2))          # a rebuilt one pickles too
+    z = a.copy()
+    again[1, 64](z)
+    np.testing.assert_array_equal(z, a * 7 + 1)
+
+
+def test_what_cannot_pickle_says_why():
+    from ptxjit.ufunc_cpu import vectorize as cpu_vectorize
+
+    @cpu_vectorize(["float64(float64)"])
+    def local_cpu_ufunc(x):
+        return x + 1
+    with pytest.raises(pickle.PicklingError, match="define it at module level"):
+        pickle.dumps(local_cpu_ufunc)
+
+    def later():
+        return missing(1)      # noqa: F821  (a closure cell with no value yet)
+    with pytest.raises(pickle.PicklingError, match="no value yet"):
+        pickle.dumps(cuda.jit(device=True)(later))
+        missing = None          # noqa: F841
     with pytest.raises(pickle.PicklingError, match="stream"):
         pickle.dumps(scaled[1, 32, cuda.stream()])
 
@@ -112,7 +161,7 @@ def test_pickles_load_in_another_process(rng, tmp_path):
     a = rng.integers(-100, 100, 64)
     d = cuda.to_device(rng.standard_normal(10))
     blob = pickle.dumps({"bump_first": bump_first, "scaled": scaled[2, 32], "poly": poly, "twice": twice,
-                         "triple": cuda.jit(triple), "arr": d, "a": a})
+                         "triple": cuda.jit(triple), "arr": d, "a": a, "local": _local_objects(3)[0]})
     (tmp_path / "blob.pkl").write_bytes(blob)
     child = """
 import json, pickle, sys
@@ -124,8 +173,11 @@ b = o["a"].copy()
 o["scaled"](b, 3)
 c = o["a"].copy()
 o["triple"][1, 64](c)
+e = o["a"].copy()
+o["local"][1, 64](e)
 print(json.dumps({"first": int(a[0]), "scaled": b.tolist(), "triple": c.tolist(), "poly": o["poly"](4),
-                  "twice": o["twice"](o["a"]).tolist(), "arr": o["arr"].copy_to_host().tolist()}))
+                  "twice": o["twice"](o["a"]).tolist(), "arr": o["arr"].copy_to_host().tolist(),
+                  "local": e.tolist()}))
 """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([HERE, PYDIR, env.get("PYTHONPATH", "")])
@@ -138,3 +190,4 @@ print(json.dumps({"first": int(a[0]), "scaled": b.tolist(), "triple": c.tolist()
     assert res["triple"] == (a * 3).tolist()
     assert res["poly"] == 9 and res["twice"] == (a * 2).tolist()
     assert res["arr"] == d.copy_to_host().tolist()
+    assert res["local"] == (a * 3 + 1).tolist()

@@ -521,6 +521,7 @@ class ElementwiseFunction:
                             "over arrays takes one parameter per array" % self._what)
         self.nin = code.co_argcount
         self._dev = device_function(py_func, options)
+        self._signatures = signatures
         self._sigs = scalar_signatures(signatures, self.nin, self._what)
         self._checked = False
         self._plans = {}
@@ -838,7 +839,9 @@ class ElementwiseFunction:
         return res
 
     def __reduce__(self):
-        return _pickle.reduce_jitted(self, "function over arrays")     # by name only (ptxjit/_pickle.py)
+        # ptxjit/_pickle.py: by name, or the function with what rebuilds it
+        return _pickle.reduce_jitted(self, "function over arrays", lambda: (ElementwiseFunction, (
+            _pickle.function(self.py_func), self._signatures, self._options, self._what, self.identity)))
 
     def __repr__(self):
         return "<ptxjit GPU ufunc %s>" % self.__qualname__
