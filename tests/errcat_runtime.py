@@ -381,6 +381,13 @@ def _emm_old_version():
     cuda.set_memory_manager(Old)
 
 
+def _sim_ipc_handle(pid):
+    import struct
+    from ptxjit.cuda import ipc
+    raw = struct.pack(ipc._SIM_FORMAT, ipc._SIM_MAGIC, pid, 3, 4096).ljust(64, b"\0")
+    return cuda.IpcHandle(None, raw, 4096)
+
+
 SIM = "sim"       # runs on the simulator only (the GPU run skips it)
 GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 
@@ -731,10 +738,16 @@ def _readonly(n, dtype=np.float64):
 
 # messages of the simulator: (name, fn, class, words); fn runs on the simulator
 SIM_TRIGGERS = [
-    ("sim_ipc_export", lambda: cuda.to_device(np.ones(4)).get_ipc_handle(), "NotImplementedError",
-     ["IPC handles are not simulated", "shared_memory"]),
+    ("sim_ipc_own_process", lambda: cuda.to_device(np.ones(4)).get_ipc_handle().open(), "ValueError",
+     ["IPC handle", "process that made it"]),
+    ("sim_ipc_gone", lambda: _sim_ipc_handle(2 ** 30 + 7).open(), "ValueError",
+     ["IPC handle", "1073741831", "gone", "keep running"]),
+    ("sim_ipc_gpu_handle", lambda: cuda.IpcHandle(None, b"\1" * 64, 8).open(), "ValueError",
+     ["simulator", "GPU memory"]),
+    ("sim_ipc_not_ours", lambda: cuda.from_dlpack(np.arange(5.0)).get_ipc_handle(), "ValueError",
+     ["not allocated by ptxjit's simulator", "cuda.to_device"]),
     ("sim_emm_ipc", lambda: cuda.NumbaCUDAMemoryManager(context=None).get_ipc_handle(
-        cuda.MemoryPointer(None, 8, 8)), "NotImplementedError", ["IPC handles are not simulated"]),
+        cuda.MemoryPointer(None, 8, 8)), "NotImplementedError", ["memory manager's get_ipc_handle is not simulated"]),
     ("sim_out_of_bounds", lambda: k_oob[1, 1](_f32(), 8), "SimIndexError",
      ["index 8", "size 8", "'a'", "k_oob", "errcat_runtime.py:"], ["%s"]),   # src/rt/stream.c passes it on
     ("sim_out_of_bounds_axis", lambda: k_oob2[1, 4](cuda.device_array((4, 5), np.float32)), "SimIndexError",
@@ -1209,6 +1222,8 @@ GPU_ONLY = {
     "float16/32/64 and complex64/128 only": "a dtype NumPy does not export (PyTorch's bfloat16 on the GPU)",
     'out of host memory allocating %zu bytes for a simulated device array': "the simulator's device memory when "
     "the host has none left",  # src/rt/mem.c
+    "py:this IPC handle comes from a simulator process (PTXJIT_SIM=1); a GPU process cannot open it":
+    "a handle made by a simulator process, opened by a GPU process",  # python/ptxjit/cuda/ipc.py
     'the CUDA driver has no %s': "a CUDA driver older than the entry points of mapped, managed and IPC memory",  # src/rt/memkind.c
 }
 
@@ -1278,6 +1293,10 @@ INTERNAL = {
     'expected a device array, not %.100s': PRIV + ": the private _dtod; copy_to_device checks first",  # src/py/array.c
     'negative size %zd': PRIV + ": HostBuffer; cuda.pinned_array checks the shape first",  # src/py/array.c
     'HostBuffer: kind %d is not 0 (pinned), 1 (mapped) or 2 (managed)': PRIV + ": HostBuffer",  # src/py/array.c
+    'only the simulator shares its memory through a memfd': PRIV + ": sim_share; ptxjit/cuda/ipc.py calls it "
+    "on the simulator only",  # src/rt/mem.c
+    "cannot share %zu bytes of the simulator's device memory through a memfd": "the kernel refusing memfd_create "
+    "or a mapping of it (out of memory or file descriptors)",  # src/rt/mem.c
     'an IPC handle has %d bytes, not %zd': PRIV + ": ipc_open; IpcHandle checks the size first",  # src/py/module.c
     'IPC handles of the simulator are made in Python': PRIV + ": ipc_get; ptxjit/cuda/ipc.py shares "
     "the simulator's memory itself",  # src/rt/memkind.c

@@ -529,6 +529,23 @@ static PyObject *py_ipc_get(PyObject *m, PyObject *arg)
 	                     (Py_ssize_t)size);
 }
 
+/* sim_share(ptr, nbytes) -> (fd, base, size): the simulator's block
+ * holding the bytes, shared through a memfd. */
+static PyObject *py_sim_share(PyObject *m, PyObject *args)
+{
+	ModState *st = mstate(m);
+	unsigned long long p, n;
+	uint64_t base = 0;
+	if (!PyArg_ParseTuple(args, "KK", &p, &n))
+		return NULL;
+	int fd;
+	size_t size = 0;
+	RtErr e;
+	if (rt_sim_share(cur_rt(st), p, n, &fd, &base, &size, &e))
+		return raise_rt(st, &e);
+	return Py_BuildValue("iKn", fd, (unsigned long long)base, (Py_ssize_t)size);
+}
+
 /* ipc_open(handle bytes) -> (ptr, gen) of another process's allocation. */
 static PyObject *py_ipc_open(PyObject *m, PyObject *arg)
 {
@@ -658,6 +675,7 @@ static PyMethodDef module_methods[] = {
 	{"ipc_get", py_ipc_get, METH_O, "(handle, base, size) of the allocation holding a device address"},
 	{"ipc_open", py_ipc_open, METH_O, "(address, generation) of an IPC handle opened"},
 	{"ipc_close", py_ipc_close, METH_VARARGS, "closes an address ipc_open gave"},
+	{"sim_share", py_sim_share, METH_VARARGS, "(fd, base, size): a simulator block shared through a memfd"},
 	{"is_pinned", py_is_pinned, METH_O, "True if the buffer lies in pinned memory"},
 	{"libcuda_name", py_libcuda_name, METH_NOARGS, "the driver library opened at first use"},
 	{"ptxjitc", py_ptxjitc, METH_O, "ptxjitc(argv) -> exit status: runs the ptxjitc command"},

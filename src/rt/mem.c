@@ -16,8 +16,11 @@
  * rt_release.  Blocks of an older context generation (before rt_close)
  * are gone with their context and are dropped.
  *
- * In the simulator the same allocator hands out host memory (256-byte
- * aligned, zeroed when new), so the caching is exercised without a GPU.
+ * In the simulator the same allocator hands out host memory, each block
+ * its own anonymous mapping (page-aligned, zeroed when new), so the
+ * caching is exercised without a GPU, and a block can be moved onto a
+ * memfd in place for another process to map (rt_sim_share, IPC handles)
+ * without touching any other memory.
  *
  * Pinned host memory is ordinary aligned host memory registered with the
  * driver (cuMemHostRegister): when the context goes away the memory stays
@@ -38,8 +41,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "rt.h"
+
+#define RT_PAGE ((size_t)4096)
 
 #define RT_HUGE ((size_t)1 << 30)
 #define RT_MAX_ALLOC ((size_t)1 << 46)
@@ -87,7 +94,10 @@ static int sim_note(Rt *rt, uintptr_t a, size_t len)
 		size_t *ln = lo ? realloc(rt->sim_len, (size_t)cap * sizeof *ln) : NULL;
 		if (ln)
 			rt->sim_len = ln;
-		if (!lo || !ln) {
+		int *fd = ln ? realloc(rt->sim_fd, (size_t)cap * sizeof *fd) : NULL;
+		if (fd)
+			rt->sim_fd = fd;
+		if (!lo || !ln || !fd) {
 			pthread_mutex_unlock(&rt->sim_lock);
 			return -1;
 		}
@@ -96,23 +106,72 @@ static int sim_note(Rt *rt, uintptr_t a, size_t len)
 	int k = sim_find(rt, a);
 	memmove(rt->sim_lo + k + 1, rt->sim_lo + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_lo);
 	memmove(rt->sim_len + k + 1, rt->sim_len + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_len);
+	memmove(rt->sim_fd + k + 1, rt->sim_fd + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_fd);
 	rt->sim_lo[k] = a;
 	rt->sim_len[k] = len;
+	rt->sim_fd[k] = -1;
 	rt->nsim++;
 	pthread_mutex_unlock(&rt->sim_lock);
 	return 0;
 }
 
-static void sim_forget(Rt *rt, uintptr_t a)
+/* Drops block a from the list; its length (0 if unknown), and the memfd
+ * it was shared through closed. */
+static size_t sim_forget(Rt *rt, uintptr_t a)
 {
+	size_t len = 0;
 	pthread_mutex_lock(&rt->sim_lock);
 	int k = sim_find(rt, a);
 	if (k < rt->nsim && rt->sim_lo[k] == a) {
+		len = rt->sim_len[k];
+		if (rt->sim_fd[k] >= 0)
+			close(rt->sim_fd[k]);
 		memmove(rt->sim_lo + k, rt->sim_lo + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_lo);
 		memmove(rt->sim_len + k, rt->sim_len + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_len);
+		memmove(rt->sim_fd + k, rt->sim_fd + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_fd);
 		rt->nsim--;
 	}
 	pthread_mutex_unlock(&rt->sim_lock);
+	return len;
+}
+
+static size_t page_round(size_t n)
+{
+	return (n + RT_PAGE - 1) / RT_PAGE * RT_PAGE;
+}
+
+int rt_sim_share(Rt *rt, uint64_t lo, uint64_t len, int *fd, uint64_t *base, size_t *size, RtErr *e)
+{
+	*fd = -1;
+	if (!rt->sim)
+		return rt_fail_rt(e, RT_E_ARG, "not simulated", "only the simulator shares its memory through a memfd");
+	pthread_mutex_lock(&rt->sim_lock);
+	int k = sim_find(rt, (uintptr_t)lo + 1) - 1;
+	if (k < 0 || lo < rt->sim_lo[k] || lo + len > rt->sim_lo[k] + rt->sim_len[k]) {
+		pthread_mutex_unlock(&rt->sim_lock);
+		return rt_fail_rt(e, RT_E_ARG, "not ours", "the array's memory was not allocated by ptxjit's simulator "
+		                  "(another library's, or a NumPy array's): only device arrays from cuda.to_device, "
+		                  "cuda.device_array and the like can be shared");
+	}
+	void *p = (void *)rt->sim_lo[k];
+	*base = rt->sim_lo[k];
+	*size = page_round(rt->sim_len[k]);
+	if (rt->sim_fd[k] < 0) {
+		int f = memfd_create("ptxjit-ipc", MFD_CLOEXEC);
+		int ok = f >= 0 && ftruncate(f, (off_t)*size) == 0 && pwrite(f, p, *size, 0) == (ssize_t)*size &&
+		         mmap(p, *size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, f, 0) == p;
+		if (!ok) {
+			if (f >= 0)
+				close(f);
+			pthread_mutex_unlock(&rt->sim_lock);
+			return rt_fail_rt(e, RT_E_HOSTMEM, "cannot share",
+			                  "cannot share %zu bytes of the simulator's device memory through a memfd", *size);
+		}
+		rt->sim_fd[k] = f;
+	}
+	*fd = rt->sim_fd[k];
+	pthread_mutex_unlock(&rt->sim_lock);
+	return 0;
 }
 
 int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len)
@@ -129,14 +188,13 @@ int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len)
 static int raw_alloc(Rt *rt, size_t size, CUdeviceptr *p, CUresult *r)
 {
 	if (rt->sim) {
-		void *q = NULL;
-		if (posix_memalign(&q, 256, size) != 0)
+		void *q = mmap(NULL, page_round(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q == MAP_FAILED)
 			return -1;
 		if (sim_note(rt, (uintptr_t)q, size)) {
-			free(q);
+			munmap(q, page_round(size));
 			return -1;
 		}
-		memset(q, 0, size);
 		*p = (CUdeviceptr)(uintptr_t)q;
 		return 0;
 	}
@@ -148,8 +206,9 @@ static void raw_free(Rt *rt, CUdeviceptr p)
 {
 	RtErr ignored;
 	if (rt->sim) {
-		sim_forget(rt, (uintptr_t)p);
-		free((void *)(uintptr_t)p);
+		size_t len = sim_forget(rt, (uintptr_t)p);
+		if (len)
+			munmap((void *)(uintptr_t)p, page_round(len));
 	} else if (rt->state == RT_READY && !rt->sticky && rt_enter(rt, &ignored) == 0)
 		rt->d.cuMemFree_v2(p);
 }

@@ -260,6 +260,7 @@ typedef struct Rt {
 	pthread_mutex_t sim_lock;
 	uintptr_t *sim_lo;
 	size_t *sim_len;
+	int *sim_fd;               /* the memfd a block is shared through (rt_sim_share), or -1 */
 	int nsim, capsim;
 	RtStage stage[RT_NSTAGE];
 	int nstage;
@@ -367,6 +368,12 @@ enum { RT_HOSTREG_PORTABLE = 1, RT_HOSTREG_DEVICEMAP = 2 };
 /* Registers host memory mapped into the device (pinned too); *dev is
  * where kernels reach it.  rt_host_unregister undoes it. */
 int rt_host_map(Rt *rt, void *p, size_t n, CUdeviceptr *dev, RtErr *e);
+
+/* SIM: shares the pages of the allocator's block holding [lo, lo+len)
+ * through a memfd that another process maps (/proc/PID/fd/FD): *fd, the
+ * block's page-aligned *base and mapped *size.  The block stays shared
+ * until it is freed. */
+int rt_sim_share(Rt *rt, uint64_t lo, uint64_t len, int *fd, uint64_t *base, size_t *size, RtErr *e);
 
 /* memkind.c: managed memory and IPC handles, through driver entry points
  * looked up when first used. */

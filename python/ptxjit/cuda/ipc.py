@@ -11,8 +11,12 @@ with cuIpcOpenMemHandle (a process cannot open its own handles, as with the
 driver).  The exporting process must keep the array alive while others use
 it.
 
-The simulator makes no IPC handles: its device memory is the process's
-own heap, which another process cannot map safely.
+On the simulator, device memory is host memory, each allocator block its
+own mapping: exporting moves the block's pages onto a memfd in place (the
+same bytes, now shared; src/rt/mem.c rt_sim_share) and the handle names
+the file as /proc/PID/fd/FD, which the other process maps.  The block
+stays shared until it is freed (a process forked afterwards shares it
+too).
 
 Closing a handle (close(), the end of a `with`) lets go of the memory when
 the last array on it is gone, so an array kept past close() never points
@@ -20,6 +24,9 @@ at unmapped memory.
 """
 
 import ctypes
+import mmap
+import os
+import struct
 
 import numpy as np
 
@@ -29,15 +36,48 @@ from .devicearray import DeviceNDArray, check_dtype, shape_tuple
 HANDLE_BYTES = 64
 
 
+_SIM_MAGIC = b"ptxjit-sim-ipc\0\0"
+_SIM_FORMAT = "<16sqqq"          # magic, pid, fd, mapped bytes
+
+
 def refuse_on_simulator():
+    """For an EMM plugin's pointer, whose memory the simulator cannot vouch for."""
     if _sim():
-        raise NotImplementedError("IPC handles are not simulated: the simulator's device memory is its process's "
-                                  "own heap; share the data through the host (multiprocessing.shared_memory) or "
-                                  "run on the GPU")
+        raise NotImplementedError("a memory manager's get_ipc_handle is not simulated; use the device array's "
+                                  "get_ipc_handle()")
 
 
 def _sim():
     return _core.is_simulator()
+
+
+# ------------------------------------------------------ the simulator
+
+class _SimOpened:
+    """Another simulator process's shared block, mapped here; unmapped
+    when the last array on it is gone."""
+
+    _map = _ref = None
+
+    def __init__(self, pid, fd, size):
+        path = "/proc/%d/fd/%d" % (pid, fd)
+        try:
+            f = os.open(path, os.O_RDWR)
+        except OSError as e:
+            raise ValueError("cannot open the IPC handle: the simulated device memory of process %d (%s) is gone "
+                             "(%s); the exporting process must keep running and keep the array"
+                             % (pid, path, e.strerror)) from None
+        try:
+            self._map = mmap.mmap(f, size)
+        finally:
+            os.close(f)
+        self._ref = ctypes.c_char.from_buffer(self._map)
+        self.ptr = ctypes.addressof(self._ref)
+
+    def __del__(self):
+        self._ref = None
+        if self._map is not None:
+            self._map.close()
 
 
 # ---------------------------------------------------------------- GPU
@@ -46,11 +86,14 @@ class _GpuOpened:
     """Device memory of another process opened here; closed when the last
     array on it is gone."""
 
+    ptr = 0
+
     def __init__(self, handle):
         self.ptr, self._gen = _core.ipc_open(handle)
 
     def __del__(self):
-        _core.ipc_close(self.ptr, self._gen)
+        if self.ptr:
+            _core.ipc_close(self.ptr, self._gen)
 
 
 # ------------------------------------------------------------- handles
@@ -88,8 +131,18 @@ class IpcHandle:
     def _open_memory(self):
         if self._opened is not None:
             raise ValueError("IpcHandle is already opened")
-        refuse_on_simulator()
-        self._opened = _GpuOpened(self.handle)
+        if self.handle.startswith(_SIM_MAGIC):
+            _, pid, fd, size = struct.unpack_from(_SIM_FORMAT, self.handle)
+            if not _sim():
+                raise ValueError("this IPC handle comes from a simulator process (PTXJIT_SIM=1); a GPU process "
+                                 "cannot open it")
+            if pid == os.getpid():
+                raise ValueError("an IPC handle cannot be opened in the process that made it; use the array")
+            self._opened = _SimOpened(pid, fd, size)
+        else:
+            if _sim():
+                raise ValueError("the simulator (PTXJIT_SIM=1) cannot open the IPC handle of GPU memory")
+            self._opened = _GpuOpened(self.handle)
         return self._opened
 
     def open(self, context=None):
@@ -151,8 +204,11 @@ def get_ipc_handle(darr):
     lo, hi = darr._span()
     if hi <= lo:
         raise ValueError("get_ipc_handle: the array has no elements to share")
-    refuse_on_simulator()
-    handle, base, size = _core.ipc_get(darr._ptr)
+    if _sim():
+        fd, base, size = _core.sim_share(darr._ptr + lo, hi - lo)
+        handle = struct.pack(_SIM_FORMAT, _SIM_MAGIC, os.getpid(), fd, size).ljust(HANDLE_BYTES, b"\0")
+    else:
+        handle, base, size = _core.ipc_get(darr._ptr)
     desc = {"shape": darr.shape, "strides": darr.strides, "dtype": darr.dtype}
     return IpcArrayHandle(IpcHandle(darr, handle, size, None, darr._ptr - base), desc)
 
@@ -166,7 +222,10 @@ class _OpenIpcArray:
         shape, dtype, strides = self._args
         h = self._h
         dtype = check_dtype(dtype)
-        h.size = h.offset + dtype.itemsize * int(np.prod(shape_tuple(shape), dtype=np.int64))
+        if h.handle.startswith(_SIM_MAGIC):
+            h.size = struct.unpack_from(_SIM_FORMAT, h.handle)[3]
+        else:
+            h.size = h.offset + dtype.itemsize * int(np.prod(shape_tuple(shape), dtype=np.int64))
         return h.open_array(None, shape, dtype, strides)
 
     def __exit__(self, *exc):
