@@ -278,7 +278,28 @@ DRIVER_CASES = [
     # (the runtime tries once more when entering its context fails)
     ("drv_ctx_get", "cuCtxGetCurrent", UNKNOWN, 0, lambda: cuda.to_device(np.zeros(3)), 2),
     ("drv_ctx_set", "cuCtxSetCurrent", UNKNOWN, 0, lambda: _other_thread(lambda: cuda.to_device(np.zeros(3))), 2),
+    # CUDA graphs (src/rt/graph.c)
+    ("drv_graph_begin", "cuStreamBeginCapture", UNKNOWN, 0, lambda: _graph(lambda: None)),
+    ("drv_graph_end", "cuStreamEndCapture", UNKNOWN, 0, lambda: _graph(lambda: None)),
+    ("drv_graph_instantiate", "cuGraphInstantiateWithFlags", UNKNOWN, 0, lambda: _graph(lambda: None)),
+    ("drv_graph_launch", "cuGraphLaunch", UNKNOWN, 0, lambda: _graph(lambda: None).launch()),
+    ("drv_graph_copy", "cuMemcpyDtoDAsync", UNKNOWN, 0, lambda: _graph_copy(_dev(100), _dev(100))),
+    ("drv_graph_memset", "cuMemsetD8Async", UNKNOWN, 0, lambda: _graph_memset(_dev(100))),
 ]
+
+
+def _graph(fn):
+    with cuda.graph() as g:
+        fn()
+    return g
+
+
+def _graph_copy(a, b):
+    return _graph(lambda: a.copy_to_device(b))
+
+
+def _graph_memset(a):
+    return _graph(lambda: a._memset(0))
 
 
 def _elapsed():

@@ -1197,6 +1197,56 @@ TRIGGERS += [
 # that a regex would match any message) are named by the trigger itself,
 # as its fifth element.
 
+# CUDA graphs (python/ptxjit/cuda/graph.py, src/py/graph.c, src/rt/graph.c)
+
+@cuda.jit(debug=True)
+def k_debug_store(a):
+    assert a[0] < 1e30
+    a[0] = 1.0
+
+
+def _in_capture(fn, stream=None):
+    def run():
+        with cuda.graph(stream):
+            fn()
+    return run
+
+
+def _graph_launch_in_its_capture():
+    g = cuda.graph()
+    with g.capture():
+        g.launch()
+
+
+def _graph_nested():
+    with cuda.graph():
+        with cuda.graph():
+            pass
+
+
+def _graph_strided_copy():
+    d = cuda.to_device(_f32(8))
+    _in_capture(lambda: d[::2].copy_to_host(cuda.pinned_array(4, np.float32)))()
+
+
+TRIGGERS += [
+    ("graph_not_captured", lambda: cuda.graph().launch(), "RuntimeError", ["has not been captured yet"]),
+    ("graph_launch_in_capture", _graph_launch_in_its_capture, "ValueError", ["still being captured"]),
+    ("graph_nested", _graph_nested, "ValueError", ["being captured already"]),
+    ("graph_synchronize", _in_capture(cuda.synchronize), "ValueError",
+     ["cuda.synchronize()", "inside a graph capture"]),
+    ("graph_host_array", _in_capture(lambda: k_store[1, 8](np.zeros(8, np.float32), 1.0)), "RuntimeError",
+     ["k_store", "argument 1 ('a')", "cuda.to_device()"]),
+    ("graph_debug_kernel", _in_capture(lambda: k_debug_store[1, 1](cuda.to_device(_f32()))), "RuntimeError",
+     ["k_debug_store", "debug=True"]),
+    ("graph_pageable_copy", _in_capture(lambda: cuda.to_device(np.ones(8))), "ValueError",
+     ["pageable host memory", "cuda.pinned_array()"]),
+    ("graph_strided_copy", _graph_strided_copy, "RuntimeError", ["strided view", "inside a graph capture"]),
+    ("graph_stream_int", lambda: cuda.graph(5), "TypeError", ["cuda.graph(stream)", "int"]),
+    ("graph_default_stream", _in_capture(lambda: None, cuda.default_stream()), "ValueError",
+     ["default stream cannot be captured"]),
+]
+
 # ----------------------------------------------- what no trigger here covers
 #
 # GPU_ONLY: the messages of the CUDA driver's path, and of GPU memory and
@@ -1211,6 +1261,12 @@ TRIGGERS += [
 
 GPU_ONLY = {
     "py:nvdisasm %s failed (%d): %s": "nvdisasm rejecting a cubin the driver linked (inspect_sass on a GPU)",
+    "cuStreamEndCapture (the capture was invalidated by an operation a graph cannot hold, issued while it was "
+    "captured)": "work another library issued on the capture stream",
+    "the CUDA driver has no CUDA graph entry points (cuda.graph() needs CUDA 11.4 or newer)": "a driver older "
+    "than CUDA 11.4",
+    "this graph was captured before cuda.close() and cannot be used any more; capture it again": "the simulator "
+    "keeps its recorded work across cuda.close()",
     "py:__dlpack__(stream=0) is ambiguous for CUDA (the DLPack protocol disallows it): pass 1 for the legacy "
     "default stream or 2 for the per-thread one": "kDLCUDA arrays only (tests/test_dlpack.py, GPU)",
     "py:cuda.from_dlpack: the tensor is on %s; kernels take CUDA memory: move it to the GPU first (x.cuda()), "
@@ -1234,6 +1290,8 @@ SIMINT = "an internal error of the simulator"
 INTERNAL = {
     "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "
     "devices before a runtime is made for one (src/py/devices.c)",  # src/rt/driver.c
+    'out of host memory recording a graph': HOSTMEM,  # src/rt/graph.c
+    'this graph is not being captured': PRIV + ": Graph._end; the `with` block ends only its own capture",  # src/rt/graph.c
     'to_dlpack() takes a device array, not %.100s': PRIV,  # src/py/dlpack.c
     "a device array whose stride %zd is not a multiple of its item size %d cannot be exported through DLPack "
     "(strides count elements)": "device arrays' strides are multiples of their item size (the private _view "
@@ -1432,6 +1490,12 @@ GPU_CHILD_TRIGGERS = [
 # the format, words besides the call's name, the error and its code).
 _UNK = ("CUDA_ERROR_UNKNOWN", "(999)")
 DRIVER_TRIGGERS = [
+    ("drv_graph_begin", "cases", "cuStreamBeginCapture (cuda.graph capture)", _UNK, []),
+    ("drv_graph_end", "cases", "cuStreamEndCapture (cuda.graph capture)", _UNK, []),
+    ("drv_graph_instantiate", "cases", "cuGraphInstantiate (the captured graph)", _UNK, []),
+    ("drv_graph_launch", "cases", "cuGraphLaunch (graph.launch())", _UNK, []),
+    ("drv_graph_copy", "cases", "cuMemcpy%sAsync (%zu bytes, in a graph capture)", _UNK, ["DtoD", "400 bytes"]),
+    ("drv_graph_memset", "cases", "cuMemsetD8Async (%zu bytes, in a graph capture)", _UNK, ["400 bytes"]),
     ("drv_alloc_code_unnamed", "cases", "cuMemAlloc(%zu bytes)", ("CUDA_ERROR_12345", "(12345)"),
      ["12582912 bytes"]),
     ("drv_htod", "cases", "cuMemcpyHtoD(%zu bytes to a device array)", _UNK, ["4000 bytes", "to a device array"]),

@@ -906,6 +906,13 @@ FEATURES += [
      ["test_njit.py::test_scalars_match_python", "test_njit_nocc.py::test_every_function_ran_on_the_interpreter"]),
     ("ptxjit", "DLPack", "`d.__dlpack__()`, `cuda.from_dlpack(x)`",
      YES, "", ["test_dlpack.py::test_device_and_capsules", "test_dlpack.py::test_from_dlpack_round_trip_and_capsules"]),
+    ("ptxjit", "CUDA graphs", "`with cuda.graph() as g:`, `with g.capture():`, `g.launch(stream=None)`",
+     YES, "Launches and copies of the block captured and replayed for one driver call; capturing again "
+     "updates the arguments; ptxjit kernels can be captured in CuPy's and PyTorch's graphs. See "
+     "[CUDA graphs](graphs.md).",
+     ["test_graphs.py::test_replays_equal_numpy", "test_graphs.py::test_recapture_updates_arguments",
+      "test_graphs.py::test_invalid_use_gives_clear_errors", "test_graphs.py::test_fake_driver_captures_and_replays",
+      "test_graphs.py::test_foreign_graph_records_ptxjit_kernels"]),
     ("ptxjit", "Read-only arrays", "read-only NumPy arrays as arguments",
      YES, "A store into one is refused at its line.",
      ["test_cuda_readonly.py::test_write_is_refused_at_its_line", "test_cuda_readonly.py::test_reading_works"]),

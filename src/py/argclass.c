@@ -276,7 +276,10 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		 * NUMBA_CUDA_ARRAY_INTERFACE_SYNC=0 (st->cai_sync) turns it off */
 		CUstream s = (CUstream)(uintptr_t)sv;
 		RtErr e;
-		if (st->cai_sync && sv != 0 && s != L->stream && !(sv == 1 && !L->stream)) {
+		/* no order is made on a stream being captured into a graph (the
+		 * producer's work was done before the capture, or is in it) */
+		if (st->cai_sync && sv != 0 && s != L->stream && !(sv == 1 && !L->stream) &&
+		    !rt_capturing(cur_rt(st), rt_graph_stream(cur_rt(st), L->stream))) {
 			if (enter_rt(st, cur_rt(st)))
 				goto done;
 			if (rt_stream_order(cur_rt(st), s, L->stream, &e)) {

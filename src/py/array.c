@@ -285,6 +285,31 @@ static int check_range(DeviceArrayObject *a, Py_ssize_t off, Py_ssize_t n)
 	return 0;
 }
 
+/* A copy (or, with n < 0, a memset of -n bytes to `byte`) issued while
+ * a graph is captured: the work meant for the default stream or the
+ * capture stream goes into the graph (src/rt/graph.c), which keeps a and
+ * the host object alive.  1: s is not captured, copy as usual; 0: done;
+ * -1: an exception is set.  host: 0 none, 1 dst, 2 src is host memory
+ * (for a memset: the byte). */
+static int captured_copy(DeviceArrayObject *a, CUstream s, void *dst, const void *src, Py_ssize_t n,
+                         int host, PyObject *other)
+{
+	ModState *st = a->st;
+	RtErr e;
+	s = rt_graph_stream(a->rt, s);
+	if (!a->rt->capture || rt_capturing(a->rt, s) != 1)
+		return 1;
+	int rc = n < 0 ? rt_graph_memset(a->rt, (CUdeviceptr)(uintptr_t)dst, host, (size_t)-n, &e)
+	               : rt_graph_copy(a->rt, dst, src, (size_t)n, host, &e);
+	if (rc) {
+		raise_rt(st, &e);
+		return -1;
+	}
+	if (capture_keep(st, (PyObject *)a) || (other && capture_keep(st, other)))
+		return -1;
+	return 0;
+}
+
 /* _htod(src, offset=0, stream=None): copies the bytes of a contiguous
  * host buffer to the array's memory at offset. */
 static PyObject *DeviceArray_htod(DeviceArrayObject *a, PyObject *args, PyObject *kwds)
@@ -306,6 +331,13 @@ static PyObject *DeviceArray_htod(DeviceArrayObject *a, PyObject *args, PyObject
 	if (check_range(a, off, v.len) || (v.len && enter_rt(st, a->rt))) {
 		PyBuffer_Release(&v);
 		return NULL;
+	}
+	rc = a->rt->capture ? captured_copy(a, s, (void *)(uintptr_t)(a->ptr + off), v.buf, v.len, 2, src) : 1;
+	if (rc <= 0) {
+		PyBuffer_Release(&v);
+		if (rc)
+			return NULL;
+		Py_RETURN_NONE;
 	}
 	if (!async && (v.len >= (1 << 20) || st->host_funcs)) {
 		Py_BEGIN_ALLOW_THREADS
@@ -385,6 +417,13 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 		return NULL;
 	}
 	drain_copies(st);
+	rc = a->rt->capture ? captured_copy(a, s, v.buf, (void *)(uintptr_t)(a->ptr + off), v.len, 1, dst) : 1;
+	if (rc <= 0) {
+		PyBuffer_Release(&v);
+		if (rc)
+			return NULL;
+		Py_RETURN_NONE;
+	}
 	if (!async && (v.len >= (1 << 20) || st->host_funcs)) {
 		Py_BEGIN_ALLOW_THREADS
 		rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
@@ -426,8 +465,12 @@ static PyObject *DeviceArray_dtod(DeviceArrayObject *a, PyObject *args, PyObject
 	if (check_live(a) || check_live(b) || stream_arg(st, stream, a->rt, &s, &async) ||
 	    check_range(a, doff, n) || check_range(b, soff, n) || (n && enter_rt(st, a->rt)))
 		return NULL;
-	int rc = a->rt == b->rt ? rt_dtod(a->rt, a->ptr + doff, b->ptr + soff, (size_t)n, s, async, &e)
-	                        : rt_peer_copy(a->rt, a->ptr + doff, b->rt, b->ptr + soff, (size_t)n, s, async, &e);
+	int rc = a->rt->capture && a->rt == b->rt ? captured_copy(a, s, (void *)(uintptr_t)(a->ptr + doff),
+	                                                          (void *)(uintptr_t)(b->ptr + soff), n, 0, srco) : 1;
+	if (rc <= 0)
+		return rc ? NULL : (Py_INCREF(Py_None), Py_None);
+	rc = a->rt == b->rt ? rt_dtod(a->rt, a->ptr + doff, b->ptr + soff, (size_t)n, s, async, &e)
+	                    : rt_peer_copy(a->rt, a->ptr + doff, b->rt, b->ptr + soff, (size_t)n, s, async, &e);
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
@@ -445,6 +488,9 @@ static PyObject *DeviceArray_memset(DeviceArrayObject *a, PyObject *args)
 	span_of(a, &lo, &hi);
 	if (check_live(a) || (hi > lo && enter_rt(st, a->rt)))
 		return NULL;
+	int rc = a->rt->capture ? captured_copy(a, NULL, (void *)(uintptr_t)(a->ptr + lo), NULL, lo - hi, byte, NULL) : 1;
+	if (rc <= 0)
+		return rc ? NULL : (Py_INCREF(Py_None), Py_None);
 	if (rt_memset(a->rt, a->ptr + lo, byte, (size_t)(hi - lo), &e))
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;

@@ -217,6 +217,25 @@ static int stream_on_other_device(LauncherObject *L, Rt *rt)
 	return wrong_device(L->d->st, what, L->stream_rt, rt);
 }
 
+/* A launch that would wait for its stream, issued while the stream is
+ * captured into a graph (ptxjit's or another library's): refused. */
+static int refuse_capture(DispatcherObject *d, const ArgInfo *a, int n, int nhost)
+{
+	int i = 0;
+	while (nhost && i < n && a[i].cls != A_HOST)
+		i++;
+	if (nhost)
+		PyErr_Format(PyExc_RuntimeError, "kernel '%s': argument %d ('%s') is a host (NumPy) array, whose "
+		             "implicit copies to the device and back cannot be captured in a graph: copy it with "
+		             "cuda.to_device() before the capture and pass the device array", d->name, i + 1,
+		             arg_name(d, i));
+	else
+		PyErr_Format(PyExc_RuntimeError, "kernel '%s' waits for its end after each launch (debug=True or "
+		             "a synchronising launch), which a graph capture cannot hold: compile it without "
+		             "debug=True to capture it", d->name);
+	return -1;
+}
+
 /* Runs the launch: stages the host arrays, packs, launches, brings the
  * host arrays back (and, for kernels that can trap, reads the trap word). */
 static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nhost)
@@ -235,6 +254,12 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		return -1;
 	if (L->stream_rt && L->stream_rt != rt)
 		return stream_on_other_device(L, rt);
+	CUstream s = L->stream;
+	if (rt->capture || nhost || d->sync_after || pk->ntraps) {
+		s = rt_graph_stream(rt, s);
+		if ((nhost || d->sync_after || pk->ntraps) && rt_capturing(rt, s))
+			return refuse_capture(d, a, n, nhost);
+	}
 	if (nhost && stage_in(L, pk, a, n, &sg))
 		return -1;
 	unsigned char local[1024], *buf = local;
@@ -250,11 +275,11 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 			goto fail_raised;
 		}
 		Py_BEGIN_ALLOW_THREADS
-		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
+		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, s, buf, (size_t)pk->param_bytes, &e);
 		Py_END_ALLOW_THREADS
 		stop_end();
 	} else {
-		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, L->stream, buf, (size_t)pk->param_bytes, &e);
+		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, s, buf, (size_t)pk->param_bytes, &e);
 	}
 	if (buf != local)
 		PyMem_RawFree(buf);
@@ -318,7 +343,8 @@ static int warn_copy(LauncherObject *L, const ArgInfo *a, int n)
 
 /* Looks up (or compiles and files) the kernel of key and launches it. */
 static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, int len, ArgInfo *a, int n,
-                                 int nhost, KernelObject *(*make)(DispatcherObject *, void *), void *ctx)
+                                 int nhost, KernelObject *(*make)(DispatcherObject *, void *), void *ctx,
+                                 PyObject *const *args, int nargs)
 {
 	DispatcherObject *d = L->d;
 	if (nhost && !L->copy_warned && d->st->warn_copy && warn_copy(L, a, n))
@@ -335,6 +361,12 @@ static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, in
 	}
 	Py_INCREF(k);   /* the table may be cleared while the GIL is let go */
 	int rc = launch(L, k, a, n, nhost);
+	/* a launch captured in a graph: the graph keeps the kernel and arguments */
+	if (rc == 0 && d->st->capture_keep && rt_capturing(cur_rt(d->st), rt_graph_stream(cur_rt(d->st), L->stream)) == 1) {
+		rc = capture_keep(d->st, (PyObject *)k);
+		for (int j = 0; j < nargs && rc == 0; j++)
+			rc = capture_keep(d->st, args[j]);
+	}
 	Py_DECREF(k);
 	if (rc)
 		return NULL;
@@ -480,7 +512,7 @@ static PyObject *launch_shaped(LauncherObject *L, PyObject *const *args, int n)
 	key[len++] = 'S';
 	key[len++] = d->st->dev_slot[py_cur_dev];
 	Shaped ctx = {sh, n, a, d->st->dev_slot[py_cur_dev]};
-	result = find_and_launch(L, key, len, a, sh->nleaf, nhost, compile_shaped, &ctx);
+	result = find_and_launch(L, key, len, a, sh->nleaf, nhost, compile_shaped, &ctx, args, n);
 done:
 	if (a)
 		arg_release(d->st, a, i);
@@ -550,7 +582,7 @@ PyObject *launch_call(LauncherObject *L, PyObject *const *args, size_t nargsf, P
 	key[4 * n] = (unsigned char)(arg_flags(a, (int)n) | (pj_grid_small(L->grid, L->block) ? 4 : 0) |
 	                             d->st->dev_slot[py_cur_dev] << 3);
 	Plain ctx = {a, (int)n, key[4 * n]};
-	result = find_and_launch(L, key, 4 * (int)n + 1, a, (int)n, nhost, compile_plain, &ctx);
+	result = find_and_launch(L, key, 4 * (int)n + 1, a, (int)n, nhost, compile_plain, &ctx, args, (int)n);
 	if (nhost || !result)
 		arg_release(d->st, a, (int)n);
 done:

@@ -313,6 +313,8 @@ static PyObject *py_synchronize(PyObject *m, PyObject *unused)
 	int rc;
 	if (enter_rt(st, cur_rt(st)))
 		return NULL;
+	if (rt_graph_no_sync(cur_rt(st), NULL, "cuda.synchronize()", &e))
+		return raise_rt(st, &e);
 	Py_BEGIN_ALLOW_THREADS
 	rc = rt_sync(cur_rt(st), &e);
 	Py_END_ALLOW_THREADS
@@ -782,6 +784,7 @@ static int module_exec(PyObject *m)
 	    !(st->HostBuffer_T = new_type(m, &HostBuffer_spec, NULL, "HostBuffer")) ||
 	    !(st->Stream_T = new_type(m, &Stream_spec, NULL, "Stream")) ||
 	    !(st->Event_T = new_type(m, &Event_spec, NULL, "Event")) ||
+	    !(st->Graph_T = new_type(m, &Graph_spec, NULL, "Graph")) ||
 	    !(st->Kernel_T = new_type(m, &Kernel_spec, NULL, "Kernel")) ||
 	    !(st->Dispatcher_T = new_type(m, &Dispatcher_spec, NULL, "Dispatcher")) ||
 	    !(st->Launcher_T = new_type(m, &Launcher_spec, NULL, "Launcher")))
@@ -832,6 +835,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->HostBuffer_T);
 	Py_VISIT(st->Stream_T);
 	Py_VISIT(st->Event_T);
+	Py_VISIT(st->Graph_T);
 	Py_VISIT(st->Kernel_T);
 	Py_VISIT(st->Dispatcher_T);
 	Py_VISIT(st->Launcher_T);
@@ -863,6 +867,7 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->HostBuffer_T);
 	Py_CLEAR(st->Stream_T);
 	Py_CLEAR(st->Event_T);
+	Py_CLEAR(st->Graph_T);
 	Py_CLEAR(st->Kernel_T);
 	Py_CLEAR(st->Dispatcher_T);
 	Py_CLEAR(st->Launcher_T);

@@ -11,6 +11,7 @@
  *   module.c   module state, exceptions, error mapping, module functions
  *   array.c    DeviceArray (base of DeviceNDArray), HostBuffer (pinned)
  *   stream.c   Stream, Event
+ *   graph.c    Graph (stream capture, replays)
  *   jit.c      Kernel (one compiled signature), the resolver, compile()
  *   kcache.c   a Kernel's machine code as bytes and back (the disk cache)
  *   config.c, argclass.c, argpack.c, hoststage.c, launch.c
@@ -87,7 +88,9 @@ typedef struct ModState {
 	 * LOW_OCCUPANCY_GRID blocks, host arrays copied at a launch */
 	int warn_occupancy, warn_copy;
 	int cai_sync;              /* launches order a __cuda_array_interface__ producer's stream */
-	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T;
+	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T, *Graph_T;
+	/* graph.c: while a graph is captured, the list of what it refers to */
+	PyObject *capture_keep;
 	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
 	PyObject *resolve_table;   /* id(obj) -> (obj, kind, qualname, module); from Python */
 	PyObject *records;         /* [(dtype, Numba spelling)] of record dtypes seen (records.c) */
@@ -208,6 +211,11 @@ typedef struct EventObject {
 	RtEvent ev;
 } EventObject;
 extern PyType_Spec Stream_spec, Event_spec;
+
+/* graph.c */
+extern PyType_Spec Graph_spec;
+/* Keeps o alive with the graph being captured (nothing when none is); -1 on error. */
+int capture_keep(ModState *st, PyObject *o);
 
 /* jit.c */
 /* A kernel's module on a device other than its first. */

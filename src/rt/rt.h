@@ -277,6 +277,8 @@ typedef struct Rt {
 	size_t xfer_bytes[2];      /* bytes moved to / from the device by rt_put / rt_get */
 	size_t xfer_dmas;          /* cuMemcpy*Async calls they made */
 	CUevent order_ev;          /* rt_stream_order's event */
+	struct RtGraph *capture;   /* the graph being captured (graph.c), or NULL */
+	struct RtGraphDriver *gd;  /* graph.c: its entry points, resolved at first use */
 } Rt;
 
 typedef struct RtMemStats {
@@ -482,5 +484,46 @@ int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e);
  * (code, threadIdx, blockIdx; all zero when no thread trapped), clearing
  * it for the next launch. */
 int rt_read_trap(Rt *rt, RtKernel *k, CUstream s, uint32_t out[PJ_TRAP_WORDS], RtErr *e);
+
+/* graph.c: CUDA graphs made by stream capture.  On the GPU the capture
+ * is the driver's (cuStreamBeginCapture in relaxed mode, so that memory
+ * can be allocated and modules loaded while it runs); in the simulator
+ * the launches, copies and memsets issued on the capture stream are
+ * recorded and a replay runs them in order.  One graph is captured at a
+ * time.  A new capture of a graph that was instantiated updates its
+ * executable graph in place (cuGraphExecUpdate) or instantiates anew. */
+typedef struct RtOp RtOp;
+typedef struct RtGraph {
+	CUstream s;               /* the capture stream */
+	unsigned gen;             /* the context generation of exec */
+	struct CUgraphExec_st *exec;
+	RtOp *ops;                /* SIM: the captured work */
+	int nops, capops;
+	RtOp *rec;                /* SIM: the work of the capture under way */
+	int nrec, caprec;
+	int nodes;                /* nodes of the last capture */
+} RtGraph;
+int rt_graph_begin(Rt *rt, RtGraph *g, CUstream s, RtErr *e);
+/* Ends the capture; keep 0 throws the captured work away (an exception
+ * in the capture), the graph keeping what it had. */
+int rt_graph_end(Rt *rt, RtGraph *g, int keep, RtErr *e);
+int rt_graph_launch(Rt *rt, RtGraph *g, CUstream s, RtErr *e);
+void rt_graph_free(Rt *rt, RtGraph *g);
+/* The stream work meant for s goes to: the capture stream for the
+ * default stream (0) while a graph is captured, else s. */
+CUstream rt_graph_stream(Rt *rt, CUstream s);
+/* 1 when work issued on s is captured by ptxjit's capture, 2 when by
+ * another library's (cuStreamIsCapturing), 0 when it runs. */
+int rt_capturing(Rt *rt, CUstream s);
+/* -1 with an error when waiting for s (NULL, the legacy default stream
+ * or the capture stream; what names the call) would wait for a capture. */
+int rt_graph_no_sync(Rt *rt, CUstream s, const char *what, RtErr *e);
+/* The copies and memsets of a capture: host memory must be pinned (it
+ * is read or written when the graph runs). */
+int rt_graph_copy(Rt *rt, void *dst, const void *src, size_t n, int host, RtErr *e);
+int rt_graph_memset(Rt *rt, CUdeviceptr dst, int byte, size_t n, RtErr *e);
+/* stream.c's simulator launch records into the capture through this. */
+int rt_graph_record_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
+                           unsigned smem, const void *params, size_t nbytes, RtErr *e);
 
 #endif

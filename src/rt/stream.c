@@ -53,6 +53,8 @@ int rt_stream_new(Rt *rt, CUstream *s, RtErr *e)
 
 int rt_stream_sync(Rt *rt, CUstream s, RtErr *e)
 {
+	if (rt_graph_no_sync(rt, s, "stream.synchronize()", e))
+		return -1;
 	if (rt->sim)
 		return 0;
 	if (rt_enter(rt, e))
@@ -351,6 +353,8 @@ static int sim_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigne
 int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
               unsigned smem, CUstream s, void *params, size_t nbytes, RtErr *e)
 {
+	if (rt->sim && rt->capture && rt->capture->s == s)
+		return rt_graph_record_launch(rt, k, grid, block, smem, params, nbytes, e);
 	if (rt->sim)
 		return sim_launch(rt, k, grid, block, smem, params, e);
 	/* before the driver's ptxas says it in hex, or cuFuncSetAttribute

@@ -58,7 +58,18 @@
  * of a context that was reset, refused), "ctx_gen" (contexts made), "links"
  * (cuLinkComplete calls), "ptx_loads" and "cubin_loads" (modules loaded from PTX,
  * which a driver compiles, and from machine code), "injected" (failures of
- * fake_fail's rules returned).
+ * fake_fail's rules returned), "graph_nodes" (work recorded by stream
+ * captures), "graph_instantiates", "graph_updates" (cuGraphExecUpdate_v2
+ * calls that succeeded), "graph_launches".
+ *
+ * Stream capture (cuStreamBeginCapture_v2 .. cuStreamEndCapture) records
+ * the launches, copies and memsets issued on the stream as nodes, running
+ * nothing; cuGraphLaunch issues them again on its stream.  As the driver
+ * does, a capture is invalidated (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+ * then CUDA_ERROR_STREAM_CAPTURE_INVALIDATED at its end) by synchronising
+ * the stream or by a copy from or to pageable host memory, and the
+ * default streams cannot be captured.  cuGraphExecUpdate_v2 takes a graph
+ * of the same kinds of nodes (a kernel node: the same function).
  *
  * The linker (cuLinkCreate_v2, cuLinkAddData_v2, cuLinkComplete, cuLinkDestroy)
  * makes "machine code" that is the PTX behind a header: "\177ELF" and
@@ -102,6 +113,7 @@ enum {
 	E_INVALID_IMAGE = 200, E_INVALID_CONTEXT = 201, E_INVALID_PTX = 218, E_INVALID_HANDLE = 400, E_NOT_FOUND = 500,
 	E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700, E_INVALID_DEVICE = 101, E_LAUNCH_OUT_OF_RESOURCES = 701,
 	E_LAUNCH_FAILED = 719, E_NOT_SUPPORTED = 801, E_UNKNOWN = 999,
+	E_CAPTURE_UNSUPPORTED = 900, E_CAPTURE_INVALIDATED = 901, E_GRAPH_UPDATE = 910,
 };
 
 static struct {
@@ -110,6 +122,7 @@ static struct {
 	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
 	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
 	long host_funcs, host_maps, managed_allocs, ipc_gets, ipc_opens, ipc_closes;
+	long graph_nodes, graph_instantiates, graph_updates, graph_launches;
 	long fault_on_launch, faults, stale_uses;
 	long reject_cubin, links, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
@@ -143,7 +156,8 @@ static struct alloc *allocs;
 struct module { char *ptx; unsigned gen; void *ctx; uint32_t err[12]; };   /* err: the module's __pj_err (PJ_TRAP_WORDS) */
 struct function { char name[256]; unsigned gen; struct module *mod; };
 struct event { double t; int recorded; volatile int pending; unsigned gen; };
-struct stream { unsigned gen; void *ctx; };
+struct graph;
+struct stream { unsigned gen; void *ctx; struct graph *cap; int invalid; };
 /* A stream of ours (0, 1 and 2 are the driver's default streams). */
 #define OURS(s) ((uintptr_t)(s) > 2)
 static pthread_mutex_t am = PTHREAD_MUTEX_INITIALIZER;   /* allocs */
@@ -495,6 +509,10 @@ long fake_get(const char *key)
 	if (!strcmp(key, "launch_device")) return F.launch_device;
 	if (!strncmp(key, "allocs", 6) && key[6] >= '0' && key[6] < '0' + MAXDEV) return F.dev_allocs[key[6] - '0'];
 	if (!strncmp(key, "live", 4) && key[4] >= '0' && key[4] < '0' + MAXDEV) return F.dev_live[key[4] - '0'];
+	if (!strcmp(key, "graph_nodes")) return F.graph_nodes;
+	if (!strcmp(key, "graph_instantiates")) return F.graph_instantiates;
+	if (!strcmp(key, "graph_updates")) return F.graph_updates;
+	if (!strcmp(key, "graph_launches")) return F.graph_launches;
 	return -1;
 }
 
@@ -549,6 +567,9 @@ static const char *err_name(CUresult r)
 	case E_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
 	case E_NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
 	case E_UNKNOWN: return "CUDA_ERROR_UNKNOWN";
+	case E_CAPTURE_UNSUPPORTED: return "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";
+	case E_CAPTURE_INVALIDATED: return "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED";
+	case E_GRAPH_UPDATE: return "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE";
 	}
 	return NULL;   /* cuGetErrorName fails: the runtime names the code itself */
 }
@@ -740,6 +761,55 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 	return E_INVALID_VALUE;
 }
 
+/* ------------------------------------------------------ stream capture */
+
+enum { N_KERNEL, N_COPY, N_MEMSET };
+struct node {
+	int kind;
+	void *fn;
+	unsigned grid[3], block[3], smem;
+	unsigned char *params;
+	size_t nparams;
+	void *dst;
+	const void *src;
+	size_t n;
+	int byte;
+};
+struct graph { struct node *nodes; int n, cap; };
+
+/* The graph a stream is capturing into, or NULL. */
+static struct graph *capturing(void *s)
+{
+	return OURS(s) ? ((struct stream *)s)->cap : NULL;
+}
+
+static struct node *add_node(struct graph *g, int kind)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 8;
+		g->nodes = realloc(g->nodes, (size_t)g->cap * sizeof *g->nodes);
+	}
+	struct node *nd = &g->nodes[g->n++];
+	memset(nd, 0, sizeof *nd);
+	nd->kind = kind;
+	F.graph_nodes++;
+	return nd;
+}
+
+/* A copy issued on a capturing stream: host memory must be pinned. */
+static CUresult capture_copy(void *s, void *dst, const void *src, size_t n, const void *host)
+{
+	if (host && !is_pinned(host, n)) {
+		((struct stream *)s)->invalid = 1;
+		return E_CAPTURE_UNSUPPORTED;
+	}
+	struct node *nd = add_node(capturing(s), N_COPY);
+	nd->dst = dst;
+	nd->src = src;
+	nd->n = n;
+	return OK;
+}
+
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { INJECT(); GUARD(); OWNED(d); if (F.fault_pending) return sync_point(); drain(); F.htod++; memcpy((void *)(uintptr_t)d, s, n); return OK; }
 CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { INJECT(); OWNED(s); CUresult r = sync_point(); if (r) return r; F.dtoh++; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
 CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { INJECT(); GUARD(); OWNED(d); OWNED(s); if (F.fault_pending) return sync_point(); drain(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
@@ -749,6 +819,8 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
 	INJECT();
 	GUARD();
 	OWNED(d);
+	if (capturing(st))
+		return capture_copy(st, (void *)(uintptr_t)d, s, n, s);
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
 	if (!F.dma_mbps)
@@ -772,6 +844,8 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 	INJECT();
 	GUARD();
 	OWNED(s);
+	if (capturing(st))
+		return capture_copy(st, d, (void *)(uintptr_t)s, n, d);
 	F.dtoh++;
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
@@ -789,8 +863,32 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 	return OK;
 }
 
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st) { INJECT(); return cuMemcpyDtoD_v2(d, s, n); }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st)
+{
+	INJECT();
+	if (capturing(st))
+		return capture_copy(st, (void *)(uintptr_t)d, (void *)(uintptr_t)s, n, NULL);
+	return cuMemcpyDtoD_v2(d, s, n);
+}
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { INJECT(); GUARD(); OWNED(d); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char c, size_t n, void *st)
+{
+	INJECT();
+	GUARD();
+	OWNED(d);
+	if (capturing(st)) {
+		struct node *nd = add_node(capturing(st), N_MEMSET);
+		nd->dst = (void *)(uintptr_t)d;
+		nd->byte = c;
+		nd->n = n;
+		return OK;
+	}
+	if (F.fault_pending)
+		return OK;
+	drain();
+	memset((void *)(uintptr_t)d, c, n);
+	return OK;
+}
 
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
 {
@@ -1055,6 +1153,23 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 		return E_INVALID_CONTEXT;
 	}
 	F.launch_device = dev_of_ctx(current);
+	if (capturing(stream)) {
+		struct node *nd = add_node(capturing(stream), N_KERNEL);
+		nd->fn = fn;
+		nd->grid[0] = gx; nd->grid[1] = gy; nd->grid[2] = gz;
+		nd->block[0] = bx; nd->block[1] = by; nd->block[2] = bz;
+		nd->smem = smem;
+		for (int i = 0; extra && extra[i] != (void *)0; i += 2) {
+			if (extra[i] == (void *)1) nd->params = extra[i + 1];
+			else if (extra[i] == (void *)2) nd->nparams = *(size_t *)extra[i + 1];
+		}
+		if (nd->params) {   /* the driver copies the parameters at the capture */
+			unsigned char *p = malloc(nd->nparams ? nd->nparams : 1);
+			memcpy(p, nd->params, nd->nparams);
+			nd->params = p;
+		}
+		return OK;
+	}
 	F.launches++;
 	int fault = 0;
 	if (F.fault_on_launch) {
@@ -1134,6 +1249,10 @@ CUresult cuStreamCreate(void **s, unsigned flags)
 CUresult cuStreamSynchronize(void *s)
 {
 	INJECT();
+	if (capturing(s)) {
+		((struct stream *)s)->invalid = 1;
+		return E_CAPTURE_UNSUPPORTED;
+	}
 	if (OURS(s) && dead(((struct stream *)s)->gen))
 		return E_INVALID_HANDLE;
 	return sync_point();
@@ -1283,3 +1402,138 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr d, void *dctx, CUdeviceptr s, void *sctx,
 	INJECT();
 	return cuMemcpyPeer(d, dctx, s, sctx, n);
 }
+
+/* ------------------------------------------------------------- graphs */
+
+CUresult cuStreamBeginCapture_v2(void *s, int mode)
+{
+	INJECT();
+	GUARD();
+	if (!OURS(s))
+		return E_CAPTURE_UNSUPPORTED;
+	struct stream *st = s;
+	if (st->cap)
+		return E_INVALID_VALUE;
+	st->cap = calloc(1, sizeof *st->cap);
+	st->invalid = 0;
+	return OK;
+}
+
+static void free_graph(struct graph *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->n; i++)
+		free(g->nodes[i].params);
+	free(g->nodes);
+	free(g);
+}
+
+CUresult cuStreamEndCapture(void *s, void **graph)
+{
+	INJECT();
+	*graph = NULL;
+	if (!capturing(s))
+		return E_INVALID_VALUE;
+	struct stream *st = s;
+	struct graph *g = st->cap;
+	st->cap = NULL;
+	if (st->invalid) {
+		free_graph(g);
+		return E_CAPTURE_INVALIDATED;
+	}
+	*graph = g;
+	return OK;
+}
+
+CUresult cuStreamIsCapturing(void *s, int *status)
+{
+	INJECT();
+	*status = capturing(s) ? (((struct stream *)s)->invalid ? 2 : 1) : 0;
+	return OK;
+}
+
+CUresult cuGraphGetNodes(void *graph, void **nodes, size_t *n)
+{
+	INJECT();
+	*n = (size_t)((struct graph *)graph)->n;
+	return OK;
+}
+
+/* A copy of graph's nodes (the parameter buffers too) into exec. */
+static void copy_graph(struct graph *exec, const struct graph *graph)
+{
+	for (int i = 0; i < exec->n; i++)
+		free(exec->nodes[i].params);
+	exec->n = 0;
+	for (int i = 0; i < graph->n; i++) {
+		struct node *nd = add_node(exec, graph->nodes[i].kind);
+		F.graph_nodes--;
+		*nd = graph->nodes[i];
+		if (nd->params) {
+			nd->params = malloc(nd->nparams ? nd->nparams : 1);
+			memcpy(nd->params, graph->nodes[i].params, nd->nparams);
+		}
+	}
+}
+
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags)
+{
+	INJECT();
+	GUARD();
+	struct graph *x = calloc(1, sizeof *x);
+	copy_graph(x, graph);
+	F.graph_instantiates++;
+	*exec = x;
+	return OK;
+}
+
+CUresult cuGraphExecUpdate_v2(void *exec, void *graph, void *info)
+{
+	INJECT();
+	struct graph *x = exec, *g = graph;
+	int same = x->n == g->n;
+	for (int i = 0; i < x->n && same; i++)
+		same = x->nodes[i].kind == g->nodes[i].kind && x->nodes[i].fn == g->nodes[i].fn;
+	if (!same) {
+		if (info)
+			*(int *)info = 2;   /* CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED */
+		return E_GRAPH_UPDATE;
+	}
+	copy_graph(x, g);
+	F.graph_updates++;
+	return OK;
+}
+
+CUresult cuGraphLaunch(void *exec, void *stream)
+{
+	INJECT();
+	GUARD();
+	struct graph *x = exec;
+	F.graph_launches++;
+	for (int i = 0; i < x->n; i++) {
+		struct node *nd = &x->nodes[i];
+		CUresult r = OK;
+		if (nd->kind == N_KERNEL) {
+			size_t size = nd->nparams;
+			void *extra[] = {(void *)1, nd->params, (void *)2, &size, (void *)0};
+			r = cuLaunchKernel(nd->fn, nd->grid[0], nd->grid[1], nd->grid[2], nd->block[0], nd->block[1],
+			                   nd->block[2], nd->smem, stream, NULL, nd->params ? extra : NULL);
+		} else if (nd->kind == N_MEMSET) {
+			r = cuMemsetD8Async((CUdeviceptr)(uintptr_t)nd->dst, (unsigned char)nd->byte, nd->n, stream);
+		} else if (capturing(stream)) {
+			r = capture_copy(stream, nd->dst, nd->src, nd->n, NULL);
+		} else {
+			if (F.fault_pending)
+				continue;
+			drain();
+			memmove(nd->dst, nd->src, nd->n);
+		}
+		if (r)
+			return r;
+	}
+	return OK;
+}
+
+CUresult cuGraphDestroy(void *graph) { INJECT(); free_graph(graph); return OK; }
+CUresult cuGraphExecDestroy(void *exec) { INJECT(); free_graph(exec); return OK; }

@@ -49,6 +49,7 @@ from .emm import (  # noqa: F401
     AutoFreePointer, BaseCUDAMemoryManager, GetIpcHandleMixin, HostOnlyCUDAMemoryManager, IpcHandle,
     MappedMemory, MemoryPointer, NumbaCUDAMemoryManager, PinnedMemory, set_memory_manager,
 )
+from .graph import Graph, graph  # noqa: F401
 from .dlpack import from_dlpack  # noqa: F401
 from . import libdevice  # noqa: F401,E402
 from .args import In, InOut, Out  # noqa: F401

@@ -322,8 +322,6 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
     nbytes = dtype.itemsize
     for n in shape:
         nbytes *= n
-    if _core.is_simulator():
-        return np.ndarray(shape, dtype, strides=strides, order=order)
     buf = _core.HostBuffer(nbytes)
     return np.ndarray(shape, dtype, buffer=buf, strides=strides, order=order)
 

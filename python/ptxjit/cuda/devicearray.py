@@ -165,6 +165,7 @@ class DeviceNDArray(_core.DeviceArray):
                 if ary.size:
                     self._dtoh(ary, 0, _stream(stream))
                 return ary
+            _refuse_in_capture("copy_to_host into an array of another layout")
             tmp = np.empty(self.shape, self.dtype, order="F" if self._layout == "F" else "C")
             if tmp.size:
                 self._dtoh(tmp, 0, _stream(stream))
@@ -172,6 +173,7 @@ class DeviceNDArray(_core.DeviceArray):
             ary[...] = tmp
             return ary
         # a strided view: copy the bytes it spans, then pick its elements
+        _refuse_in_capture("copy_to_host of a strided view")
         lo, hi = self._span()
         buf = np.empty(hi - lo, np.uint8)
         if hi > lo:
@@ -194,6 +196,7 @@ class DeviceNDArray(_core.DeviceArray):
                 if self.nbytes:
                     self._dtod(ary, self.nbytes, 0, 0, _stream(stream))
                 return
+            _refuse_in_capture("copy_to_device from a device array of another layout")
             ary = ary.copy_to_host(stream=stream)
             _sync(stream)
         if isinstance(ary, np.ndarray):
@@ -215,6 +218,7 @@ class DeviceNDArray(_core.DeviceArray):
                 self._htod(host, 0, _stream(stream))
             return
         # a strided view: read the bytes it spans, write its elements, write back
+        _refuse_in_capture("copy_to_device into a strided view")
         lo, hi = self._span()
         if hi <= lo:
             return
@@ -358,6 +362,11 @@ class DeviceNDArray(_core.DeviceArray):
         if self.ndim != 1 or self._layout != "C":
             raise ValueError("split() needs a 1-d contiguous array")
         return [self[i:i + section] for i in range(0, self.shape[0], section)]
+
+
+def _refuse_in_capture(what):
+    from .graph import refuse_in_capture
+    refuse_in_capture(what)
 
 
 def _stream(stream):
