@@ -387,7 +387,9 @@ struct Type {
 	/* TY_TUPLE */
 	int n;
 	Type **elts;
-	/* TY_MODULE, TY_EXC: qualified name; TY_INTRIN/TY_DIM3: IN_* */
+	/* TY_MODULE, TY_EXC: qualified name; TY_INTRIN/TY_DIM3: IN_*;
+	 * TY_TUPLE: a vector type's name ("float32x3", elements .x .y .z .w),
+	 * NULL for a tuple */
 	const char *name;
 	int intrin;
 	/* TY_FUNC */
@@ -488,6 +490,13 @@ const char *ty_record_str(Ctx *c, const Type *rec);
  * member that kernels may use, with its qualified Python name.  Sema
  * types calls to them; lowering implements them. */
 #define LD_INTRIN(X, name, ret, args) X(IN_LD_##name, "cuda.libdevice." #name)
+/* Numba's CUDA vector types, cuda.<base>x<n>: the 10 bases (the order of
+ * vector_sk in sema_vector.c) with 1 to 4 elements .x .y .z .w */
+#define VECTOR_BASES(V, X, n) V(X, int8, n) V(X, int16, n) V(X, int32, n) V(X, int64, n) \
+	V(X, uint8, n) V(X, uint16, n) V(X, uint32, n) V(X, uint64, n) V(X, float32, n) V(X, float64, n)
+#define VECTOR_TYPES(V, X) VECTOR_BASES(V, X, 1) VECTOR_BASES(V, X, 2) VECTOR_BASES(V, X, 3) \
+	VECTOR_BASES(V, X, 4)
+#define VEC_INTRIN(X, base, n) X(IN_VEC_##base##x##n, "cuda." #base "x" #n)
 #define INTRINSICS(X) \
 	X(IN_NONE, "") \
 	/* builtins */ \
@@ -622,6 +631,8 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	/* numba.cuda.libdevice (sema/libdevice_tab.h, sema_libdevice.c, \
 	 * lower_libdevice.c) */ \
 	X(IN_LD_BEGIN, "") LIBDEVICE(LD_INTRIN, X) X(IN_LD_END, "") \
+	/* vector types' constructors (sema_vector.c) */ \
+	X(IN_VEC_BEGIN, "") VECTOR_TYPES(VEC_INTRIN, X) X(IN_VEC_END, "") \
 	X(IN_LAST, "")
 
 typedef enum {
@@ -637,6 +648,10 @@ extern const char *const intrin_name[NINTRIN];
 int intrin_lookup(const char *qualname);
 /* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
 int intrin_dtype(int intrin);
+/* Vector types (sema_vector.c): the type of constructor `in`
+ * (IN_VEC_*), and of a vector of n elements of kind sk. */
+Type *ty_vector_of(Ctx *c, int in);
+Type *ty_vector(Ctx *c, ScalarKind sk, int n);
 /* libdevice's functions (sema_libdevice.c): the declared type of
  * argument i, the result type (a tuple for two results), and the
  * argument types in words. */

@@ -106,6 +106,8 @@ TRIGGERS = [
     ("shfl_kw_twice", "def k(a):\n    a[0] = cuda.shfl_sync(0xffffffff, a[1], 0, mask=1)  #!\n", A),
     ("activemask_kw", "def k(a):\n    a[0] = cuda.activemask(x=1)  #!\n", A),
     ("fma_complex", "def k(a):\n    a[0] = cuda.fma(1j, 2.0, 3.0)  #!\n", A),
+    ("vector_count", "def k(a):\n    v = cuda.float3(1.0, 2.0)  #!\n", A),
+    ("vector_attr", "def k(a):\n    v = cuda.float2(1.0, 2.0)\n    a[0] = v.z  #!\n", A),
     ("libdevice_not_built", "def k(a):\n    a[0] = cuda.libdevice.j0(a[0])  #!\n", A),
     ("nanosleep_sm60", "def k(a):\n    cuda.nanosleep(100)  #!\n", A, {"opts": {"arch": 60}}),
     # device functions

@@ -291,6 +291,27 @@ static Value call_method(Lower *L, Expr *e)
 	lower_unsupported(L, e->span, "calling this");
 }
 
+/* cuda.float32x3(...): the scalars converted to the base type and the
+ * vectors' elements, in order (sema_vector.c) */
+static Value vector_ctor(Lower *L, Expr *e)
+{
+	Type *vt = e->ty;
+	Value r = {.ty = vt, .n = vt->n};
+	r.elts = arena_alloc(L->c->arena, sizeof(Value) * (size_t)vt->n);
+	int k = 0;
+	for (int i = 0; i < e->call.nargs; i++) {
+		Value a = lower_expr(L, e->call.args[i]);
+		if (a.ty->kind == TY_TUPLE)
+			for (int j = 0; j < a.n && k < vt->n; j++)
+				r.elts[k++] = a.elts[j];
+		else if (k < vt->n)
+			r.elts[k++] = lower_convert(L, a, vt->elts[0], e->call.args[i]->span);
+	}
+	if (k != vt->n)
+		ICE(L->c, "%s built from %d elements", vt->name, k);
+	return r;
+}
+
 Value lower_call_intrin(Lower *L, Expr *e)
 {
 	int in = e->call.intrin;
@@ -388,6 +409,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 			return lower_math_intrin(L, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)
 			return lower_libdevice(L, e, in);
+		if (in > IN_VEC_BEGIN && in < IN_VEC_END)
+			return vector_ctor(L, e);
 		err_at(L->c, e->span, "see the supported functions in the documentation",
 		       "%s() is not supported in kernels yet", intrin_name[in]);
 	}
@@ -449,6 +472,13 @@ Value lower_attr(Lower *L, Expr *e)
 	const char *name = e->attr.name;
 	if (!ot)
 		ICE(L->c, "attribute of an untyped expression");
+	if (ot->kind == TY_TUPLE && ot->name) {     /* a vector's .x .y .z .w */
+		Value v = lower_expr(L, o);
+		int k = name[0] == 'w' ? 3 : name[0] - 'x';
+		if (k < 0 || k >= v.n)
+			ICE(L->c, "vector attribute %s", name);
+		return v.elts[k];
+	}
 	switch (ot->kind) {
 	case TY_RECORD:
 		return lower_record_attr(L, e);

@@ -17,6 +17,7 @@
  * Names of Numba's types namespace (numba.float32, numba.types.int64) are
  * dtypes, not intrinsics; resolve.c and sema handle them.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core.h"
@@ -43,6 +44,15 @@ static const struct {
 	{"mod", "remainder"}, {"true_divide", "divide"}, {"bitwise_not", "invert"},
 	{"bitwise_invert", "invert"}, {"bitwise_left_shift", "left_shift"},
 	{"bitwise_right_shift", "right_shift"}, {"conj", "conjugate"},
+};
+
+/* the C names of the vector types' bases: cuda.float3 is cuda.float32x3 */
+static const struct {
+	const char *alias, *base;
+} vector_alias[] = {
+	{"char", "int8"}, {"short", "int16"}, {"int", "int32"}, {"long", "int64"}, {"longlong", "int64"},
+	{"uchar", "uint8"}, {"ushort", "uint16"}, {"uint", "uint32"}, {"ulong", "uint64"},
+	{"ulonglong", "uint64"}, {"float", "float32"}, {"double", "float64"},
 };
 
 static int has_prefix(const char *s, const char *p)
@@ -79,6 +89,18 @@ int intrin_lookup(const char *qualname)
 	}
 	if (!*qualname)
 		return IN_NONE;
+	char vbuf[64];
+	if (has_prefix(qualname, "cuda.")) {
+		const char *r = qualname + 5;
+		size_t n = strlen(r);
+		for (size_t i = 0; n >= 2 && i < sizeof vector_alias / sizeof vector_alias[0]; i++)
+			if (strlen(vector_alias[i].alias) == n - 1 && !strncmp(r, vector_alias[i].alias, n - 1) &&
+			    r[n - 1] >= '1' && r[n - 1] <= '4') {
+				snprintf(vbuf, sizeof vbuf, "cuda.%sx%c", vector_alias[i].base, r[n - 1]);
+				qualname = vbuf;
+				break;
+			}
+	}
 	for (int i = IN_NONE + 1; i < NINTRIN; i++)
 		if (intrin_name[i][0] && strcmp(intrin_name[i], qualname) == 0)
 			return i;

@@ -121,6 +121,9 @@ Type *type_fp16_intrin(Scope *sc, Expr *e, int in);
  * and every NumPy ufunc called on scalars (numpy.sqrt, abs, floor, ceil
  * and those) by the loop Numba picks (ufunc.c) */
 Type *type_math_intrin(Scope *sc, Expr *e, int in);
+/* sema_vector.c */
+Type *type_vector_ctor(Scope *sc, Expr *e, int in);
+Type *type_vector_attr(Scope *sc, Expr *e, Type *vt);
 /* sema_libdevice.c */
 Type *type_libdevice(Scope *sc, Expr *e, int in);
 Type *type_ufunc(Scope *sc, Expr *e, int in);

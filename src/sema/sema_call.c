@@ -66,6 +66,8 @@ static const char *members_of(Ctx *c, const char *module)
 	const char *s = "";
 	for (int i = IN_NONE + 1; i < NINTRIN; i++) {
 		const char *q = intrin_name[i];
+		if (i > IN_VEC_BEGIN && i < IN_VEC_END)
+			continue;   /* named once, below */
 		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
 		    strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
@@ -84,7 +86,7 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
 		                                        strcmp(mt->name, "cuda") == 0
-		                                            ? arena_printf(c->arena, "{%s} and the cuda.shared, cuda.local, cuda.atomic and cuda.fp16 functions", list)
+		                                            ? arena_printf(c->arena, "{%s}, the vector types (cuda.float32x3, cuda.float3, ...) and the cuda.shared, cuda.local, cuda.atomic, cuda.fp16 and cuda.libdevice functions", list)
 		                                            : arena_printf(c->arena, "{%s}", list))
 		                  : strcmp(mt->name, "cuda.libdevice") == 0
 		                         ? "kernels can use the functions that numba.cuda.libdevice declares (docs/libdevice.md)"
@@ -103,6 +105,8 @@ Type *type_attr(Scope *sc, Expr *e)
 	Span nsp = e->attr.name_span.src ? e->attr.name_span : e->span;
 	if (!ot)
 		return set(e, NULL, NULL);
+	if (ot->kind == TY_TUPLE && ot->name)
+		return type_vector_attr(sc, e, ot);
 	switch (ot->kind) {
 	case TY_MODULE:
 		return module_attr(sc, e, ot);
@@ -846,6 +850,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 			return type_math_intrin(sc, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)
 			return type_libdevice(sc, e, in);
+		if (in > IN_VEC_BEGIN && in < IN_VEC_END)
+			return type_vector_ctor(sc, e, in);
 		if (intrin_dtype(in) >= 0)
 			return type_conversion(sc, e, in);
 		err_at(c, e->span, "kernels call builtins such as min and range, functions of math, numpy and cuda, "

@@ -193,7 +193,7 @@ int ty_equal(const Type *a, const Type *b)
 		return ty_equal(a->elem, b->elem) && a->ndim == b->ndim && a->layout == b->layout &&
 		       a->space == b->space && a->readonly == b->readonly;
 	case TY_TUPLE:
-		if (a->n != b->n)
+		if (a->n != b->n || !streq(a->name, b->name))
 			return 0;
 		for (int i = 0; i < a->n; i++)
 			if (!ty_equal(a->elts[i], b->elts[i]))
@@ -350,8 +350,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 	case TY_SCALAR:
 		return ty_scalar(promote_types(a->sk, b->sk));
 	case TY_TUPLE: {
-		if (a->n != b->n)
-			return NULL;
+		if (a->n != b->n || a->name || b->name)
+			return NULL;   /* vector types unify only with themselves */
 		Type **elts = arena_alloc(c->arena, sizeof(Type *) * (a->n ? a->n : 1));
 		for (int i = 0; i < a->n; i++)
 			if (!(elts[i] = ty_unify(c, a->elts[i], b->elts[i])))
@@ -392,6 +392,8 @@ const char *ty_str_of(Ctx *c, const Type *t)
 		return arena_printf(A, "%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "",
 		                    ty_str_of(c, t->elem), t->ndim, t->layout);
 	case TY_TUPLE: {
+		if (t->name)
+			return t->name;
 		if (is_unituple(t))
 			return arena_printf(A, "UniTuple(%s x %d)", ty_str_of(c, t->elts[0]), t->n);
 		const char *s = "Tuple(";

@@ -60,6 +60,7 @@ PTXJIT_MODULES = {
     "vectorizers": "ptxjit.cuda.vectorizers",
     "libdevice": "ptxjit.cuda.libdevice",
     "libdevicefuncs": "ptxjit.cuda.libdevicefuncs",
+    "vector_types": "ptxjit.cuda.vector_types",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}

@@ -248,7 +248,9 @@ def _build_resolve_table():
         for member, obj in vars(ns).items():
             if isinstance(obj, stubs.Stub):
                 add(obj, "intrin", "cuda.%s.%s" % (ns_name, member), ns)
-    from . import libdevice
+    from . import libdevice, vector_types
+    for stub in vector_types.STUBS.values():
+        add(stub, "intrin", stub._qualname, cuda_mod)
     add(libdevice, "module", "cuda.libdevice")
     for name, obj in libdevice.FUNCTIONS.items():
         add(obj, "intrin", "cuda.libdevice." + name, libdevice)
