@@ -10,11 +10,12 @@ from _case import Case, blocks
 
 TPB = 256
 R = 3
+SPAN = TPB + 2 * R     # Numba wants a shared array's shape as a global, not an expression
 
 
 @cuda.jit
 def stencil1d_shared(a, out):
-    sm = cuda.shared.array(TPB + 2 * R, float32)
+    sm = cuda.shared.array(SPAN, float32)
     i = cuda.grid(1)
     t = cuda.threadIdx.x + R
     n = a.shape[0]

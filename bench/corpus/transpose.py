@@ -8,6 +8,7 @@ from _case import Case, blocks
 
 TILE = 32
 ROWS = 8
+PADDED = TILE + 1     # Numba wants a shared array's shape as globals, not an expression
 
 
 @cuda.jit
@@ -19,7 +20,7 @@ def transpose_naive(a, out):
 
 @cuda.jit
 def transpose_tiled(a, out):
-    tile = cuda.shared.array((TILE, TILE + 1), float32)
+    tile = cuda.shared.array((TILE, PADDED), float32)
     tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
     x = cuda.blockIdx.x * TILE + tx
     y = cuda.blockIdx.y * TILE + ty
