@@ -25,6 +25,7 @@ time-outs outside internals.txt.
 import argparse
 import ast
 import collections
+import concurrent.futures
 import datetime
 import fnmatch
 import json
@@ -165,10 +166,7 @@ def run_file(py, path, args, tmp):
         env.pop("PTXJIT_SIM", None)
     else:
         env["PTXJIT_SIM"] = "1"
-    ini = os.path.join(tmp, "pytest.ini")
-    if not os.path.exists(ini):
-        with open(ini, "w") as f:
-            f.write("[pytest]\n")
+    ini = os.path.join(tmp, "pytest.ini")     # written by main()
     cmd = [py, "-m", "pytest", "-p", "compat_plugin", "-p", "no:cacheprovider", "-q",
            "--timeout=%d" % args.timeout, "--rootdir", tmp, "-c", ini, path]
     status, tail = 0, ""
@@ -293,6 +291,7 @@ def main():
     ap.add_argument("--gpu", action="store_true", help="run on the GPU (default: PTXJIT_SIM=1)")
     ap.add_argument("--current-env", action="store_true", help="use this Python, not build-ci/compat-venv")
     ap.add_argument("--timeout", type=int, default=60, help="seconds a test (default 60)")
+    ap.add_argument("--jobs", type=int, default=1, help="files run at once (default 1)")
     ap.add_argument("--file-timeout", type=int, default=600, help="seconds a file (default 600)")
     ap.add_argument("--results", help="write the Markdown table here")
     ap.add_argument("--json", help="write every record here")
@@ -315,15 +314,23 @@ def main():
         files = [f for f in files if f in want]
     results, everything, seconds = [], {}, {}
     with tempfile.TemporaryDirectory(prefix="numba-compat-") as tmp:
-        for f in files:
+        with open(os.path.join(tmp, "pytest.ini"), "w") as ini:
+            ini.write("[pytest]\n")
+
+        def one(f):
             t0 = time.monotonic()
             recs, cerr, status, tail = run_file(py, os.path.join(cudapy, f), args, tmp)
             seconds[f] = round(time.monotonic() - t0, 1)
             recs = file_records(os.path.join(cudapy, f), recs, cerr, status, tail)
-            results.append((f, recs))
-            everything[f] = recs
             c = collections.Counter(r["outcome"] for r in recs)
             print("%-45s %s" % (f, " ".join("%s=%d" % kv for kv in sorted(c.items()))), flush=True)
+            return f, recs
+
+        # each file is a process of its own: threads only wait for them
+        with concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
+            for f, recs in pool.map(one, files):
+                results.append((f, recs))
+                everything[f] = recs
     meta = {
         "date": datetime.date.today().isoformat(),
         "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
