@@ -104,6 +104,9 @@ typedef struct PjOptions {
 	/* The CPU target: error_model='numpy', division by zero gives NumPy's
 	 * values (inf, nan, 0) instead of raising ZeroDivisionError. */
 	int error_model_numpy;
+	/* launch_bounds=(maxntid, minnctapersm, maxclusterrank): PTX's
+	 * .maxntid, .minnctapersm and .maxclusterrank of the entry (0: none) */
+	int maxntid, minnctapersm, maxclusterrank;
 } PjOptions;
 
 enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };

@@ -394,6 +394,12 @@ GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 TRIGGERS = [
     # launch configuration (src/py/config.c)
     ("block_too_large", lambda: k_store[1, 2000](_f32(), 1.0), "ValueError", ["k_store", "2000", "1024"]),
+    ("launch_bounds_exceeded", lambda: cuda.jit(launch_bounds=64)(k_store.py_func)[1, 128](_f32(), 1.0),
+     "ValueError", ["k_store", "128 threads", "launch_bounds allow at most 64"]),
+    ("launch_bounds_type", lambda: cuda.jit(launch_bounds="64")(k_store.py_func), "TypeError",
+     ["k_store", "launch_bounds", "'64'"]),
+    ("launch_bounds_range", lambda: cuda.jit(launch_bounds=(4096, 1))(k_store.py_func), "ValueError",
+     ["k_store", "(4096, 1)", "1 to 1024"]),
     ("grid_zero", lambda: k_store[0, 32](_f32(), 1.0), "ValueError", ["k_store", "at least 1"]),
     ("grid_four_dims", lambda: k_store[(1, 1, 1, 1), 32](_f32(), 1.0), "ValueError", ["k_store", "4 dimensions"]),
     ("grid_float", lambda: k_store[1.5, 32](_f32(), 1.0), "TypeError", ["k_store", "grid", "float"]),

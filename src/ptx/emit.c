@@ -780,6 +780,13 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 		ptx_bprintf(e, &out, "\n");
 	ptx_module_decls(e, &out);  /* printf, formats, the error word, prototypes (call.c) */
 	ptx_bprintf(e, &out, ".visible .entry %s(\n%s)\n", f->name, params.n ? params.p : "");
+	const PjOptions *o = c->opt;
+	if (o && o->maxntid > 0)    /* launch_bounds */
+		ptx_bprintf(e, &out, ".maxntid %d, 1, 1\n", o->maxntid);
+	if (o && o->minnctapersm > 0)
+		ptx_bprintf(e, &out, ".minnctapersm %d\n", o->minnctapersm);
+	if (o && o->maxclusterrank > 0)
+		ptx_bprintf(e, &out, ".maxclusterrank %d\n", o->maxclusterrank);
 	ptx_bprintf(e, &out, "%s", kbody.p);
 	if (funcs.n)
 		ptx_bprintf(e, &out, "%s", funcs.p);

@@ -162,6 +162,11 @@ static int check_config(DispatcherObject *d, const unsigned grid[3], const unsig
 		             "most 1024 threads", d->name, block[0], block[1], block[2], threads);
 		return -1;
 	}
+	if (d->max_threads > 0 && threads > (unsigned long long)d->max_threads) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': a block of (%u, %u, %u) is %llu threads; its launch_bounds "
+		             "allow at most %d", d->name, block[0], block[1], block[2], threads, d->max_threads);
+		return -1;
+	}
 	for (int j = 0; j < 3; j++) {
 		if (block[j] > max_block[j]) {
 			PyErr_Format(PyExc_ValueError, "kernel '%s': block dimension %c is %u; the most is %u",
@@ -388,15 +393,16 @@ static void Dispatcher_dealloc(DispatcherObject *d)
 	Py_DECREF(tp);
 }
 
-/* _setup(name, argnames, nrequired, sync_after, is_device) */
+/* _setup(name, argnames, nrequired, sync_after, is_device[, max_threads]) */
 static PyObject *Dispatcher_setup(DispatcherObject *d, PyObject *args)
 {
 	const char *name;
 	PyObject *argnames;
-	int nrequired, sync_after, is_device;
-	if (!PyArg_ParseTuple(args, "sO!ipp", &name, &PyTuple_Type, &argnames, &nrequired, &sync_after,
-	                      &is_device))
+	int nrequired, sync_after, is_device, max_threads = 0;
+	if (!PyArg_ParseTuple(args, "sO!ipp|i", &name, &PyTuple_Type, &argnames, &nrequired, &sync_after,
+	                      &is_device, &max_threads))
 		return NULL;
+	d->max_threads = max_threads;
 	if (PyTuple_GET_SIZE(argnames) > PJ_MAXARGS)
 		return PyErr_Format(PyExc_TypeError, "kernel '%s' has %zd parameters; at most %d are supported",
 		                    name, PyTuple_GET_SIZE(argnames), PJ_MAXARGS);
@@ -468,7 +474,8 @@ static PyObject *Dispatcher_call(DispatcherObject *d, PyObject *args, PyObject *
 
 static PyMethodDef Dispatcher_methods[] = {
 	{"_setup", (PyCFunction)Dispatcher_setup, METH_VARARGS,
-	 "_setup(name, argnames, nrequired, sync_after, is_device)"},
+	 "_setup(name, argnames, nrequired, sync_after, is_device[, max_threads]): max_threads, launch_bounds' "
+	 "most threads a block (0: 1024)"},
 	{"_cache_clear", (PyCFunction)Dispatcher_cache_clear, METH_NOARGS, "forgets the launch path's signatures"},
 	{"_cache_size", (PyCFunction)Dispatcher_cache_size, METH_NOARGS, "signatures the launch path knows"},
 	{"_typeof", (PyCFunction)Dispatcher_typeof, METH_O, "the argument types a launch with these arguments sees"},

@@ -1029,6 +1029,9 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	if (opt_int(opts, "target_cpu", 0, &o.target_cpu) || opt_int(opts, "boundscheck", 0, &o.boundscheck) ||
 	    opt_int(opts, "error_model_numpy", 0, &o.error_model_numpy))
 		return NULL;
+	if (opt_int(opts, "maxntid", 0, &o.maxntid) || opt_int(opts, "minnctapersm", 0, &o.minnctapersm) ||
+	    opt_int(opts, "maxclusterrank", 0, &o.maxclusterrank))
+		return NULL;
 	if (opt_int(opts, "small_extents", 0, &o.small_extents) || opt_int(opts, "noalias", 0, &o.noalias) ||
 	    opt_int(opts, "small_grid", 0, &o.small_grid))
 		return NULL;

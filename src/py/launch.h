@@ -68,6 +68,7 @@ typedef struct DispatcherObject {
 	int nrequired;            /* parameters without a default value */
 	PyObject *argnames;       /* tuple of str */
 	int sync_after;           /* debug=True: wait for each launch */
+	int max_threads;          /* launch_bounds: the most threads a block (0: any up to 1024) */
 	int is_device;
 	Entry *tab;
 	int cap, count;

@@ -163,6 +163,22 @@ def pick_overload(what, overloads, argtypes, hint=""):
                     % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
 
 
+def _launch_bounds(lb, name):
+    """launch_bounds=128, (128,), (128, 2) or (128, 2, 4): (most threads a
+    block, least blocks a multiprocessor, most blocks a cluster), 0 where
+    not given; PTX's .maxntid, .minnctapersm, .maxclusterrank."""
+    if lb is None:
+        return (0, 0, 0)
+    vals = lb if isinstance(lb, tuple) else (lb,)
+    if not 1 <= len(vals) <= 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        raise TypeError("kernel '%s': launch_bounds is an int or a tuple of one to three ints (max threads "
+                        "per block, min blocks per multiprocessor, max blocks per cluster), not %r" % (name, lb))
+    if not 1 <= vals[0] <= 1024 or any(v < 1 for v in vals[1:]):
+        raise ValueError("kernel '%s': launch_bounds %r: the most threads a block is 1 to 1024 and the other "
+                         "bounds are positive" % (name, lb))
+    return tuple(vals) + (0,) * (3 - len(vals))
+
+
 _table_ready = False
 _table = None
 
@@ -305,8 +321,9 @@ class CUDADispatcher(_core.Dispatcher):
         inline = options.get("inline", "never")
         self._inline = inline is True or inline == "always" or bool(options.get("forceinline"))
         argnames = tuple(code.co_varnames[:code.co_argcount])
+        self._bounds = _launch_bounds(options.get("launch_bounds"), py_func.__name__)
         self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()),
-                    bool(options.get("debug")), self._device)
+                    bool(options.get("debug")), self._device, self._bounds[0])
         if options.get("extensions") and not self._device and type(self) is CUDADispatcher:
             self.__class__ = _extension_dispatcher()
         if sigs:
@@ -342,6 +359,9 @@ class CUDADispatcher(_core.Dispatcher):
             "lineinfo": bool(o.get("lineinfo", False)),
             "opt": True if o.get("opt") is None else bool(o.get("opt")),
             "max_registers": o.get("max_registers") or 0,
+            "maxntid": self._bounds[0],
+            "minnctapersm": self._bounds[1],
+            "maxclusterrank": self._bounds[2],
         }
 
     # ---- compiling
@@ -822,7 +842,7 @@ def jit(func_or_sig=None, device=False, **options):
 
 
 def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
-                    ptx_only=True):
+                    ptx_only=True, launch_bounds=None):
     """The Kernel of pyfunc compiled for sig outside any dispatcher."""
     if device:
         raise NotImplementedError("compile_ptx(device=True): ptxjit compiles a device function into the "
@@ -831,7 +851,7 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
     if debug is None:
         debug = _config.CUDA_DEBUGINFO_DEFAULT
     d = CUDADispatcher(func, None, False, dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
-                                                max_registers=max_registers))
+                                                max_registers=max_registers, launch_bounds=launch_bounds))
     opts = d._options()
     opts["ptx_only"] = ptx_only
     if cc is None:
@@ -844,12 +864,13 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
 
 
 def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
-                opt=True, abi="numba", abi_info=None, max_registers=None):
+                opt=True, abi="numba", abi_info=None, max_registers=None, launch_bounds=None):
     """Compiles a kernel to PTX without launching it (no GPU needed):
     returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
     the target compute capability; by default NUMBA_CUDA_DEFAULT_PTX_CC
     ("8.0") when set, else the current GPU's, else (9, 0)."""
-    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers)
+    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers,
+                        launch_bounds=launch_bounds)
     return k.ptx, _types.void
 
 
@@ -871,7 +892,8 @@ def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=F
     links], return type).  ptxjit links nothing, so it is
     ([ptx or cubin], return type)."""
     code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
-                          opt=True if opt is None else opt, abi=abi, abi_info=abi_info, output=output)
+                          opt=True if opt is None else opt, abi=abi, abi_info=abi_info, output=output,
+                          launch_bounds=launch_bounds)
     return [code], resty
 
 
@@ -889,9 +911,10 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=Fals
                                   % (output,))
     if output == "ptx":
         return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-                           cc=cc, opt=opt)
+                           cc=cc, opt=opt, launch_bounds=kwargs.get("launch_bounds"))
     if _core.is_simulator():
         raise RuntimeError("cuda.compile(output='cubin') needs the CUDA driver's linker; the simulator "
                            "(PTXJIT_SIM=1) makes no machine code: use output='ptx'")
-    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False)
+    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False,
+                        launch_bounds=kwargs.get("launch_bounds"))
     return k._cubin(), _types.void
