@@ -154,6 +154,7 @@ UNARY = [
     ("erfinv", "erfinvf", mp.erfinv, (-1, 1), 5, 2),
     ("erfcinv", "erfcinvf", lambda t: erfcinv_ref(t), (0, 2), 6, 4),
     ("normcdf", "normcdff", mp.ncdf, (-30, 8), 5, 5),
+    ("erfcx", "erfcxf", lambda x: mp.exp(x * x) * mp.erfc(x), (-9, 1e4, "erfcx"), 4, 4),
     ("normcdfinv", "normcdfinvf", lambda p: -mp.sqrt(2) * erfcinv_ref(2 * p), (0, 1), 8, 5),
     ("tgamma", "tgammaf", mp.gamma, (0.05, 30), 10, 5),
     ("lgamma", "lgammaf", mp.loggamma, (0.05, 1000, "log"), 4, 6),
@@ -186,7 +187,9 @@ BINARY = [
 
 def draw(rng, spec, dt):
     lo, hi = spec[0], spec[1]
-    if len(spec) == 3:
+    if len(spec) == 3 and spec[2] == "erfcx":     # negative, moderate and far out (the series)
+        x = np.concatenate([rng.uniform(lo, 5, N // 2), log_uniform(rng, 5, hi, N - N // 2)])
+    elif len(spec) == 3:
         x = log_uniform(rng, lo, hi, N)
     else:
         x = rng.uniform(lo, hi, N)

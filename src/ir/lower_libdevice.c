@@ -17,7 +17,7 @@
  *
  * The "unsigned" functions take and return int32/int64 as Numba declares
  * them and work on the bits as unsigned.  Functions ptxjit does not
- * build yet (the Bessel functions, erfcx, fma with a directed rounding)
+ * build yet (the Bessel functions, fma with a directed rounding)
  * are a compile error naming them.
  */
 #include <math.h>
@@ -108,6 +108,7 @@ static Fn1 unary(int in)
 	case IN_LD_erfc: case IN_LD_erfcf: return math_erfc;
 	case IN_LD_erfinv: case IN_LD_erfinvf: return math_erfinv;
 	case IN_LD_erfcinv: case IN_LD_erfcinvf: return math_erfcinv;
+	case IN_LD_erfcx: case IN_LD_erfcxf: return math_erfcx;
 	case IN_LD_normcdf: case IN_LD_normcdff: return math_normcdf;
 	case IN_LD_normcdfinv: case IN_LD_normcdfinvf: return math_normcdfinv;
 	case IN_LD_tgamma: case IN_LD_tgammaf: return math_tgamma;
@@ -622,6 +623,6 @@ Value lower_libdevice(Lower *L, Expr *e, int in)
 		return v;
 	if (arith(L, in, name, x, &r) || conversion(L, in, name, x, &r))
 		return lower_scalar(ty, r);
-	err_at(L->c, e->span, "the Bessel functions (j0, y0, jn, ...), erfcx and fma with a directed rounding are not built yet",
+	err_at(L->c, e->span, "the Bessel functions (j0, y0, jn, ...) and fma with a directed rounding are not built yet",
 	       "%s() is not supported by ptxjit yet", intrin_name[in]);
 }

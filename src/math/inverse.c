@@ -1,6 +1,6 @@
 /*
  * inverse.c - libdevice's inverse functions: erfinv, erfcinv,
- * normcdfinv, and normcdf, rsqrt, rcbrt.  Written in float64; the
+ * normcdfinv, and normcdf, erfcx, rsqrt, rcbrt.  Written in float64; the
  * float32 versions compute that and round once.
  *
  * erfinv and erfcinv start from Giles's single-precision approximation
@@ -183,4 +183,26 @@ static Ref rcbrt64(MB *b, Ref x)
 Ref math_rcbrt(MB *b, Ref x)
 {
 	return mb_via_f64(b, rcbrt64, x);
+}
+
+/* erfcx(x) = exp(x^2) erfc(x): below 26, exp of x^2 as an exact pair
+ * times erfc(x); above, where erfc underflows, the asymptotic series
+ * 1/(x sqrt(pi)) sum (-1)^n (2n-1)!! / (2x^2)^n, 10 terms (the 11th is
+ * below 2^-60 of the sum) */
+static Ref erfcx64(MB *b, Ref x)
+{
+	Ref small = math_exp_dd_mul(b, mb_two_prod(b, x, x), math_erfc(b, x));
+	Ref big = mb_gt(b, x, mb_f(b, 26));
+	Ref xs = mb_sel(b, big, x, mb_f(b, 26));
+	Ref t = mb_div(b, mb_f(b, 1), mb_mul(b, mb_mul(b, xs, xs), mb_f(b, 2)));
+	Ref s = mb_f(b, 0);
+	for (int n = 9; n >= 1; n--)
+		s = mb_mul(b, mb_fma(b, s, mb_f(b, -1), mb_f(b, 1)), mb_mul(b, t, mb_f(b, 2 * n - 1)));
+	Ref series = mb_div(b, mb_sub(b, mb_f(b, 1), s), mb_mul(b, xs, mb_f(b, 1.7724538509055160273)));
+	return mb_sel(b, big, mb_sel(b, mb_isinf(b, x), mb_f(b, 0), series), small);
+}
+
+Ref math_erfcx(MB *b, Ref x)
+{
+	return mb_via_f64(b, erfcx64, x);
 }

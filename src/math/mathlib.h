@@ -244,6 +244,7 @@ Ref math_erfinv(MB *b, Ref y);
 Ref math_erfcinv(MB *b, Ref t);
 Ref math_normcdf(MB *b, Ref x);
 Ref math_normcdfinv(MB *b, Ref p);
+Ref math_erfcx(MB *b, Ref x);
 Ref math_rsqrt(MB *b, Ref x);
 Ref math_rcbrt(MB *b, Ref x);
 
