@@ -518,7 +518,7 @@ TRIGGERS = [
     ("mapped_copy_no_address", lambda: (cuda.mapped_array(3) + 1).__cuda_array_interface__, "AttributeError",
      ["not on mapped or managed memory", "a copy"]),
     ("as_cuda_array_numpy", lambda: cuda.as_cuda_array(np.zeros(3)), "TypeError", ["__cuda_array_interface__"]),
-    ("select_device_1", lambda: cuda.select_device(1), "IndexError", ["no CUDA device 1", "one device"]),
+    ("select_device_1", lambda: cuda.select_device(1), "IndexError", ["there is no CUDA device 1", "device"]),
     ("device_attribute", lambda: cuda.get_current_device().NO_SUCH_ATTRIBUTE, "AttributeError",
      ["NO_SUCH_ATTRIBUTE"]),
     # streams and events (src/py/array.c, stream.c, src/rt/stream.c)
