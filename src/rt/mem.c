@@ -39,6 +39,9 @@
  * the bytes out; the call returns at once.  Without a stream, copies to
  * pageable memory are synchronous.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* memfd_create, whatever CFLAGS a build passes */
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
