@@ -134,6 +134,15 @@ static size_t sim_forget(Rt *rt, uintptr_t a)
 		memmove(rt->sim_fd + k, rt->sim_fd + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_fd);
 		rt->nsim--;
 	}
+	if (rt->nsim == 0) {   /* the last block gone (rt_trim, close): the lists too */
+		free(rt->sim_lo);
+		free(rt->sim_len);
+		free(rt->sim_fd);
+		rt->sim_lo = NULL;
+		rt->sim_len = NULL;
+		rt->sim_fd = NULL;
+		rt->capsim = 0;
+	}
 	pthread_mutex_unlock(&rt->sim_lock);
 	return len;
 }
