@@ -119,8 +119,11 @@ if want tests; then
 		# each when the whole no longer fits one call); the serial files go
 		# with the first slice
 		files=$(gpu_shard_files "$serial")
+		# a test that stalls prints every thread's stack and then fails,
+		# rather than using up the call
+		limit=$($PY -c 'import pytest_timeout' 2>/dev/null && echo --timeout=240)
 		run pytest-gpu env PTXJIT_TEST_GPU=1 $PY -m pytest $files -q -rs -p no:cacheprovider \
-			--durations=15 -n ${GPU_WORKERS:-$JOBS}
+			--durations=15 -n ${GPU_WORKERS:-$JOBS} $limit -o faulthandler_timeout=200
 		case ${GPU_SHARD:-1/1} in 1/*)
 			run pytest-gpu-serial env PTXJIT_TEST_GPU=1 $PY -m pytest $serial -q -rs -p no:cacheprovider ;;
 		esac
