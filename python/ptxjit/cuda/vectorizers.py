@@ -5,10 +5,15 @@ CUDAGUFuncVectorize with the layout), add() each signature and
 build_ufunc().  The result is ptxjit's (ptxjit.ufunc)."""
 
 
-class CUDAVectorize:
+class _Builder:
+    """What both builders share: the function, its options and the
+    signatures add() collects."""
+
+    kind = ""
+
     def __init__(self, func, identity=None, cache=False, targetoptions=None):
         if cache:
-            raise TypeError("caching is not supported for cuda vectorize functions")
+            raise TypeError("caching is not supported for cuda %s functions" % self.kind)
         self.py_func = func
         self.identity = identity
         self.targetoptions = dict(targetoptions or {})
@@ -19,6 +24,10 @@ class CUDAVectorize:
 
     def disable_compile(self):
         pass
+
+
+class CUDAVectorize(_Builder):
+    kind = "vectorize"
 
     def build_ufunc(self):
         from ..ufunc import vectorize
@@ -28,21 +37,12 @@ class CUDAVectorize:
         return vectorize(self.py_func, **opts)
 
 
-class CUDAGUFuncVectorize:
+class CUDAGUFuncVectorize(_Builder):
+    kind = "guvectorize"
+
     def __init__(self, func, sig, identity=None, cache=False, targetoptions=None, writable_args=()):
-        if cache:
-            raise TypeError("caching is not supported for cuda guvectorize functions")
-        self.py_func = func
+        super().__init__(func, identity, cache, targetoptions)
         self.layout = sig
-        self.identity = identity
-        self.targetoptions = dict(targetoptions or {})
-        self.signatures = []
-
-    def add(self, sig=None):
-        self.signatures.append(sig)
-
-    def disable_compile(self):
-        pass
 
     def build_ufunc(self):
         from ..ufunc import guvectorize
