@@ -27,7 +27,7 @@ import types
 import numpy as np
 import pytest
 
-from conftest import KERNELS, ROOT
+from conftest import KERNELS
 from ptxjit import cuda, errors
 from ptxjit.decompile import DecompileError, rebuild
 
@@ -306,7 +306,9 @@ def test_python_dash_c_kernel(tmp_path):
     prog = ("import numpy as np\nfrom ptxjit import cuda\n"
             "exec('@cuda.jit\\ndef k(a):\\n    i = cuda.grid(1)\\n    if i < a.size:\\n        a[i] = i * 2 + 1\\n')\n"
             "a = np.zeros(10)\nk[1, 16](a)\nprint(a.tolist())\n")
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    import ptxjit     # the copy this run imports (make asan-py's instrumented one too)
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__)))
+    env = dict(os.environ, PYTHONPATH=pkg)
     r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str([i * 2.0 + 1 for i in range(10)])

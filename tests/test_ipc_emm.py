@@ -16,11 +16,15 @@ import textwrap
 import numpy as np
 import pytest
 
+import ptxjit
 from ptxjit import cuda
-from conftest import ROOT
 
 import ipc_child
+
 from test_runtime import fake_driver, run_fake  # noqa: F401  (the fixture)
+
+# the copy of ptxjit this run imports (make asan-py's instrumented one too)
+PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(ptxjit.__file__)))
 
 
 @cuda.jit
@@ -206,7 +210,7 @@ def test_memory_manager_from_the_environment(tmp_path):
         print(countmm.M.allocs, a.copy_to_host().sum())
     ''')
     env = dict(os.environ, NUMBA_CUDA_MEMORY_MANAGER="countmm",
-               PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.join(ROOT, "python")]))
+               PYTHONPATH=os.pathsep.join([str(tmp_path), PKG_PARENT]))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["1", "10.0"]
