@@ -28,6 +28,9 @@ import bench_corpus  # noqa: E402
 OPT = bench_corpus.PyImpl("ptxjit", cuda, _load.load_all(ptxjit, "test"))
 NOOPT = bench_corpus.PyImpl("ptxjit-O0", cuda, _load.load_all(ptxjit, "test_noopt", opt=False))
 CASES = [(stem, c) for stem, mod in OPT.modules.items() for c in mod.CASES]
+# loaded: the corpus's file names (sparse, misc, ...) must not shadow the
+# packages later tests import (dask imports pydata's sparse if it can)
+sys.path[:] = [p for p in sys.path if os.path.abspath(p) != os.path.join(BENCH, "corpus")]
 
 
 def run(impl, stem, case, h):

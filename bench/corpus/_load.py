@@ -22,7 +22,8 @@ def files():
 
 def load(path, numba_mod, tag, opt=True):
     """The module of corpus file `path`, imported with numba_mod as `numba`."""
-    if HERE not in sys.path:
+    added = HERE not in sys.path     # for the files' `from _case import ...`, while they load
+    if added:
         sys.path.insert(0, HERE)
     cuda = importlib.import_module(numba_mod.__name__ + ".cuda")
     rand = importlib.import_module(numba_mod.__name__ + ".cuda.random")
@@ -40,6 +41,8 @@ def load(path, numba_mod, tag, opt=True):
         sys.modules[name] = mod
         spec.loader.exec_module(mod)
     finally:
+        if added:
+            sys.path.remove(HERE)
         if config is not None:
             config.OPT = old_opt
         for k, v in saved.items():
