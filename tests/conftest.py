@@ -13,6 +13,7 @@ to PTX); `from numba import cuda` and `import numba` in them bind ptxjit,
 exactly as a user changes the import.
 """
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -64,22 +65,29 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(mark)
 
 
-def load_module(path, name):
-    """Imports a kernel file with `numba` bound to ptxjit while it runs."""
+@contextlib.contextmanager
+def numba_is_ptxjit():
+    """`import numba` and `from numba import cuda` give ptxjit inside."""
     saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
     sys.modules["numba"] = ptxjit
     sys.modules["numba.cuda"] = cuda
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
+        yield
     finally:
         for k, v in saved.items():
             if v is None:
                 sys.modules.pop(k, None)
             else:
                 sys.modules[k] = v
+
+
+def load_module(path, name):
+    """Imports a kernel file with `numba` bound to ptxjit while it runs."""
+    with numba_is_ptxjit():
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
     return mod
 
 

@@ -27,7 +27,7 @@ import types
 import numpy as np
 import pytest
 
-from conftest import KERNELS
+from conftest import KERNELS, numba_is_ptxjit
 from ptxjit import cuda, errors
 from ptxjit.decompile import DecompileError, rebuild
 
@@ -49,20 +49,10 @@ def _entries(path):
 
 
 def _load(text, filename):
-    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
-    import ptxjit
-    sys.modules["numba"] = ptxjit
-    sys.modules["numba.cuda"] = cuda
-    try:
+    with numba_is_ptxjit():
         ns = {"__name__": "golden_" + os.path.basename(filename).split(".")[0]}
         exec(compile(text, filename, "exec"), ns)
         return ns
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
 
 
 def _ir(disp, sig):
