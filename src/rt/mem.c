@@ -78,7 +78,7 @@ static int sim_find(const Rt *rt, uintptr_t a)
 	int lo = 0, hi = rt->nsim;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (rt->sim_lo[mid] < a)
+		if (rt->simblk[mid].lo < a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -91,28 +91,17 @@ static int sim_note(Rt *rt, uintptr_t a, size_t len)
 	pthread_mutex_lock(&rt->sim_lock);
 	if (rt->nsim == rt->capsim) {
 		int cap = rt->capsim ? rt->capsim * 2 : 64;
-		uintptr_t *lo = realloc(rt->sim_lo, (size_t)cap * sizeof *lo);
-		if (lo)
-			rt->sim_lo = lo;
-		size_t *ln = lo ? realloc(rt->sim_len, (size_t)cap * sizeof *ln) : NULL;
-		if (ln)
-			rt->sim_len = ln;
-		int *fd = ln ? realloc(rt->sim_fd, (size_t)cap * sizeof *fd) : NULL;
-		if (fd)
-			rt->sim_fd = fd;
-		if (!lo || !ln || !fd) {
+		struct RtSimBlock *b = realloc(rt->simblk, (size_t)cap * sizeof *b);
+		if (!b) {
 			pthread_mutex_unlock(&rt->sim_lock);
 			return -1;
 		}
+		rt->simblk = b;
 		rt->capsim = cap;
 	}
 	int k = sim_find(rt, a);
-	memmove(rt->sim_lo + k + 1, rt->sim_lo + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_lo);
-	memmove(rt->sim_len + k + 1, rt->sim_len + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_len);
-	memmove(rt->sim_fd + k + 1, rt->sim_fd + k, (size_t)(rt->nsim - k) * sizeof *rt->sim_fd);
-	rt->sim_lo[k] = a;
-	rt->sim_len[k] = len;
-	rt->sim_fd[k] = -1;
+	memmove(rt->simblk + k + 1, rt->simblk + k, (size_t)(rt->nsim - k) * sizeof *rt->simblk);
+	rt->simblk[k] = (struct RtSimBlock){a, len, -1};
 	rt->nsim++;
 	pthread_mutex_unlock(&rt->sim_lock);
 	return 0;
@@ -125,22 +114,16 @@ static size_t sim_forget(Rt *rt, uintptr_t a)
 	size_t len = 0;
 	pthread_mutex_lock(&rt->sim_lock);
 	int k = sim_find(rt, a);
-	if (k < rt->nsim && rt->sim_lo[k] == a) {
-		len = rt->sim_len[k];
-		if (rt->sim_fd[k] >= 0)
-			close(rt->sim_fd[k]);
-		memmove(rt->sim_lo + k, rt->sim_lo + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_lo);
-		memmove(rt->sim_len + k, rt->sim_len + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_len);
-		memmove(rt->sim_fd + k, rt->sim_fd + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->sim_fd);
+	if (k < rt->nsim && rt->simblk[k].lo == a) {
+		len = rt->simblk[k].len;
+		if (rt->simblk[k].fd >= 0)
+			close(rt->simblk[k].fd);
+		memmove(rt->simblk + k, rt->simblk + k + 1, (size_t)(rt->nsim - k - 1) * sizeof *rt->simblk);
 		rt->nsim--;
 	}
-	if (rt->nsim == 0) {   /* the last block gone (rt_trim, close): the lists too */
-		free(rt->sim_lo);
-		free(rt->sim_len);
-		free(rt->sim_fd);
-		rt->sim_lo = NULL;
-		rt->sim_len = NULL;
-		rt->sim_fd = NULL;
+	if (rt->nsim == 0) {   /* the last block gone (rt_trim, close): the list too */
+		free(rt->simblk);
+		rt->simblk = NULL;
 		rt->capsim = 0;
 	}
 	pthread_mutex_unlock(&rt->sim_lock);
@@ -159,16 +142,16 @@ int rt_sim_share(Rt *rt, uint64_t lo, uint64_t len, int *fd, uint64_t *base, siz
 		return rt_fail_rt(e, RT_E_ARG, "not simulated", "only the simulator shares its memory through a memfd");
 	pthread_mutex_lock(&rt->sim_lock);
 	int k = sim_find(rt, (uintptr_t)lo + 1) - 1;
-	if (k < 0 || lo < rt->sim_lo[k] || lo + len > rt->sim_lo[k] + rt->sim_len[k]) {
+	if (k < 0 || lo < rt->simblk[k].lo || lo + len > rt->simblk[k].lo + rt->simblk[k].len) {
 		pthread_mutex_unlock(&rt->sim_lock);
 		return rt_fail_rt(e, RT_E_ARG, "not ours", "the array's memory was not allocated by ptxjit's simulator "
 		                  "(another library's, or a NumPy array's): only device arrays from cuda.to_device, "
 		                  "cuda.device_array and the like can be shared");
 	}
-	void *p = (void *)rt->sim_lo[k];
-	*base = rt->sim_lo[k];
-	*size = page_round(rt->sim_len[k]);
-	if (rt->sim_fd[k] < 0) {
+	void *p = (void *)rt->simblk[k].lo;
+	*base = rt->simblk[k].lo;
+	*size = page_round(rt->simblk[k].len);
+	if (rt->simblk[k].fd < 0) {
 		int f = memfd_create("ptxjit-ipc", MFD_CLOEXEC);
 		int ok = f >= 0 && ftruncate(f, (off_t)*size) == 0 && pwrite(f, p, *size, 0) == (ssize_t)*size &&
 		         mmap(p, *size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, f, 0) == p;
@@ -179,9 +162,9 @@ int rt_sim_share(Rt *rt, uint64_t lo, uint64_t len, int *fd, uint64_t *base, siz
 			return rt_fail_rt(e, RT_E_HOSTMEM, "cannot share",
 			                  "cannot share %zu bytes of the simulator's device memory through a memfd", *size);
 		}
-		rt->sim_fd[k] = f;
+		rt->simblk[k].fd = f;
 	}
-	*fd = rt->sim_fd[k];
+	*fd = rt->simblk[k].fd;
 	pthread_mutex_unlock(&rt->sim_lock);
 	return 0;
 }
@@ -192,7 +175,7 @@ int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len)
 		return 0;
 	pthread_mutex_lock(&rt->sim_lock);
 	int k = sim_find(rt, (uintptr_t)lo + 1) - 1;   /* the last block starting at or below lo */
-	int ok = k >= 0 && lo >= rt->sim_lo[k] && lo + len <= rt->sim_lo[k] + rt->sim_len[k];
+	int ok = k >= 0 && lo >= rt->simblk[k].lo && lo + len <= rt->simblk[k].lo + rt->simblk[k].len;
 	pthread_mutex_unlock(&rt->sim_lock);
 	return ok;
 }

@@ -258,9 +258,11 @@ typedef struct Rt {
 	/* SIM: the host blocks the allocator holds, live or cached, sorted
 	 * by address (rt_sim_holds); sim_lock guards them */
 	pthread_mutex_t sim_lock;
-	uintptr_t *sim_lo;
-	size_t *sim_len;
-	int *sim_fd;               /* the memfd a block is shared through (rt_sim_share), or -1 */
+	struct RtSimBlock {
+		uintptr_t lo;
+		size_t len;
+		int fd;            /* the memfd it is shared through (rt_sim_share), or -1 */
+	} *simblk;
 	int nsim, capsim;
 	RtStage stage[RT_NSTAGE];
 	int nstage;
