@@ -61,6 +61,9 @@ PTXJIT_MODULES = {
     "libdevice": "ptxjit.cuda.libdevice",
     "libdevicefuncs": "ptxjit.cuda.libdevicefuncs",
     "vector_types": "ptxjit.cuda.vector_types",
+    "typing": "ptxjit.typing",
+    "typing.typeof": "ptxjit.typing",
+    "args": "ptxjit.cuda.args",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}
@@ -160,8 +163,13 @@ class Finder(importlib.abc.MetaPathFinder):
             return spec
         if sub in PTXJIT_MODULES:
             target = PTXJIT_MODULES[sub]
-            return importlib.machinery.ModuleSpec(
-                name, _Loader(lambda s: Forward(s.name, importlib.import_module(target), target)))
+            package = any(k.startswith(sub + ".") for k in PTXJIT_MODULES)
+            spec = importlib.machinery.ModuleSpec(
+                name, _Loader(lambda s: Forward(s.name, importlib.import_module(target), target)),
+                is_package=package)
+            if package:          # numba.cuda.typing with numba.cuda.typing.typeof under it
+                spec.submodule_search_locations = []
+            return spec
         if sub == "tests" or sub.startswith("tests."):
             base = os.path.join(self.real, *sub.split("."))
             if os.path.isdir(base):
