@@ -31,8 +31,11 @@ from conftest import KERNELS, numba_is_ptxjit
 from ptxjit import cuda, errors
 from ptxjit.decompile import DecompileError, rebuild
 
-# the share of golden kernel entries whose IR is identical both ways (3.11 and 3.12)
-MIN_IDENTICAL = 0.95
+# The golden kernel entries whose IR may differ both ways: what the code
+# object cannot tell.  Its columns count UTF-8 bytes, the parser's count
+# characters, and the text before a column on a line with non-ASCII names
+# is not in the code object.
+MAY_DIFFER = {"nfkc_names.py"}
 
 
 def _entries(path):
@@ -110,9 +113,11 @@ def _compared():
 
 def test_golden_kernels_compile_to_the_same_ir_from_bytecode():
     got, _, _ = _compared()
-    same = sum(v == "same" for v in got.values())
     assert len(got) > 100
-    assert same / len(got) >= MIN_IDENTICAL, {k: v for k, v in got.items() if v != "same"}
+    if sys.version_info >= (3, 11):      # columns in the line table: tabs and loop-else clauses recovered
+        assert {k: v for k, v in got.items() if v != "same" and k[0] not in MAY_DIFFER} == {}
+    else:
+        assert sum(v == "same" for v in got.values()) / len(got) >= 0.95
     for k, v in got.items():
         assert v in ("same", "differs") or "is not supported when the function is rebuilt" in v, (k, v)
 

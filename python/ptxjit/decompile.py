@@ -1091,25 +1091,29 @@ class _Writer:
             self.lines.append("")
         self.lines.append(" " * indent + text)
 
-    def block(self, stmts, indent):
+    def block(self, stmts, outer):
+        """Writes stmts as the body of a statement at column outer: at their
+        own column where the line table gives one deeper than outer (a tab
+        is one column), else four deeper."""
         if not stmts:
             stmts = [S("pass", "pass", None, None)]
+        stmts = _loop_else(stmts)
         cols = [s.col for s in stmts if s.col is not None]
-        ind = cols[0] if cols and cols[0] > indent - 4 and cols[0] >= indent else indent
+        ind = cols[0] if cols and cols[0] > outer else outer + 4
         if any(c != ind for c in cols):
-            ind = indent
+            ind = outer + 4
         for s in stmts:
             head = s.text.text if isinstance(s.text, E) else s.text
             if s.kind == "if":
                 self.put(s.line, ind, "if %s:" % head)
-                self.block(s.body, ind + 4)
+                self.block(s.body, ind)
                 self.orelse(s, ind)
             elif s.kind in ("for", "while"):
                 self.put(s.line, ind, head)
-                self.block(s.body, ind + 4)
+                self.block(s.body, ind)
                 if s.orelse:
                     self.put(None, ind, "else:")
-                    self.block(s.orelse, ind + 4)
+                    self.block(s.orelse, ind)
             else:
                 self.put(s.line, ind, head)
 
@@ -1120,13 +1124,37 @@ class _Writer:
                 s.orelse[0].line > len(self.lines) + self.first - 1:
             e = s.orelse[0]
             self.put(e.line, ind, "elif %s:" % e.text.text)
-            self.block(e.body, ind + 4)
+            self.block(e.body, ind)
             self.orelse(e, ind)
             return
         first = s.orelse[0].line
         self.put(first - 1 if first is not None and first - 1 > len(self.lines) + self.first - 1 else None,
                  ind, "else:")
-        self.block(s.orelse, ind + 4)
+        self.block(s.orelse, ind)
+
+
+def _loop_else(stmts):
+    """A loop's else clause that has no break to skip it compiles to the
+    same code as statements after the loop; the line table's columns tell
+    them apart: statements right after a loop, deeper than it and at the
+    column of its body are its else clause.  (Where a statement's column is
+    that of its value, as for some stores under 3.13, it matches neither.)"""
+    out = []
+    n = 0
+    while n < len(stmts):
+        s = stmts[n]
+        out.append(s)
+        n += 1
+        body_cols = {b.col for b in s.body or ()}
+        if s.kind in ("for", "while") and not s.orelse and s.col is not None and len(body_cols) == 1:
+            col = body_cols.pop()
+            tail = []
+            while n < len(stmts) and col is not None and col > s.col and stmts[n].col == col:
+                tail.append(stmts[n])
+                n += 1
+            if tail:
+                s.orelse = tail
+    return out
 
 
 def _params(func, d):
@@ -1178,5 +1206,5 @@ def rebuild(func):
     w.put(first, 0, "def %s(%s):" % (name, _params(func, d)))
     if not body:
         body = [S("pass", "pass", None, None)]
-    w.block(body, 4)
+    w.block(body, 0)
     return "\n".join(w.lines) + "\n", first
