@@ -148,14 +148,36 @@ class _Loop:
         self.head, self.exit, self.cont = head, exit, cont
 
 
+def _instructions(code):
+    """The code's instructions without inline caches and EXTENDED_ARG
+    prefixes (dis folds a prefix into the argument of the instruction it
+    precedes; a jump to the prefix lands on that instruction, which takes
+    the line the prefix starts), and {offset: index} for jump targets."""
+    ins, index, prefix = [], {}, []
+    for i in dis.get_instructions(code):
+        if i.opname == "CACHE":
+            continue
+        if i.opname == "EXTENDED_ARG":
+            prefix.append(i)
+            continue
+        starts = [p.starts_line for p in prefix if type(p.starts_line) is int]
+        if starts and type(i.starts_line) is not int:
+            i = i._replace(starts_line=starts[0])
+        for p in prefix:
+            index[p.offset] = len(ins)
+        index[i.offset] = len(ins)
+        ins.append(i)
+        prefix = []
+    return ins, index
+
+
 class Decompiler:
     def __init__(self, func):
         self.func = func
         code = func.__code__
         self.code = code
-        ins = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
-        self.ins = ins
-        self.index = {i.offset: k for k, i in enumerate(ins)}
+        self.ins, self.index = _instructions(code)
+        ins = self.ins
         self.lines = []
         self.spans = []          # (line, end line, column, end column) where kept
         self.borrowed = None     # the spans of instructions other than returns
@@ -404,7 +426,9 @@ class Decompiler:
                 self.fail(k, "a chained comparison")
             sub = [b]
             while not (len(sub) == 2 and (self.is_link(k) or self.op(k) == "COMPARE_OP")):
-                if k >= len(self.ins) or not self.expr_op(k, sub):
+                if self.op(k) in _SKIP:
+                    self.seen.add(k)
+                elif k >= len(self.ins) or not self.expr_op(k, sub):
                     self.fail(k, "a chained comparison")
                 k += 1
             a, b = sub
