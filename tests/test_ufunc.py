@@ -372,6 +372,54 @@ def test_gufunc_scalar_core(rng):
     np.testing.assert_allclose(scaled_sum(x, s), x.sum(axis=1) * s, rtol=1e-14)
 
 
+def test_gufunc_host_scalars_convert_when_their_value_fits(rng):
+    """A host scalar of a wider type than the declared signature's (a Python
+    int is int64, np.int64(2)) takes the signature when its value converts
+    unchanged; one that would change, or a device array, is refused."""
+    @guvectorize(["void(int32, int32[:], int32[:])"], "(),(t)->(t)", target="cuda")
+    def scale(a, b, out):
+        for i in range(b.size):
+            out[i] = a * b[i]
+
+    b = rng.integers(-1000, 1000, 37).astype(np.int32)
+    for a in (np.int64(3), 7, np.float64(-2.0), np.uint64(5)):
+        got = scale(a, b)
+        assert got.dtype == np.int32
+        np.testing.assert_array_equal(got, np.int32(a) * b)
+    for a in (np.int64(2 ** 40), 2.5, np.float32(np.nan)):
+        with pytest.raises(TypeError, match="no signature takes"):
+            scale(a, b)
+    with pytest.raises(TypeError, match="does not support .astype"):
+        scale(cuda.to_device(np.array(np.int64(2))), b)
+
+    @guvectorize(["void(int32, int32[:])"], "()->()", target="cuda")
+    def twice(inp, out):
+        out[0] = inp * 2
+
+    assert twice(10) == 20
+    x = rng.integers(-50, 50, 10).astype(np.int32)
+    np.testing.assert_array_equal(twice(x), 2 * x)
+
+
+def test_gufunc_argument_count_errors(rng):
+    @guvectorize(["void(float32[:], float32[:], float32[:])"], "(m),(m)->(m)", target="cuda")
+    def add(x, y, z):
+        for i in range(x.size):
+            z[i] = x[i] + y[i]
+
+    x = rng.random(5).astype(np.float32)
+    with pytest.raises(TypeError, match=r"accepts 2 positional arguments \(its inputs\) or 3 positional "
+                                        r"arguments \(inputs and outputs\)\. Got 1 positional argument\."):
+        add(x)
+    with pytest.raises(TypeError, match="Got 4 positional arguments"):
+        add(x, x, x, x)
+    out = np.zeros_like(x)
+    with pytest.raises(ValueError, match="cannot specify argument 'out' as both positional and keyword"):
+        add(x, x, out, out=out)
+    add(x, x, out)
+    np.testing.assert_array_equal(out, x + x)
+
+
 def test_ptxjit_namespace():
     assert ptxjit.vectorize is vectorize and ptxjit.jit is jit
     f = ptxjit.vectorize(lambda a, b: a - b, target='cuda')

@@ -101,6 +101,18 @@ def _can_cast(key, to):
     return np.can_cast(key, to, "safe")
 
 
+def _value_fits(value, to):
+    """Whether host scalar `value` (a NumPy scalar or 0-d array) converts to
+    dtype `to` without changing: a declared signature of narrower type
+    takes np.int64(2) as an int32, never 2**40 or 2.5."""
+    v = np.asarray(value)
+    if v.ndim != 0 or v.dtype.kind not in "biufc" or to.kind not in "biufc":
+        return False
+    with np.errstate(all="ignore"):
+        c = v.astype(to)
+        return bool(c.astype(v.dtype) == v) and (to.kind == "c" or v.dtype.kind != "c" or v.imag == 0)
+
+
 def _split_top(s):
     parts, depth, cur = [], 0, []
     for ch in s:
@@ -971,27 +983,40 @@ class GUFunction:
         self._dev = device_function(py_func, options)
         self._kernels = {}
 
-    def _choose(self, in_dtypes):
+    def _choose(self, in_dtypes, vals):
+        """The first declared signature every input converts to: safely, or,
+        for a host scalar, with its value unchanged (a device array is
+        never converted: it would need a copy of another type)."""
         if not self._sigs:
             outdt = np.result_type(*in_dtypes) if in_dtypes else np.dtype(np.float64)
             return list(in_dtypes), [outdt] * self.nout, [False] * self.nout
         for args in self._sigs:
-            if all(_can_cast(k, a[0]) for k, a in zip(in_dtypes, args)):
+            if all(_can_cast(k, a[0]) or isinstance(v, np.ndarray) and _value_fits(v, a[0])
+                   for k, v, a in zip(in_dtypes, vals, args)):
                 outs = args[self.nin:]
                 return ([a[0] for a in args[:self.nin]], [a[0] for a in outs],
                         [not core and a[1] == 1 for a, core in zip(outs, self._outs)])
-        raise TypeError("%s: no signature takes arguments of types (%s); the signatures are %s"
+        hint = ""
+        if any(not isinstance(v, np.ndarray) for v in vals) and any(
+                all(np.can_cast(a[0], k) for k, a in zip(in_dtypes, args)) for args in self._sigs):
+            hint = ("; a signature fits by casting, but a device array does not support .astype() here: "
+                    "convert it to the signature's type first")
+        raise TypeError("%s: no signature takes arguments of types (%s); the signatures are %s%s"
                         % (self._what, ", ".join(str(k) for k in in_dtypes),
-                           "; ".join("(%s)" % ", ".join(numba_name(a[0]) for a in s) for s in self._sigs)))
+                           "; ".join("(%s)" % ", ".join(numba_name(a[0]) for a in s) for s in self._sigs), hint))
 
     def __call__(self, *args, out=None, stream=0):
         _cuda()
         nin, nout = self.nin, self.nout
-        if len(args) == nin + nout and out is None:
+        if len(args) == nin + nout:
+            if out is not None:
+                raise ValueError("cannot specify argument 'out' as both positional and keyword")
             out = args[nin:]
             args = args[:nin]
         elif len(args) != nin:
-            raise TypeError("%s takes %d inputs, %d given" % (self._what, nin, len(args)))
+            raise TypeError("%s: the gufunc accepts %d positional arguments (its inputs) or %d positional arguments "
+                            "(inputs and outputs). Got %d positional argument%s."
+                            % (self._what, nin, nin + nout, len(args), "" if len(args) == 1 else "s"))
         outs = None
         if out is not None:
             outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
@@ -1008,7 +1033,7 @@ class GUFunction:
                 a = np.asarray(a)
             vals.append(a)
             keys.append(a.dtype)
-        in_dt, out_dt, out_one = self._choose(keys)
+        in_dt, out_dt, out_one = self._choose(keys, vals)
 
         # sizes of the core dimensions, and the loop shape
         sizes = {}
