@@ -661,7 +661,11 @@ TRIGGERS = [
     ("gufunc_param_count", lambda: guvectorize(["void(float64[:], float64[:])"], "(n),(n)->()", target="cuda")(
         lambda x, o: None), "TypeError", ["2 inputs and 1 outputs"]),
     ("gufunc_input_count", lambda: _gu_sum()(np.zeros(3), np.zeros(3), np.zeros(3)), "TypeError",
-     ["gsum", "inputs"]),
+     ["gsum", "accepts 1 positional arguments", "Got 3 positional arguments"]),
+    ("gufunc_out_twice", lambda: _gu_sum()(np.zeros(3), np.zeros(1), out=np.zeros(1)), "ValueError",
+     ["'out'", "both positional and keyword"]),
+    ("typing_typeof_unknown", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError",
+     ["type of object", "kernels take numbers"]),
     ("gufunc_broadcast_out", lambda: _gu_sum()(np.zeros((2, 3)), out=np.zeros(5)), "ValueError",
      ["gsum", "broadcast", "(5,)"]),
     ("cpu_gufunc_no_layout", lambda: guvectorize(["void(float64[:], float64[:])"]), "TypeError", ["layout"]),
@@ -1387,6 +1391,10 @@ COVERED_ELSEWHERE = {
     "cuda.use_simulator() comes too late: %s; call it before the first kernel is compiled or the GPU is used, "
     "or set PTXJIT_SIM=1 (or NUMBA_ENABLE_CUDASIM=1) in the environment": 'host_api_use_simulator_too_late',
     'py:a compute capability is written "major.minor", such as "8.0"': 'host_api_config',  # cuda/config.py
+    # a fork() child of a process that used the driver (tests/test_fork.py, on the fake driver)
+    "CUDA initialized before forking: this process is a fork() of one that had already used the GPU, and the "
+    "driver cannot be used in it; start child processes with multiprocessing's 'spawn' or 'forkserver' method, "
+    "or use the GPU only after forking": 'fork_after_use',  # src/rt/driver.c
     "py:NUMBA_CUDA_MEMORY_MANAGER=%s: cannot load the memory manager (%s); the module must define "
     "_numba_memory_manager": 'emm_from_environment',  # cuda/__init__.py
 }

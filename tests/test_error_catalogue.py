@@ -35,6 +35,7 @@ from test_host_api import (  # noqa: F401  (errcat_runtime.COVERED_ELSEWHERE nam
     test_config_from_the_environment as host_api_config,
 )
 from test_ipc_emm import test_memory_manager_from_the_environment as emm_from_environment  # noqa: F401
+from test_fork import test_fork_after_use_is_refused_in_the_child as fork_after_use  # noqa: F401
 
 SRC = os.path.join(ROOT, "src")
 GOLDEN_ERRORS = os.path.join(ROOT, "tests", "golden", "errors")

@@ -113,6 +113,20 @@ def _value_fits(value, to):
         return bool(c.astype(v.dtype) == v) and (to.kind == "c" or v.dtype.kind != "c" or v.imag == 0)
 
 
+def split_outputs(what, nin, nout, args, out):
+    """(inputs, out) of a gufunc's call: the outputs come after the inputs
+    or as out=, not both."""
+    if len(args) == nin + nout:
+        if out is not None:
+            raise ValueError("cannot specify argument 'out' as both positional and keyword")
+        return args[:nin], args[nin:]
+    if len(args) != nin:
+        raise TypeError("%s: the gufunc accepts %d positional arguments (its inputs) or %d positional arguments "
+                        "(inputs and outputs). Got %d positional argument%s."
+                        % (what, nin, nin + nout, len(args), "" if len(args) == 1 else "s"))
+    return args, out
+
+
 def _split_top(s):
     parts, depth, cur = [], 0, []
     for ch in s:
@@ -1008,15 +1022,7 @@ class GUFunction:
     def __call__(self, *args, out=None, stream=0):
         _cuda()
         nin, nout = self.nin, self.nout
-        if len(args) == nin + nout:
-            if out is not None:
-                raise ValueError("cannot specify argument 'out' as both positional and keyword")
-            out = args[nin:]
-            args = args[:nin]
-        elif len(args) != nin:
-            raise TypeError("%s: the gufunc accepts %d positional arguments (its inputs) or %d positional arguments "
-                            "(inputs and outputs). Got %d positional argument%s."
-                            % (self._what, nin, nin + nout, len(args), "" if len(args) == 1 else "s"))
+        args, out = split_outputs(self._what, nin, nout, args, out)
         outs = None
         if out is not None:
             outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)

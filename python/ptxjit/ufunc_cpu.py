@@ -599,10 +599,7 @@ class CPUGUFunc:
 
     def __call__(self, *args, out=None):
         nin, nout = self.nin, self.nout
-        if len(args) == nin + nout and out is None:
-            out, args = args[nin:], args[:nin]
-        elif len(args) != nin:
-            raise TypeError("%s takes %d inputs, %d given" % (self._what, nin, len(args)))
+        args, out = _u.split_outputs(self._what, nin, nout, args, out)
         outs = None
         if out is not None:
             outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)

@@ -156,6 +156,7 @@ PyObject *raise_rt(ModState *st, const RtErr *e)
 	case RT_E_HOSTMEM:
 		return raise_with(PyExc_MemoryError, e->msg, 0, NULL);
 	case RT_E_STALE:
+	case RT_E_FORKED:
 		return raise_with(st->CudaDriverError, e->msg, 0, NULL);
 	case RT_E_ARG:
 		return raise_with(PyExc_ValueError, e->msg, 0, NULL);

@@ -27,7 +27,9 @@
  * context itself instead, as rt_close would.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,9 +244,36 @@ static int attr(Rt *rt, int a, int *out, RtErr *e)
 	return 0;
 }
 
+/* A child of fork() cannot use the CUDA context its parent made, nor make
+ * one of its own (the driver's state was copied mid-flight): once a
+ * context exists, a fork marks the child, and every entry refuses there. */
+static atomic_int forked_after_init;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void mark_forked_child(void)
+{
+	atomic_store(&forked_after_init, 1);
+}
+
+static void watch_forks(void)
+{
+	pthread_atfork(NULL, NULL, mark_forked_child);
+}
+
+static int forked_error(RtErr *e)
+{
+	return rt_fail_rt(e, RT_E_FORKED, "CUDA initialized before forking",
+	                  "CUDA initialized before forking: this process is a fork() of one that had "
+	                  "already used the GPU, and the driver cannot be used in it; start child "
+	                  "processes with multiprocessing's 'spawn' or 'forkserver' method, or use the "
+	                  "GPU only after forking");
+}
+
 /* Opens the driver and initialises it (cuInit may be called again). */
 static int init_driver(Rt *rt, RtErr *e)
 {
+	if (atomic_load_explicit(&forked_after_init, memory_order_relaxed))
+		return forked_error(e);
 	if (!rt->lib && load_driver(rt, e))
 		return -1;
 	CUresult r = rt->d.cuInit(0);
@@ -326,6 +355,7 @@ static int init_device(Rt *rt, RtErr *e)
 		return rt_fail(rt, e, r, "cuCtxSetCurrent");
 	}
 	rt->sticky = 0;
+	pthread_once(&fork_once, watch_forks);
 	return 0;
 }
 
@@ -333,6 +363,8 @@ int rt_enter(Rt *rt, RtErr *e)
 {
 	if (rt->sim)
 		return 0;
+	if (atomic_load_explicit(&forked_after_init, memory_order_relaxed))
+		return forked_error(e);
 	if (rt->state == RT_READY && rt->sticky) {
 		if (!rt->auto_reset)
 			return lost_error(rt, e);
@@ -470,6 +502,8 @@ int rt_close(Rt *rt, RtErr *e)
 		rt_trim(rt);
 		return 0;
 	}
+	if (atomic_load_explicit(&forked_after_init, memory_order_relaxed))
+		return 0;         /* the context is the parent's */
 	if (rt->state == RT_FAILED) {
 		/* let the next use try again (a driver may have appeared) */
 		rt->state = RT_UNINIT;

@@ -157,6 +157,7 @@ enum {
 	RT_E_STALE = -5,      /* an object from before cuda.close() */
 	RT_E_SIM = -6,        /* the simulator stopped the kernel: sim holds PJ_SIM_* */
 	RT_E_ARG = -7,        /* a bad argument reached the runtime */
+	RT_E_FORKED = -8,     /* this process is a fork() child of one that used the driver */
 };
 
 typedef struct RtErr {
