@@ -57,6 +57,10 @@ struct Root {
 	 * (Root.keep) outlives it, for attach_deps */
 	struct { PyObject *disp; PjFunc *f; Resolver *res; PyObject *asked; } *funcs;
 	int nfuncs, capfuncs;
+	/* overloaded functions met (PjFunc.choose), one PjFunc each: its
+	 * data is the entry, so that sema knows two lookups for one */
+	struct Overloaded { Root *root; PyObject *chooser; PjFunc *f; } *ovls;
+	int novls, capovls;
 };
 
 static void save_error(Root *r)
@@ -199,6 +203,69 @@ static PjFunc *func_of_dispatcher(Root *r, PyObject *disp, PjArena *arena)
 	r->funcs[r->nfuncs].res = res;
 	r->funcs[r->nfuncs].asked = res->asked;
 	r->nfuncs++;
+	return f;
+}
+
+/* PjFunc.choose of an overloaded function: the chooser (the table's entry,
+ * from ptxjit.extending) called with the argument types returns the device
+ * function to call, or a str saying why none fits. */
+static const PjFunc *choose(const PjFunc *self, const char *args, PjArena *arena, const char **why)
+{
+	struct Overloaded *ov = self->data;
+	Root *r = ov->root;
+	*why = NULL;
+	if (r->failed)
+		return NULL;
+	PyObject *got = PyObject_CallFunction(ov->chooser, "s", args);
+	if (!got) {
+		save_error(r);
+		*why = "the typing function raised an exception (raised again after this message)";
+		return NULL;
+	}
+	const PjFunc *f = NULL;
+	if (PyObject_TypeCheck(got, r->st->Dispatcher_T)) {
+		if (!(f = func_of_dispatcher(r, got, arena)))
+			save_error(r);
+	} else if (PyUnicode_Check(got)) {
+		*why = text_of(got, arena);
+		if (!*why)
+			save_error(r);
+	} else if (got != Py_None) {
+		PyErr_Format(PyExc_TypeError, "an overload's chooser returned %.80R, not a device function", got);
+		save_error(r);
+	}
+	if (PyList_Append(r->keep, got) < 0)   /* its PjFunc borrows from it */
+		save_error(r);
+	Py_DECREF(got);
+	return f;
+}
+
+static PjFunc *func_of_overload(Root *r, PyObject *chooser, const char *qual, PjArena *arena)
+{
+	for (int i = 0; i < r->novls; i++)
+		if (r->ovls[i].chooser == chooser)
+			return r->ovls[i].f;
+	if (r->novls == r->capovls) {
+		int cap = r->capovls ? r->capovls * 2 : 8;
+		void *p = realloc(r->ovls, (size_t)cap * sizeof *r->ovls);
+		if (!p) {
+			PyErr_NoMemory();
+			return NULL;
+		}
+		r->ovls = p;
+		r->capovls = cap;
+	}
+	/* the array may move: the PjFunc's data is an entry of its own */
+	struct Overloaded *ov = pj_alloc(arena, sizeof *ov);
+	PjFunc *f = pj_alloc(arena, sizeof *f);
+	memset(f, 0, sizeof *f);
+	f->name = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+	f->choose = choose;
+	f->data = ov;
+	ov->root = r;
+	ov->chooser = chooser;   /* the table holds it */
+	ov->f = f;
+	r->ovls[r->novls++] = *ov;
 	return f;
 }
 
@@ -465,7 +532,14 @@ static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, 
 		out->kind = PJ_V_DTYPE;
 	else if (strcmp(kind, "exc") == 0)
 		out->kind = PJ_V_EXC;
-	else
+	else if (strcmp(kind, "device") == 0 || strcmp(kind, "overload") == 0) {
+		/* a function compiled as a device function (register_jitable,
+		 * numba's @njit): module is its CUDADispatcher; an overloaded
+		 * one: module is its chooser */
+		out->kind = PJ_V_FUNC;
+		out->func = kind[0] == 'd' ? func_of_dispatcher(r, module, arena) : func_of_overload(r, module, qual, arena);
+		return out->func ? 1 : -1;
+	} else
 		return 0;
 	out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
 	/* `from numpy import absolute`: keep the spelling the user imported
@@ -584,6 +658,24 @@ static PyObject *lookup(PyObject *dict, PyObject *key)
 	return PyDict_GetItemWithError(dict, key);
 }
 
+/* The overloaded function of a method or an attribute (".m.NAME",
+ * ".a.NAME"), from the table's member(); 1 found, 0 none, -1 error. */
+static int member(Root *r, const char *name, PjValue *out, PjArena *arena)
+{
+	ModState *st = r->st;
+	memset(out, 0, sizeof *out);
+	if (!st->resolve_table || PyDict_CheckExact(st->resolve_table))
+		return 0;
+	PyObject *ent = PyObject_CallMethod(st->resolve_table, "member", "s", name);
+	if (!ent)
+		return -1;
+	int rc = 0;
+	if (PyTuple_Check(ent) && PyTuple_GET_SIZE(ent) == 4)
+		rc = table_entry(r, NULL, PyTuple_GET_ITEM(ent, 0), ent, out, arena);
+	Py_DECREF(ent);
+	return rc;
+}
+
 static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 {
 	Resolver *res = data;
@@ -593,6 +685,13 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 	PyObject *key = PyUnicode_FromString(name), *obj = NULL;
 	if (!key || PyList_Append(res->asked, key) < 0)
 		goto pyerr;
+	if (name[0] == '.') {          /* ".m.NAME", ".a.NAME": see PjFunc.resolve */
+		int rc = member(r, name, out, arena);
+		Py_DECREF(key);
+		if (rc < 0)
+			save_error(r);
+		return rc > 0;
+	}
 	obj = lookup(res->frozen, key);
 	if (!obj && !PyErr_Occurred()) {
 		obj = lookup(res->closure, key);
@@ -1106,6 +1205,7 @@ done:
 	Py_XDECREF(r.ev);
 	Py_XDECREF(r.etb);
 	free(r.funcs);
+	free(r.ovls);
 	Py_DECREF(r.keep);
 	return result;
 }
@@ -1148,6 +1248,7 @@ done:
 	Py_XDECREF(r.ev);
 	Py_XDECREF(r.etb);
 	free(r.funcs);
+	free(r.ovls);
 	Py_DECREF(r.keep);
 	return result;
 }
