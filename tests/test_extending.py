@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from ptxjit import cuda, errors, types
-from ptxjit.extending import (intrinsic, lower_builtin, overload, overload_attribute, overload_method,
-                              register_jitable, type_callable)
+from ptxjit.extending import (core_models, intrinsic, lower_builtin, make_attribute_wrapper, overload,
+                              overload_attribute, overload_method, register_jitable, register_model, type_callable)
 
 RNG = np.random.default_rng(20)
 
@@ -389,6 +389,36 @@ def test_llvm_level_extension_refused_at_the_call(which):
     assert "test_extending.py:%d:" % (k.py_func.__code__.co_firstlineno + 2) in msg
 
 
+class PairType(types.Type):
+    def __init__(self):
+        super().__init__(name="PairType")
+
+
+pair_type = PairType()
+
+
+@register_model(PairType)
+class PairModel(core_models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("x", types.int32), ("y", types.int32)])
+
+
+make_attribute_wrapper(PairType, "x", "x")
+
+
+def test_type_with_an_llvm_data_model_refused_where_used():
+    @cuda.jit
+    def k(out):
+        arr = cuda.local.array(2, dtype=pair_type)
+        out[0] = arr[0].x
+
+    with pytest.raises(errors.TypingError) as e:
+        k[1, 1](np.zeros(1))
+    msg = str(e.value)
+    assert "name 'pair_type' refers to a PairType (a type whose data model is registered with Numba's LLVM API" in msg
+    assert "test_extending.py:%d:" % (k.py_func.__code__.co_firstlineno + 2) in msg
+
+
 def test_types_answer_isinstance_as_numba():
     from ptxjit.extending import type_of_text
     assert isinstance(type_of_text("int32"), types.Integer)
@@ -401,3 +431,86 @@ def test_types_answer_isinstance_as_numba():
     assert isinstance(tup, types.UniTuple) and tup.count == 3 and tup.dtype == types.int64
     het = type_of_text("Tuple(int64, array(int8, 1d, C))")
     assert isinstance(het, types.Tuple) and isinstance(het[1], types.Array)
+
+
+def test_kernels_calling_overloads_are_not_kept_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("PTXJIT_CACHE_DIR", str(tmp_path))
+
+    @cuda.jit(cache=True)
+    def plain(out):
+        out[0] = 1
+
+    @cuda.jit(cache=True)
+    def calls_overload(out, a):
+        out[0] = reduce_one(a.shape[0]) + a.last
+
+    @cuda.jit(cache=True)
+    def calls_method(out, a):
+        out[0] = a.sum_of_squares()
+
+    a = RNG.standard_normal(5)
+    out = np.zeros(1)
+    plain[1, 1](out)
+    kept = sorted(p.name for p in tmp_path.rglob("*.pjc"))
+    assert len(kept) == 1
+    calls_overload[1, 1](out, a)
+    assert out[0] == 5 * 3 + 1 + a[-1]
+    calls_method[1, 1](out, a)
+    np.testing.assert_allclose(out[0], np.sum(a * a), rtol=1e-12)
+    assert sorted(p.name for p in tmp_path.rglob("*.pjc")) == kept
+
+
+def mismatched(a, b, kw=None):
+    pass
+
+
+def test_implementation_parameters_must_match_the_typing_function():
+    def impl_kw_default(a, b, kw=12):
+        return a
+
+    def impl_names(a, z, kw=None):
+        return a
+
+    def impl_fewer_kw(a, b):
+        return a
+
+    for impl, what in ((impl_kw_default, "keyword argument default values"),
+                       (impl_names, "argument names"), (impl_fewer_kw, "keyword argument names")):
+        def target(a, b, kw=None):
+            pass
+
+        def typing_for(impl):
+            def ol_target(a, b, kw=None):
+                return impl
+            return ol_target
+
+        overload(target)(typing_for(impl))
+
+        @cuda.jit
+        def k(out, x):
+            out[0] = target(x, x)
+
+        with pytest.raises(errors.TypingError) as e:
+            k[1, 1](np.zeros(1), 1.0)
+        msg = str(e.value)
+        assert "Typing and implementation arguments differ in " + what in msg
+        assert "no implementation of target()" in msg
+
+
+def test_non_strict_overload_accepts_other_parameters():
+    def target(a):
+        pass
+
+    @overload(target, strict=False)
+    def ol(a):
+        def impl(x):
+            return x + 1
+        return impl
+
+    @cuda.jit
+    def k(out, x):
+        out[0] = target(x)
+
+    out = np.zeros(1)
+    k[1, 1](out, 41.5)
+    assert out[0] == 42.5

@@ -60,6 +60,10 @@ def _keep(fn):
     return fn
 
 
+def _unsupported(name):
+    raise NotImplementedError(LLVM_API_MESSAGE % name)
+
+
 def _decorator(*args, **kwargs):
     return _keep
 
@@ -77,7 +81,7 @@ class _TypeofRegistry:
         return decorate
 
     def __call__(self, val, c=None):
-        raise NotImplementedError(LLVM_API_MESSAGE % "typeof_impl")
+        _unsupported("typeof_impl")
 
 
 typeof_impl = _TypeofRegistry()
@@ -89,9 +93,23 @@ def type_callable(func):
     return _keep
 
 
+_modelled = []      # the type classes given an LLVM data model
+
+
 def register_model(typ):
     """@register_model(TypeClass): the LLVM data model of a type."""
+    if isinstance(typ, type) and typ not in _modelled:
+        _modelled.append(typ)
     return _keep
+
+
+def _modelled_type(obj):
+    """What to call obj when it is a type with an LLVM data model, or None."""
+    for cls in _modelled:
+        if isinstance(obj, cls):
+            return ("%s (a type whose data model is registered with Numba's LLVM API, register_model, which "
+                    "ptxjit does not support)" % type(obj).__name__)
+    return None
 
 
 def make_attribute_wrapper(typeclass, struct_attr, python_attr):
@@ -129,11 +147,14 @@ class _Intrinsic:
     def __init__(self, name, defn, prefer_literal=False, **kwargs):
         self._name = name
         self.__name__ = name
-        self.__qualname__ = name
+        self.__qualname__ = getattr(defn, "__qualname__", name)
+        self.__module__ = getattr(defn, "__module__", None)
+        self.__doc__ = getattr(defn, "__doc__", None)
+        self.__wrapped__ = defn
         self._defn = defn
 
     def __call__(self, *args, **kwargs):
-        raise NotImplementedError(LLVM_API_MESSAGE % self._name)
+        _unsupported(self._name)
 
 
 def intrinsic(*args, **kwargs):
@@ -160,7 +181,7 @@ class _Models:
 
     def __getattr__(self, name):
         if name.startswith("__"):
-            raise AttributeError(name)
+            return object.__getattribute__(self, name)
         cls = type(name, (_Model,), {})
         setattr(self, name, cls)
         return cls

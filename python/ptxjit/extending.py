@@ -28,7 +28,7 @@ from . import types
 from ._lowlevel import (  # noqa: F401
     LLVM_API_MESSAGE, NativeValue, _Intrinsic, box, core_models, intrinsic, lower_builtin, lower_cast,
     lower_getattr, lower_getattr_generic, lower_setattr, lower_setattr_generic, make_attribute_wrapper,
-    models, register_model, type_callable, typeof_impl, unbox, _refused,
+    models, register_model, type_callable, typeof_impl, unbox, _modelled_type, _refused,
 )
 
 __all__ = ["overload", "overload_method", "overload_attribute", "register_jitable", "intrinsic", "_Intrinsic",
@@ -132,15 +132,65 @@ def _target(kind, target):
     return target
 
 
-class _Template:
-    __slots__ = ("typing", "target", "options", "cls", "cache")
+def _parameters(fn):
+    """(positional parameters, *args or None, parameters with defaults) of
+    fn; **kwargs is refused (a str saying so)."""
+    import inspect
+    sig = inspect.signature(fn)
+    plain, star, keyed = [], None, []
+    for p in sig.parameters.values():
+        if p.kind == p.VAR_KEYWORD:
+            return ("The use of VAR_KEYWORD (e.g. **kwargs) is unsupported (offending argument name is "
+                    "'%s' in %s)" % (p, _where(fn)))
+        if p.kind == p.VAR_POSITIONAL:
+            star = p
+        if p.default is p.empty:
+            plain.append(p)
+        else:
+            keyed.append(p)
+    return plain, star, keyed
 
-    def __init__(self, typing, target, options, cls=None):
+
+def _signature_mismatch(typing, impl):
+    """Why the implementation's parameters are not the typing function's
+    (Numba's strict check), or None when they agree."""
+    import inspect
+    t, i = _parameters(typing), _parameters(impl)
+    for got in (t, i):
+        if isinstance(got, str):
+            return got
+    (tplain, tstar, tkeyed), (iplain, istar, ikeyed) = t, i
+    sigs = "Typing signature:         %s\nImplementation signature: %s" % (inspect.signature(typing),
+                                                                        inspect.signature(impl))
+    head = "Typing and implementation arguments differ in "
+    if tstar is not None and istar is None:
+        return ("VAR_POSITIONAL (e.g. *args) argument kind (offending argument name is '%s') is in the typing "
+                "function's signature but not in the implementation's.\n%s" % (tstar, sigs))
+    if [p.name for p in tplain] != [p.name for p in iplain]:
+        first = next((b.name for a, b in zip(tplain, iplain) if a.name != b.name), None)
+        if first is None:
+            longer = tplain if len(tplain) > len(iplain) else iplain
+            first = longer[min(len(tplain), len(iplain))].name
+        return "%sargument names.\n%s\nTyping: %s\nImplementation: %s\nFirst difference: '%s'" % (
+            head, sigs, tplain, iplain, first)
+    if [p.name for p in tkeyed] != [p.name for p in ikeyed]:
+        return "%skeyword argument names.\n%s\nTyping: %s\nImplementation: %s" % (head, sigs, tkeyed, ikeyed)
+    if [p.default for p in tkeyed] != [p.default for p in ikeyed]:
+        return "%skeyword argument default values.\n%s\nTyping: %s\nImplementation: %s" % (
+            head, sigs, tkeyed, ikeyed)
+    return None
+
+
+class _Template:
+    __slots__ = ("typing", "target", "options", "cls", "cache", "strict")
+
+    def __init__(self, typing, target, options, cls=None, strict=True):
         self.typing = typing
         self.target = target
         self.options = options
         self.cls = cls          # overload_method/attribute: the type class of self
-        self.cache = {}         # argument text -> CUDADispatcher, or None (declined)
+        self.cache = {}         # argument text -> CUDADispatcher, None (declined) or a str (refused)
+        self.strict = strict    # the implementation's parameters must be the typing function's
 
 
 class _Overloaded:
@@ -169,6 +219,8 @@ class _Overloaded:
             else:
                 impl = t.typing(*args, **kws)
                 d = None if impl is None else _device(impl, t.options, self)
+                if d is not None and t.strict:
+                    d = _signature_mismatch(t.typing, d.py_func) or d
                 t.cache[argtext] = d
             if d is not None:
                 return d
@@ -208,7 +260,7 @@ def overload(func, jit_options={}, strict=True, inline="never", prefer_literal=F
         if ent is None or ent[0] is not func:
             name = getattr(func, "__name__", None) or repr(func)
             ent = _functions[id(func)] = (func, _Overloaded(name, "function"))
-        ent[1].add(_Template(typing, target, opts))
+        ent[1].add(_Template(typing, target, opts, strict=strict))
         return typing
 
     return decorate
@@ -284,6 +336,9 @@ def entry_of(obj):
     refused = _refused(obj)
     if refused is not None:
         return (obj, "overload", refused.name, refused)
+    modelled = _modelled_type(obj)
+    if modelled is not None:
+        return (obj, "unknown", modelled, None)
     if _is_numba_cpu_dispatcher(obj):
         from .cuda.dispatcher import CUDADispatcher
         opts = {k: v for k, v in obj.targetoptions.items() if k in ("fastmath",)}

@@ -539,6 +539,10 @@ static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, 
 		out->kind = PJ_V_FUNC;
 		out->func = kind[0] == 'd' ? func_of_dispatcher(r, module, arena) : func_of_overload(r, module, qual, arena);
 		return out->func ? 1 : -1;
+	} else if (strcmp(kind, "unknown") == 0) {
+		out->kind = PJ_V_UNKNOWN;   /* a value kernels cannot use: qual says what it is */
+		out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+		return 1;
 	} else
 		return 0;
 	out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
