@@ -1293,6 +1293,7 @@ TRIGGERS += [
     ("llvm_intrinsic_called_in_python", lambda: _llvm_intrinsic(1), "NotImplementedError",
      ["_llvm_intrinsic", "LLVM lowering API", "@overload"],
      ["<dynamic python/ptxjit/_lowlevel.py: NotImplementedError(LLVM_API_MESSAGE % name)>"]),
+    ("types_literal_of_a_float", lambda: _types.literal(1.5), "TypeError", ["literal", "1.5"]),
     ("typeof_of_an_object", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError", ["object", "kernels take"]),
 ]
 

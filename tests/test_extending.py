@@ -514,3 +514,40 @@ def test_non_strict_overload_accepts_other_parameters():
     out = np.zeros(1)
     k[1, 1](out, 41.5)
     assert out[0] == 42.5
+
+
+def literal_aware(x):
+    pass
+
+
+def literal_plain(x):
+    pass
+
+
+def _ol_literal(x):
+    if isinstance(x, types.IntegerLiteral):
+        if x.literal_value == 1:
+            return lambda x: 0xCAFE
+        raise errors.TypingError("only the literal 1")
+    if isinstance(x, types.Integer):
+        return lambda x: x * 100
+    return None
+
+
+overload(literal_aware, prefer_literal=True)(_ol_literal)
+overload(literal_plain)(_ol_literal)
+
+
+def test_literal_arguments_and_prefer_literal():
+    @cuda.jit
+    def k(res, x):
+        res[0] = literal_aware(1)
+        res[1] = literal_aware(2)
+        res[2] = literal_aware(x)
+        res[3] = literal_plain(1)
+        res[4] = literal_plain(x)
+
+    x = int(RNG.integers(3, 1000))
+    res = np.zeros(5, dtype=np.int64)
+    k[1, 1](res, x)
+    assert list(res) == [0xCAFE, 200, x * 100, 100, x * 100]

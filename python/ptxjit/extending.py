@@ -75,6 +75,10 @@ def type_of_text(text):
     t = getattr(types, _SCALAR_NAMES.get(text, text), None)
     if isinstance(t, types.Type):
         return t
+    if text.startswith("Literal[int](") and text.endswith(")"):
+        return types.IntegerLiteral(int(text[13:-1]))
+    if text.startswith("Literal[bool](") and text.endswith(")"):
+        return types.BooleanLiteral(text[14:-1] == "True")
     readonly = text.startswith("readonly ")
     body = text[9:].strip() if readonly else text
     if body.startswith("array(") and body.endswith(")"):
@@ -182,15 +186,33 @@ def _signature_mismatch(typing, impl):
 
 
 class _Template:
-    __slots__ = ("typing", "target", "options", "cls", "cache", "strict")
+    __slots__ = ("typing", "target", "options", "cls", "cache", "strict", "prefer_literal", "devices")
 
-    def __init__(self, typing, target, options, cls=None, strict=True):
+    def __init__(self, typing, target, options, cls=None, strict=True, prefer_literal=False):
         self.typing = typing
         self.target = target
         self.options = options
         self.cls = cls          # overload_method/attribute: the type class of self
         self.cache = {}         # argument text -> CUDADispatcher, None (declined) or a str (refused)
         self.strict = strict    # the implementation's parameters must be the typing function's
+        self.prefer_literal = prefer_literal   # literal argument types first, then their plain types
+        self.devices = {}       # implementation -> its CUDADispatcher
+
+    def choose(self, args, kws, key, owner):
+        """The device function for these argument types, None (declined) or
+        a str (refused)."""
+        if key in self.cache:
+            return self.cache[key]
+        impl = self.typing(*args, **kws)
+        d = None
+        if impl is not None:
+            d = self.devices.get(impl)
+            if d is None:
+                d = self.devices[impl] = _device(impl, self.options, owner)
+            if self.strict:
+                d = _signature_mismatch(self.typing, d.py_func) or d
+        self.cache[key] = d
+        return d
 
 
 class _Overloaded:
@@ -208,22 +230,30 @@ class _Overloaded:
 
     def __call__(self, argtext):
         args, kws = _arguments(argtext)
+        plain = (tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+        literal = plain != (args, kws)
         usable = [t for t in self.templates if t.target in _CUDA_TARGETS] + \
                  [t for t in self.templates if t.target == "generic"]
         tried = []
         for t in usable:
             if t.cls is not None and not (args and isinstance(args[0], t.cls)):
                 continue
-            if argtext in t.cache:
-                d = t.cache[argtext]
-            else:
-                impl = t.typing(*args, **kws)
-                d = None if impl is None else _device(impl, t.options, self)
-                if d is not None and t.strict:
-                    d = _signature_mismatch(t.typing, d.py_func) or d
-                t.cache[argtext] = d
-            if d is not None:
-                return d
+            views = [(args, kws, argtext)] if not literal else \
+                [(args, kws, argtext), plain + ("plain " + argtext,)]
+            if literal and not t.prefer_literal:
+                views.reverse()
+            failed = None
+            for n, (a, k, key) in enumerate(views):
+                try:
+                    d = t.choose(a, k, key, self)
+                except Exception as e:      # as Numba: the other view of literals is tried next
+                    if n + 1 == len(views):
+                        raise
+                    failed, d = e, None
+                if d is not None:
+                    return d
+            if failed is not None:
+                raise failed
             tried.append(_where(t.typing))
         if not usable:
             return ("%s is overloaded only for targets %s, not for CUDA kernels; add @overload(..., "
@@ -260,13 +290,13 @@ def overload(func, jit_options={}, strict=True, inline="never", prefer_literal=F
         if ent is None or ent[0] is not func:
             name = getattr(func, "__name__", None) or repr(func)
             ent = _functions[id(func)] = (func, _Overloaded(name, "function"))
-        ent[1].add(_Template(typing, target, opts, strict=strict))
+        ent[1].add(_Template(typing, target, opts, strict=strict, prefer_literal=prefer_literal))
         return typing
 
     return decorate
 
 
-def _member(kind, what, typ, attr, jit_options, inline, target):
+def _member(kind, what, typ, attr, jit_options, inline, target, prefer_literal=False):
     opts = _options(kind, jit_options, inline)
     _target(kind, target)
     if not isinstance(attr, str) or not attr.isidentifier():
@@ -278,7 +308,7 @@ def _member(kind, what, typ, attr, jit_options, inline, target):
         ov = _members.get(key)
         if ov is None:
             ov = _members[key] = _Overloaded(attr, what)
-        ov.add(_Template(typing, target, opts, cls))
+        ov.add(_Template(typing, target, opts, cls, prefer_literal=prefer_literal))
         return typing
 
     return decorate
@@ -289,14 +319,14 @@ def overload_method(typ, attr, jit_options={}, inline="never", prefer_literal=Fa
     """@overload_method(types.Array, "name"): x.name(args) for x of that type
     class calls what the typing function returns for (type of x, types of
     args)."""
-    return _member("overload_method", "method", typ, attr, jit_options, inline, target)
+    return _member("overload_method", "method", typ, attr, jit_options, inline, target, prefer_literal)
 
 
 def overload_attribute(typ, attr, jit_options={}, inline="never", prefer_literal=False, target="generic",
                        **kwargs):
     """@overload_attribute(types.Array, "name"): x.name is what the function
     that the typing function returns for x's type gives for x."""
-    return _member("overload_attribute", "attribute", typ, attr, jit_options, inline, target)
+    return _member("overload_attribute", "attribute", typ, attr, jit_options, inline, target, prefer_literal)
 
 
 def register_jitable(*args, **kwargs):

@@ -100,6 +100,7 @@ Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *e
 /* sema_call.c */
 Type *type_call(Scope *sc, Expr *e);
 int sema_type_args(Scope *sc, Expr *e);
+int sema_literal_arg(const Expr *a);
 Type *sema_device_call(Scope *sc, Expr *e, const PjFunc *f);
 
 /* sema_ext.c */

@@ -891,6 +891,13 @@ static int passable(const Type *t)
 
 /* Is v a value Numba would type as a literal when a call needs one: an
  * int, a bool, or a tuple of them? */
+static int literal_value(const Const *v);
+
+int sema_literal_arg(const Expr *a)
+{
+	return a->cval && a->ty && literal_value(a->cval) && ty_equal(a->cval->ty, a->ty);
+}
+
 static int literal_value(const Const *v)
 {
 	if (!v || !v->ty)

@@ -6,7 +6,9 @@
  * (the glue's) runs the user's typing functions for the argument types of
  * a call and returns the implementation they pick, a device function; the
  * call is then typed, specialised and lowered as a call of that function
- * (sema_device_call).  Each pass goes back to the call as written
+ * (sema_device_call).  An int or bool constant argument is spelled as
+ * Numba's literal type; the chooser decides which typing functions see
+ * it so (prefer_literal).  Each pass goes back to the call as written
  * (call.src_*): keyword arguments and defaults are placed against the
  * implementation's parameters, and the implementation chosen may change
  * as the arguments' types widen.
@@ -21,15 +23,26 @@
 
 #include "sema.h"
 
+/* An argument's type; an int or bool constant as Numba's literal type,
+ * "Literal[int](5)", "Literal[bool](True)". */
+static const char *one_arg(Ctx *c, const Expr *a)
+{
+	if (sema_literal_arg(a) && a->cval->kind == PJ_V_INT && a->ty->sk == SK_I64)
+		return arena_printf(c->arena, "Literal[int](%lld)", (long long)a->cval->i);
+	if (sema_literal_arg(a) && a->cval->kind == PJ_V_BOOL)
+		return a->cval->i ? "Literal[bool](True)" : "Literal[bool](False)";
+	return ty_str_of(c, a->ty);
+}
+
 /* "int64, array(float32, 1d, C), z=float64" */
 static const char *arg_text(Ctx *c, const Expr *e)
 {
 	const char *s = "";
 	for (int i = 0; i < e->call.nargs; i++)
-		s = arena_printf(c->arena, "%s%s%s", s, i ? ", " : "", ty_str_of(c, e->call.args[i]->ty));
+		s = arena_printf(c->arena, "%s%s%s", s, i ? ", " : "", one_arg(c, e->call.args[i]));
 	for (int k = 0; k < e->call.nkw; k++)
 		s = arena_printf(c->arena, "%s%s%s=%s", s, e->call.nargs + k ? ", " : "", e->call.kwnames[k],
-		                 ty_str_of(c, e->call.kwargs[k]->ty));
+		                 one_arg(c, e->call.kwargs[k]));
 	return s;
 }
 
