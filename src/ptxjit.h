@@ -28,7 +28,8 @@ enum {
 	PJ_V_NONE, PJ_V_INT, PJ_V_FLOAT, PJ_V_BOOL, PJ_V_COMPLEX, PJ_V_STR,
 	PJ_V_TUPLE,     /* n, elts */
 	PJ_V_MODULE,    /* s: "math", "numpy", "cuda", "numba", "cmath" */
-	PJ_V_INTRIN,    /* s: qualified name, "math.sqrt", "numpy.float32", "cuda.grid" */
+	PJ_V_INTRIN,    /* s: qualified name, "math.sqrt", "numpy.float32", "cuda.grid";
+	                   func: an overload of it (PjFunc.choose), or NULL */
 	PJ_V_DTYPE,     /* s: dtype name, "float32" (np.dtype objects, numba types) */
 	PJ_V_FUNC,      /* func: another jitted (device) function, or an overloaded one */
 	PJ_V_EXC,       /* s: exception class name, "ValueError" */
@@ -58,7 +59,11 @@ typedef struct PjValue {
  * (strings, tuple elements, PjFuncs) with pj_alloc(arena, n).  The
  * compiler also asks it for ".m.NAME" and ".a.NAME" (names no Python
  * code can spell): the overloaded function that implements method or
- * attribute NAME of a value, called with the value first (0: none). */
+ * attribute NAME of a value, called with the value first, and for
+ * ".q.MODULE.NAME": an overload of a module's function that kernels do
+ * not have ("numpy.clip"); 0: none.  A PJ_V_INTRIN value may carry such
+ * an overload in func, used when the compiler does not know the
+ * intrinsic. */
 struct PjFunc {
 	const char *name;
 	const char *source;     /* the function's text, dedented */

@@ -5,6 +5,8 @@ accepted at import and refused at the call.  On a GPU:
 PTXJIT_TEST_GPU=1 python3 -m pytest -q tests/test_extending.py
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -551,3 +553,46 @@ def test_literal_arguments_and_prefer_literal():
     res = np.zeros(5, dtype=np.int64)
     k[1, 1](res, x)
     assert list(res) == [0xCAFE, 200, x * 100, 100, x * 100]
+
+
+@overload(np.median)      # in kernels: the middle of a sorted 1-d array
+def ol_median(a):
+    if isinstance(a, types.Array) and a.ndim == 1:
+        def impl(a):
+            return a[(a.shape[0] - 1) // 2]
+        return impl
+    return None
+
+
+@overload(math.comb)
+def ol_comb(n, k):
+    if isinstance(n, types.Integer) and isinstance(k, types.Integer):
+        def impl(n, k):
+            r = 1
+            for i in range(k):
+                r = r * (n - i) // (i + 1)
+            return r
+        return impl
+    return None
+
+
+@overload(math.sqrt)
+def ol_sqrt_never_used(x):
+    raise AssertionError("kernels have math.sqrt: its overload is not consulted")
+
+
+def test_overloads_of_library_functions_kernels_lack():
+    from numpy import median
+
+    @cuda.jit
+    def k(out, a, n, m):
+        out[0] = np.median(a)
+        out[1] = median(a)
+        out[2] = math.comb(n, m)
+        out[3] = math.sqrt(a[0] * a[0])
+
+    a = np.sort(RNG.standard_normal(9))
+    n, m = int(RNG.integers(10, 30)), int(RNG.integers(0, 9))
+    out = np.zeros(4)
+    k[1, 1](out, a, n, m)
+    np.testing.assert_allclose(out, [np.median(a), np.median(a), math.comb(n, m), abs(a[0])], rtol=1e-12)

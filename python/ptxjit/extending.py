@@ -23,6 +23,7 @@ that modules making them import, and a kernel that calls such a function is
 refused at the call's line (_lowlevel.py).
 """
 
+import sys
 
 from . import types
 from ._lowlevel import (  # noqa: F401
@@ -378,8 +379,23 @@ def entry_of(obj):
     return None
 
 
+def overload_entry(obj):
+    """The entry of obj's @overload, or None."""
+    ent = _functions.get(id(obj))
+    return (obj, "overload", ent[1].name, ent[1]) if ent is not None and ent[0] is obj else None
+
+
+_MODULES = {"numpy": "numpy", "math": "math", "cmath": "cmath"}
+
+
 def member_entry(key):
-    """The entry for ".m.NAME" / ".a.NAME" (a method or attribute), or None."""
+    """The entry for ".m.NAME" / ".a.NAME" (a method or attribute), or for
+    ".q.MODULE.NAME" (an overload of a module's function), or None."""
+    if key.startswith(".q."):
+        module, _, name = key[3:].rpartition(".")
+        m = sys.modules.get(_MODULES.get(module, ""))
+        obj = getattr(m, name, None) if m is not None else None
+        return None if obj is None else overload_entry(obj)
     ov = _members.get(key)
     return None if ov is None else (ov, "overload", ov.name, ov)
 

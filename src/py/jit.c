@@ -513,6 +513,26 @@ static int from_table(Root *r, const char *name, PyObject *obj, PjValue *out, Pj
 	return rc;
 }
 
+/* An intrinsic's overload by the user (PjValue.func), from the table's
+ * overloaded(obj): used where the compiler does not know the intrinsic. */
+static int overloaded_intrinsic(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
+{
+	ModState *st = r->st;
+	if (PyDict_CheckExact(st->resolve_table))
+		return 0;
+	PyObject *ent = PyObject_CallMethod(st->resolve_table, "overloaded", "O", obj);
+	if (!ent)
+		return -1;
+	int rc = 0;
+	if (PyTuple_Check(ent) && PyTuple_GET_SIZE(ent) == 4) {
+		const char *qual = PyUnicode_AsUTF8(PyTuple_GET_ITEM(ent, 2));
+		if (!qual || !(out->func = func_of_overload(r, PyTuple_GET_ITEM(ent, 3), qual, arena)))
+			rc = -1;
+	}
+	Py_DECREF(ent);
+	return rc;
+}
+
 static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, PjValue *out, PjArena *arena)
 {
 	if (!ent)
@@ -546,6 +566,8 @@ static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, 
 	} else
 		return 0;
 	out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+	if (out->kind == PJ_V_INTRIN && overloaded_intrinsic(r, obj, out, arena) < 0)
+		return -1;
 	/* `from numpy import absolute`: keep the spelling the user imported
 	 * when the module has the object under that name too. */
 	const char *dot = strrchr(qual, '.');

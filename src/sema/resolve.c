@@ -305,6 +305,11 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 		v = pv->s ? qualified(c, pv->s) : NULL;
 		if (v)
 			return v;
+		if (pv->func && pv->func->choose) {   /* one kernels lack, overloaded by the user */
+			v = mk(c, PJ_V_FUNC, ty_func(c, pv->func));
+			v->s = pv->func->name;
+			return v;
+		}
 		v = mk(c, PJ_V_INTRIN, NULL);
 		v->s = arena_strdup(c->arena, pv->s ? pv->s : "?");
 		return v;
@@ -360,7 +365,8 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 }
 
 /* The overloaded function a resolver gives for a method (kind 'm') or an
- * attribute ('a') of values, or NULL: see PjFunc.resolve. */
+ * attribute ('a') of values, or for a module's function that kernels do
+ * not have ('q', "numpy.clip"), or NULL: see PjFunc.resolve. */
 const PjFunc *sema_resolve_member_overload(Ctx *c, const PjFunc *f, char kind, const char *name)
 {
 	if (!f || !f->resolve)

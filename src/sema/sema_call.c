@@ -83,6 +83,13 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 	Ctx *c = sc->c;
 	const char *name = e->attr.name;
 	Const *cv = resolve_member(c, mt->name, name);
+	const PjFunc *ovl = !cv || !cv->ty
+	                  ? sema_resolve_member_overload(c, sc->func, 'q', arena_printf(c->arena, "%s.%s", mt->name, name))
+	                  : NULL;
+	if (ovl) {                 /* np.clip, overloaded by the user where kernels have none */
+		cv = new_const(c, PJ_V_FUNC, ty_func(c, ovl));
+		cv->s = ovl->name;
+	}
 	if (!cv || !cv->ty) {
 		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,

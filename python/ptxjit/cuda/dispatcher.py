@@ -236,9 +236,16 @@ class _ResolveTable(dict):
 
     def member(self, key):
         """The overloaded method (".m.NAME") or attribute (".a.NAME") of
-        values that ptxjit.extending holds, or None."""
+        values, or module function (".q.numpy.clip"), that ptxjit.extending
+        holds, or None."""
         ext = sys.modules.get("ptxjit.extending")
         return None if ext is None else ext.member_entry(key)
+
+    def overloaded(self, obj):
+        """The entry of a user's overload of obj, a function filed here
+        (np.clip), or None."""
+        ext = sys.modules.get("ptxjit.extending")
+        return None if ext is None else ext.overload_entry(obj)
 
     def _add_math(self, m):
         self.add(m, "module", m.__name__)
