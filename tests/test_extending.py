@@ -596,3 +596,4 @@ def test_overloads_of_library_functions_kernels_lack():
     out = np.zeros(4)
     k[1, 1](out, a, n, m)
     np.testing.assert_allclose(out, [np.median(a), np.median(a), math.comb(n, m), abs(a[0])], rtol=1e-12)
+

@@ -709,15 +709,18 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 	if (r->failed)
 		return 0;
 	PyObject *key = PyUnicode_FromString(name), *obj = NULL;
-	if (!key || PyList_Append(res->asked, key) < 0)
-		goto pyerr;
-	if (name[0] == '.') {          /* ".m.NAME", ".a.NAME": see PjFunc.resolve */
-		int rc = member(r, name, out, arena);
-		Py_DECREF(key);
+	if (name[0] == '.') {          /* ".m.NAME", ".a.NAME", ".q.M.NAME": see PjFunc.resolve;
+	                                  noted only when found (the disk cache keeps no such kernel) */
+		int rc = key ? member(r, name, out, arena) : -1;
+		if (rc > 0 && PyList_Append(res->asked, key) < 0)
+			rc = -1;
+		Py_XDECREF(key);
 		if (rc < 0)
 			save_error(r);
 		return rc > 0;
 	}
+	if (!key || PyList_Append(res->asked, key) < 0)
+		goto pyerr;
 	obj = lookup(res->frozen, key);
 	if (!obj && !PyErr_Occurred()) {
 		obj = lookup(res->closure, key);
