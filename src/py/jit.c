@@ -20,6 +20,14 @@
  * NumPy arrays as constant arrays.  Anything else is PJ_V_UNKNOWN with
  * its Python type name, which sema reports if the kernel uses it.
  *
+ * ptxjit.extending's functions come through the same table: a
+ * register_jitable or numba @njit function ("device") is its
+ * CUDADispatcher; an @overload-ed one ("overload") is a PjFunc whose
+ * choose() calls the Python chooser with the call's argument types and
+ * takes the device function it returns.  The ".m.", ".a." and ".q."
+ * names sema asks for (methods, attributes, module functions) are looked
+ * up with the table's member().
+ *
  * A Python exception raised while resolving (a property that fails) is
  * kept and re-raised after pj_compile returns.
  *
