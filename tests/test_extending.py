@@ -597,3 +597,22 @@ def test_overloads_of_library_functions_kernels_lack():
     k[1, 1](out, a, n, m)
     np.testing.assert_allclose(out, [np.median(a), np.median(a), math.comb(n, m), abs(a[0])], rtol=1e-12)
 
+
+
+def answer():
+    pass
+
+
+@overload(answer)
+def ol_answer():
+    return lambda: 42
+
+
+def test_overload_without_arguments():
+    @cuda.jit
+    def k(out):
+        out[cuda.grid(1)] = answer()
+
+    out = np.zeros(32, dtype=np.int32)
+    k[1, 32](out)
+    assert (out == 42).all()

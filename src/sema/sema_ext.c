@@ -54,9 +54,12 @@ static void keep_shape(Ctx *c, Expr *e)
 	e->call.src_args = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
 	e->call.src_kwargs = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(m ? m : 1));
 	e->call.src_kwnames = arena_alloc(c->arena, sizeof(char *) * (size_t)(m ? m : 1));
-	memcpy(e->call.src_args, e->call.args, sizeof(Expr *) * (size_t)n);
-	memcpy(e->call.src_kwargs, e->call.kwargs, sizeof(Expr *) * (size_t)m);
-	memcpy(e->call.src_kwnames, e->call.kwnames, sizeof(char *) * (size_t)m);
+	if (n)
+		memcpy(e->call.src_args, e->call.args, sizeof(Expr *) * (size_t)n);
+	if (m) {
+		memcpy(e->call.src_kwargs, e->call.kwargs, sizeof(Expr *) * (size_t)m);
+		memcpy(e->call.src_kwnames, e->call.kwnames, sizeof(char *) * (size_t)m);
+	}
 	e->call.shaped = 1;
 }
 
@@ -68,9 +71,12 @@ static void restore_shape(Ctx *c, Expr *e)
 	e->call.args = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
 	e->call.kwargs = arena_alloc(c->arena, sizeof(Expr *) * (size_t)(m ? m : 1));
 	e->call.kwnames = arena_alloc(c->arena, sizeof(char *) * (size_t)(m ? m : 1));
-	memcpy(e->call.args, e->call.src_args, sizeof(Expr *) * (size_t)n);
-	memcpy(e->call.kwargs, e->call.src_kwargs, sizeof(Expr *) * (size_t)m);
-	memcpy(e->call.kwnames, e->call.src_kwnames, sizeof(char *) * (size_t)m);
+	if (n)
+		memcpy(e->call.args, e->call.src_args, sizeof(Expr *) * (size_t)n);
+	if (m) {
+		memcpy(e->call.kwargs, e->call.src_kwargs, sizeof(Expr *) * (size_t)m);
+		memcpy(e->call.kwnames, e->call.src_kwnames, sizeof(char *) * (size_t)m);
+	}
 	e->call.star_packed = 0;
 }
 
