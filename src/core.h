@@ -210,6 +210,12 @@ struct Expr {
 			Spec *spec;        /* sema: the device function called */
 			int intrin;        /* sema: the intrinsic called (IN_*), or 0 */
 			int star_packed;   /* sema: the arguments for a *args parameter are one tuple now */
+			/* sema, a call of an overloaded function: the arguments as written
+			 * (typing goes back to them each pass, since the implementation
+			 * chosen may change with their types; shaped is set once saved) */
+			int shaped, src_nargs, src_nkw;
+			Expr **src_args, **src_kwargs;
+			const char **src_kwnames;
 		} call;
 		struct { Expr *obj; const char *name; Span name_span; } attr;
 		struct { Expr *obj; Expr *index; } sub;
@@ -702,6 +708,7 @@ Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes);
 /* resolve.c: turns a global name of a function into a Const via its
  * resolver (PjFunc.resolve), normalising module aliases. */
 Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp);
+const PjFunc *sema_resolve_member_overload(Ctx *c, const PjFunc *f, char kind, const char *name);
 /* typesdump.c: the source of every specialisation with the type of each
  * variable, for dumps and inspect_types(). */
 void sema_dump(FILE *out, Ctx *c);

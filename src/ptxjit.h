@@ -28,9 +28,10 @@ enum {
 	PJ_V_NONE, PJ_V_INT, PJ_V_FLOAT, PJ_V_BOOL, PJ_V_COMPLEX, PJ_V_STR,
 	PJ_V_TUPLE,     /* n, elts */
 	PJ_V_MODULE,    /* s: "math", "numpy", "cuda", "numba", "cmath" */
-	PJ_V_INTRIN,    /* s: qualified name, "math.sqrt", "numpy.float32", "cuda.grid" */
+	PJ_V_INTRIN,    /* s: qualified name, "math.sqrt", "numpy.float32", "cuda.grid";
+	                   func: an overload of it (PjFunc.choose), or NULL */
 	PJ_V_DTYPE,     /* s: dtype name, "float32" (np.dtype objects, numba types) */
-	PJ_V_FUNC,      /* func: another jitted (device) function */
+	PJ_V_FUNC,      /* func: another jitted (device) function, or an overloaded one */
 	PJ_V_EXC,       /* s: exception class name, "ValueError" */
 	PJ_V_ARRAY,     /* a constant host array: data, sk (dtype name in s), ndim, shape */
 	PJ_V_DEVARRAY   /* a device array, captured by address: i the address, s the dtype name,
@@ -55,7 +56,14 @@ typedef struct PjValue {
 /* A function's source and how to resolve its free names.  The resolver
  * returns 1 and fills *out when the name is defined in the function's
  * globals or closure, 0 when it is not; it allocates what it returns
- * (strings, tuple elements, PjFuncs) with pj_alloc(arena, n). */
+ * (strings, tuple elements, PjFuncs) with pj_alloc(arena, n).  The
+ * compiler also asks it for ".m.NAME" and ".a.NAME" (names no Python
+ * code can spell): the overloaded function that implements method or
+ * attribute NAME of a value, called with the value first, and for
+ * ".q.MODULE.NAME": an overload of a module's function that kernels do
+ * not have ("numpy.clip"); 0: none.  A PJ_V_INTRIN value may carry such
+ * an overload in func, used when the compiler does not know the
+ * intrinsic. */
 struct PjFunc {
 	const char *name;
 	const char *source;     /* the function's text, dedented */
@@ -70,6 +78,13 @@ struct PjFunc {
 	int nsigs;
 	int inline_always;
 	int is_device;
+	/* An overloaded function (numba.cuda.extending's @overload, and the
+	 * methods and attributes it adds to types): source is NULL, and
+	 * choose returns the implementation, a device function, for a call
+	 * with these argument types, in Numba's spelling ("int64, array(float32,
+	 * 1d, C), z=float64": positional, then keyword=type), or NULL with
+	 * *why saying why none fits. */
+	const PjFunc *(*choose)(const PjFunc *self, const char *args, PjArena *arena, const char **why);
 };
 
 enum { PJ_REBUILT = -1 };

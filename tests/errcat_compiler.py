@@ -17,6 +17,8 @@ line N.
 
 import numpy as np
 
+from ptxjit.extending import overload
+
 A = "void(float32[::1])"
 K = "def k(a):\n    a[0] = 1\n"
 CPU = {"cpu": True}
@@ -25,6 +27,17 @@ REC = "Record(x[type=int32;offset=0];4;False)"
 R = "void(%s[::1])" % REC
 RO_R = "void(array(%s, 1d, C, readonly))" % REC
 G = {"G": np.arange(4.0)}
+
+
+
+def declined(x):
+    """Overloaded below for no types: a kernel's call of it has no implementation."""
+
+
+@overload(declined)
+def _ol_declined(x):
+    return None
+
 
 TRIGGERS = [
     # lexer and parser
@@ -110,6 +123,8 @@ TRIGGERS = [
     ("vector_attr", "def k(a):\n    v = cuda.float2(1.0, 2.0)\n    a[0] = v.z  #!\n", A),
     ("libdevice_not_built", "def k(a):\n    a[0] = cuda.libdevice.j0(a[0])  #!\n", A),
     ("nanosleep_sm60", "def k(a):\n    cuda.nanosleep(100)  #!\n", A, {"opts": {"arch": 60}}),
+    # overloaded functions (ptxjit.extending)
+    ("overload_declined", "def k(a):\n    a[0] = F(1)  #!\n", A, {"globals": {"F": declined}}),
     # device functions
     ("dev_sig_argc", "def f(x, y=1):\n    return x\n\ndef k(a):\n    a[0] = f(1, 2)  #!\n", A,
      {"devsig": {"f": "float32(float32)"}}),

@@ -1260,6 +1260,47 @@ TRIGGERS += [
      ["default stream cannot be captured"]),
 ]
 
+# numba.cuda.extending (python/ptxjit/extending.py, _lowlevel.py)
+
+from ptxjit import extending as _ext                 # noqa: E402
+
+
+def _junk(x):
+    pass
+
+
+@_ext.overload(_junk)
+def _ol_junk(x):
+    return 42
+
+
+@cuda.jit
+def k_junk(a):
+    a[0] = _junk(1)
+
+
+@_ext.intrinsic
+def _llvm_intrinsic(typingctx, x):
+    return None
+
+
+TRIGGERS += [
+    ("overload_bad_inline", lambda: _ext.overload(_junk, inline="sometimes"), "ValueError", ["inline", "'sometimes'"]),
+    ("overload_jit_options_type", lambda: _ext.overload(_junk, jit_options=[1]), "TypeError", ["jit_options", "dict"]),
+    ("overload_jit_options_unknown", lambda: _ext.overload(_junk, jit_options={"max_registers": 4}), "TypeError",
+     ["'max_registers'", "fastmath"]),
+    ("overload_bad_target", lambda: _ext.overload(_junk, target="fpga"), "ValueError", ["target", "'fpga'"]),
+    ("overload_method_bad_name", lambda: _ext.overload_method(_types.Array, "not a name"), "TypeError",
+     ["identifier", "'not a name'"]),
+    ("register_jitable_builtin", lambda: _ext.register_jitable(len), "TypeError", ["register_jitable", "len"]),
+    ("overload_returns_non_function", lambda: k_junk[1, 1](_f32()), "TypeError", ["_junk", "returned 42"]),
+    ("llvm_intrinsic_called_in_python", lambda: _llvm_intrinsic(1), "NotImplementedError",
+     ["_llvm_intrinsic", "LLVM lowering API", "@overload"],
+     ["<dynamic python/ptxjit/_lowlevel.py: NotImplementedError(LLVM_API_MESSAGE % name)>"]),
+    ("types_literal_of_a_float", lambda: _types.literal(1.5), "TypeError", ["literal", "1.5"]),
+    ("typeof_of_an_object", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError", ["object", "kernels take"]),
+]
+
 # ----------------------------------------------- what no trigger here covers
 #
 # GPU_ONLY: the messages of the CUDA driver's path, and of GPU memory and
@@ -1301,6 +1342,8 @@ HOSTMEM = "out of host memory"
 SIMINT = "an internal error of the simulator"
 
 INTERNAL = {
+    "an overload's chooser returned %.80R, not a device function": "ptxjit.extending's choosers return a "
+    "device function, a str or None",  # src/py/jit.c
     "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "
     "devices before a runtime is made for one (src/py/devices.c)",  # src/rt/driver.c
     'out of host memory recording a graph': HOSTMEM,  # src/rt/graph.c

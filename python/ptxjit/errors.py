@@ -8,6 +8,8 @@ Compiling:
     SourceNotFoundError    the function's source text cannot be found (a TypingError)
     SourceChangedError     the function's file no longer holds the code Python runs
                            (edited after the import; a TypingError)
+    LoweringError          Numba's name, for code that catches it (a TypingError;
+                           ptxjit's compile errors are TypingErrors)
     InternalCompilerError  a bug in ptxjit's compiler
 
 Running on the GPU:
@@ -65,13 +67,20 @@ class SourceNotFoundError(TypingError):
     """The source text of a function to compile cannot be found."""
 
 
+class LoweringError(TypingError):
+    """Numba's error of its lowering stage, for code that names it
+    (numba.cuda.errors.LoweringError).  ptxjit types and checks a kernel
+    before lowering, so its compile errors are TypingErrors."""
+
+
 class SourceChangedError(TypingError):
     """The source file of a function to compile no longer holds the code
     Python runs: it was edited after the module was imported."""
 
 
 __all__ = [
-    "TypingError", "CompileError", "SourceNotFoundError", "SourceChangedError", "InternalCompilerError",
+    "TypingError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
+    "InternalCompilerError",
     "CudaSupportError", "CudaDriverError", "CudaAPIError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
     "UninitializedReadError", "RaceError",

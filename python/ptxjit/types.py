@@ -270,6 +270,53 @@ class Record(metaclass=_RecordClass):
         return numpy.dtype(fields, align=True)
 
 
+class Literal(Type):
+    """A constant known when the kernel is compiled, as the typing function of
+    an @overload may see it: .literal_value, and .literal_type, the type of
+    the value otherwise (IntegerLiteral(5).literal_type is int64)."""
+    __slots__ = ()
+
+
+class IntegerLiteral(Literal, Integer):
+    """Literal[int](5): an int64 whose value is known (an Integer too)."""
+    __slots__ = ("literal_value",)
+
+    def __init__(self, value):
+        NumberType.__init__(self, "Literal[int](%d)" % value, "int64")
+        self.literal_value = value
+
+    @property
+    def literal_type(self):
+        return int64              # noqa: F821
+
+
+class BooleanLiteral(Literal, Boolean):
+    """Literal[bool](True): a boolean whose value is known."""
+    __slots__ = ("literal_value",)
+
+    def __init__(self, value):
+        NumberType.__init__(self, "Literal[bool](%s)" % bool(value), "bool")
+        self.literal_value = bool(value)
+
+    @property
+    def literal_type(self):
+        return boolean            # noqa: F821
+
+
+def literal(value):
+    """The Literal type of a Python int or bool."""
+    if isinstance(value, bool):
+        return BooleanLiteral(value)
+    if isinstance(value, int):
+        return IntegerLiteral(value)
+    raise TypeError("literal types are of ints and bools in kernels, not %r" % (value,))
+
+
+def unliteral(t):
+    """t without its value: the literal's type, or t itself."""
+    return t.literal_type if isinstance(t, Literal) else t
+
+
 void = NoneType("void")
 none = void
 voidptr = RawPointer("void*")
@@ -312,7 +359,8 @@ number_domain = real_domain | integer_domain | complex_domain
 
 __all__ += ["void", "none", "voidptr", "Type", "NumberType", "Number", "Boolean", "Integer", "Float", "Complex",
             "NoneType", "BaseTuple", "UniTuple", "Tuple", "CPointer", "RawPointer", "Record", "ArrayType", "Array",
-            "Signature", "number_types", "from_dtype", "signed_domain", "unsigned_domain", "integer_domain",
+            "Signature", "number_types", "from_dtype", "Literal", "IntegerLiteral", "BooleanLiteral", "literal",
+            "unliteral", "signed_domain", "unsigned_domain", "integer_domain",
             "real_domain", "complex_domain", "number_domain"]
 
 

@@ -20,6 +20,14 @@
  * NumPy arrays as constant arrays.  Anything else is PJ_V_UNKNOWN with
  * its Python type name, which sema reports if the kernel uses it.
  *
+ * ptxjit.extending's functions come through the same table: a
+ * register_jitable or numba @njit function ("device") is its
+ * CUDADispatcher; an @overload-ed one ("overload") is a PjFunc whose
+ * choose() calls the Python chooser with the call's argument types and
+ * takes the device function it returns.  The ".m.", ".a." and ".q."
+ * names sema asks for (methods, attributes, module functions) are looked
+ * up with the table's member().
+ *
  * A Python exception raised while resolving (a property that fails) is
  * kept and re-raised after pj_compile returns.
  *
@@ -57,6 +65,10 @@ struct Root {
 	 * (Root.keep) outlives it, for attach_deps */
 	struct { PyObject *disp; PjFunc *f; Resolver *res; PyObject *asked; } *funcs;
 	int nfuncs, capfuncs;
+	/* overloaded functions met (PjFunc.choose), one PjFunc each: its
+	 * data is the entry, so that sema knows two lookups for one */
+	struct Overloaded { Root *root; PyObject *chooser; PjFunc *f; } *ovls;
+	int novls, capovls;
 };
 
 static void save_error(Root *r)
@@ -199,6 +211,69 @@ static PjFunc *func_of_dispatcher(Root *r, PyObject *disp, PjArena *arena)
 	r->funcs[r->nfuncs].res = res;
 	r->funcs[r->nfuncs].asked = res->asked;
 	r->nfuncs++;
+	return f;
+}
+
+/* PjFunc.choose of an overloaded function: the chooser (the table's entry,
+ * from ptxjit.extending) called with the argument types returns the device
+ * function to call, or a str saying why none fits. */
+static const PjFunc *choose(const PjFunc *self, const char *args, PjArena *arena, const char **why)
+{
+	struct Overloaded *ov = self->data;
+	Root *r = ov->root;
+	*why = NULL;
+	if (r->failed)
+		return NULL;
+	PyObject *got = PyObject_CallFunction(ov->chooser, "s", args);
+	if (!got) {
+		save_error(r);
+		*why = "the typing function raised an exception (raised again after this message)";
+		return NULL;
+	}
+	const PjFunc *f = NULL;
+	if (PyObject_TypeCheck(got, r->st->Dispatcher_T)) {
+		if (!(f = func_of_dispatcher(r, got, arena)))
+			save_error(r);
+	} else if (PyUnicode_Check(got)) {
+		*why = text_of(got, arena);
+		if (!*why)
+			save_error(r);
+	} else if (got != Py_None) {
+		PyErr_Format(PyExc_TypeError, "an overload's chooser returned %.80R, not a device function", got);
+		save_error(r);
+	}
+	if (PyList_Append(r->keep, got) < 0)   /* its PjFunc borrows from it */
+		save_error(r);
+	Py_DECREF(got);
+	return f;
+}
+
+static PjFunc *func_of_overload(Root *r, PyObject *chooser, const char *qual, PjArena *arena)
+{
+	for (int i = 0; i < r->novls; i++)
+		if (r->ovls[i].chooser == chooser)
+			return r->ovls[i].f;
+	if (r->novls == r->capovls) {
+		int cap = r->capovls ? r->capovls * 2 : 8;
+		void *p = realloc(r->ovls, (size_t)cap * sizeof *r->ovls);
+		if (!p) {
+			PyErr_NoMemory();
+			return NULL;
+		}
+		r->ovls = p;
+		r->capovls = cap;
+	}
+	/* the array may move: the PjFunc's data is an entry of its own */
+	struct Overloaded *ov = pj_alloc(arena, sizeof *ov);
+	PjFunc *f = pj_alloc(arena, sizeof *f);
+	memset(f, 0, sizeof *f);
+	f->name = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+	f->choose = choose;
+	f->data = ov;
+	ov->root = r;
+	ov->chooser = chooser;   /* the table holds it */
+	ov->f = f;
+	r->ovls[r->novls++] = *ov;
 	return f;
 }
 
@@ -446,6 +521,26 @@ static int from_table(Root *r, const char *name, PyObject *obj, PjValue *out, Pj
 	return rc;
 }
 
+/* An intrinsic's overload by the user (PjValue.func), from the table's
+ * overloaded(obj): used where the compiler does not know the intrinsic. */
+static int overloaded_intrinsic(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
+{
+	ModState *st = r->st;
+	if (PyDict_CheckExact(st->resolve_table))
+		return 0;
+	PyObject *ent = PyObject_CallMethod(st->resolve_table, "overloaded", "O", obj);
+	if (!ent)
+		return -1;
+	int rc = 0;
+	if (PyTuple_Check(ent) && PyTuple_GET_SIZE(ent) == 4) {
+		const char *qual = PyUnicode_AsUTF8(PyTuple_GET_ITEM(ent, 2));
+		if (!qual || !(out->func = func_of_overload(r, PyTuple_GET_ITEM(ent, 3), qual, arena)))
+			rc = -1;
+	}
+	Py_DECREF(ent);
+	return rc;
+}
+
 static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, PjValue *out, PjArena *arena)
 {
 	if (!ent)
@@ -465,9 +560,22 @@ static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, 
 		out->kind = PJ_V_DTYPE;
 	else if (strcmp(kind, "exc") == 0)
 		out->kind = PJ_V_EXC;
-	else
+	else if (strcmp(kind, "device") == 0 || strcmp(kind, "overload") == 0) {
+		/* a function compiled as a device function (register_jitable,
+		 * numba's @njit): module is its CUDADispatcher; an overloaded
+		 * one: module is its chooser */
+		out->kind = PJ_V_FUNC;
+		out->func = kind[0] == 'd' ? func_of_dispatcher(r, module, arena) : func_of_overload(r, module, qual, arena);
+		return out->func ? 1 : -1;
+	} else if (strcmp(kind, "unknown") == 0) {
+		out->kind = PJ_V_UNKNOWN;   /* a value kernels cannot use: qual says what it is */
+		out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+		return 1;
+	} else
 		return 0;
 	out->s = copy_str(arena, qual, (Py_ssize_t)strlen(qual));
+	if (out->kind == PJ_V_INTRIN && overloaded_intrinsic(r, obj, out, arena) < 0)
+		return -1;
 	/* `from numpy import absolute`: keep the spelling the user imported
 	 * when the module has the object under that name too. */
 	const char *dot = strrchr(qual, '.');
@@ -584,6 +692,24 @@ static PyObject *lookup(PyObject *dict, PyObject *key)
 	return PyDict_GetItemWithError(dict, key);
 }
 
+/* The overloaded function of a method or an attribute (".m.NAME",
+ * ".a.NAME"), from the table's member(); 1 found, 0 none, -1 error. */
+static int member(Root *r, const char *name, PjValue *out, PjArena *arena)
+{
+	ModState *st = r->st;
+	memset(out, 0, sizeof *out);
+	if (!st->resolve_table || PyDict_CheckExact(st->resolve_table))
+		return 0;
+	PyObject *ent = PyObject_CallMethod(st->resolve_table, "member", "s", name);
+	if (!ent)
+		return -1;
+	int rc = 0;
+	if (PyTuple_Check(ent) && PyTuple_GET_SIZE(ent) == 4)
+		rc = table_entry(r, NULL, PyTuple_GET_ITEM(ent, 0), ent, out, arena);
+	Py_DECREF(ent);
+	return rc;
+}
+
 static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 {
 	Resolver *res = data;
@@ -591,6 +717,16 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 	if (r->failed)
 		return 0;
 	PyObject *key = PyUnicode_FromString(name), *obj = NULL;
+	if (name[0] == '.') {          /* ".m.NAME", ".a.NAME", ".q.M.NAME": see PjFunc.resolve;
+	                                  noted only when found (the disk cache keeps no such kernel) */
+		int rc = key ? member(r, name, out, arena) : -1;
+		if (rc > 0 && PyList_Append(res->asked, key) < 0)
+			rc = -1;
+		Py_XDECREF(key);
+		if (rc < 0)
+			save_error(r);
+		return rc > 0;
+	}
 	if (!key || PyList_Append(res->asked, key) < 0)
 		goto pyerr;
 	obj = lookup(res->frozen, key);
@@ -1106,6 +1242,7 @@ done:
 	Py_XDECREF(r.ev);
 	Py_XDECREF(r.etb);
 	free(r.funcs);
+	free(r.ovls);
 	Py_DECREF(r.keep);
 	return result;
 }
@@ -1148,6 +1285,7 @@ done:
 	Py_XDECREF(r.ev);
 	Py_XDECREF(r.etb);
 	free(r.funcs);
+	free(r.ovls);
 	Py_DECREF(r.keep);
 	return result;
 }

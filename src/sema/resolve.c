@@ -16,7 +16,8 @@
  *                               int32 for cuda.laneid/warpsize, and a
  *                               float64 value for math.pi and friends
  *   dtype                       TY_DTYPE (numba.float32, np.dtype('f4'))
- *   function                    TY_FUNC: another @cuda.jit function
+ *   function                    TY_FUNC: another @cuda.jit function, or an
+ *                               overloaded one (PjFunc.choose, @overload)
  *   exception class             TY_EXC
  * Anything else keeps ty == NULL; sema reports it only where it is used
  * (unusable_message says what to tell the user).
@@ -304,6 +305,11 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 		v = pv->s ? qualified(c, pv->s) : NULL;
 		if (v)
 			return v;
+		if (pv->func && pv->func->choose) {   /* one kernels lack, overloaded by the user */
+			v = mk(c, PJ_V_FUNC, ty_func(c, pv->func));
+			v->s = pv->func->name;
+			return v;
+		}
 		v = mk(c, PJ_V_INTRIN, NULL);
 		v->s = arena_strdup(c->arena, pv->s ? pv->s : "?");
 		return v;
@@ -317,7 +323,7 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 		return v;
 	}
 	case PJ_V_FUNC:
-		if (!pv->func || !pv->func->source)
+		if (!pv->func || (!pv->func->source && !pv->func->choose))
 			break;
 		v = mk(c, PJ_V_FUNC, ty_func(c, pv->func));
 		v->s = pv->func->name;
@@ -356,6 +362,21 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 	v = mk(c, PJ_V_UNKNOWN, NULL);
 	v->s = pv->kind == PJ_V_UNKNOWN && pv->s ? arena_strdup(c->arena, pv->s) : "Python";
 	return v;
+}
+
+/* The overloaded function a resolver gives for a method (kind 'm') or an
+ * attribute ('a') of values, or for a module's function that kernels do
+ * not have ('q', "numpy.clip"), or NULL: see PjFunc.resolve. */
+const PjFunc *sema_resolve_member_overload(Ctx *c, const PjFunc *f, char kind, const char *name)
+{
+	if (!f || !f->resolve)
+		return NULL;
+	PjValue pv;
+	memset(&pv, 0, sizeof pv);
+	const char *key = arena_printf(c->arena, ".%c.%s", kind, name);
+	if (!f->resolve(f->data, key, &pv, (PjArena *)c->arena))
+		return NULL;
+	return pv.kind == PJ_V_FUNC && pv.func && pv.func->choose ? pv.func : NULL;
 }
 
 Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp)

@@ -99,6 +99,14 @@ Type *subscript_array(Scope *sc, Expr *at, Type *arr, Expr *index, const char *e
 
 /* sema_call.c */
 Type *type_call(Scope *sc, Expr *e);
+int sema_type_args(Scope *sc, Expr *e);
+int sema_literal_arg(const Expr *a);
+Type *sema_device_call(Scope *sc, Expr *e, const PjFunc *f);
+
+/* sema_ext.c */
+Type *sema_overload_call(Scope *sc, Expr *e, const PjFunc *f);
+int sema_method_overload(Scope *sc, Expr *e, Type *ot);
+int sema_attr_overload(Scope *sc, Expr *e, Type *ot);
 Type *type_attr(Scope *sc, Expr *e);
 
 /* sema_record.c */

@@ -1,7 +1,8 @@
 /*
  * sema_call.c - attributes and calls: module members, array and thread
  * object attributes, the intrinsics (builtins, cuda.*, math.*, numpy.*),
- * NumPy scalar constructors and calls of device functions.
+ * NumPy scalar constructors and calls of device functions (and, through
+ * sema_ext.c, of overloaded functions, methods and attributes).
  *
  * What lowering finds after a call is typed:
  *   call.intrin   the IN_* called (a dtype called as a function, such as
@@ -82,6 +83,13 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 	Ctx *c = sc->c;
 	const char *name = e->attr.name;
 	Const *cv = resolve_member(c, mt->name, name);
+	const PjFunc *ovl = !cv || !cv->ty
+	                  ? sema_resolve_member_overload(c, sc->func, 'q', arena_printf(c->arena, "%s.%s", mt->name, name))
+	                  : NULL;
+	if (ovl) {                 /* np.clip, overloaded by the user where kernels have none */
+		cv = new_const(c, PJ_V_FUNC, ty_func(c, ovl));
+		cv->s = ovl->name;
+	}
 	if (!cv || !cv->ty) {
 		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
@@ -125,6 +133,8 @@ Type *type_attr(Scope *sc, Expr *e)
 			           NULL);
 		if (strcmp(name, "copy") == 0)
 			return set(e, ty_intrin(c, IN_ARRAY_COPY), NULL);   /* a.copy(): sema_cpu.c */
+		if (sema_attr_overload(sc, e, ot))
+			return type_call(sc, e);
 		err_at(c, nsp, "kernels can use the array attributes shape, size, ndim, itemsize and dtype",
 		       "arrays have no attribute '%s' that kernels can use", name);
 	case TY_RECORD:
@@ -144,9 +154,13 @@ Type *type_attr(Scope *sc, Expr *e)
 			}
 			return set(e, t, v);
 		}
+		if (sema_attr_overload(sc, e, ot))
+			return type_call(sc, e);
 		err_at(c, nsp, ty_is_complex(ot) ? "complex numbers have .real and .imag" : "numbers have no attributes in kernels",
 		       "%s has no attribute '%s' that kernels can use", tstr(sc, ot), name);
 	default:
+		if (sema_attr_overload(sc, e, ot))
+			return type_call(sc, e);
 		err_at(c, nsp, "kernels use attributes of arrays (shape, size, ndim), of cuda.threadIdx and "
 		               "friends (x, y, z) and of the modules math, numpy and cuda",
 		       "%s has no attribute '%s' that kernels can use", tstr(sc, ot), name);
@@ -165,6 +179,11 @@ static int type_args(Scope *sc, Expr *e)
 		if (!type_expr(sc, e->call.kwargs[i]))
 			known = 0;
 	return known;
+}
+
+int sema_type_args(Scope *sc, Expr *e)
+{
+	return type_args(sc, e);
 }
 
 static const char *fname(int in)
@@ -879,6 +898,13 @@ static int passable(const Type *t)
 
 /* Is v a value Numba would type as a literal when a call needs one: an
  * int, a bool, or a tuple of them? */
+static int literal_value(const Const *v);
+
+int sema_literal_arg(const Expr *a)
+{
+	return a->cval && a->ty && literal_value(a->cval) && ty_equal(a->cval->ty, a->ty);
+}
+
 static int literal_value(const Const *v)
 {
 	if (!v || !v->ty)
@@ -1006,7 +1032,7 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 	e->call.nkw = 0;
 }
 
-static Type *type_device_call(Scope *sc, Expr *e, const PjFunc *f)
+Type *sema_device_call(Scope *sc, Expr *e, const PjFunc *f)
 {
 	Ctx *c = sc->c;
 	FuncDef *def = sema_template(sc->S, f);
@@ -1066,6 +1092,14 @@ Type *type_call(Scope *sc, Expr *e)
 		if (ty_is_int(ot))
 			return type_bit_count(sc, e);
 	}
+	if (e->call.fn->kind == E_ATTR) {
+		Type *ot = type_expr(sc, e->call.fn->attr.obj);
+		if (!ot) {
+			type_args(sc, e);
+			return set(e, NULL, NULL);
+		}
+		sema_method_overload(sc, e, ot);
+	}
 	Type *ft = type_expr(sc, e->call.fn);
 	for (int i = 0; i < e->call.nargs; i++)
 		if (e->call.args[i]->kind == E_UNSUPPORTED)
@@ -1083,7 +1117,9 @@ Type *type_call(Scope *sc, Expr *e)
 				return type_intrinsic(sc, e, in);
 		ICE(c, "no constructor for dtype %s", scalar_info[ft->sk].name);
 	case TY_FUNC:
-		return type_device_call(sc, e, ft->func);
+		if (ft->func->choose)
+			return sema_overload_call(sc, e, ft->func);
+		return sema_device_call(sc, e, ft->func);
 	case TY_EXC:
 		if (e->call.nkw)
 			err_at(c, e->call.kwargs[0]->span, "pass the message by position: raise ValueError(\"...\")",

@@ -174,6 +174,8 @@ static int same_func(const PjFunc *a, const PjFunc *b)
 		return 1;
 	if (!a || !b)
 		return 0;
+	if (a->choose || b->choose)          /* overloaded: one per resolver's data */
+		return a->choose == b->choose && a->data == b->data;
 	return streq(a->name, b->name) && streq(a->file, b->file) &&
 	       a->first_line == b->first_line && streq(a->source, b->source);
 }

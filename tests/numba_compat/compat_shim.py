@@ -17,6 +17,11 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   numba.cuda.types            ptxjit.types
   numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors)
   numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
+  numba.cuda.extending        ptxjit.extending (@overload, register_jitable, ...)
+  numba.cuda.cudaimpl,        ptxjit._lowlevel: Numba's LLVM-level extension API,
+  cudadecl, cgutils, models,  whose registrations are accepted and refused where a
+  typing.templates,           kernel reaches them
+  core.imputils
   numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
                               stubs, np.numpy_support: the ptxjit modules of
                               the same role)
@@ -64,6 +69,14 @@ PTXJIT_MODULES = {
     "typing": "ptxjit.typing",
     "typing.typeof": "ptxjit.typing",
     "args": "ptxjit.cuda.args",
+    "extending": "ptxjit.extending",
+    "cudaimpl": "ptxjit._lowlevel",      # Numba's LLVM-level extension API: accepted, refused
+    "cudadecl": "ptxjit._lowlevel",      # where a kernel uses it (ptxjit/_lowlevel.py)
+    "typing.templates": "ptxjit._lowlevel",
+    "core.imputils": "ptxjit._lowlevel",
+    "cgutils": "ptxjit._lowlevel",
+    "models": "ptxjit._lowlevel",
+    "core.datamodel": "ptxjit._lowlevel",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}

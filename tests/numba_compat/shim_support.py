@@ -122,6 +122,35 @@ _EPS = {"single": float(np.finfo(np.float32).eps), "double": float(np.finfo(np.f
 class TestCase(unittest.TestCase):
     """unittest.TestCase with the comparisons numba-cuda's tests use."""
 
+    def subprocess_test_runner(self, test_module, test_class=None, test_name=None, envvars=None, timeout=60,
+                               flags=None, _subproc_test_env="1"):
+        """Runs test_module[.test_class[.test_name]] in a new Python (the
+        shim is in every Python started with PTXJIT_NUMBA_SHIM=1), with
+        envvars set; fails with its output when it does."""
+        name = ".".join(x for x in (test_module, test_class, test_name) if x is not None)
+        env = dict(os.environ, SUBPROC_TEST=_subproc_test_env, PTXJIT_NUMBA_SHIM="1")
+        env.update(envvars or {})
+        cmd = [sys.executable] + [str(x) for kv in (flags or {}).items() for x in kv] + ["-m", "unittest", name]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+        self.assertEqual(p.returncode, 0, "%s failed in a subprocess:\n%s%s" % (name, p.stdout, p.stderr))
+        return {"stdout": p.stdout, "stderr": p.stderr}
+
+    @staticmethod
+    def run_test_in_subprocess(maybefunc=None, timeout=60, envvars=None):
+        """The decorated test runs in a subprocess (subprocess_test_runner)."""
+        def wrapper(func):
+            def inner(self, *args, **kwargs):
+                if os.environ.get("SUBPROC_TEST") != func.__name__:
+                    self.subprocess_test_runner(self.__module__, self.__class__.__name__, func.__name__,
+                                                envvars=envvars, timeout=timeout,
+                                                _subproc_test_env=func.__name__)
+                else:
+                    func(self)
+            inner.__name__ = func.__name__
+            return inner
+
+        return wrapper(maybefunc) if isinstance(maybefunc, types.FunctionType) else wrapper
+
     @property
     def random(self):
         return np.random.RandomState(42)

@@ -245,6 +245,10 @@ class _Walk:
         g, cl, fr = info[5], info[6], info[7]
         bi = vars(_builtins)
         for name in names:
+            if name.startswith(".") and self.table is not None and type(self.table) is not dict \
+                    and self.table.member(name) is not None:
+                self.ok = False          # an overloaded method or attribute: not kept on disk
+                return
             v = fr.get(name, _MISSING)
             if v is _MISSING:
                 v = cl.get(name, _MISSING)
@@ -302,6 +306,9 @@ class _Walk:
         ent = t.get(id(v))
         if ent is None and type(t) is not dict:
             ent = t.miss(v, name or "")
+        if isinstance(ent, tuple) and len(ent) == 4 and ent[0] is v and ent[1] in ("device", "overload"):
+            self.ok = False              # extending's functions: their implementations are not keyed
+            return True
         if not (isinstance(ent, tuple) and len(ent) == 4 and ent[0] is v and ent[1] in _INTRIN_KINDS):
             return False
         kind, qual, module = ent[1], ent[2], ent[3]

@@ -204,6 +204,9 @@ class _ResolveTable(dict):
         self.setdefault(id(obj), (obj, kind, qual, module))
 
     def miss(self, obj, name):
+        ext = _extending_entry(obj)
+        if ext is not None:
+            return ext
         if isinstance(obj, _ModuleType):
             mod = obj.__name__
             if mod in ("math", "cmath"):
@@ -231,11 +234,36 @@ class _ResolveTable(dict):
         return self.get(id(obj))
 
 
+    def member(self, key):
+        """The overloaded method (".m.NAME") or attribute (".a.NAME") of
+        values, or module function (".q.numpy.clip"), that ptxjit.extending
+        holds, or None."""
+        ext = sys.modules.get("ptxjit.extending")
+        return None if ext is None else ext.member_entry(key)
+
+    def overloaded(self, obj):
+        """The entry of a user's overload of obj, a function filed here
+        (np.clip), or None."""
+        ext = sys.modules.get("ptxjit.extending")
+        return None if ext is None else ext.overload_entry(obj)
+
     def _add_math(self, m):
         self.add(m, "module", m.__name__)
         for name, v in vars(m).items():
             if callable(v) and not name.startswith("_"):
                 self.add(v, "intrin", "%s.%s" % (m.__name__, name), m)
+
+
+def _extending_entry(obj):
+    """The entry of an @overload-ed, register_jitable or numba @njit
+    function (ptxjit.extending), or None."""
+    ext = sys.modules.get("ptxjit.extending")
+    if ext is None:
+        mod = type(obj).__module__ or ""
+        if not (mod.startswith("numba.") and hasattr(obj, "py_func")):
+            return None
+        from .. import extending as ext
+    return ext.entry_of(obj)
 
 
 def _build_resolve_table():
