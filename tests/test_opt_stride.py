@@ -245,3 +245,14 @@ def test_unrolled_in_ir():
     assert " i64 %" not in "".join(ln for ln in ir.splitlines() if " phi " in ln and ".range" in ln), ir
     ptx = k.ptx
     assert ptx.count("ld.global.nc.f32") == 5, ptx
+
+
+def test_grid_stride_unroll_catalogue(load, rng):
+    """tests/golden/kernels/grid_stride_unroll.py against NumPy, for lengths
+    around multiples of four grid strides."""
+    k = load("grid_stride_unroll").grid_sum
+    for n in (0, 1, 96 * 4 - 1, 96 * 4, 96 * 4 + 1, 1000):
+        a = rng.random(n, dtype=np.float32)
+        out = np.zeros(1, np.float32)
+        k[3, 32](a, out)
+        np.testing.assert_allclose(out[0], a.astype(np.float64).sum(), rtol=1e-5)
