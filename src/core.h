@@ -1131,6 +1131,8 @@ void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not
 void opt_range(Fn *f);     /* range.c: value ranges decide comparisons, drop index wraps */
 void opt_narrow(Fn *f);    /* range.c: loop counters proven to fit held in 32 bits */
 void opt_unroll(Fn *f);    /* unroll.c: loops of a constant trip count, unrolled */
+void opt_unroll_stride(Fn *f);   /* unroll.c: loops stepped by other than 1 (after narrow) */
+void opt_promote(Fn *f);   /* promote.c: memory a loop owns held in registers (after licm) */
 void opt_licm(Fn *f);      /* licm.c: loop-invariant code to the preheader */
 void opt_sr(Fn *f);        /* sr.c: strength reduction of affine index arithmetic */
 void opt_nc(Fn *f);        /* nc.c: loads of arrays the kernel never writes marked ld.global.nc */

@@ -1127,3 +1127,4 @@ from test_opt_mem import (  # noqa: E402,F401
     test_addr_shared_catalogue as test_addr_shared,
 )
 from test_opt_loops import test_loop_runtime_unroll_catalogue as test_loop_runtime_unroll  # noqa: E402,F401
+from test_opt_stride import test_grid_stride_unroll_catalogue as test_grid_stride_unroll  # noqa: E402,F401

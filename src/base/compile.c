@@ -6,7 +6,9 @@
  *   lower     typed AST -> IR (SSA)
  *   passes    fold, copy, cse, dce and value ranges, three rounds, with
  *             loop unrolling after the first and loop-invariant code motion,
- *             strength reduction and 32-bit loop counters after the second;
+ *             scalar replacement of the memory a loop owns,
+ *             strength reduction, 32-bit loop counters and the unrolling of
+ *             loops stepped by other than 1 (grid strides) after the second;
  *             then ld.global.nc marks, addresses rebuilt (constant displacements, 32-bit
  *             offsets), cse and dce once more, special registers and loads
  *             first in their blocks, and critical edges split
@@ -72,10 +74,14 @@ static void optimise(Ctx *c, Fn *f)
 			if (round == 1) {
 				opt_licm(f);
 				verify(f, "licm");
+				opt_promote(f);
+				verify(f, "promote");
 				opt_sr(f);
 				verify(f, "sr");
 				opt_narrow(f);
 				verify(f, "narrow");
+				opt_unroll_stride(f);
+				verify(f, "unroll_stride");
 			}
 		}
 		opt_merge_cond(f);

@@ -616,7 +616,29 @@ static int try_loop(Fn *f, U *u, int allow_partial)
  * remaining cnt mod 4 iterations with its test intact; every value of
  * the loop used after it is still defined by the old loop's header,
  * which runs at least once more.  Small bodies only (RT_BUDGET), as
- * nvcc does. */
+ * nvcc does.
+ *
+ * A step other than 1 (a constant, or a value invariant in the loop: the
+ * grid stride of `for i in range(cuda.grid(1), n, cuda.gridsize(1))`),
+ * and a loop counting down (`iv > n` with a negative step), are unrolled
+ * the same way with another test.  The four bodies may run when the
+ * first and the next three values all pass the loop's own test without
+ * the arithmetic wrapping: with iv on the staying side of n, the
+ * distance d = n - iv (iv - n counting down) is exact as an unsigned
+ * number, and the next three values stay on that side exactly when
+ * d > 3 * |step| as unsigned numbers.  The preheader computes
+ *
+ *     s3 = s >u UMAX / 3 ? UMAX : 3 * s      (s = step, or -step down)
+ *
+ * (UMAX the class's all-ones: a step too large, or of the wrong sign,
+ * makes s3 UMAX and the four-body loop never runs), and the new header
+ * tests `iv < n && d >u s3`.  Each copy steps from the new header's iv
+ * by step, 2 step, 3 step (sums made in the preheader), so the counter
+ * stays a basic induction variable of step 4 step.  The old loop still
+ * runs whatever is left with its own test, so the values the loop
+ * computes are those of the original, in the same order; where the
+ * original wraps, the new test fails first and the old loop wraps as
+ * before. */
 enum { RT_FACTOR = 4, RT_BUDGET = 48 };
 
 static Ref pre_ins(Fn *f, Blk *b, Opcode op, Cls k, int ty, Ref a, Ref c, Ref d, int aux)
@@ -633,7 +655,7 @@ static int is_val(Ref r, int v)
 	return r.kind == R_VAL && (int)r.idx == v;
 }
 
-static int try_runtime(Fn *f, U *u)
+static int try_runtime(Fn *f, U *u, int general)
 {
 	Loop *l = u->l;
 	if (l->ninner || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
@@ -647,20 +669,22 @@ static int try_runtime(Fn *f, U *u)
 	Ins *cond = u->g.def[h->cond.idx];
 	if (!cond || cond->op != O_CMP || u->g.defblk[h->cond.idx] != l->head || narrow(cond->ty))
 		return 0;
-	int ivside;
-	if (cond->aux == CC_LT || cond->aux == CC_LTU)
-		ivside = 0;
-	else if (cond->aux == CC_GT || cond->aux == CC_GTU)
-		ivside = 1;
-	else
+	if (cond->aux != CC_LT && cond->aux != CC_LTU && cond->aux != CC_GT && cond->aux != CC_GTU)
 		return 0;
+	/* the side of the header phi; up: the test is iv < n (or n > iv) */
+	int ivside = -1;
+	for (int sd = 0; sd < 2 && ivside < 0; sd++) {
+		Ref r = cond->arg[sd];
+		if (r.kind == R_VAL && (int)r.idx < u->nval && u->g.phi[r.idx] && u->g.defblk[r.idx] == l->head &&
+		    opt_invariant(&u->g, l, cond->arg[!sd]))
+			ivside = sd;
+	}
+	if (ivside < 0)
+		return 0;
+	int up = (cond->aux == CC_LT || cond->aux == CC_LTU) == (ivside == 0);
 	Ref ivr = cond->arg[ivside], n = cond->arg[!ivside];
-	if (ivr.kind != R_VAL || !opt_invariant(&u->g, l, n))
-		return 0;
 	u->iv = (int)ivr.idx;
 	Phi *p = u->g.phi[u->iv];
-	if (!p || u->g.defblk[u->iv] != l->head)
-		return 0;
 	u->from_pre = phi_pos(h, l->pre);
 	u->from_latch = phi_pos(h, l->latch[0]);
 	if (u->from_pre < 0 || u->from_latch < 0)
@@ -673,23 +697,38 @@ static int try_runtime(Fn *f, U *u)
 	    (p->cls != KW && p->cls != KL) || ir_cls_of_sk((ScalarKind)cond->ty) != p->cls)
 		return 0;
 	Ref step = is_val(add->arg[0], u->iv) ? add->arg[1] : is_val(add->arg[1], u->iv) ? add->arg[0] : REF_NONE;
-	if (step.kind != R_CON || con_value(f, step) != 1)
+	if (step.kind == R_NONE || (step.kind != R_CON && !opt_invariant(&u->g, l, step)))
 		return 0;
 	if (body_size(f, l) > RT_BUDGET)
+		return 0;
+	int unit = up && step.kind == R_CON && con_value(f, step) == 1;
+	if (unit == general)
 		return 0;
 
 	/* the preheader: lim */
 	Cls k = (Cls)p->cls;
 	int ty = cond->ty;
 	Blk *pre = f->blk[l->pre];
-	Ref ca[2];
-	ca[ivside] = init;
-	ca[!ivside] = n;
-	Ref ok = pre_ins(f, pre, O_CMP, KB, ty, ca[0], ca[1], REF_NONE, cond->aux);
-	Ref d = pre_ins(f, pre, O_SUB, k, add->ty, n, init, REF_NONE, 0);
-	Ref cnt = pre_ins(f, pre, O_SEL, k, add->ty, ok, d, ir_con_int(f, k, 0), 0);
-	Ref q = pre_ins(f, pre, O_AND, k, add->ty, cnt, ir_con_int(f, k, -RT_FACTOR), REF_NONE, 0);
-	Ref lim = pre_ins(f, pre, O_ADD, k, add->ty, init, q, REF_NONE, 0);
+	Ref ca[2], lim = REF_NONE, s3 = REF_NONE, ks[RT_FACTOR];
+	int uty = k == KL ? SK_U64 : SK_U32;
+	if (unit) {
+		ca[ivside] = init;
+		ca[!ivside] = n;
+		Ref ok = pre_ins(f, pre, O_CMP, KB, ty, ca[0], ca[1], REF_NONE, cond->aux);
+		Ref d = pre_ins(f, pre, O_SUB, k, add->ty, n, init, REF_NONE, 0);
+		Ref cnt = pre_ins(f, pre, O_SEL, k, add->ty, ok, d, ir_con_int(f, k, 0), 0);
+		Ref q = pre_ins(f, pre, O_AND, k, add->ty, cnt, ir_con_int(f, k, -RT_FACTOR), REF_NONE, 0);
+		lim = pre_ins(f, pre, O_ADD, k, add->ty, init, q, REF_NONE, 0);
+	} else {
+		Ref s = up ? step : pre_ins(f, pre, O_NEG, k, add->ty, step, REF_NONE, REF_NONE, 0);
+		int64_t third = k == KL ? (int64_t)(UINT64_MAX / 3) : (int64_t)(UINT32_MAX / 3);
+		Ref big = pre_ins(f, pre, O_CMP, KB, uty, s, ir_con_int(f, k, third), REF_NONE, CC_GTU);
+		Ref m3 = pre_ins(f, pre, O_MUL, k, uty, s, ir_con_int(f, k, RT_FACTOR - 1), REF_NONE, 0);
+		s3 = pre_ins(f, pre, O_SEL, k, uty, big, ir_con_int(f, k, -1), m3, 0);
+		ks[0] = step;
+		for (int c = 1; c < RT_FACTOR; c++)
+			ks[c] = pre_ins(f, pre, O_ADD, k, add->ty, ks[c - 1], step, REF_NONE, 0);
+	}
 
 	/* the new header: a phi for each of the old header's, and the test */
 	int nphi = h->nphi, latch = l->latch[0];
@@ -705,8 +744,18 @@ static int try_runtime(Fn *f, U *u)
 		if (h->phi[j].to == u->iv)
 			iv4 = p4[j];
 	ca[ivside] = REF_VAL(iv4);
-	ca[!ivside] = lim;
+	ca[!ivside] = unit ? lim : n;
 	Ref c4 = pre_ins(f, h4, O_CMP, KB, ty, ca[0], ca[1], REF_NONE, cond->aux);
+	/* the distance test in a block of its own: value ranges read each
+	 * test as a fact about the bodies (iv4 < n bounds the counter) */
+	Blk *hd = NULL;
+	Ref room4 = REF_NONE;
+	if (!unit) {
+		hd = ir_new_blk(f);
+		Ref d = up ? pre_ins(f, hd, O_SUB, k, uty, n, REF_VAL(iv4), REF_NONE, 0)
+		           : pre_ins(f, hd, O_SUB, k, uty, REF_VAL(iv4), n, REF_NONE, 0);
+		room4 = pre_ins(f, hd, O_CMP, KB, uty, d, s3, REF_NONE, CC_GTU);
+	}
 
 	/* four copies of the body, chained; the last jumps back to h4 */
 	int room = map_room(f, l) * (RT_FACTOR + 1);
@@ -727,7 +776,7 @@ static int try_runtime(Fn *f, U *u)
 		f->blk[latches[c - 1]]->s1 = heads[c];
 		push_pred(f, f->blk[heads[c]], latches[c - 1]);
 	}
-	/* copy c's step of iv becomes iv4 + (c + 1), not a chain of + 1 */
+	/* copy c's step of iv becomes iv4 + (c + 1) step, not a chain */
 	for (int c = 0; c < RT_FACTOR; c++) {
 		Ref nx = maps[c][next.idx];
 		for (int b = nblk0; b < f->nblk && nx.kind == R_VAL; b++)
@@ -735,13 +784,21 @@ static int try_runtime(Fn *f, U *u)
 				Ins *i = &f->blk[b]->ins[j];
 				if (i->to == (int)nx.idx && i->op == O_ADD) {
 					i->arg[0] = REF_VAL(iv4);
-					i->arg[1] = ir_con_int(f, k, c + 1);
+					i->arg[1] = unit ? ir_con_int(f, k, c + 1) : ks[c];
 				}
 			}
 	}
 	Blk *x = ir_new_blk(f);
-	ir_jnz(h4, c4, heads[0], x->id);
-	push_pred(f, f->blk[heads[0]], h4->id);
+	if (hd) {
+		ir_jnz(h4, c4, hd->id, x->id);
+		push_pred(f, hd, h4->id);
+		ir_jnz(hd, room4, heads[0], x->id);
+		push_pred(f, f->blk[heads[0]], hd->id);
+		push_pred(f, x, hd->id);
+	} else {
+		ir_jnz(h4, c4, heads[0], x->id);
+		push_pred(f, f->blk[heads[0]], h4->id);
+	}
 	push_pred(f, h4, l->pre);
 	push_pred(f, h4, latches[RT_FACTOR - 1]);
 	for (int j = 0; j < nphi; j++) {
@@ -759,7 +816,7 @@ static int try_runtime(Fn *f, U *u)
 	return 1;
 }
 
-static int sweep_runtime(Fn *f)
+static int sweep_runtime(Fn *f, int general)
 {
 	U u = {.f = f};
 	opt_fill_cfg(f, &u.g);
@@ -768,7 +825,7 @@ static int sweep_runtime(Fn *f)
 	int done = 0;
 	for (int i = 0; i < u.g.nloop; i++) {
 		u.l = &u.g.loop[i];
-		done += try_runtime(f, &u);
+		done += try_runtime(f, &u, general);
 	}
 	if (done) {
 		ir_fill_rpo(f);
@@ -808,5 +865,10 @@ void opt_unroll(Fn *f)
 	for (int round = 0; round < 8 && sweep(f, 0); round++)
 		;
 	sweep(f, 1);
-	sweep_runtime(f);
+	sweep_runtime(f, 0);
+}
+
+void opt_unroll_stride(Fn *f)
+{
+	sweep_runtime(f, 1);
 }
