@@ -139,10 +139,10 @@ def test_two_names_one_array(same, rng):
     for _ in range(4):
         want = want * np.float32(0.5) + np.float32(1) if same else a * np.float32(0.5) + np.float32(1)
     for opt in (False, True):
-        x = a.copy()
-        y = x if same else np.zeros_like(x)
+        x = cuda.to_device(a)        # one device array twice (a NumPy array twice is copied twice)
+        y = x if same else cuda.to_device(np.zeros_like(a))
         cuda.jit(opt=opt)(two_names.py_func)[2, 32](x, y, np.int64(4))
-        np.testing.assert_array_equal(y, want)
+        np.testing.assert_array_equal(y.copy_to_host(), want)
 
 
 @cuda.jit
