@@ -28,6 +28,20 @@ class CUDATestCase(TestCase):
 
     FLOAT16_RTOL = 0.0009765625      # float16's machine epsilon
 
+    def setUp(self):
+        # as numba-cuda's CUDATestCase: the suite launches small grids on host
+        # arrays on purpose, so its performance warnings are off per test
+        from ptxjit.cuda import config
+        self._low_occupancy_warnings = config.CUDA_LOW_OCCUPANCY_WARNINGS
+        self._warn_on_implicit_copy = config.CUDA_WARN_ON_IMPLICIT_COPY
+        config.CUDA_LOW_OCCUPANCY_WARNINGS = 0
+        config.CUDA_WARN_ON_IMPLICIT_COPY = 0
+
+    def tearDown(self):
+        from ptxjit.cuda import config
+        config.CUDA_LOW_OCCUPANCY_WARNINGS = self._low_occupancy_warnings
+        config.CUDA_WARN_ON_IMPLICIT_COPY = self._warn_on_implicit_copy
+
     def assertFileCheckMatches(self, ir_content, check_patterns, check_prefixes=("CHECK",), **kw):
         raise MissingName("CUDATestCase.assertFileCheckMatches: FileCheck patterns are written "
                           "against Numba's LLVM IR and NVVM's PTX")
