@@ -405,7 +405,7 @@ FEATURES = [
     # 2.11 Cooperative groups
     ('2.11', 'Grid group', '`g = cuda.cg.this_grid()`',
      YES, 'A kernel that calls it is launched cooperatively (`overload.cooperative`), as in Numba.',
-     ['test_cooperative.py::test_cooperative_flag']),
+     ['test_cooperative.py::test_cooperative_flag', 'test_cooperative.py::test_fake_driver_launches_cooperatively']),
     ('2.11', 'Grid-wide barrier', '`g.sync()`',
      YES, "ptxjit's own PTX (an arrival count in a global word, with fences), no cudadevrt; the simulator runs all blocks of the launch together.",
      ['test_cooperative.py::test_rows_follow_each_other_across_blocks', 'test_cooperative.py::test_grid_sum_and_shared_memory_per_block', 'test_cooperative.py::test_2d_grid_and_blocks']),

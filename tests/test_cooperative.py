@@ -8,6 +8,7 @@ import pytest
 
 from conftest import ON_GPU, assert_ptx_assembles
 from ptxjit import cuda
+from test_runtime import fake_driver, run_fake  # noqa: F401  (the fixture)
 
 
 @cuda.jit
@@ -139,3 +140,40 @@ def test_simulator_reports_a_block_that_skips_the_grid_barrier():
 
 def test_ptx_assembles():
     assert_ptx_assembles([shift_rows, grid_sum, grid_2d], 3)
+
+
+def test_fake_driver_launches_cooperatively(fake_driver, tmp_path):
+    res = run_fake("""
+        @cuda.jit
+        def k(a):
+            g = cuda.cg.this_grid()
+            a[cuda.grid(1)] = 1.0
+            g.sync()
+
+        @cuda.jit
+        def plain(a):
+            a[cuda.grid(1)] = 1.0
+
+        a = cuda.device_array(64 * 32 * 132 + 64)
+        k[(4, 2), 32](a)
+        result["coop"] = get("coop_launches")
+        grid, block, raw, entry = last_launch()
+        result["grid"] = grid; result["block"] = block
+        plain[4, 32](a)
+        result["coop_after_plain"] = get("coop_launches")
+        ov = next(iter(k.overloads.values()))
+        result["cooperative"] = [ov.cooperative, next(iter(plain.overloads.values())).cooperative]
+        result["most"] = ov.max_cooperative_grid_blocks(32)
+        result["ptx_word"] = "__pj_gbar" in ov.ptx
+        try:
+            k[ov.max_cooperative_grid_blocks(64) + 1, 64](a)
+        except ValueError as e:
+            result["refused"] = str(e)
+        result["coop_at_end"] = get("coop_launches")
+    """, fake_driver, tmp_path)
+    assert "raised" not in res, res
+    assert res["coop"] == 1 and res["grid"] == [4, 2, 1] and res["block"] == [32, 1, 1]
+    assert res["coop_after_plain"] == 1 and res["cooperative"] == [True, False]
+    assert res["most"] == 32 * 132 and res["ptx_word"]
+    assert "max_cooperative_grid_blocks" in res["refused"] and "at most 4224 blocks" in res["refused"]
+    assert res["coop_at_end"] == 1        # refused before the driver
