@@ -547,6 +547,10 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_NP_EMPTY_LIKE, "numpy.empty_like") X(IN_NP_ZEROS_LIKE, "numpy.zeros_like") \
 	X(IN_NP_ONES_LIKE, "numpy.ones_like") X(IN_NP_COPY, "numpy.copy") X(IN_NP_ARANGE, "numpy.arange") \
 	X(IN_ARRAY_COPY, "array.copy") \
+	/* cooperative groups: cuda.cg.this_grid() is a TY_DIM3 object of kind \
+	 * IN_CG_GRID whose .sync() is the grid-wide barrier (a BAR of aux 1) */ \
+	X(IN_CG_THIS_GRID, "cuda.cg.this_grid") X(IN_CG_GRID, "cuda.cg.grid_group") \
+	X(IN_CG_GRID_SYNC, "cuda.cg.grid_group.sync") \
 	/* cuda: reducing barriers, fences, warp operations, bit and float \
 	 * intrinsics (sema_warp.c, lower_warp.c) */ \
 	X(IN_SYNCTHREADS_COUNT, "cuda.syncthreads_count") X(IN_SYNCTHREADS_AND, "cuda.syncthreads_and") \
@@ -857,7 +861,9 @@ float ir_round_f16(double x);
  *                    operand arg1 (and compare value arg2 for AT_CAS), of
  *                    kind ty; defines the old value
  *   addr             address of a static array: aux = index in Fn.arrays
- *   bar              bar.sync 0 (syncthreads)
+ *   bar              bar.sync 0 (syncthreads); aux 1 (bar.grid): the barrier
+ *                    of the whole grid of a cooperative launch (cuda.cg
+ *                    grid_group.sync()), which implies membar.gl
  *   membar           aux: 0 cta, 1 gl, 2 sys
  *   check            bounds check (simulator and debug builds): arg0 index
  *                    (KL), arg1 extent (KL); fails unless 0 <= arg0 < arg1;
@@ -1030,6 +1036,7 @@ typedef struct CheckInfo {
 
 struct Fn {
 	const char *name;    /* PTX entry name */
+	int this_grid;       /* calls cuda.cg.this_grid(): launched cooperatively, as Numba does */
 	Ctx *ctx;
 	Blk **blk;           /* blk[0] is the entry */
 	int nblk, capblk;
@@ -1079,6 +1086,10 @@ static inline int ir_load_nc(const Fn *f, const Ins *i)
  * their number, and is_s[k] (k < max; is_s may be NULL) whether the k-th
  * is %s. */
 int ir_fmt_conversions(const char *fmt, int *is_s, int max);
+/* Does f, or a function it calls for real (Fn.funcs), wait at the grid's
+ * barrier (bar.grid), or, when or_this_grid, call cuda.cg.this_grid()?
+ * A kernel that does either has a cooperative launch. */
+int ir_grid_sync(const Fn *f, int or_this_grid);
 Fn *ir_new_fn(Ctx *c, const char *name);
 Blk *ir_new_blk(Fn *f);
 int ir_new_val(Fn *f, Cls k, const char *name);

@@ -153,6 +153,8 @@ typedef struct PjKernel {
 	int param_bytes;
 	int64_t static_smem;    /* bytes of static shared memory */
 	int dynamic_smem;       /* uses cuda.shared.array(0, ...) */
+	int cooperative;        /* waits at the grid's barrier (cuda.cg grid_group.sync()):
+	                           launched cooperatively, every block resident at once */
 	int devmem;             /* uses global device arrays by their address (no disk cache) */
 	uint64_t read_args;     /* bit i: the kernel may load from array argument i */
 	uint64_t written_args;  /* bit i: it may store or do atomics into it (or a view);

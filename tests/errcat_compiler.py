@@ -53,6 +53,7 @@ TRIGGERS = [
     ("ampamp", "def k(a):\n    if a[0] && a[1]:  #!\n        pass\n", A),
     ("expr_expected", "def k(a):\n    a[0] =   #!\n", A),
     ("attr_expected", "def k(a):\n    a[0] = cuda.+1  #!\n", A),
+    ("grid_group_attr", "def k(a):\n    cuda.cg.this_grid().wait()  #!\n", A),
     ("for_without_in", "def k(a):\n    for i range(3):  #!\n        pass\n", A),
     ("not_a_lambda@1", K, A, {"name": "<lambda@3>"}),
     # signatures

@@ -246,6 +246,33 @@ def k_barrier_kinds(a):
 
 
 @cuda.jit
+def k_grid_early(a):
+    g = cuda.cg.this_grid()
+    if cuda.blockIdx.x == 1:
+        return
+    g.sync()
+    a[0] = 1.0
+
+
+@cuda.jit
+def k_grid_half(a):
+    g = cuda.cg.this_grid()
+    if cuda.threadIdx.x == 0:
+        return
+    g.sync()
+    a[0] = 1.0
+
+
+@cuda.jit
+def k_grid_kinds(a):
+    if cuda.threadIdx.x == 0:
+        cuda.syncthreads()
+    else:
+        cuda.cg.this_grid().sync()
+    a[0] = 1.0
+
+
+@cuda.jit
 def k_recurse_dev(a):
     a[0] = d_fact(int(a[1]))
 
@@ -782,6 +809,14 @@ SIM_TRIGGERS = [
      ["different warp operations", "cuda.ballot_sync()", "k_warp_mismatch"]),
     ("sim_barrier_kinds", lambda: k_barrier_kinds[1, 32](_f32(32)), "DeadlockError",
      ["barriers of different kinds", "syncthreads_count", "k_barrier_kinds"]),
+    ("sim_grid_blocks_return", lambda: k_grid_early[3, 32](_f32(1)), "DeadlockError",
+     ["reached by 2 of 3 blocks", "k_grid_early", "g.sync()", "errcat_runtime.py:"]),
+    ("sim_grid_threads_return", lambda: k_grid_half[2, 32](_f32(1)), "DeadlockError",
+     ["reached by 31 of 32 threads", "k_grid_half", "g.sync()"]),
+    ("sim_grid_barrier_kinds", lambda: k_grid_kinds[2, 32](_f32(1)), "DeadlockError",
+     ["grid's barrier", "block's barrier", "k_grid_kinds"]),
+    ("coop_grid_too_large", lambda: k_grid_half[33, 32](_f32(1)), "ValueError",
+     ["has 33 blocks", "at most 32 blocks", "max_cooperative_grid_blocks", "k_grid_half"]),
 ]
 
 
@@ -1314,6 +1349,12 @@ TRIGGERS += [
 # ptxjit is imported)}.
 
 GPU_ONLY = {
+    "cuEventCreate (after a cooperative launch of kernel '%s')": "the driver failing to make an event",
+    "cuEventRecord (after a cooperative launch of kernel '%s')": "the driver failing to record an event",
+    "cuLaunchCooperativeKernel of kernel '%s' (grid (%u, %u, %u), block (%u, %u, %u), %u bytes of dynamic shared "
+    "memory)": "the driver refusing a cooperative launch the occupancy check let through",
+    "kernel '%s' needs a cooperative launch (it waits at the grid's barrier), and this CUDA driver has no "
+    "cuLaunchCooperativeKernel": "a driver older than CUDA 9",
     "py:nvdisasm %s failed (%d): %s": "nvdisasm rejecting a cubin the driver linked (inspect_sass on a GPU)",
     "cuStreamEndCapture (the capture was invalidated by an operation a graph cannot hold, issued while it was "
     "captured)": "work another library issued on the capture stream",
@@ -1347,6 +1388,10 @@ INTERNAL = {
     "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "
     "devices before a runtime is made for one (src/py/devices.c)",  # src/rt/driver.c
     'out of host memory recording a graph': HOSTMEM,  # src/rt/graph.c
+    "out of host memory for a launch of kernel '%s'": HOSTMEM,  # src/rt/stream.c
+    "a cooperative launch of kernel '%s' with %llu blocks of %llu threads: the simulator runs at most 1048576 "
+    "threads of a grid at once": "the runtime refuses a grid larger than the simulated device holds first "
+    "(coop_fits in src/rt/stream.c)",  # src/sim/launch.c
     'this graph is not being captured': PRIV + ": Graph._end; the `with` block ends only its own capture",  # src/rt/graph.c
     'to_dlpack() takes a device array, not %.100s': PRIV,  # src/py/dlpack.c
     "a device array whose stride %zd is not a multiple of its item size %d cannot be exported through DLPack "

@@ -33,8 +33,10 @@ def test_overload_resource_attributes_match_the_getters(rng):
     if not ON_GPU:
         with pytest.raises(ValueError, match="the simulator has none"):
             k.regs_per_thread
-        with pytest.raises(ValueError, match="the simulator has none"):
-            k.max_cooperative_grid_blocks(128)
+        # the simulated device is one H100 SM: 2048 threads, 32 blocks
+        assert k.max_cooperative_grid_blocks(128) == k.max_cooperative_grid_blocks((8, 16)) == 16
+        assert k.max_cooperative_grid_blocks(1024) == 2
+        assert k.cooperative is False
         return
     assert k.regs_per_thread == smooth.get_regs_per_thread(SIG) > 0
     assert k.shared_mem_per_block == smooth.get_shared_mem_per_block(SIG) >= 128 * 4

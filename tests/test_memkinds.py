@@ -163,3 +163,29 @@ def test_fake_driver_mapped_and_managed_are_used_in_place(fake_driver, tmp_path)
     assert res["data"] == res["want"]
     assert res["maps"] == 1 and res["managed"] == 1 and res["maps_in"] == 2
     assert res["sig"] == ["int32[::1]", "int32[::1]"]
+
+
+def test_mapped_and_managed_arrays_give_no_copy_warning(rng):
+    # they are used where they are, never copied at the launch
+    import warnings
+    from ptxjit.errors import NumbaPerformanceWarning
+    c = cuda.config
+    saved = c.CUDA_LOW_OCCUPANCY_WARNINGS, c.CUDA_WARN_ON_IMPLICIT_COPY, c.DISABLE_PERFORMANCE_WARNINGS
+    c.CUDA_LOW_OCCUPANCY_WARNINGS, c.CUDA_WARN_ON_IMPLICIT_COPY, c.DISABLE_PERFORMANCE_WARNINGS = 0, 1, 0
+    try:
+        for make in (cuda.mapped_array, cuda.managed_array):
+            x, y, out = make(300), make(300), make(300)
+            x[:] = rng.standard_normal(300)
+            y[:] = rng.standard_normal(300)
+            with warnings.catch_warnings(record=True) as rec:
+                warnings.simplefilter("always")
+                axpy[3, 128](1.5, x, y, out)
+                cuda.synchronize()
+            assert not [w for w in rec if issubclass(w.category, NumbaPerformanceWarning)]
+            np.testing.assert_allclose(out, 1.5 * x + y, rtol=1e-14, atol=1e-15)   # an fma on the device
+        with warnings.catch_warnings(record=True) as rec:    # a NumPy array still warns
+            warnings.simplefilter("always")
+            axpy[3, 128](1.5, np.asarray(x), np.asarray(y), np.zeros(300))
+        assert [w for w in rec if issubclass(w.category, NumbaPerformanceWarning)]
+    finally:
+        c.CUDA_LOW_OCCUPANCY_WARNINGS, c.CUDA_WARN_ON_IMPLICIT_COPY, c.DISABLE_PERFORMANCE_WARNINGS = saved

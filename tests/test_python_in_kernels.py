@@ -773,6 +773,21 @@ def test_print_formats_like_numba(capfd):
     ])
 
 
+@kernel
+def printer_one(n):
+    i = cuda.grid(1)
+    if i < n.size:
+        print((n[i],), (1, ((2, n[i]), 3.0), (n[i],), 5))
+
+
+def test_print_one_element_tuples_like_python(capfd, rng):
+    n = rng.integers(-1000, 1000, size=3)
+    printer_one[1, 3](n)
+    cuda.synchronize()
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == sorted("(%d,) (1, ((2, %d), 3.000000), (%d,), 5)" % (v, v, v) for v in n)
+
+
 # -------------------------------------------------------- assert and raise
 
 class KernelSaysNo(Exception):

@@ -201,6 +201,7 @@ static void fill_kernel(PjKernel *k, Fn *f)
 	}
 	k->param_bytes = f->param_bytes;
 	k->devmem = f->ndevmem > 0;
+	k->cooperative = ir_grid_sync(f, 1);
 	ir_arg_effects(f, &k->read_args, &k->written_args);
 	for (int i = 0; i < f->narrays; i++) {
 		SArray *a = &f->arrays[i];

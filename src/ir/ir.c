@@ -251,6 +251,25 @@ void ir_ret(Blk *b)
 	b->s1 = b->s2 = -1;
 }
 
+static int has_grid_bar(const Fn *f)
+{
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++)
+			if (f->blk[b]->ins[k].op == O_BAR && f->blk[b]->ins[k].aux == 1)
+				return 1;
+	return 0;
+}
+
+int ir_grid_sync(const Fn *f, int or_this_grid)
+{
+	if (has_grid_bar(f) || (or_this_grid && f->this_grid))
+		return 1;
+	for (int i = 0; i < f->nfuncs; i++)
+		if (has_grid_bar(f->funcs[i]) || (or_this_grid && f->funcs[i]->this_grid))
+			return 1;
+	return 0;
+}
+
 int ir_add_loc(Fn *f, Span sp)
 {
 	Loc l = span_loc(sp);

@@ -534,8 +534,14 @@ static void instruction(P *p, Blk *b)
 		}
 		i.ty = (uint8_t)sk_word(p);
 		break;
-	case O_NOP_:
 	case O_BAR:
+		if (m.count == 2 && word_is(m.s[1], m.n[1], "grid")) {
+			i.aux = 1;
+			break;
+		}
+		expect_parts(p, m, 1);
+		break;
+	case O_NOP_:
 		expect_parts(p, m, 1);
 		break;
 	default:

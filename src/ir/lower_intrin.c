@@ -371,7 +371,11 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	case IN_GRIDSIZE:
 		return grid(L, e, 1);
 	case IN_SYNCTHREADS:
-		lower_emit(L, O_BAR, KX, SK_I32, REF_NONE, REF_NONE, REF_NONE, 0);
+	case IN_CG_GRID_SYNC:
+		lower_emit(L, O_BAR, KX, SK_I32, REF_NONE, REF_NONE, REF_NONE, in == IN_CG_GRID_SYNC);
+		return lower_none(e->ty);
+	case IN_CG_THIS_GRID:
+		L->f->this_grid = 1;
 		return lower_none(e->ty);
 	case IN_SHARED_ARRAY:
 		return lower_static_array(L, e, SP_SHARED);

@@ -59,7 +59,7 @@ static void item(Lower *L, PrintArgs *p, Type *t, Value v, const Const *cv, Span
 			const Const *ec = cv && cv->kind == PJ_V_TUPLE && i < cv->n ? &cv->elts[i] : NULL;
 			item(L, p, t->elts[i], v.elts[i], ec, sp);
 		}
-		put(L, p, ")", 0);
+		put(L, p, t->n == 1 ? ",)" : ")", 0);   /* (1,) as Python prints it */
 		return;
 	case TY_DIM3: {
 		/* cuda.threadIdx and friends: (x, y, z) */

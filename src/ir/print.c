@@ -237,8 +237,11 @@ static void print_ins(FILE *out, const Fn *f, const Ins *i)
 	case O_FARG: case O_CARG: case O_CALLF: case O_CRES: case O_RETV: case O_PRINT:
 		fprintf(out, " %d %s", i->aux, sk);
 		break;
-	case O_NOP_:
 	case O_BAR:
+		if (i->aux == 1)
+			fputs(".grid", out);
+		break;
+	case O_NOP_:
 		break;
 	default:
 		fprintf(out, " %s", sk);

@@ -359,6 +359,10 @@ static void check_ins(V *v, int bi, int ii)
 		if (i->aux < 0 || i->aux > 2)
 			why = "has an unknown level";
 		break;
+	case O_BAR:
+		if (i->aux < 0 || i->aux > 1)
+			why = "is neither the block's barrier nor the grid's";
+		break;
 	case O_POPC: case O_CLZ: case O_BREV:
 		if (!is_int(k))
 			why = "needs class w or l";

@@ -357,6 +357,10 @@ void ptx_module_decls(Emit *e, PtxBuf *out)
 				global_string(e, out, fmt_sym(e, m->funcs[i], j), m->funcs[i]->fmts[j]);
 		n++;
 	}
+	if (ir_grid_sync(m, 0)) {   /* the grid's barrier word (warp.c) */
+		ptx_bprintf(e, out, ".visible .global .align 4 .u32 __pj_gbar;\n");
+		n++;
+	}
 	if (module_uses(m, O_TRAP) || module_uses(m, O_CHECK)) {
 		ptx_bprintf(e, out, ".visible .global .align 8 .u32 __pj_err[%d];\n", PJ_TRAP_WORDS);
 		n++;

@@ -778,7 +778,10 @@ void ptx_ins(Emit *e, const Ins *i)
 		ptx_line(e, "mov.u64 %s, %s;", ptx_def(e, i), ptx_array_sym(e, i->aux));
 		return;
 	case O_BAR:
-		ptx_line(e, "bar.sync 0;");
+		if (i->aux == 1)
+			ptx_grid_sync(e);   /* warp.c */
+		else
+			ptx_line(e, "bar.sync 0;");
 		return;
 	case O_MEMBAR: {
 		static const char *const lvl[] = {"cta", "gl", "sys"};

@@ -111,6 +111,8 @@ void ptx_trap_word(Emit *e, const char *p, int idx, const char *index, const cha
 
 /* warp.c: popc clz brev shfl vote match barred syncwarp activemask nanosleep */
 void ptx_warp(Emit *e, const Ins *i);
+/* warp.c: bar.grid, the barrier of a cooperative launch's whole grid */
+void ptx_grid_sync(Emit *e);
 
 /* approx.c: O_APPROX, the fastmath hardware approximations */
 void ptx_approx(Emit *e, const Ins *i);

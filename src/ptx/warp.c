@@ -9,6 +9,21 @@
  * .b32 register.  Member masks that are constants are written in hex.
  * match and nanosleep need sm_70 (lowering refuses them for older
  * targets); the others exist on every target ptxjit writes.
+ *
+ * bar.grid, the grid's barrier (cuda.cg grid_group.sync()), needs no
+ * device runtime: it counts arrivals in the module's word __pj_gbar.
+ * After its block's barrier, thread (0, 0, 0) of each block adds to the
+ * word, block (0, 0, 0) adding 0x80000000 - (blocks - 1) and every other
+ * block 1, so that once all have arrived the sum is 0x80000000: the top
+ * bit has flipped and the low bits are what they were.  Each thread 0
+ * spins until it sees the flip, then the block's barrier releases its
+ * threads.  The word needs no reset between barriers or launches (a
+ * launch of the kernel after another sees the bits the last one left,
+ * which is why the runtime lets no two launches of it overlap).  The
+ * fences (membar.gl) before the add and after the spin make the writes
+ * of every block before the barrier visible to every block after it,
+ * cumulatively through bar.sync, as the CUDA memory model orders them.
+ * A cooperative launch keeps every block resident, so the spin ends.
  */
 #include "ptx.h"
 
@@ -121,4 +136,43 @@ void ptx_warp(Emit *e, const Ins *i)
 	default:
 		bad(e, i);
 	}
+}
+
+void ptx_grid_sync(Emit *e)
+{
+	const char *notfirst = ptx_tmp(e, KB), *b0 = ptx_tmp(e, KB), *seen = ptx_tmp(e, KB);
+	const char *t = ptx_tmp(e, KW), *u = ptx_tmp(e, KW), *n = ptx_tmp(e, KW);
+	const char *old = ptx_tmp(e, KW), *cur = ptx_tmp(e, KW);
+	const char *spin = ptx_new_label(e), *done = ptx_new_label(e);
+	ptx_line(e, "bar.sync 0;");
+	ptx_line(e, "mov.u32 %s, %%tid.x;", t);
+	ptx_line(e, "mov.u32 %s, %%tid.y;", u);
+	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
+	ptx_line(e, "mov.u32 %s, %%tid.z;", u);
+	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
+	ptx_line(e, "setp.ne.u32 %s, %s, 0;", notfirst, t);
+	ptx_line(e, "@%s bra %s;", notfirst, done);
+	ptx_line(e, "mov.u32 %s, %%ctaid.x;", t);
+	ptx_line(e, "mov.u32 %s, %%ctaid.y;", u);
+	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
+	ptx_line(e, "mov.u32 %s, %%ctaid.z;", u);
+	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
+	ptx_line(e, "setp.eq.u32 %s, %s, 0;", b0, t);
+	ptx_line(e, "mov.u32 %s, %%nctaid.x;", n);
+	ptx_line(e, "mov.u32 %s, %%nctaid.y;", u);
+	ptx_line(e, "mul.lo.u32 %s, %s, %s;", n, n, u);
+	ptx_line(e, "mov.u32 %s, %%nctaid.z;", u);
+	ptx_line(e, "mul.lo.u32 %s, %s, %s;", n, n, u);
+	ptx_line(e, "sub.u32 %s, 0x80000001, %s;", n, n);
+	ptx_line(e, "selp.u32 %s, %s, 1, %s;", n, n, b0);
+	ptx_line(e, "membar.gl;");
+	ptx_line(e, "atom.global.add.u32 %s, [__pj_gbar], %s;", old, n);
+	ptx_label_line(e, spin);
+	ptx_line(e, "ld.volatile.global.u32 %s, [__pj_gbar];", cur);
+	ptx_line(e, "xor.b32 %s, %s, %s;", cur, cur, old);
+	ptx_line(e, "setp.lt.s32 %s, %s, 0;", seen, cur);
+	ptx_line(e, "@!%s bra %s;", seen, spin);
+	ptx_line(e, "membar.gl;");
+	ptx_label_line(e, done);
+	ptx_line(e, "bar.sync 0;");
 }

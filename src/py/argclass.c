@@ -500,7 +500,10 @@ int arg_classify(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherOb
 		/* mapped or managed memory: used in place through its
 		 * __cuda_array_interface__, unless it is a copy elsewhere */
 		int on_device = st->sim ? 0 : PyObject_HasAttr(o, st->s_cai);
-		return on_device ? from_cai(d, i, o, a, L) : from_ndarray(d, i, o, a);
+		if (on_device)
+			return from_cai(d, i, o, a, L);
+		a->mapped = st->sim && PyObject_HasAttr(o, st->s_cai);
+		return from_ndarray(d, i, o, a);
 	}
 	case TC_RECORD:
 		return from_record_scalar(d, i, o, a);

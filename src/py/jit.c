@@ -820,6 +820,7 @@ static PyObject *Kernel_log(KernelObject *k, void *c) { return str_or_none(k->rk
 static PyObject *Kernel_compile_us(KernelObject *k, void *c) { return PyFloat_FromDouble(k->pk->compile_us); }
 static PyObject *Kernel_static_smem(KernelObject *k, void *c) { return PyLong_FromLongLong(k->pk->static_smem); }
 static PyObject *Kernel_dynamic_smem(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->dynamic_smem); }
+static PyObject *Kernel_cooperative(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->cooperative); }
 static PyObject *Kernel_devmem(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->devmem); }
 static PyObject *Kernel_param_bytes(KernelObject *k, void *c) { return PyLong_FromLong(k->pk->param_bytes); }
 static PyObject *Kernel_has_sim(KernelObject *k, void *c) { return PyBool_FromLong(k->pk->sim != NULL); }
@@ -987,6 +988,8 @@ static PyGetSetDef Kernel_getset[] = {
 	{"compile_us", (getter)Kernel_compile_us, NULL, "microseconds pj_compile took", NULL},
 	{"static_smem", (getter)Kernel_static_smem, NULL, "bytes of static shared memory", NULL},
 	{"dynamic_smem", (getter)Kernel_dynamic_smem, NULL, "uses dynamic shared memory", NULL},
+	{"cooperative", (getter)Kernel_cooperative, NULL,
+	 "waits at the grid's barrier (cuda.cg.this_grid().sync()): launched cooperatively", NULL},
 	{"uses_device_globals", (getter)Kernel_devmem, NULL, "uses global device arrays by their address", NULL},
 	{"param_bytes", (getter)Kernel_param_bytes, NULL, "size of the parameter buffer", NULL},
 	{"params", (getter)Kernel_params, NULL, "[(role, arg, dim, kind, offset)]", NULL},

@@ -45,7 +45,7 @@
 
 #include "py.h"
 
-enum { FORMAT = 1, F_IMAGE = 1, HEAD = 32, KEYLEN = 64 };
+enum { FORMAT = 2, F_IMAGE = 1, HEAD = 32, KEYLEN = 64 };
 static const char MAGIC[8] = {'P', 'J', 'K', 'C', 'A', 'C', 'H', 'E'};
 
 long kcache_loads;   /* kernels made by _from_cache (Kernel._counters) */
@@ -162,6 +162,7 @@ PyObject *kcache_entry(KernelObject *k, PyObject *args)
 	put_u(&b, (uint32_t)pk->nparams, 4);
 	put_u(&b, (uint64_t)pk->static_smem, 8);
 	put_u(&b, (uint32_t)pk->dynamic_smem, 4);
+	put_u(&b, (uint32_t)pk->cooperative, 4);
 	put_u(&b, pk->read_args, 8);
 	put_u(&b, pk->written_args, 8);
 	put_u(&b, (uint32_t)pk->ntraps, 4);
@@ -289,6 +290,7 @@ static PjKernel *parse(const unsigned char *data, size_t n, const char *key, con
 	pk->nparams = get_i32(&r);
 	pk->static_smem = (int64_t)get_u(&r, 8);
 	pk->dynamic_smem = get_i32(&r);
+	pk->cooperative = get_i32(&r);
 	pk->read_args = get_u(&r, 8);
 	pk->written_args = get_u(&r, 8);
 	int ntraps = get_i32(&r);
@@ -397,7 +399,7 @@ PyObject *kcache_adopt_sim(KernelObject *k, PyObject *arg)
 	PjKernel *a = k->pk, *b = ((KernelObject *)arg)->pk;
 	int same = strcmp(a->entry, b->entry) == 0 && same_str(a->ptx, b->ptx) && a->param_bytes == b->param_bytes &&
 	           a->nparams == b->nparams && a->static_smem == b->static_smem &&
-	           a->dynamic_smem == b->dynamic_smem && a->read_args == b->read_args &&
+	           a->dynamic_smem == b->dynamic_smem && a->cooperative == b->cooperative && a->read_args == b->read_args &&
 	           a->written_args == b->written_args && a->ntraps == b->ntraps && b->sim;
 	for (int i = 0; same && i < a->nparams; i++) {
 		const PjParam *p = &a->params[i], *q = &b->params[i];

@@ -329,15 +329,15 @@ fail_raised:
 static int warn_copy(LauncherObject *L, const ArgInfo *a, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (a[i].cls == A_HOST && !a[i].hinted && a[i].layout != 'R') {
+		if (a[i].cls == A_HOST && !a[i].hinted && !a[i].mapped && a[i].layout != 'R') {
 			if (PyErr_WarnFormat(L->d->st->NumbaPerformanceWarning, 1, "Host array used in CUDA kernel will "
 			                     "incur copy overhead to/from device (kernel '%s'); pass a device array "
 			                     "(cuda.to_device) to keep the data on the GPU between launches",
 			                     L->d->name) < 0)
 				return -1;
+			L->copy_warned = 1;
 			break;
 		}
-	L->copy_warned = 1;
 	return 0;
 }
 

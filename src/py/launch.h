@@ -37,6 +37,8 @@ typedef struct ArgInfo {
 	char has_view;            /* view holds a buffer to release */
 	char dir;                 /* DIR_*: from a cuda.In/Out/InOut wrapper */
 	char hinted;              /* it came in such a wrapper */
+	char mapped;              /* mapped or managed memory (on the simulator an A_HOST, used in place as
+	                             on the GPU): no copy for the performance warning to name */
 	CUdeviceptr ptr;          /* element 0 (device, or host in the simulator) */
 	const Py_ssize_t *shape;  /* ndim extents: the device array's own, or dims */
 	const Py_ssize_t *strides;/* ndim byte strides: likewise, or dims + PJ_MAXDIM */

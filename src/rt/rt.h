@@ -464,6 +464,13 @@ typedef struct RtKernel {
 	int loaded;
 	int max_registers;        /* CU_JIT_MAX_REGISTERS, 0: the driver's choice */
 	int dyn_smem_set;         /* the dynamic shared memory limit set on fn */
+	/* a cooperative kernel (PjKernel.cooperative): the event after its last
+	 * launch, on coop_stream in context generation coop_gen; a launch on
+	 * another stream waits for it, since launches share the grid's
+	 * barrier word */
+	CUevent coop_done;
+	CUstream coop_stream;
+	unsigned coop_gen;
 	char log[4096];           /* the driver's JIT log of the last load */
 } RtKernel;
 int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e);
@@ -476,6 +483,9 @@ int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e);
 /* How many blocks of `block` threads and `smem` bytes of dynamic shared
  * memory one multiprocessor holds at once (the occupancy calculator). */
 int rt_kernel_active_blocks(Rt *rt, RtKernel *k, int block, size_t smem, int *n, RtErr *e);
+/* On the simulator, the occupancy of an H100's SM: 32 blocks, 2048
+ * threads (whole warps) and 228 KiB of shared memory at most. */
+int rt_sim_active_blocks(int block, int64_t smem);
 void rt_kernel_unload(Rt *rt, RtKernel *k);
 /* link.c: the machine code (cubin) the driver's linker makes from the
  * kernel's PTX, in malloc'd memory (*out, *size), also loaded into k; and

@@ -12,7 +12,9 @@
  * records the host clock, and a launch runs pj_sim_launch over the
  * parameter buffer (whose pointers are host addresses).
  */
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -293,6 +295,10 @@ void rt_kernel_unload(Rt *rt, RtKernel *k)
 	if (!rt->sim && k->loaded && k->gen == rt->gen && rt->state == RT_READY && !rt->sticky &&
 	    rt_enter(rt, &ignored) == 0)
 		rt->d.cuModuleUnload(k->mod);
+	if (!rt->sim && k->coop_done && k->coop_gen == rt->gen && rt->state == RT_READY && !rt->sticky &&
+	    rt_enter(rt, &ignored) == 0)
+		rt->d.cuEventDestroy_v2(k->coop_done);
+	k->coop_done = NULL;
 	k->loaded = 0;
 	k->mod = NULL;
 	k->fn = NULL;
@@ -322,15 +328,97 @@ int rt_kernel_max_block(Rt *rt, RtKernel *k, size_t smem, int *tpb, RtErr *e)
 	return 0;
 }
 
+int rt_sim_active_blocks(int block, int64_t smem)
+{
+	int warps = (block + 31) / 32, n = 32;
+	if (warps < 1)
+		return 0;
+	if (2048 / (warps * 32) < n)
+		n = 2048 / (warps * 32);
+	if (smem > 0 && (int64_t)(228 * 1024) / smem < n)
+		n = (int)((int64_t)(228 * 1024) / smem);
+	return n;
+}
+
 int rt_kernel_active_blocks(Rt *rt, RtKernel *k, int block, size_t smem, int *n, RtErr *e)
 {
-	if (rt->sim)
-		return rt_fail_rt(e, RT_E_ARG, "not simulated",
-		                  "the occupancy calculator is the driver's; the simulator has none");
+	if (rt->sim) {
+		*n = rt_sim_active_blocks(block, (int64_t)smem + k->pk->static_smem);
+		return 0;
+	}
 	if (rt_kernel_load(rt, k, e))
 		return -1;
 	CHECK(rt->d.cuOccupancyMaxActiveBlocksPerMultiprocessor(n, k->fn, block, smem),
 	      "cuOccupancyMaxActiveBlocksPerMultiprocessor (blocks of %d threads of kernel '%s')", block, k->pk->entry);
+	return 0;
+}
+
+/* A cooperative launch's grid must be resident at once, or its blocks
+ * would wait at the grid's barrier for blocks that never start: refused
+ * here, before the driver says "too many blocks in cooperative launch". */
+static int coop_fits(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                     RtErr *e)
+{
+	int per_sm = 0, threads = (int)(block[0] * block[1] * block[2]);
+	if (rt_kernel_active_blocks(rt, k, threads, smem, &per_sm, e))
+		return -1;
+	uint64_t most = (uint64_t)per_sm * (uint64_t)(rt->sm_count > 0 ? rt->sm_count : 1);
+	uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+	if (blocks <= most)
+		return 0;
+	return rt_fail_rt(e, RT_E_ARG, "cooperative launch",
+	                  "kernel '%s' waits at the grid's barrier (g.sync()), so all its blocks must be resident "
+	                  "at once, but its grid (%u, %u, %u) has %llu blocks and %s holds at most %llu blocks of "
+	                  "(%u, %u, %u) threads; launch at most "
+	                  "kernel.overloads[sig].max_cooperative_grid_blocks(blockdim) blocks and loop over the work",
+	                  k->pk->entry, grid[0], grid[1], grid[2], (unsigned long long)blocks,
+	                  rt->sim ? "the simulated device" : "the device", (unsigned long long)most,
+	                  block[0], block[1], block[2]);
+}
+
+typedef CUresult (*LaunchCoop)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, CUstream, void **);
+
+/* cuLaunchCooperativeKernel takes no parameter buffer: an array of the
+ * parameters' addresses in it instead.  Launches of the kernel on
+ * different streams follow one another (RtKernel.coop_done). */
+static int coop_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                       CUstream s, void *params, RtErr *e)
+{
+	void *sym = dlsym(rt->lib, "cuLaunchCooperativeKernel");
+	if (!sym)
+		return rt_fail_rt(e, RT_E_ARG, "cooperative launch",
+		                  "kernel '%s' needs a cooperative launch (it waits at the grid's barrier), and this "
+		                  "CUDA driver has no cuLaunchCooperativeKernel", k->pk->entry);
+	LaunchCoop launch;
+	memcpy(&launch, &sym, sizeof launch);
+	const PjKernel *pk = k->pk;
+	void *stack[64], **args = pk->nparams <= 64 ? stack : malloc(sizeof *args * (size_t)pk->nparams);
+	if (!args)
+		return rt_fail_rt(e, RT_E_ARG, "out of memory", "out of host memory for a launch of kernel '%s'",
+		                  pk->entry);
+	for (int i = 0; i < pk->nparams; i++)
+		args[i] = (char *)params + pk->params[i].off;
+	CUresult r = CUDA_SUCCESS;
+	if (k->coop_done && k->coop_gen == rt->gen && k->coop_stream != s)
+		r = rt->d.cuStreamWaitEvent(s, k->coop_done, 0);
+	if (r == CUDA_SUCCESS)
+		r = launch(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, s, args);
+	if (args != stack)
+		free(args);
+	if (r != CUDA_SUCCESS)
+		return rt_fail(rt, e, r, "cuLaunchCooperativeKernel of kernel '%s' (grid (%u, %u, %u), block (%u, %u, "
+		               "%u), %u bytes of dynamic shared memory)", pk->entry, grid[0], grid[1], grid[2], block[0],
+		               block[1], block[2], smem);
+	if (!k->coop_done || k->coop_gen != rt->gen) {
+		k->coop_done = NULL;
+		CHECK(rt->d.cuEventCreate(&k->coop_done, CU_EVENT_DISABLE_TIMING),
+		      "cuEventCreate (after a cooperative launch of kernel '%s')", pk->entry);
+		k->coop_gen = rt->gen;
+	}
+	CHECK(rt->d.cuEventRecord(k->coop_done, s), "cuEventRecord (after a cooperative launch of kernel '%s')",
+	      pk->entry);
+	k->coop_stream = s;
 	return 0;
 }
 
@@ -355,6 +443,8 @@ int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[
 {
 	if (rt->sim && rt->capture && rt->capture->s == s)
 		return rt_graph_record_launch(rt, k, grid, block, smem, params, nbytes, e);
+	if (k->pk->cooperative && coop_fits(rt, k, grid, block, smem, e))
+		return -1;
 	if (rt->sim)
 		return sim_launch(rt, k, grid, block, smem, params, e);
 	/* before the driver's ptxas says it in hex, or cuFuncSetAttribute
@@ -376,6 +466,8 @@ int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[
 		      "cuFuncSetAttribute (%u bytes of dynamic shared memory for kernel '%s')", smem, k->pk->entry);
 		k->dyn_smem_set = (int)smem;
 	}
+	if (k->pk->cooperative)
+		return coop_launch(rt, k, grid, block, smem, s, params, e);
 	size_t size = nbytes;
 	void *extra[] = {(void *)(uintptr_t)1, params, (void *)(uintptr_t)2, &size, (void *)(uintptr_t)0};
 	CHECK(rt->d.cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],

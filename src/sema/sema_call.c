@@ -67,8 +67,8 @@ static const char *members_of(Ctx *c, const char *module)
 	const char *s = "";
 	for (int i = IN_NONE + 1; i < NINTRIN; i++) {
 		const char *q = intrin_name[i];
-		if (i > IN_VEC_BEGIN && i < IN_VEC_END)
-			continue;   /* named once, below */
+		if ((i > IN_VEC_BEGIN && i < IN_VEC_END) || i == IN_CG_GRID || i == IN_CG_GRID_SYNC)
+			continue;   /* named once, below; a grid group's names are no module's members */
 		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
 		    strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
@@ -141,6 +141,11 @@ Type *type_attr(Scope *sc, Expr *e)
 		return sema_record_attr(sc, e, ot);
 	case TY_DIM3:
 		sema_cpu_refuse(sc, e, ot->intrin);
+		if (ot->intrin == IN_CG_GRID) {
+			if (strcmp(name, "sync") == 0)
+				return set(e, ty_intrin(c, IN_CG_GRID_SYNC), NULL);
+			err_at(c, nsp, "a grid group has the method sync()", "a grid group has no attribute '%s'", name);
+		}
 		if ((name[0] == 'x' || name[0] == 'y' || name[0] == 'z') && !name[1])
 			return set(e, ty_scalar(SK_I32), NULL);
 		err_at(c, nsp, "use .x, .y or .z", "%s has no attribute '%s'", intrin_name[ot->intrin], name);
@@ -206,6 +211,8 @@ static const char *usage(Ctx *c, int in)
 	case IN_GRID: return "cuda.grid(1), cuda.grid(2) or cuda.grid(3)";
 	case IN_GRIDSIZE: return "cuda.gridsize(1), cuda.gridsize(2) or cuda.gridsize(3)";
 	case IN_SYNCTHREADS: return "cuda.syncthreads()";
+	case IN_CG_THIS_GRID: return "cuda.cg.this_grid()";
+	case IN_CG_GRID_SYNC: return "g.sync(), g = cuda.cg.this_grid()";
 	case IN_SHARED_ARRAY: return "cuda.shared.array(shape, dtype)";
 	case IN_LOCAL_ARRAY: return "cuda.local.array(shape, dtype)";
 	case IN_ATOMIC_CAS: return "cuda.atomic.cas(array, index, old, value)";
@@ -844,9 +851,12 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_DIVMOD: return type_divmod(sc, e);
 	case IN_POW: return type_pow(sc, e);
 	case IN_GRID: case IN_GRIDSIZE: return type_grid(sc, e, in);
-	case IN_SYNCTHREADS:
+	case IN_SYNCTHREADS: case IN_CG_GRID_SYNC:
 		arity(sc, e, in, 0, 0);
 		return set(e, ty_none(), NULL);
+	case IN_CG_THIS_GRID:
+		arity(sc, e, in, 0, 0);
+		return set(e, ty_dim3(sc->c, IN_CG_GRID), NULL);
 	case IN_SHARED_ARRAY: case IN_LOCAL_ARRAY:
 		return type_static_array(sc, e, in);
 	case IN_CONST_ARRAY_LIKE:

@@ -422,13 +422,50 @@ static int run_block_plain(Launch *L, Frame *fr)
 	return RUN_RET;
 }
 
-static int run_block_sync(Launch *L, Frame *fr)
+static void start_block(Launch *L, Frame *fr)
 {
-	uint32_t n = L->nthreads, t = 0;
+	uint32_t t = 0;
 	for (unsigned z = 0; z < L->block[2]; z++)
 		for (unsigned y = 0; y < L->block[1]; y++)
 			for (unsigned x = 0; x < L->block[0]; x++, t++)
 				start_thread(L, &fr[t], t, x, y, z);
+}
+
+/* Every waiting thread of the block is at a barrier; are they at the
+ * grid's?  RUN_GBAR when all are, RUN_BAR when none is, RUN_ERR when the
+ * kinds differ or some threads returned. */
+static int grid_wait(Launch *L, Frame *fr, uint32_t first, uint32_t nbar, uint32_t nret)
+{
+	const SIns *code = L->p->code;
+	int grid = code[fr[first].pc - 1].aux == SIM_BAR_GRID;
+	for (uint32_t t = 0; t < L->nthreads; t++)
+		if (fr[t].state == RUN_BAR && (code[fr[t].pc - 1].aux == SIM_BAR_GRID) != grid) {
+			const SIns *g = grid ? code + fr[first].pc - 1 : code + fr[t].pc - 1;
+			const SimLoc *loc = loc_at(L, g);
+			return fail(L, PJ_SIM_DEADLOCK, loc,
+			            "the threads of block (%u, %u, %u) meet at the grid's barrier (g.sync()%s%s) and at a "
+			            "block's barrier at once\n  in kernel '%s' (on a GPU this is undefined behaviour, often a hang)",
+			            L->ctaid[0], L->ctaid[1], L->ctaid[2], loc ? " at " : "", loc ? loc->file : "", L->p->name);
+		}
+	if (!grid)
+		return RUN_BAR;
+	if (nret) {
+		const SimLoc *loc = loc_at(L, code + fr[first].pc - 1);
+		return fail(L, PJ_SIM_DEADLOCK, loc,
+		            "the grid's barrier (g.sync()) at %s:%d reached by %u of %u threads of block (%u, %u, %u); "
+		            "the others returned\n  in kernel '%s': every thread of the grid must reach each "
+		            "g.sync() (on a GPU this is undefined behaviour, often a hang)",
+		            loc ? loc->file : "?", loc ? loc->line : 0, nbar, L->nthreads, L->ctaid[0], L->ctaid[1],
+		            L->ctaid[2], L->p->name);
+	}
+	return RUN_GBAR;
+}
+
+/* Runs the block's threads until all have returned (RUN_RET) or, in a
+ * program with the grid's barrier, all wait there (RUN_GBAR). */
+static int run_block_sync(Launch *L, Frame *fr)
+{
+	uint32_t n = L->nthreads, t = 0;
 	for (;;) {
 		uint32_t nbar = 0, nret = 0, first = 0;
 		if (sim_stop_requested())   /* a loop around a barrier has no jump back in sim_exec */
@@ -458,6 +495,11 @@ static int run_block_sync(Launch *L, Frame *fr)
 		}
 		if (!nbar)
 			return RUN_RET;
+		if (L->p->has_gbar) {
+			int g = grid_wait(L, fr, first, nbar, nret);
+			if (g != RUN_BAR)
+				return g;
+		}
 		if (nret) {
 			const SIns *bar = L->p->code + fr[first].pc - 1;
 			const SimLoc *loc = loc_at(L, bar);
@@ -490,6 +532,123 @@ static int bad_launch(PjError *err, const char *fmt, ...)
 	return PJ_SIM_BAD;
 }
 
+/* A cooperative launch (a program with the grid's barrier): every block
+ * has its frames and its shared memory, and the blocks take turns, each
+ * running until its threads wait at the grid's barrier or return; when
+ * all wait there, the barrier opens for all.  The checks of shared memory
+ * keep a shadow per block.  The runtime has already refused a grid larger
+ * than the simulated device holds at once (rt_kernel_active_blocks). */
+static int launch_coop(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
+                       unsigned dyn_smem, const void *params, int check, PjError *err)
+{
+	const SimProgram *p = k->sim;
+	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+	if (nblocks * nthreads > ((uint64_t)1 << 20))
+		return bad_launch(err, "a cooperative launch of kernel '%s' with %llu blocks of %llu threads: the "
+		                  "simulator runs at most 1048576 threads of a grid at once", p->name,
+		                  (unsigned long long)nblocks, (unsigned long long)nthreads);
+	int64_t smem = p->smem_static + dyn_smem;
+	size_t stride = ((size_t)smem + 16 + 15) & ~(size_t)15;
+	Launch L = {.p = p, .params = params, .nthreads = (uint32_t)nthreads, .err = err,
+	            .smem_size = smem, .code = PJ_SIM_OK};
+	memcpy(L.grid, grid, sizeof L.grid);
+	memcpy(L.block, block, sizeof L.block);
+	L.loop_budget = sim_loop_budget();
+	size_t nframes = (size_t)(nblocks * nthreads);
+	Frame *frames = calloc(nframes, sizeof *frames);
+	Reg *regs = malloc(sizeof *regs * (size_t)p->nslots * nframes);
+	uint8_t *local = p->local_size ? malloc((size_t)p->local_size * nframes) : NULL;
+	uint8_t *smem_all = malloc(stride * (size_t)nblocks);
+	int *bstate = malloc(sizeof *bstate * (size_t)nblocks);
+	L.check = smem > 0 ? check & (PJ_SIM_UNINIT | PJ_SIM_RACE) : 0;
+	Shadow *shadow_all = L.check ? calloc((size_t)smem * (size_t)nblocks, sizeof *shadow_all) : NULL;
+	int rc = PJ_SIM_OK;
+	L.smem = smem_all;
+	L.smem_size = (int64_t)(stride * (size_t)nblocks);   /* the guard admits every block's */
+	if (!frames || !regs || (p->local_size && !local) || !smem_all || !bstate || (L.check && !shadow_all) ||
+	    sim_guard_init(&L, (int)nframes, 0, NULL, 0)) {
+		rc = bad_launch(err, "out of host memory for the simulator (kernel '%s')", p->name);
+		goto done;
+	}
+	L.smem_size = smem;
+	if (smem)
+		memset(smem_all, POISON, stride * (size_t)nblocks);
+	for (uint64_t b = 0; b < nblocks; b++) {
+		Frame *fb = frames + b * nthreads;
+		L.smem = smem_all + b * stride;
+		for (uint64_t i = 0; i < nthreads; i++) {
+			size_t f = (size_t)(b * nthreads + i);
+			sim_init_frame(&L, &fb[i], regs + f * (size_t)p->nslots,
+			               local ? local + f * (size_t)p->local_size : NULL);
+			Reg *sr = fb[i].r + p->sreg_slot;
+			sr[SR_CTAID_X].u = (unsigned)(b % grid[0]);
+			sr[SR_CTAID_Y].u = (unsigned)(b / grid[0] % grid[1]);
+			sr[SR_CTAID_Z].u = (unsigned)(b / ((uint64_t)grid[0] * grid[1]));
+		}
+		start_block(&L, fb);
+		bstate[b] = -1;
+	}
+	for (;;) {
+		uint64_t nwait = 0, nret = 0;
+		for (uint64_t b = 0; b < nblocks; b++) {
+			if (bstate[b] >= 0)
+				continue;
+			if (sim_stop_requested()) {
+				sim_fail_stopped(&L, NULL, NULL);
+				rc = L.code;
+				goto done;
+			}
+			L.ctaid[0] = (unsigned)(b % grid[0]);
+			L.ctaid[1] = (unsigned)(b / grid[0] % grid[1]);
+			L.ctaid[2] = (unsigned)(b / ((uint64_t)grid[0] * grid[1]));
+			L.smem = smem_all + b * stride;
+			L.shadow = shadow_all ? shadow_all + b * (size_t)smem : NULL;
+			L.gen++;
+			int r = run_block_sync(&L, frames + b * nthreads);
+			if (r == RUN_ERR) {
+				rc = L.code;
+				goto done;
+			}
+			bstate[b] = r;
+		}
+		for (uint64_t b = 0; b < nblocks; b++)
+			bstate[b] == RUN_GBAR ? nwait++ : nret++;
+		if (!nwait)
+			break;
+		if (nret) {
+			uint64_t b = 0;
+			while (bstate[b] != RUN_GBAR)
+				b++;
+			const SimLoc *loc = loc_at(&L, p->code + frames[b * nthreads].pc - 1);
+			fail(&L, PJ_SIM_DEADLOCK, loc,
+			     "the grid's barrier (g.sync()) at %s:%d reached by %llu of %llu blocks; the others returned\n"
+			     "  in kernel '%s': every thread of the grid must reach each g.sync() (on a GPU this is "
+			     "undefined behaviour, often a hang)", loc ? loc->file : "?", loc ? loc->line : 0,
+			     (unsigned long long)nwait, (unsigned long long)nblocks, p->name);
+			rc = L.code;
+			goto done;
+		}
+		L.epoch++;
+		for (size_t f = 0; f < nframes; f++)
+			frames[f].state = -1;
+		for (uint64_t b = 0; b < nblocks; b++)
+			bstate[b] = -1;
+	}
+done:
+	for (size_t i = 0; frames && i < nframes; i++)
+		sim_free_stack(&frames[i]);
+	free(frames);
+	free(regs);
+	free(local);
+	free(smem_all);
+	free(bstate);
+	free(shadow_all);
+	L.shadow = NULL;
+	sim_guard_free(&L);
+	return rc;
+}
+
 static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned block[3],
                        unsigned dyn_smem, const void *params, int check, PjError *err)
 {
@@ -519,6 +678,8 @@ static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned
 	if (!params && p->param_bytes > 0)
 		return bad_launch(err, "launch of kernel '%s' without its parameter buffer", p->name);
 
+	if (p->has_gbar)
+		return launch_coop(k, grid, block, dyn_smem, params, check, err);
 	Launch L = {.p = p, .params = params, .nthreads = (uint32_t)nthreads, .err = err,
 	            .smem_size = smem, .code = PJ_SIM_OK};
 	memcpy(L.grid, grid, sizeof L.grid);
@@ -563,7 +724,13 @@ static int launch_grid(const PjKernel *k, const unsigned grid[3], const unsigned
 					memset(L.smem, POISON, (size_t)smem);
 				L.gen++;
 				L.epoch++;
-				int r = p->has_bar || p->has_warp ? run_block_sync(&L, frames) : run_block_plain(&L, frames);
+				int r = RUN_RET;
+				if (p->has_bar || p->has_warp) {
+					start_block(&L, frames);
+					r = run_block_sync(&L, frames);
+				} else {
+					r = run_block_plain(&L, frames);
+				}
 				if (r == RUN_ERR) {
 					rc = L.code;
 					goto done;

@@ -676,7 +676,8 @@ static void ins_one(Prep *s, Ins *i)
 	case O_ATOM: ins_atom(s, i, d, loc); break;
 	case O_BAR:
 		s->p->has_bar = 1;
-		emit(s, S_BAR, -1, s->zero, s->zero, s->zero, 0, loc);
+		s->p->has_gbar |= i->aux == 1;
+		emit(s, S_BAR, -1, s->zero, s->zero, s->zero, i->aux == 1 ? SIM_BAR_GRID : 0, loc);
 		break;
 	case O_CHECK:
 		if (i->aux < 0 || i->aux >= f->nchecks)

@@ -201,6 +201,7 @@ struct SimProgram {
 	int64_t smem_static; /* bytes of static shared arrays, dynamic array after them */
 	int64_t local_size;  /* bytes of local arrays per thread */
 	int has_bar;         /* some thread may wait at a barrier */
+	int has_gbar;        /* ... at the grid's barrier: all blocks run at once (launch.c) */
 	int has_warp;        /* warp operations or reducing barriers: warp.c's hooks run */
 	int has_shared;      /* shared arrays exist: loads and stores have hooks */
 	int param_bytes;
@@ -222,7 +223,10 @@ struct SimProgram {
 	int nguards;         /* entries of the guard's cache (SIns.g) */
 };
 
-enum { RUN_RET, RUN_BAR, RUN_ERR, RUN_WARP };
+enum { RUN_RET, RUN_BAR, RUN_ERR, RUN_WARP, RUN_GBAR };
+/* BAR's aux for the grid's barrier (bar.grid): a block whose threads all
+ * wait there stops (RUN_GBAR) until every block of the grid does. */
+enum { SIM_BAR_GRID = 4 };
 
 /* One thread: its register file and where it stopped. */
 typedef struct Frame {

@@ -99,8 +99,9 @@ static const char *op_name(int aux)
 
 static const char *bar_name(int aux)
 {
-	static const char *const name[4] = {"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or"};
-	return name[aux >= 0 && aux < 4 ? aux : 0];
+	static const char *const name[5] = {"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
+	                                    "cg.this_grid().sync"};
+	return name[aux >= 0 && aux <= SIM_BAR_GRID ? aux : 0];
 }
 
 /* ------------------------------------------------------------ reports */
@@ -434,7 +435,7 @@ int sim_bar_release(Launch *L, Frame *fr, uint32_t n)
 		if (fr[t].r[ip->a].u)
 			count++;
 	}
-	if (kind <= 0)
+	if (kind <= 0 || kind == SIM_BAR_GRID)
 		return 0;
 	uint32_t r = kind == 1 ? count : kind == 2 ? count == nbar : count != 0;
 	for (uint32_t t = 0; t < n; t++)

@@ -60,7 +60,9 @@
  * which a driver compiles, and from machine code), "injected" (failures of
  * fake_fail's rules returned), "graph_nodes" (work recorded by stream
  * captures), "graph_instantiates", "graph_updates" (cuGraphExecUpdate_v2
- * calls that succeeded), "graph_launches".
+ * calls that succeeded), "graph_launches", "coop_launches" (cuLaunchCooperativeKernel
+ * calls; they record the grid, block and entry, but neither the parameters nor any
+ * effect).
  *
  * Stream capture (cuStreamBeginCapture_v2 .. cuStreamEndCapture) records
  * the launches, copies and memsets issued on the stream as nodes, running
@@ -122,7 +124,7 @@ static struct {
 	long allocs, frees, launches, module_loads, live_bytes, max_registers, ctx_resets;
 	long htod, dtoh, syncs, host_allocs, pinned_copies, pageable_copies, host_registers, stream_waits;
 	long host_funcs, host_maps, managed_allocs, ipc_gets, ipc_opens, ipc_closes;
-	long graph_nodes, graph_instantiates, graph_updates, graph_launches;
+	long graph_nodes, graph_instantiates, graph_updates, graph_launches, coop_launches;
 	long fault_on_launch, faults, stale_uses;
 	long reject_cubin, links, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
@@ -513,6 +515,7 @@ long fake_get(const char *key)
 	if (!strcmp(key, "graph_instantiates")) return F.graph_instantiates;
 	if (!strcmp(key, "graph_updates")) return F.graph_updates;
 	if (!strcmp(key, "graph_launches")) return F.graph_launches;
+	if (!strcmp(key, "coop_launches")) return F.coop_launches;
 	return -1;
 }
 
@@ -1213,6 +1216,33 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 	} else if (fault) {
 		F.fault_pending = 1;
 	}
+	return OK;
+}
+
+/* A driver refuses a cooperative grid larger than the device holds at once
+ * (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE): here 132 SMs of 32 blocks. */
+CUresult cuLaunchCooperativeKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned smem, void *stream, void **params)
+{
+	INJECT();
+	GUARD();
+	if (dev_of_ctx(current) < 0) return E_INVALID_CONTEXT;
+	if (dead(((struct function *)fn)->gen) || (OURS(stream) && dead(((struct stream *)stream)->gen)))
+		return E_INVALID_HANDLE;
+	int per_sm = 0;
+	cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)(bx * by * bz), smem);
+	if ((unsigned long long)gx * gy * gz > (unsigned long long)per_sm * 132)
+		return 720;
+	if (!params)
+		return E_INVALID_VALUE;
+	F.launches++;
+	F.coop_launches++;
+	F.grid[0] = gx; F.grid[1] = gy; F.grid[2] = gz;
+	F.block[0] = bx; F.block[1] = by; F.block[2] = bz;
+	F.smem = smem;
+	F.stream = stream;
+	F.nparams = 0;
+	snprintf(F.entry, sizeof F.entry, "%s", ((struct function *)fn)->name);
 	return OK;
 }
 

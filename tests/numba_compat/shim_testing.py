@@ -2,7 +2,7 @@
 
 The skip decorators answer for ptxjit: it is not Numba's cudasim (see
 shim_config.py); it links no CUDA C, LTO-IR or cudadevrt and ships no
-toolkit, so tests that need nvjitlink, cudadevrt, curand headers or nvdisasm
+toolkit, so tests that need nvjitlink, curand headers or nvdisasm
 are skipped as numba-cuda skips them where those are absent (they appear in
 RESULTS.md's skip reasons).  Compute capability comes from ptxjit's current
 device (the simulator's on PTXJIT_SIM=1).  Any other name raises MissingName.
@@ -27,6 +27,20 @@ class CUDATestCase(TestCase):
     """A test that uses the device (ptxjit's GPU or its simulator)."""
 
     FLOAT16_RTOL = 0.0009765625      # float16's machine epsilon
+
+    def setUp(self):
+        # as numba-cuda's CUDATestCase: the suite launches small grids on host
+        # arrays on purpose, so its performance warnings are off per test
+        from ptxjit.cuda import config
+        self._low_occupancy_warnings = config.CUDA_LOW_OCCUPANCY_WARNINGS
+        self._warn_on_implicit_copy = config.CUDA_WARN_ON_IMPLICIT_COPY
+        config.CUDA_LOW_OCCUPANCY_WARNINGS = 0
+        config.CUDA_WARN_ON_IMPLICIT_COPY = 0
+
+    def tearDown(self):
+        from ptxjit.cuda import config
+        config.CUDA_LOW_OCCUPANCY_WARNINGS = self._low_occupancy_warnings
+        config.CUDA_WARN_ON_IMPLICIT_COPY = self._warn_on_implicit_copy
 
     def assertFileCheckMatches(self, ir_content, check_patterns, check_prefixes=("CHECK",), **kw):
         raise MissingName("CUDATestCase.assertFileCheckMatches: FileCheck patterns are written "
@@ -67,7 +81,9 @@ def skip_with_nvdisasm(reason):
 
 
 def skip_if_cudadevrt_missing(fn):
-    return unittest.skip("ptxjit has no cudadevrt")(fn)
+    # ptxjit's grid-wide barrier (cuda.cg.this_grid().sync()) is its own PTX
+    # and needs no cudadevrt, so the tests that want it run
+    return fn
 
 
 def skip_if_curand_kernel_missing(fn):

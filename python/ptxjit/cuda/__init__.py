@@ -65,7 +65,7 @@ from .stubs import (  # noqa: F401
     shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync,
     all_sync, any_sync, eq_sync, ballot_sync, match_any_sync, match_all_sync,
     activemask, lanemask_lt, popc, brev, clz, ffs, fma, cbrt, selp, nanosleep,
-    shared, local, const, atomic, fp16,
+    shared, local, const, atomic, fp16, cg,
 )
 
 

@@ -288,18 +288,26 @@ def to_device(obj, stream=0, copy=True, to=None):
         d = new_device_array(a.shape, None, a.dtype)
     if copy and d.nbytes:
         d._htod(a, 0, None if isinstance(stream, int) and stream == 0 else stream)
+    return _with_stream(d, stream)
+
+
+def _with_stream(d, stream):
+    """d, remembering the stream it was made with (DeviceNDArray.stream, and
+    the stream field of its CUDA array interface)."""
+    if not (isinstance(stream, int) and stream == 0) and isinstance(d, DeviceNDArray):
+        d._pj_stream = stream
     return d
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     """A new, uninitialised device array."""
-    return DeviceNDArray._empty(shape, dtype, strides, order)
+    return _with_stream(DeviceNDArray._empty(shape, dtype, strides, order), stream)
 
 
 def device_array_like(ary, stream=0):
     """A new device array of ary's shape, dtype and order."""
     order = "F" if ary.ndim > 1 and _is_f(ary) and not _is_c(ary) else "C"
-    return DeviceNDArray._empty(ary.shape, ary.dtype, None, order)
+    return _with_stream(DeviceNDArray._empty(ary.shape, ary.dtype, None, order), stream)
 
 
 def _is_c(a):

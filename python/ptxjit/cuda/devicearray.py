@@ -15,6 +15,15 @@ import numpy as np
 from .. import _core
 
 
+def _cai_stream(stream, default):
+    """The CUDA array interface's stream field: the handle of the stream an
+    array was made with, which a consumer synchronises with before it reads
+    the array, as Numba gives it; `default` for an array made without one."""
+    if isinstance(stream, int) or stream is None:
+        return default
+    return int(stream.handle)
+
+
 def _sim():
     return _core.is_simulator()
 
@@ -58,7 +67,7 @@ class DeviceNDArray(_core.DeviceArray):
     cuda.device_array(shape, dtype) or cuda.device_array_like(ndarray)."""
 
     __cuda_memory__ = True
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "_pj_stream")
 
     def __reduce__(self):
         # pickled as its contents, copied to the host now; unpickling
@@ -92,7 +101,7 @@ class DeviceNDArray(_core.DeviceArray):
             "data": (self._ptr, False),
             "typestr": self.dtype.str,
             "version": 3,
-            "stream": None if _sim() else 1,
+            "stream": _cai_stream(self.stream, None if _sim() else 1),
         }
 
     def get_ipc_handle(self):
@@ -125,7 +134,9 @@ class DeviceNDArray(_core.DeviceArray):
 
     @property
     def stream(self):
-        return 0
+        """The stream the array was made with (device_array(..., stream=s),
+        to_device(a, stream=s)), or 0."""
+        return getattr(self, "_pj_stream", 0)
 
     def is_c_contiguous(self):
         return self._layout == "C"

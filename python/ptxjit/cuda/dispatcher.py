@@ -79,6 +79,27 @@ def _base_dims(s):
     return s, None
 
 
+class _Overloads(dict):
+    """A dispatcher's compiled signatures, keyed by the tuple of argument type
+    names ('float32[::1]', ...); a tuple of type objects, as Numba's users write
+    `k.overloads[(int32[:, ::1],)]`, finds the same entry."""
+
+    @staticmethod
+    def _key(key):
+        if isinstance(key, tuple) and not all(isinstance(s, str) for s in key):
+            return tuple(_canon_type(str(t)) for t in key)
+        return key
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
+
+
 def _canon_type(s):
     """'f4[:,::1]' -> 'float32[:, ::1]' (unknown spellings are kept)."""
     s = s.strip()
@@ -334,7 +355,7 @@ class CUDADispatcher(_core.Dispatcher):
         self.__module__ = py_func.__module__
         self.__wrapped__ = py_func
         self.targetoptions = options
-        self.overloads = {}
+        self.overloads = _Overloads()
         self._device = bool(device)
         self._frozen = {}
         self._source = None
@@ -449,7 +470,6 @@ class CUDADispatcher(_core.Dispatcher):
             k = _core.compile(info, sigtext, opts)
         k.signature = argtypes
         k.variant = flags
-        k.cooperative = False        # no grid-wide synchronisation: never a cooperative launch
         self._variants[(argtypes, flags)] = k
         if flags == 0 or argtypes not in self.overloads:
             self.overloads[argtypes] = k

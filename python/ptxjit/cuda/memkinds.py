@@ -20,7 +20,7 @@ import contextlib
 import numpy as np
 
 from .. import _core
-from .devicearray import DeviceNDArray, check_dtype, f_strides, shape_tuple
+from .devicearray import DeviceNDArray, _cai_stream, check_dtype, f_strides, shape_tuple
 
 _PINNED, _MAPPED, _MANAGED = 0, 1, 2
 
@@ -56,7 +56,7 @@ class _DeviceReachable(np.ndarray):
             "data": (buf.device_ptr + (host - buf.ptr), not self.flags.writeable),
             "typestr": self.dtype.str,
             "version": 3,
-            "stream": None,
+            "stream": _cai_stream(self.__dict__.get("_pj_stream", 0), None),
         }
 
     @property
@@ -110,7 +110,7 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     kernels read and write it in place, through the bus.  `portable` and
     `wc` (write-combined) are accepted for Numba's signature; the memory
     is always portable, never write-combined (see docs/differences.md)."""
-    return _host_array(MappedNDArray, _MAPPED, shape, dtype, strides, order, "mapped_array")
+    return _with_stream(_host_array(MappedNDArray, _MAPPED, shape, dtype, strides, order, "mapped_array"), stream)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
@@ -124,8 +124,16 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, at
     kernels use at the same address; attach_global=False attaches it to
     the host (CU_MEM_ATTACH_HOST).  Synchronise before the host reads what
     a kernel wrote."""
-    return _host_array(ManagedNDArray, _MANAGED, shape, dtype, strides, order, "managed_array",
-                       attach_global=bool(attach_global))
+    return _with_stream(_host_array(ManagedNDArray, _MANAGED, shape, dtype, strides, order, "managed_array",
+                                    attach_global=bool(attach_global)), stream)
+
+
+def _with_stream(a, stream):
+    """a, remembering the stream it was made with (the stream field of its
+    CUDA array interface, as Numba gives it)."""
+    if not (isinstance(stream, int) and stream == 0):
+        a._pj_stream = stream
+    return a
 
 
 def _mapped_view(a):

@@ -47,7 +47,7 @@ class ValueStub(Stub):
 
 
 class Namespace:
-    """cuda.shared, cuda.local, cuda.const, cuda.atomic, cuda.fp16."""
+    """cuda.shared, cuda.local, cuda.const, cuda.atomic, cuda.fp16, cuda.cg."""
 
     def __init__(self, qualname, members):
         self._qualname = qualname
@@ -93,8 +93,12 @@ fp16 = Namespace("cuda.fp16", [
     "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
 ])
 
+# cooperative groups: g = cuda.cg.this_grid(); g.sync() is the grid-wide barrier,
+# and a kernel that has it is launched cooperatively
+cg = Namespace("cuda.cg", ["this_grid"])
+
 DIM3 = {"threadIdx": threadIdx, "blockIdx": blockIdx, "blockDim": blockDim, "gridDim": gridDim}
 VALUES = {"laneid": laneid, "warpsize": warpsize}
-NAMESPACES = {"shared": shared, "local": local, "const": const, "atomic": atomic, "fp16": fp16}
+NAMESPACES = {"shared": shared, "local": local, "const": const, "atomic": atomic, "fp16": fp16, "cg": cg}
 
 __all__ = list(DIM3) + list(VALUES) + FUNCTIONS + list(NAMESPACES)
