@@ -98,6 +98,7 @@ struct Ctx {
 	unsigned dump;
 	FILE *dumpf;
 	int depth;             /* nesting depth guard for recursive stages */
+	int for_sim;           /* lowering the simulator's program (compile.c): no external calls */
 };
 
 enum { DUMP_AST = 1, DUMP_TYPES = 2, DUMP_IR = 4, DUMP_OPT = 8, DUMP_PTX = 16 };
@@ -1048,6 +1049,10 @@ struct Fn {
 	struct Fn **funcs;
 	int nfuncs, capfuncs;
 	int is_func;
+	/* an external function (cuda.declare_device): no body; name is its
+	 * symbol, abi_c its ABI (PjFunc.abi_c); ptx/call.c declares it .extern */
+	int external, abi_c;
+	int ext_retsk;       /* external: the scalar kind of the declared result */
 	int nfargs, nfrets;
 	uint8_t *fargcls, *fretcls;
 	const char **fmts;   /* print formats (O_PRINT) */

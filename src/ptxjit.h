@@ -70,6 +70,13 @@ struct PjFunc {
 	int nsigs;
 	int inline_always;
 	int is_device;
+	/* cuda.declare_device: a function defined outside (linked PTX or
+	 * CUDA C), called by this symbol; source is NULL and sigs[0] its one
+	 * signature.  abi_c: the C ABI (the result returned), else Numba's
+	 * (an int status returned, the result stored through a pointer first
+	 * argument). */
+	const char *external;
+	int abi_c;
 };
 
 enum { PJ_REBUILT = -1 };
@@ -159,6 +166,10 @@ typedef struct PjKernel {
 	 * needs no wait. */
 	int ntraps;
 	struct PjTrap *traps;
+	/* the external functions (PjFunc.external) the kernel calls, by symbol:
+	 * the glue links their code in before loading it */
+	int nexterns;
+	char **externs;
 } PjKernel;
 
 /* A trap of a debug kernel.  msg: "ValueError: text", "AssertionError"

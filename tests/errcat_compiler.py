@@ -17,6 +17,8 @@ line N.
 
 import numpy as np
 
+from ptxjit import cuda
+
 A = "void(float32[::1])"
 K = "def k(a):\n    a[0] = 1\n"
 CPU = {"cpu": True}
@@ -136,6 +138,8 @@ TRIGGERS = [
     ("infer_argc@1", "def k(a):\n    return a\n", "float32, float32", {"infer": True}),
     # @njit functions
     ("njit_cuda", "def k(a):\n    return cuda.threadIdx.x  #!\n", F64, CPU),
+    ("njit_extern", "def k(a):\n    return EXT(a[0])  #!\n", F64,
+     {"cpu": True, "globals": {"EXT": cuda.declare_device("ext", "float64(float64)")}}),
     ("njit_return_str@1", "def k(a):\n    return (1, 'x')\n", F64, CPU),
     ("njit_return_records@1", "def k(a):\n    return a\n", "(%s[::1],)" % REC, CPU),
     ("njit_bad_dtype", "def k(a):\n    return np.zeros(3, dtype=3)  #!\n", F64, CPU),

@@ -330,6 +330,35 @@ def _gu_copy(a, out):
         out[i] = a[i]
 
 
+def _link_inputs(code):
+    from ptxjit.cuda.linkable import link_inputs
+    return link_inputs(code, (9, 0))
+
+
+def _nvrtc_fails():
+    import pytest
+    from ptxjit.cuda import nvrtc
+    if not nvrtc.is_available():
+        pytest.skip("libnvrtc is not installed")
+    _link_inputs(cuda.CUSource("this is not C", name="bad.cu"))
+
+
+def _nvrtc_missing():
+    import os
+    from ptxjit.cuda import nvrtc
+    saved, lib = os.environ.get("PTXJIT_NVRTC"), nvrtc._lib
+    os.environ["PTXJIT_NVRTC"] = "/nonexistent/libnvrtc.so"
+    nvrtc._lib = None
+    try:
+        _link_inputs(cuda.CUSource("int x;", name="x.cu"))
+    finally:
+        nvrtc._lib = lib
+        if saved is None:
+            del os.environ["PTXJIT_NVRTC"]
+        else:
+            os.environ["PTXJIT_NVRTC"] = saved
+
+
 def _pickle_local_cpu_ufunc():
     import pickle
     from ptxjit.ufunc_cpu import vectorize as cpu_vectorize
@@ -542,7 +571,37 @@ TRIGGERS = [
     ("jit_bad_keyword", lambda: cuda.jit(nosuch=1), "TypeError", ["nosuch"]),
     ("jit_boundscheck", lambda: cuda.jit(boundscheck=True)(lambda a: None), "NotImplementedError",
      ["boundscheck", "PTXJIT_SIM=1"]),
-    ("jit_link", lambda: cuda.jit(link=["x.cu"]), "NotImplementedError", ["link="]),
+    ("jit_link_extension", lambda: cuda.jit(link=["x.txt"]), "ValueError", ["x.txt", ".txt", ".ptx"]),
+    ("link_ltoir", lambda: _link_inputs(cuda.LTOIR(b"x", name="f.ltoir")), "NotImplementedError",
+     ["f.ltoir", "nvJitLink", "PTX"]),
+    ("link_not_code", lambda: cuda.declare_device("f", "int32(int32)", link=[3]), "TypeError", ["link=", "3"]),
+    ("declare_no_return_type", lambda: cuda.declare_device("f", "(int32,)"), "TypeError",
+     ["Return type", "int32(float32)"]),
+    ("declare_tuple_sig", lambda: cuda.declare_device("f", (_types.float32,)),
+     "TypeError", ["Return type", "tuple"]),
+    ("declare_bad_abi", lambda: cuda.declare_device("f", "int32(int32)", abi="x"), "NotImplementedError",
+     ["'x'", "abi='c'"]),
+    ("declare_cooperative", lambda: cuda.declare_device("f", "int32(int32)", use_cooperative=True),
+     "NotImplementedError", ["use_cooperative"]),
+    ("call_extern_from_python", lambda: cuda.declare_device("f", "int32(int32)")(1), "TypeError",
+     ["f", "from a kernel"]),
+    ("linkable_callbacks", lambda: cuda.PTXSource("", setup_callback=print), "NotImplementedError",
+     ["setup_callback"]),
+    ("linkable_nrt", lambda: cuda.PTXSource("", nrt=True), "NotImplementedError", ["nrt=True", "NRT"]),
+    ("typeof_unknown", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError",
+     ["object", "kernels take numbers"]),
+    ("nvrtc_fails", _nvrtc_fails, "NvrtcError", ["NVRTC failed to compile", "bad.cu"]),
+    ("no_launch_config", lambda: __import__("ptxjit.cuda.launchconfig").cuda.launchconfig
+     .ensure_current_launch_config(), "RuntimeError", ["No launch config", "while a kernel launch compiles"]),
+    ("declare_unknown_type", lambda: cuda.declare_device("f", "int32(quaternion)"), "TypeError",
+     ["quaternion", "not a type"]),
+    ("compile_for_args_keywords", lambda: cuda.jit(lambda a: None)._compile_for_args(a=1), "TypeError",
+     ["by position"]),
+    ("linkable_setup_not_callable", lambda: cuda.PTXSource("", setup_callback=3), "TypeError",
+     ["setup_callback must be callable"]),
+    ("linkable_teardown_not_callable", lambda: cuda.PTXSource("", teardown_callback=3), "TypeError",
+     ["teardown_callback must be callable"]),
+    ("nvrtc_missing", _nvrtc_missing, "NvrtcError", ["libnvrtc", "/nonexistent/libnvrtc.so", "PTXSource"]),
     ("jit_number", lambda: cuda.jit(3), "TypeError", ["3"]),
     ("jit_varargs", lambda: cuda.jit(lambda *a: None), "TypeError", ["*args"]),
     ("jit_bad_signature", lambda: cuda.jit(3.5), "TypeError", ["3.5"]),
@@ -1290,6 +1349,9 @@ GPU_ONLY = {
     "py:this IPC handle comes from a simulator process (PTXJIT_SIM=1); a GPU process cannot open it":
     "a handle made by a simulator process, opened by a GPU process",  # python/ptxjit/cuda/ipc.py
     'the CUDA driver has no %s': "a CUDA driver older than the entry points of mapped, managed and IPC memory",  # src/rt/memkind.c
+    "cuLinkAddData (adding %s to kernel '%s')": "a real driver's linker refusing a cubin, fatbin or object that "
+    "is not one (the fake linker takes any bytes)",  # src/rt/link.c
+    "py:NVRTC could not create a program of %s (error %d)": "NVRTC out of memory",  # cuda/nvrtc.py
 }
 
 PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
@@ -1297,6 +1359,11 @@ HOSTMEM = "out of host memory"
 SIMINT = "an internal error of the simulator"
 
 INTERNAL = {
+    "Kernel._link: the kernel's code is linked once, before it is loaded": PRIV,  # src/py/jit.c
+    "link input '%s': kind %d is none the driver's linker takes": PRIV,  # src/py/jit.c
+    "set_launch_hook takes a callable or None": PRIV,  # src/py/module.c
+    "py:capture_compile_config needs a dispatcher": "misuse of numba.cuda.launchconfig's test helper",
+
     "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "
     "devices before a runtime is made for one (src/py/devices.c)",  # src/rt/driver.c
     'out of host memory recording a graph': HOSTMEM,  # src/rt/graph.c
@@ -1480,7 +1547,7 @@ GPU_CHILD_TRIGGERS = [
     # the linker and machine code (src/rt/link.c: the cache of kernels calls these)
     ("gpu_link_rejects", "cases", "CudaAPIError", ["CUDA_ERROR_INVALID_PTX (218)", "cuLink", "k_store",
                                                    "JIT log", "fake linker rejected"],
-     ["cuLink (making the machine code of kernel '%s')", "\nThe driver's JIT log:\n%s"]),
+     ["cuLink (making the machine code of kernel '%s'%s)", "\nThe driver's JIT log:\n%s"]),
     ("gpu_njit_has_no_ptx", "cases", "ValueError", ["n_one", "has no PTX"], ["kernel '%s' has no PTX"]),
     ("gpu_no_such_device", "cases", "IndexError", ["no CUDA device 5", "sees 2 devices"],
      ["there is no CUDA device %ld: the driver sees %d device%s (numbered from 0)"]),

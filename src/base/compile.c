@@ -117,6 +117,10 @@ static void print_module(FILE *out, Fn *f)
 	ir_print(out, f);
 	for (int i = 0; i < f->nfuncs; i++) {
 		fputc('\n', out);
+		if (f->funcs[i]->external) {
+			fprintf(out, "extern %s\n", f->funcs[i]->name);
+			continue;
+		}
 		ir_print(out, f->funcs[i]);
 	}
 }
@@ -138,6 +142,8 @@ static void optimise_module(Ctx *c, Fn *f)
 {
 	for (int i = -1; i < f->nfuncs; i++) {
 		Fn *g = i < 0 ? f : f->funcs[i];
+		if (g->external)
+			continue;
 		if (i >= 0)
 			verify(g, "lower");
 		optimise(c, g);
@@ -182,6 +188,19 @@ static void fill_traps(PjKernel *k, Fn *f)
 			}
 		}
 	}
+}
+
+static void fill_externs(PjKernel *k, Fn *f)
+{
+	for (int i = 0; i < f->nfuncs; i++)
+		k->nexterns += f->funcs[i]->external;
+	if (!k->nexterns || !(k->externs = calloc((size_t)k->nexterns, sizeof *k->externs))) {
+		k->nexterns = 0;
+		return;
+	}
+	for (int i = 0, n = 0; i < f->nfuncs; i++)
+		if (f->funcs[i]->external)
+			k->externs[n++] = heap_strdup(f->funcs[i]->name);
 }
 
 static void fill_kernel(PjKernel *k, Fn *f)
@@ -302,7 +321,10 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	fill_kernel(k, f);
 	fill_traps(k, f);   /* debug's asserts and raises, and a range's zero step in every build */
 
+	fill_externs(k, f);
+
 	if (o->sim) {
+		c->for_sim = 1;
 		Fn *fs = lower_kernel(c, spec, 1);
 		verify(fs, "lower");
 		optimise_module(c, fs);
@@ -324,6 +346,9 @@ void pj_kernel_free(PjKernel *k)
 	free(k->params);
 	free(k->types);
 	free(k->ir);
+	for (int i = 0; i < k->nexterns; i++)
+		free(k->externs[i]);
+	free(k->externs);
 	for (int i = 0; i < k->ntraps; i++) {
 		free(k->traps[i].msg);
 		free(k->traps[i].file);

@@ -20,6 +20,13 @@
  * to the parameters' variables.  A component's kind is the canonical kind
  * of its class (bool, int32, int64, float32, float64): int8/int16 travel
  * extended in 32 bits, like everywhere in the IR.
+ *
+ * External functions (cuda.declare_device) are called the same way: a
+ * bodiless Fn with Fn.external, one per symbol, whose components are the
+ * declared parameters and result (numbers, sema checked).  ptx/call.c
+ * declares it .extern and passes its arguments in the declared ABI; the
+ * simulator and the CPU target cannot run code from outside, and the
+ * call is refused at its line there.
  */
 #include <string.h>
 
@@ -131,6 +138,65 @@ Value lower_call_func(Lower *L, Expr *e)
 	return lower_convert(L, lower_unflatten(L, rt, res), e->ty, e->span);
 }
 
+static int extern_index(Lower *L, Spec *sp)
+{
+	Fn *mod = L->f->mod;
+	const PjFunc *pf = sp->func;
+	for (int i = 0; i < mod->nfuncs; i++)
+		if (mod->funcs[i]->external && strcmp(mod->funcs[i]->name, pf->external) == 0)
+			return i;
+	Fn *f = ir_new_fn(L->c, pf->external);
+	f->mod = mod;
+	f->is_func = 1;
+	f->external = 1;
+	f->abi_c = pf->abi_c;
+	f->ext_retsk = sp->ret->kind == TY_SCALAR ? (int)sp->ret->sk : SK_I32;
+	for (int i = 0; i < sp->nargs; i++)
+		comp_classes(L, sp->argtypes[i], &f->fargcls, &f->nfargs);
+	comp_classes(L, sp->ret, &f->fretcls, &f->nfrets);
+	/* the index space is the called device functions': CallMod keeps a
+	 * NULL for it, which lower_call_pending skips */
+	CallMod *m = callmod(L);
+	VEC_PUSH(L->c, m->spec, m->n, m->cap, NULL);
+	VEC_PUSH(L->c, mod->funcs, mod->nfuncs, mod->capfuncs, f);
+	return mod->nfuncs - 1;
+}
+
+Value lower_call_extern(Lower *L, Expr *e)
+{
+	Spec *sp = e->call.spec;
+	const char *name = sp->func->external;
+	if (L->c->for_sim)
+		err_at(L->c, e->span, "run the kernel on the GPU (unset PTXJIT_SIM / NUMBA_ENABLE_CUDASIM)",
+		       "'%s' is an external function (cuda.declare_device, linked PTX or CUDA C); the simulator "
+		       "cannot run code from outside Python", name);
+	if (L->cpu)
+		err_at(L->c, e->span, "call it from a @cuda.jit kernel",
+		       "'%s' is an external CUDA function (cuda.declare_device); CPU functions cannot call it", name);
+	Ref *args = arena_alloc(L->c->arena, sizeof(Ref) * (size_t)(sp->nargs + 1));
+	int n = 0;
+	for (int i = 0; i < sp->nargs; i++) {
+		Expr *a = e->call.args[i];
+		Value v = lower_convert(L, lower_expr(L, a), sp->argtypes[i], a->span);
+		n += lower_flatten(L, v, args + n);
+	}
+	int idx = extern_index(L, sp);
+	Fn *callee = L->f->mod->funcs[idx];
+	if (n != callee->nfargs)
+		ICE(L->c, "call of %s() with %d argument components for %d", name, n, callee->nfargs);
+	for (int k = 0; k < n; k++) {
+		Cls c = ir_cls_of(L->f, args[k]);
+		lower_emit(L, O_CARG, c, sk_of_cls(c), args[k], REF_NONE, REF_NONE, k);
+	}
+	lower_emit(L, O_CALLF, KX, SK_I32, REF_NONE, REF_NONE, REF_NONE, idx);
+	Ref res[1];
+	for (int k = 0; k < callee->nfrets; k++) {
+		Cls c = (Cls)callee->fretcls[k];
+		res[k] = lower_emit(L, O_CRES, c, sk_of_cls(c), REF_NONE, REF_NONE, REF_NONE, k);
+	}
+	return lower_convert(L, lower_unflatten(L, sp->ret, res), e->ty, e->span);
+}
+
 /* The body of function idx of the module. */
 static void lower_func(Lower *K, CallMod *m, int idx)
 {
@@ -212,6 +278,7 @@ void lower_call_pending(Lower *L)
 	CallMod *m = L->callmod;
 	while (m && m->done < m->n) {
 		int idx = m->done++;
-		lower_func(L, m, idx);
+		if (m->spec[idx])
+			lower_func(L, m, idx);
 	}
 }

@@ -455,8 +455,21 @@ void rt_event_free(Rt *rt, RtEvent *ev);
 
 /* A compiled kernel as the runtime sees it: the compiler's output and,
  * on the GPU, the module loaded from its PTX in the current context. */
+/* Code linked with a kernel's PTX by the driver's linker (link.c): an
+ * external function's definition (cuda.declare_device(link=...)).  type
+ * is the driver's CUjitInputType (RT_LINK_*); name is for messages. */
+enum { RT_LINK_CUBIN = 0, RT_LINK_PTX = 1, RT_LINK_FATBIN = 2, RT_LINK_OBJECT = 3, RT_LINK_LIBRARY = 4 };
+typedef struct RtLinkInput {
+	int type;
+	const void *data;
+	size_t size;
+	const char *name;
+} RtLinkInput;
+
 typedef struct RtKernel {
 	const PjKernel *pk;
+	const RtLinkInput *links; /* linked with the PTX when nlinks (the owner keeps them) */
+	int nlinks;
 	CUmodule mod;
 	CUfunction fn;
 	unsigned gen;             /* the context generation mod belongs to */
@@ -480,6 +493,9 @@ void rt_kernel_unload(Rt *rt, RtKernel *k);
  * kernel's PTX, in malloc'd memory (*out, *size), also loaded into k; and
  * a cubin from the disk cache loaded into k without compiling. */
 int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e);
+/* Loads a kernel with link inputs (RtKernel.links): its PTX and them
+ * linked by the driver, the machine code loaded (rt_kernel_load calls it). */
+int rt_link_load(Rt *rt, RtKernel *k, RtErr *e);
 int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e);
 /* trapword.c: after a launch of a debug kernel with traps (PjKernel.traps),
  * waits for stream s and reads the module's __pj_err word into out[8]

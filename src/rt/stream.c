@@ -244,6 +244,8 @@ int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e)
 		return 0;
 	if (!k->pk->ptx)
 		return rt_fail_rt(e, RT_E_ARG, "no PTX", "kernel '%s' has no PTX", k->pk->entry);
+	if (k->nlinks)
+		return rt_link_load(rt, k, e);
 	char errlog[8192];
 	errlog[0] = 0;
 	k->log[0] = 0;

@@ -64,6 +64,9 @@ PTXJIT_MODULES = {
     "typing": "ptxjit.typing",
     "typing.typeof": "ptxjit.typing",
     "args": "ptxjit.cuda.args",
+    "launchconfig": "ptxjit.cuda.launchconfig",
+    "cudadrv.nvrtc": "ptxjit.cuda.nvrtc",
+    "cudadrv.linkable_code": "ptxjit.cuda.linkable",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}

@@ -24,6 +24,7 @@ from .. import types as _types
 from ..source import capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
 from . import cache as _cache
 from . import config as _config
+from . import launchconfig as _launchconfig
 from . import stubs
 
 _OPTIONS = {
@@ -316,6 +317,7 @@ class CUDADispatcher(_core.Dispatcher):
         self._specialized = False
         self._specializations = {}
         self._variants = {}          # (argtypes, launch flags) -> Kernel
+        self._launch_config_sensitive = False
         self._cache = bool(options.get("cache")) and not device
         self.stats = _cache.CacheStats()
         inline = options.get("inline", "never")
@@ -419,7 +421,9 @@ class CUDADispatcher(_core.Dispatcher):
             k = _cache.compile(self, info, sigtext, argtypes, opts, flags, _table, self.stats)
         else:
             k = _core.compile(info, sigtext, opts)
+        _link_code(k, self.targetoptions.get("link"), opts.get("arch"))
         k.signature = argtypes
+        k.launch_config_sensitive = False
         k.variant = flags
         k.cooperative = False        # no grid-wide synchronisation: never a cooperative launch
         self._variants[(argtypes, flags)] = k
@@ -429,7 +433,47 @@ class CUDADispatcher(_core.Dispatcher):
 
     def _compile_for(self, argtypes, flags=0):
         """Called by the launch path for argument types (and launch flags,
-        see _compile) it has not seen."""
+        see _compile) it has not seen: through _compile_for_args(*args),
+        Numba's entry point, while the launch's configuration is current
+        (cuda.launchconfig)."""
+        k = self._variants.get((argtypes, flags))
+        if k is not None:
+            return k
+        cfg = _launchconfig.current_launch_config()
+        if cfg is not None and cfg.dispatcher is self and cfg._pending is None:
+            cfg._pending = (argtypes, flags)
+            try:
+                return self._compile_for_args(*cfg.args)
+            finally:
+                cfg._pending = None
+        return self._compile_types(argtypes, flags)
+
+    def _compile_for_args(self, *args, **kws):
+        """Compiles (or finds) the kernel for the types of these arguments
+        and returns it: at a launch, for the types and launch flags the
+        launch asked for."""
+        if kws:
+            raise TypeError("kernel %r takes its arguments by position" % self.__name__)
+        cfg = _launchconfig.current_launch_config()
+        if cfg is not None and cfg.dispatcher is self and cfg._pending is not None:
+            argtypes, flags = cfg._pending
+        else:
+            argtypes, flags = self._typeof(tuple(args)), 0
+        k = self._compile_types(argtypes, flags)
+        if cfg is not None and cfg.dispatcher is self and self._launch_config_sensitive:
+            k.launch_config_sensitive = True
+        return k
+
+    def mark_launch_config_sensitive(self):
+        """Marks the kernels compiled from now on as depending on the launch
+        configuration (kernel.launch_config_sensitive; see cuda.launchconfig)."""
+        self._launch_config_sensitive = True
+
+    @property
+    def launch_config_sensitive(self):
+        return self._launch_config_sensitive
+
+    def _compile_types(self, argtypes, flags):
         k = self._variants.get((argtypes, flags))
         if k is not None:
             return k
@@ -803,7 +847,10 @@ def jit(func_or_sig=None, device=False, **options):
         raise NotImplementedError("boundscheck=True is not supported on the GPU; run the kernel on the "
                                   "simulator (PTXJIT_SIM=1), which checks every access")
     if options.get("link"):
-        raise NotImplementedError("link= (linking CUDA C, PTX or cubin files) is not supported by ptxjit")
+        from .linkable import LinkableCode
+        link = options["link"]
+        options["link"] = tuple(LinkableCode.from_path_or_obj(x) for x in
+                                (link if isinstance(link, (list, tuple, set)) else (link,)))
     exts = options.get("extensions")
     if exts is not None:
         if not isinstance(exts, (list, tuple)):
@@ -839,6 +886,29 @@ def jit(func_or_sig=None, device=False, **options):
     if not callable(func_or_sig):
         raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
     return CUDADispatcher(func_or_sig, None, device, options, lines)
+
+
+def _link_code(k, link, arch):
+    """Gives kernel k the code its external functions (cuda.declare_device)
+    and the dispatcher's link= option name, for the driver's linker."""
+    codes = list(link or ())
+    for f in getattr(k, "_externals", ()):
+        codes.extend(f.link)
+    if not codes or _core.is_simulator():
+        return
+    from .linkable import link_inputs
+    if arch:
+        cc = (arch // 10, arch % 10)
+    else:
+        from .api import get_current_device
+        cc = tuple(get_current_device().compute_capability)
+    seen, inputs = set(), []
+    for c in codes:          # each code once: the same code twice would define its symbols twice
+        i = link_inputs(c, cc)
+        if i[:2] not in seen:
+            seen.add(i[:2])
+            inputs.append(i)
+    k._link(inputs)
 
 
 def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
