@@ -114,7 +114,17 @@ typedef struct PjOptions {
 	/* launch_bounds=(maxntid, minnctapersm, maxclusterrank): PTX's
 	 * .maxntid, .minnctapersm and .maxclusterrank of the entry (0: none) */
 	int maxntid, minnctapersm, maxclusterrank;
+	/* compile_ptx(device=True): the function becomes a .visible .func in
+	 * Numba's ABI (PJ_ABI_NUMBA: (.param .b32 func_retval0) NAME(.param
+	 * .b64 result pointer, arguments...), the result stored through the
+	 * pointer and 0 returned) or the C ABI (PJ_ABI_C: the result in
+	 * func_retval0), named abi_name (NULL: the function's name); numbers
+	 * in and out only.  0: a kernel. */
+	int device_abi;
+	const char *abi_name;
 } PjOptions;
+
+enum { PJ_ABI_KERNEL = 0, PJ_ABI_NUMBA = 1, PJ_ABI_C = 2 };
 
 enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
 

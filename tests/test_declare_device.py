@@ -126,6 +126,8 @@ def test_declaration_api():
     assert f.name == "f1"
     from ptxjit import types
     assert f.sig.return_type == types.int32 and f.sig.args == (types.float32[:],)
+    from ptxjit.cuda.callconv import CCallConv, CUDACallConv
+    assert f.call_conv == CUDACallConv() and clampf.call_conv == CCallConv()
     g = cuda.declare_device("f1", types.int32(types.float32[:]))
     assert g.sig == f.sig
     with pytest.raises(TypeError, match="Return type"):

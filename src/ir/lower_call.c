@@ -198,12 +198,10 @@ Value lower_call_extern(Lower *L, Expr *e)
 }
 
 /* The body of function idx of the module. */
-static void lower_func(Lower *K, CallMod *m, int idx)
+static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 {
 	Ctx *c = K->c;
-	Spec *sp = m->spec[idx];
 	FuncDef *def = sp->def;
-	Fn *f = K->f->mod->funcs[idx];
 	Lower lw;
 	memset(&lw, 0, sizeof lw);
 	Lower *L = &lw;
@@ -271,6 +269,46 @@ static void lower_func(Lower *K, CallMod *m, int idx)
 			       "device function cannot", def->name);
 	lower_finish(L);
 	c->src = saved;
+}
+
+static void lower_func(Lower *K, CallMod *m, int idx)
+{
+	lower_body(K, m, m->spec[idx], K->f->mod->funcs[idx]);
+}
+
+Fn *lower_device(Ctx *c, Spec *sp, int checked, const char *name, int abi)
+{
+	Lower lw;
+	memset(&lw, 0, sizeof lw);
+	Lower *L = &lw;
+	L->c = c;
+	L->debug = checked && c->opt && c->opt->debug;
+	L->zerodiv = L->debug;
+	Fn *f = L->f = ir_new_fn(c, name);
+	f->mod = f;
+	f->is_func = 1;
+	f->visible_abi = abi;
+	f->checked = checked;
+	FuncDef *def = sp->def;
+	for (int i = 0; i < def->nparams; i++) {
+		Type *t = sp->argtypes[i];
+		if (t->kind != TY_SCALAR || ty_is_complex(t))
+			err_at(c, def->params[i].span, "compile a kernel that calls the function, or give it numbers",
+			       "compile_ptx(device=True): parameter '%s' is a %s; a device function compiled on its own "
+			       "takes integers, floats and bools", def->params[i].name, ty_str_of(c, t));
+		comp_classes(L, t, &f->fargcls, &f->nfargs);
+	}
+	Type *rt = sp->ret ? sp->ret : ty_none();
+	if (rt->kind != TY_NONE && (rt->kind != TY_SCALAR || ty_is_complex(rt)))
+		err_at(c, def->span, "return a number, or compile a kernel that calls the function",
+		       "compile_ptx(device=True): '%s' returns %s; a device function compiled on its own returns an "
+		       "integer, a float, a bool or nothing", def->name, ty_str_of(c, rt));
+	comp_classes(L, rt, &f->fretcls, &f->nfrets);
+	f->ext_retsk = rt->kind == TY_SCALAR ? (int)rt->sk : SK_I32;
+	CallMod *m = callmod(L);
+	lower_body(L, m, sp, f);
+	lower_call_pending(L);
+	return f;
 }
 
 void lower_call_pending(Lower *L)

@@ -126,6 +126,53 @@ static void prototype(Emit *e, PtxBuf *b, const Fn *f)
 	ptx_bprintf(e, b, ")");
 }
 
+/* The module as one .visible .func (compile_ptx(device=True)), in
+ * Numba's ABI
+ *     .visible .func (.param .b32 func_retval0) NAME(.param .b64 NAME_param_0, .param .b32 NAME_param_1)
+ * (the result stored through the pointer NAME_param_0, 0 returned) or
+ * the C ABI
+ *     .visible .func (.param .b32 func_retval0) NAME(.param .b32 NAME_param_0)          */
+void ptx_visible_prototype(Emit *e, PtxBuf *b)
+{
+	const Fn *f = e->f;
+	int numba = f->visible_abi == PJ_ABI_NUMBA, first = 0;
+	ptx_bprintf(e, b, ".visible .func ");
+	if (numba)
+		ptx_bprintf(e, b, "(.param .b32 func_retval0) ");
+	else if (f->nfrets)
+		ptx_bprintf(e, b, "(.param .%s func_retval0) ", pty(f->fretcls[0]));
+	ptx_bprintf(e, b, "%s(", f->name);
+	if (numba)
+		ptx_bprintf(e, b, ".param .b64 %s_param_0", f->name), first = 1;
+	for (int k = 0; k < f->nfargs; k++)
+		ptx_bprintf(e, b, "%s.param .%s %s_param_%d", k + first ? ", " : "", pty(f->fargcls[k]), f->name, k + first);
+	ptx_bprintf(e, b, ")\n");
+}
+
+/* retv of the module's .visible .func: the result stored in its ABI. */
+static void visible_retv(Emit *e, const Ins *i)
+{
+	const Fn *f = e->f;
+	int k = f->fretcls[i->aux];
+	if (f->visible_abi != PJ_ABI_NUMBA) {
+		store_param(e, "func_retval0", i->arg[0], k);
+		return;
+	}
+	static const char *const st[NSK] = {
+		[SK_BOOL] = "u8", [SK_I8] = "u8", [SK_I16] = "u16", [SK_I32] = "u32", [SK_I64] = "u64",
+		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64", [SK_F32] = "f32", [SK_F64] = "f64",
+	};
+	int sk = f->ext_retsk;
+	if (sk < 0 || sk >= NSK || !st[sk])
+		ICE(e->c, "result of kind %d", sk);
+	const char *p = ptx_tmp(e, KL);
+	ptx_line(e, "ld.param.u64 %s, [%s_param_0];", p, f->name);
+	if (k == KB)
+		ptx_line(e, "st.u8 [%s], %s;", p, pred_word(e, i->arg[0]));
+	else
+		ptx_line(e, "st.%s [%s], %s;", st[sk], p, ptx_opnd(e, i->arg[0]));
+}
+
 /* ------------------------------------------------------------ calls */
 
 /* The load of an external function's result of kind sk from the local
@@ -330,11 +377,17 @@ void ptx_call(Emit *e, const Ins *i)
 	case O_FARG:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfargs)
 			ICE(e->c, "farg %d outside a function's arguments", i->aux);
-		load_param(e, ptx_def(e, i), arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux]);
+		load_param(e, ptx_def(e, i), f->visible_abi ?
+		           arena_printf(e->c->arena, "%s_param_%d", f->name, i->aux + (f->visible_abi == PJ_ABI_NUMBA)) :
+		           arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux]);
 		return;
 	case O_RETV:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfrets)
 			ICE(e->c, "retv %d outside a function's results", i->aux);
+		if (f->visible_abi) {
+			visible_retv(e, i);
+			return;
+		}
 		store_param(e, arena_printf(e->c->arena, "__pj_r+%d", 8 * i->aux), i->arg[0], f->fretcls[i->aux]);
 		return;
 	case O_CARG: case O_CRES:

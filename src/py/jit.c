@@ -1166,6 +1166,11 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	int sim_program = 0, ptx_only = 0;
 	if (opt_int(opts, "_sim_program", 0, &sim_program) || opt_int(opts, "ptx_only", 0, &ptx_only))
 		return NULL;
+	if (opt_int(opts, "device_abi", 0, &o.device_abi))
+		return NULL;
+	PyObject *abi_name = PyDict_GetItemString(opts, "abi_name");
+	if (abi_name && abi_name != Py_None && !(o.abi_name = PyUnicode_AsUTF8(abi_name)))
+		return NULL;
 	PyObject *dump = PyDict_GetItemString(opts, "dump");
 	if (dump && dump != Py_None && !(o.dump = PyUnicode_AsUTF8(dump)))
 		return NULL;

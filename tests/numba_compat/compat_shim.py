@@ -67,6 +67,7 @@ PTXJIT_MODULES = {
     "launchconfig": "ptxjit.cuda.launchconfig",
     "cudadrv.nvrtc": "ptxjit.cuda.nvrtc",
     "cudadrv.linkable_code": "ptxjit.cuda.linkable",
+    "core.callconv": "ptxjit.cuda.callconv",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}

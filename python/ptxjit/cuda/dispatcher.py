@@ -912,16 +912,23 @@ def _link_code(k, link, arch):
 
 
 def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
-                    ptx_only=True, launch_bounds=None):
-    """The Kernel of pyfunc compiled for sig outside any dispatcher."""
-    if device:
-        raise NotImplementedError("compile_ptx(device=True): ptxjit compiles a device function into the "
-                                  "kernels that call it; compile a kernel that calls it instead")
+                    ptx_only=True, launch_bounds=None, abi="numba", abi_info=None):
+    """The Kernel of pyfunc compiled for sig outside any dispatcher (with
+    device=True the function alone, a .visible .func in ABI abi), and its
+    return type."""
+    if abi not in ("numba", "c"):
+        raise NotImplementedError("Unsupported ABI: %s; ptxjit compiles device functions in abi='numba' or "
+                                  "abi='c'" % (abi,))
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels: abi='c' is for device functions "
+                                  "(device=True)")
+    if abi_info is not None and (not isinstance(abi_info, dict) or set(abi_info) - {"abi_name"}):
+        raise TypeError("abi_info takes a dict with the one key 'abi_name', not %r" % (abi_info,))
     func = getattr(pyfunc, "py_func", pyfunc)
     if debug is None:
         debug = _config.CUDA_DEBUGINFO_DEFAULT
-    d = CUDADispatcher(func, None, False, dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
-                                                max_registers=max_registers, launch_bounds=launch_bounds))
+    d = CUDADispatcher(func, None, bool(device), dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+                                                      max_registers=max_registers, launch_bounds=launch_bounds))
     opts = d._options()
     opts["ptx_only"] = ptx_only
     if cc is None:
@@ -930,7 +937,25 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
         opts["arch"] = int(cc[0]) * 10 + int(cc[1])
     if not _table_ready:
         _build_resolve_table()
-    return _core.compile(d._pj_info(), _sig_text(sig), opts)
+    text = _sig_text(sig)
+    resty = _types.void
+    if device:
+        opts["device_abi"] = 1 if abi == "numba" else 2
+        name = (abi_info or {}).get("abi_name")
+        if name is None and abi == "c":
+            name = func.__name__
+        opts["abi_name"] = name
+        ret = text[:text.index("(")].strip() if "(" in text and not text.startswith("(") else ""
+        argtypes = _argtypes_of(text)
+        inferred = _core.infer_return(d._pj_info(), ", ".join(argtypes))
+        rname = _canon_type(ret) if ret else inferred
+        resty = getattr(_types, rname, None) or getattr(_types, rname.replace("bool", "boolean"), None) or rname
+        if ret:       # a declared return type: the function is typed as one with that signature
+            d._device_sig = (text,)
+        k = _core.compile(d._pj_info(), ", ".join(argtypes), opts)
+    else:
+        k = _core.compile(d._pj_info(), text, opts)
+    return k, resty
 
 
 def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
@@ -938,10 +963,15 @@ def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=
     """Compiles a kernel to PTX without launching it (no GPU needed):
     returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
     the target compute capability; by default NUMBA_CUDA_DEFAULT_PTX_CC
-    ("8.0") when set, else the current GPU's, else (9, 0)."""
-    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers,
-                        launch_bounds=launch_bounds)
-    return k.ptx, _types.void
+    ("8.0") when set, else the current GPU's, else (9, 0).  With
+    device=True the function is compiled alone, as a .visible .func that
+    other PTX can call: abi="numba" (a status in func_retval0, the result
+    stored through a pointer first parameter, named after the function) or
+    abi="c" (the result in func_retval0); abi_info={"abi_name": NAME}
+    names it.  It takes and returns numbers."""
+    k, resty = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers,
+                               launch_bounds=launch_bounds, abi=abi, abi_info=abi_info)
+    return k.ptx, resty
 
 
 def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
@@ -981,10 +1011,15 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=Fals
                                   % (output,))
     if output == "ptx":
         return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-                           cc=cc, opt=opt, launch_bounds=kwargs.get("launch_bounds"))
+                           cc=cc, opt=opt, launch_bounds=kwargs.get("launch_bounds"),
+                           abi=abi if device else "numba", abi_info=abi_info if device else None)
+    if device:
+        raise NotImplementedError("cuda.compile(device=True, output='cubin'): a device function alone is "
+                                  "relocatable code the driver's linker does not hand back; use output='ptx' "
+                                  "and link the PTX (cuda.declare_device(link=...))")
     if _core.is_simulator():
         raise RuntimeError("cuda.compile(output='cubin') needs the CUDA driver's linker; the simulator "
                            "(PTXJIT_SIM=1) makes no machine code: use output='ptx'")
-    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False,
-                        launch_bounds=kwargs.get("launch_bounds"))
-    return k._cubin(), _types.void
+    k, resty = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False,
+                               launch_bounds=kwargs.get("launch_bounds"))
+    return k._cubin(), resty

@@ -201,6 +201,8 @@ class ExternFunction:
         self.name = name
         self.sig = parsed
         self.abi = abi
+        from .callconv import of_abi
+        self.call_conv = of_abi(abi)
         self.link = tuple(LinkableCode.from_path_or_obj(x) for x in link)
         self._pj_extern = (name, "%s(%s)" % (parsed.return_type, ", ".join(str(a) for a in parsed.args)),
                            abi == "c")
