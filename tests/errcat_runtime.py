@@ -471,7 +471,7 @@ TRIGGERS = [
     ("compile_all_ltoir", lambda: cuda.compile_all(_plain_kernel, "void(float32[::1], float32)"),
      "NotImplementedError", ["PTX only", "output='ltoir'", "NVVM or nvJitLink", "output='cubin'"]),
     ("compile_output_unknown", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="fatbin"),
-     "NotImplementedError", ["output='fatbin'", "'ptx' or 'cubin'"]),
+     "NotImplementedError", ["Unsupported output type: fatbin", "'ptx' or 'cubin'"]),
     # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)
     ("extensions_not_list", lambda: cuda.jit(extensions=object())(_plain_kernel), "TypeError",
      ["extensions=", "a list of objects with a prepare_args method"]),

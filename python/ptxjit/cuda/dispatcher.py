@@ -157,8 +157,8 @@ def pick_overload(what, overloads, argtypes, hint=""):
         return keys[best[0]]
     declared = " and ".join("(%s)" % ", ".join(p) for p in keys)
     if not best:
-        raise TypeError("%s was compiled for %s; the arguments (%s) match none of them%s"
-                        % (what, declared, ", ".join(argtypes), hint))
+        raise TypeError("No matching definition for argument type(s) %s: %s was compiled for %s, and the "
+                        "arguments match none of them%s" % (", ".join(argtypes), what, declared, hint))
     raise TypeError("%s was compiled for %s; the arguments (%s) convert equally well to %s, so the "
                     "call is ambiguous (Numba refuses it too); pass arguments of one signature's types"
                     % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
@@ -505,12 +505,19 @@ class CUDADispatcher(_core.Dispatcher):
 
     def specialize(self, *args):
         """A kernel fixed to the types of these arguments (compiled now), as
-        Numba's: launching it with other types converts or fails."""
-        if self._specialized:
-            raise RuntimeError("kernel %r is already specialized" % self.__name__)
+        Numba's: launching it with other types converts or fails.  An
+        argument may be a type (float32[::1]) standing for its values."""
+        if self._specialized or not self._can_compile:
+            raise RuntimeError("Dispatcher already specialized: kernel %r %s" % (
+                self.__name__, "is a specialization; specialize the kernel it came from" if self._specialized
+                else "was compiled for its signatures; decorate it without them to specialize it"))
         if self._device:
             raise TypeError("%r is a device function; only kernels can be specialized" % self.__name__)
-        argtypes = self._typeof(tuple(args))
+        if any(isinstance(a, _types.Type) for a in args):
+            argtypes = tuple(_canon_type(str(a)) if isinstance(a, _types.Type) else self._typeof((a,))[0]
+                             for a in args)
+        else:
+            argtypes = self._typeof(tuple(args))
         sp = self._specializations.get(argtypes)
         if sp is None:
             sp = CUDADispatcher(self.py_func, ["(%s)" % ", ".join(argtypes)], False, self.targetoptions,
@@ -518,6 +525,11 @@ class CUDADispatcher(_core.Dispatcher):
             sp._specialized = True
             self._specializations[argtypes] = sp
         return sp
+
+    @property
+    def specializations(self):
+        """{argument types: the specialized kernel} made by specialize()."""
+        return self._specializations
 
     @property
     def extensions(self):
@@ -987,7 +999,7 @@ def compile_for_current_device(pyfunc, sig, **kwargs):
 
 
 def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
-                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+                abi=None, abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
     """Numba's cuda.compile_all: ([code of the function and of what it
     links], return type).  ptxjit links nothing, so it is
     ([ptx or cubin], return type)."""
@@ -998,21 +1010,25 @@ def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=F
 
 
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
-            abi="c", abi_info=None, output="ptx", **kwargs):
+            abi=None, abi_info=None, output="ptx", **kwargs):
     """Numba's cuda.compile: (code, return type), the code PTX text
     (output='ptx') or, made by the CUDA driver's linker from it, the
-    machine code as bytes (output='cubin'; needs the driver and a GPU)."""
+    machine code as bytes (output='cubin'; needs the driver and a GPU).
+    A device function (device=True) is compiled in the C ABI unless abi
+    says otherwise, as Numba's; unlike Numba's, device is False by default.
+    """
+    if abi is None:
+        abi = "c" if device else "numba"
     if output == "ltoir":
         raise NotImplementedError("output='ltoir' needs NVVM or nvJitLink, which ptxjit does not use: it makes "
                                   "PTX only (output='ptx'), and machine code through the CUDA driver's linker "
                                   "(output='cubin')")
     if output not in ("ptx", "cubin"):
-        raise NotImplementedError("cuda.compile: output=%r is not an output ptxjit makes ('ptx' or 'cubin')"
-                                  % (output,))
+        raise NotImplementedError("Unsupported output type: %s; ptxjit makes output='ptx' or 'cubin'" % (output,))
     if output == "ptx":
         return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
                            cc=cc, opt=opt, launch_bounds=kwargs.get("launch_bounds"),
-                           abi=abi if device else "numba", abi_info=abi_info if device else None)
+                           abi=abi, abi_info=abi_info)
     if device:
         raise NotImplementedError("cuda.compile(device=True, output='cubin'): a device function alone is "
                                   "relocatable code the driver's linker does not hand back; use output='ptx' "
@@ -1021,5 +1037,5 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=Fals
         raise RuntimeError("cuda.compile(output='cubin') needs the CUDA driver's linker; the simulator "
                            "(PTXJIT_SIM=1) makes no machine code: use output='ptx'")
     k, resty = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False,
-                               launch_bounds=kwargs.get("launch_bounds"))
+                               launch_bounds=kwargs.get("launch_bounds"), abi=abi)
     return k._cubin(), resty
