@@ -588,6 +588,12 @@ TRIGGERS = [
     ("linkable_callbacks", lambda: cuda.PTXSource("", setup_callback=print), "NotImplementedError",
      ["setup_callback"]),
     ("linkable_nrt", lambda: cuda.PTXSource("", nrt=True), "NotImplementedError", ["nrt=True", "NRT"]),
+    ("carveout_range", lambda: cuda.jit(shared_memory_carveout=101), "ValueError", ["between -1 and 100", "101"]),
+    ("carveout_name", lambda: cuda.jit(shared_memory_carveout="big"), "ValueError", ["Invalid carveout value", "'big'",
+                                                                                      "MaxShared"]),
+    ("carveout_type", lambda: cuda.jit(shared_memory_carveout=0.5), "TypeError", ["shared_memory_carveout", "0.5"]),
+    ("carveout_device", lambda: cuda.jit(device=True, shared_memory_carveout=50), "TypeError",
+     ["device=True", "kernels"]),
     ("typeof_unknown", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError",
      ["object", "kernels take numbers"]),
     ("nvrtc_fails", _nvrtc_fails, "NvrtcError", ["NVRTC failed to compile", "bad.cu"]),
@@ -1358,6 +1364,8 @@ GPU_ONLY = {
     "cuLinkAddData (adding %s to kernel '%s')": "a real driver's linker refusing a cubin, fatbin or object that "
     "is not one (the fake linker takes any bytes)",  # src/rt/link.c
     "py:NVRTC could not create a program of %s (error %d)": "NVRTC out of memory",  # cuda/nvrtc.py
+    "cuFuncSetAttribute (a shared memory carveout of %d for kernel '%s')": "a driver refusing a carveout "
+    "in 0..100",  # src/rt/stream.c
 }
 
 PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
@@ -1368,6 +1376,7 @@ INTERNAL = {
     "Kernel._link: the kernel's code is linked once, before it is loaded": PRIV,  # src/py/jit.c
     "link input '%s': kind %d is none the driver's linker takes": PRIV,  # src/py/jit.c
     "set_launch_hook takes a callable or None": PRIV,  # src/py/module.c
+    "a shared memory carveout is -1 to 100, not %ld": PRIV,  # src/py/jit.c (jit() validates it first)
     "py:capture_compile_config needs a dispatcher": "misuse of numba.cuda.launchconfig's test helper",
 
     "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "

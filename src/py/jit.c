@@ -957,7 +957,25 @@ static PyObject *Kernel_link(KernelObject *k, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+/* k._set_carveout(percent): the shared memory carveout (-1 the driver's
+ * default, 0 .. 100) set on the function when it is loaded. */
+static PyObject *Kernel_set_carveout(KernelObject *k, PyObject *arg)
+{
+	long v = PyLong_AsLong(arg);
+	if (v == -1 && PyErr_Occurred())
+		return NULL;
+	if (v < -1 || v > 100)
+		return PyErr_Format(PyExc_ValueError, "a shared memory carveout is -1 to 100, not %ld", v);
+	k->rk.carveout = (int)v + 1;   /* -1, the driver's default: nothing set */
+	for (int i = 0; i < RT_MAXDEV; i++)
+		if (k->on[i])
+			k->on[i]->rk.carveout = k->rk.carveout;
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef Kernel_methods[] = {
+	{"_set_carveout", (PyCFunction)Kernel_set_carveout, METH_O,
+	 "_set_carveout(percent): the shared memory carveout set when the kernel is loaded"},
 	{"_link", (PyCFunction)Kernel_link, METH_O,
 	 "_link([(kind, bytes, name), ...]): code the driver's linker adds to the PTX at load"},
 	{"_load", (PyCFunction)Kernel_load, METH_NOARGS, "loads the module on the device"},
@@ -1132,6 +1150,7 @@ RtKernel *kernel_on_other(KernelObject *k, Rt *rt)
 		(*p)->rt = rt;
 		(*p)->rk.pk = k->pk;
 		(*p)->rk.max_registers = k->rk.max_registers;
+		(*p)->rk.carveout = k->rk.carveout;
 		(*p)->rk.links = k->link_inputs;
 		(*p)->rk.nlinks = k->nlinks;
 	}

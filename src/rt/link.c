@@ -78,7 +78,7 @@ int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e)
 	k->gen = rt->gen;
 	k->loaded = 1;
 	k->dyn_smem_set = 0;
-	return 0;
+	return rt_kernel_set_attrs(rt, k, e);
 }
 
 static const char *input_kind(int type)

@@ -476,9 +476,12 @@ typedef struct RtKernel {
 	int loaded;
 	int max_registers;        /* CU_JIT_MAX_REGISTERS, 0: the driver's choice */
 	int dyn_smem_set;         /* the dynamic shared memory limit set on fn */
+	int carveout;             /* shared_memory_carveout: 1 + the percentage (0 .. 100); 0: the driver's default */
 	char log[4096];           /* the driver's JIT log of the last load */
 } RtKernel;
 int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e);
+/* The function attributes a load sets on k->fn (the shared memory carveout). */
+int rt_kernel_set_attrs(Rt *rt, RtKernel *k, RtErr *e);
 int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
               unsigned smem, CUstream s, void *params, size_t nbytes, RtErr *e);
 int rt_kernel_attr(Rt *rt, RtKernel *k, int attr, int *out, RtErr *e);

@@ -75,7 +75,8 @@
  * makes "machine code" that is the PTX behind a header: "\177ELF" and
  * "fake-cubin\n".  cuModuleLoadDataEx takes either; other bytes that start as
  * an ELF file are refused (CUDA_ERROR_INVALID_IMAGE).  Built with
- * -DFAKE_NO_LINKER the library has no cuLink* entry points.  After the
+ * -DFAKE_NO_LINKER the library has no cuLink* entry points.  "carveout" is
+ * 1 + the last shared memory carveout cuFuncSetAttribute set (0: none).  After the
  * kernel's PTX the linker takes more inputs (counted in "link_inputs"):
  * PTX, whose text is appended to the image, and cubin, fatbin, object and
  * library bytes, ignored; cuLinkComplete fails (CUDA_ERROR_INVALID_PTX, the
@@ -129,7 +130,7 @@ static struct {
 	long host_funcs, host_maps, managed_allocs, ipc_gets, ipc_opens, ipc_closes;
 	long graph_nodes, graph_instantiates, graph_updates, graph_launches;
 	long fault_on_launch, faults, stale_uses;
-	long reject_cubin, links, link_inputs, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
+	long reject_cubin, links, link_inputs, carveout, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
 	unsigned ctx_gen;            /* bumps at each reset: older handles are dead */
 	unsigned grid[3], block[3], smem;
@@ -506,6 +507,7 @@ long fake_get(const char *key)
 	if (!strcmp(key, "sticky")) return F.sticky;
 	if (!strcmp(key, "links")) return F.links;
 	if (!strcmp(key, "link_inputs")) return F.link_inputs;
+	if (!strcmp(key, "carveout")) return F.carveout;
 	if (!strcmp(key, "ptx_loads")) return F.ptx_loads;
 	if (!strcmp(key, "cubin_loads")) return F.cubin_loads;
 	if (!strcmp(key, "injected")) return F.injected;
@@ -1170,7 +1172,14 @@ CUresult cuLinkDestroy(void *state)
 }
 #endif
 
-CUresult cuFuncSetAttribute(void *fn, int attr, int v) { INJECT(); GUARD(); return OK; }
+CUresult cuFuncSetAttribute(void *fn, int attr, int v)
+{
+	INJECT();
+	GUARD();
+	if (attr == 9)                   /* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT */
+		F.carveout = v + 1;
+	return OK;
+}
 /* max threads per block 1024, 256 bytes of static shared memory, 8 of
  * constant memory, 16 of local memory a thread, 32 registers a thread */
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn)

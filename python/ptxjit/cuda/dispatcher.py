@@ -29,8 +29,26 @@ from . import stubs
 
 _OPTIONS = {
     "device", "fastmath", "debug", "lineinfo", "max_registers", "cache", "inline", "opt",
-    "forceinline", "launch_bounds", "link", "boundscheck", "lto", "extensions",
+    "forceinline", "launch_bounds", "link", "boundscheck", "lto", "extensions", "shared_memory_carveout",
 }
+
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
+
+
+def _carveout(v):
+    """shared_memory_carveout as a percentage (-1: the driver's default)."""
+    if isinstance(v, str):
+        if v.lower() not in _CARVEOUTS:
+            raise ValueError("Invalid carveout value: %r; shared_memory_carveout is -1 to 100 (the percentage of "
+                             "L1/shared memory given to shared memory) or one of 'default', 'MaxL1', 'MaxShared'"
+                             % (v,))
+        return _CARVEOUTS[v.lower()]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError("shared_memory_carveout is an int or one of 'default', 'MaxL1', 'MaxShared', not %r" % (v,))
+    if not -1 <= v <= 100:
+        raise ValueError("shared_memory_carveout must be between -1 and 100 (a percentage; -1: the driver's "
+                         "default), not %d" % v)
+    return v
 
 # Numba's names for dtypes in signatures, and the canonical spelling the
 # launch path uses (the names of ptxjit.types).
@@ -422,6 +440,8 @@ class CUDADispatcher(_core.Dispatcher):
         else:
             k = _core.compile(info, sigtext, opts)
         _link_code(k, self.targetoptions.get("link"), opts.get("arch"))
+        if self.targetoptions.get("shared_memory_carveout") is not None:
+            k._set_carveout(self.targetoptions["shared_memory_carveout"])
         k.signature = argtypes
         k.launch_config_sensitive = False
         k.variant = flags
@@ -855,6 +875,10 @@ def jit(func_or_sig=None, device=False, **options):
         raise TypeError("cuda.jit() got unexpected keyword argument%s %s; it takes %s"
                         % ("s" if len(unknown) > 1 else "", ", ".join(sorted(unknown)),
                            ", ".join(sorted(_OPTIONS))))
+    if options.get("shared_memory_carveout") is not None:
+        if device:
+            raise TypeError("cuda.jit(device=True, shared_memory_carveout=...): the carveout is set on kernels")
+        options["shared_memory_carveout"] = _carveout(options["shared_memory_carveout"])
     if options.get("boundscheck"):
         raise NotImplementedError("boundscheck=True is not supported on the GPU; run the kernel on the "
                                   "simulator (PTXJIT_SIM=1), which checks every access")
