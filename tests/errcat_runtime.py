@@ -447,7 +447,7 @@ TRIGGERS = [
     ("arg_datetime", lambda: k_store[1, 8](_f32(), np.datetime64("2020-01-01")), "TypeError",
      ["k_store", "argument 2", "NumPy scalar of a dtype kernels do not take", "datetime64"]),
     ("no_launch_config", lambda: k_store(_f32(), 1.0), "ValueError", ["k_store", "k_store[blocks, threads]"]),
-    ("device_fn_launched", lambda: d_add[1, 1](1, 2), "TypeError", ["d_add", "device function"]),
+    ("device_fn_launched", lambda: d_add[1, 1](1, 2), "RuntimeError", ["Cannot compile a device function as a kernel", "d_add"]),
     ("device_fn_called", lambda: d_add(1, 2), "TypeError", ["d_add", "call it from a kernel"]),
     ("too_much_shared", lambda: k_big_shared[1, 32](cuda.device_array(1, np.float64)), "Exception",
      ["k_big_shared", "320000"]),
