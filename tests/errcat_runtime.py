@@ -470,7 +470,7 @@ TRIGGERS = [
      ["field 'a'", "not a number or record type"]),
     ("compile_all_ltoir", lambda: cuda.compile_all(_plain_kernel, "void(float32[::1], float32)"),
      "NotImplementedError", ["PTX only", "output='ltoir'", "NVVM or nvJitLink", "output='cubin'"]),
-    ("compile_output_unknown", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="fatbin"),
+    ("compile_output_unknown", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", device=False, output="fatbin"),
      "NotImplementedError", ["Unsupported output type: fatbin", "'ptx' or 'cubin'"]),
     # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)
     ("extensions_not_list", lambda: cuda.jit(extensions=object())(_plain_kernel), "TypeError",
@@ -755,7 +755,7 @@ TRIGGERS = [
      "NotImplementedError", ["C ABI is not supported for kernels", "device=True"]),
     ("compile_ptx_abi_info", lambda: cuda.compile_ptx(d_add.py_func, "int64(int64, int64)", device=True,
                                                       abi_info={"x": 1}), "TypeError", ["abi_info", "abi_name"]),
-    ("compile_output", lambda: cuda.compile(k_store.py_func, "void(float32[::1], float32)", output="ltoir"),
+    ("compile_output", lambda: cuda.compile(k_store.py_func, "void(float32[::1], float32)", device=False, output="ltoir"),
      "NotImplementedError", ["ltoir"]),
     ("random_bad_states", lambda: cuda.random.init_xoroshiro128p_states(np.zeros(3), 1), "TypeError",
      ["xoroshiro128p_dtype"]),
@@ -1185,7 +1185,7 @@ SIM_TRIGGERS += [
 ]
 
 SIM_TRIGGERS += [
-    ("sim_compile_cubin", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="cubin"),
+    ("sim_compile_cubin", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", device=False, output="cubin"),
      "RuntimeError", ["output='cubin'", "linker", "simulator", "output='ptx'"]),
     ("sim_warp_waits_for_barrier", lambda: k_warp_bar[1, 32](_f32(32)), "DeadlockError",
      ["cuda.shfl_sync()", "lanes 16 to 31", "mask 0xffffffff", "cuda.syncthreads()", "k_warp_bar",

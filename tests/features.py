@@ -835,7 +835,7 @@ FEATURES = [
      []),
     # 2.32 Ahead-of-time compilation API (no driver needed)
     ('2.32', 'Compile to PTX / LTO-IR', "`code, resty = cuda.compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi='c', abi_info=None, output='ptx'\\|'ltoir', forceinline=False, launch_bounds=None)`",
-     PARTLY, '`cuda.compile` gives PTX, or with `output="cubin"` the machine code the driver links (a GPU, kernels); `output="ltoir"` is refused (it needs NVVM or nvJitLink); device functions (numbers in and out) as PTX; `device` defaults to False.',
+     PARTLY, '`cuda.compile` gives PTX, or with `output="cubin"` the machine code the driver links (a GPU, kernels); `output="ltoir"` is refused (it needs NVVM or nvJitLink); device functions (numbers in and out, the default as in Numba) as PTX.',
      ['test_compile_api.py::test_compile_for_current_device_ptx_runs', 'test_dispatcher_api.py::test_compile_outputs',
       'test_dispatcher_api.py::test_fake_driver_compile_cubin']),
     ('2.32', 'For the current device', '`cuda.compile_for_current_device(...)`',

@@ -1033,13 +1033,13 @@ def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=F
     return [code], resty
 
 
-def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=True,
             abi=None, abi_info=None, output="ptx", **kwargs):
     """Numba's cuda.compile: (code, return type), the code PTX text
     (output='ptx') or, made by the CUDA driver's linker from it, the
     machine code as bytes (output='cubin'; needs the driver and a GPU).
-    A device function (device=True) is compiled in the C ABI unless abi
-    says otherwise, as Numba's; unlike Numba's, device is False by default.
+    As Numba's, it compiles a device function by default (device=True),
+    in the C ABI unless abi says otherwise; device=False compiles a kernel.
     """
     if abi is None:
         abi = "c" if device else "numba"
