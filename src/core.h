@@ -98,6 +98,7 @@ struct Ctx {
 	unsigned dump;
 	FILE *dumpf;
 	int depth;             /* nesting depth guard for recursive stages */
+	int for_sim;           /* lowering the simulator's program (compile.c): no external calls */
 };
 
 enum { DUMP_AST = 1, DUMP_TYPES = 2, DUMP_IR = 4, DUMP_OPT = 8, DUMP_PTX = 16 };
@@ -752,6 +753,9 @@ double sema_round_float(ScalarKind sk, double x);
 /* sema_ret.c: the return type of a device function typed on its own for
  * argument types (pj_infer_return; the array-function layer). */
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);
+/* sema_ret.c: the specialisation of device function f for the argument
+ * types (compile_ptx(device=True)); its declared signatures apply */
+Spec *sema_device(Ctx *c, const PjFunc *f, int nargs, Type **argtypes);
 
 /* ------------------------------------------------------------------ IR */
 
@@ -1062,6 +1066,12 @@ struct Fn {
 	struct Fn **funcs;
 	int nfuncs, capfuncs;
 	int is_func;
+	/* an external function (cuda.declare_device): no body; name is its
+	 * symbol, abi_c its ABI (PjFunc.abi_c); ptx/call.c declares it .extern */
+	int external, abi_c;
+	int ext_retsk;       /* external: the scalar kind of the declared result */
+	int visible_abi;     /* compile_ptx(device=True): the module is this function, a
+	                        .visible .func in ABI PJ_ABI_NUMBA or PJ_ABI_C (ptx/call.c) */
 	int nfargs, nfrets;
 	uint8_t *fargcls, *fretcls;
 	const char **fmts;   /* print formats (O_PRINT) */
@@ -1124,6 +1134,8 @@ void ir_verify(Fn *f, const char *after_pass);
 
 /* lower.c: typed AST of the kernel (and inlined device functions) to IR */
 Fn *lower_kernel(Ctx *c, Spec *kernel, int checked);
+/* lower_call.c: a device function as the module itself (Fn.visible_abi) */
+Fn *lower_device(Ctx *c, Spec *fn, int checked, const char *name, int abi);
 /* lower_cpu.c: the CPU target (PjOptions.target_cpu).  The function's
  * parameter buffer ends with the address of its out buffer (a KParam of
  * role KP_RET), where its return value is stored as PjRet says

@@ -85,6 +85,13 @@ struct PjFunc {
 	 * 1d, C), z=float64": positional, then keyword=type), or NULL with
 	 * *why saying why none fits. */
 	const PjFunc *(*choose)(const PjFunc *self, const char *args, PjArena *arena, const char **why);
+	/* cuda.declare_device: a function defined outside (linked PTX or
+	 * CUDA C), called by this symbol; source is NULL and sigs[0] its one
+	 * signature.  abi_c: the C ABI (the result returned), else Numba's
+	 * (an int status returned, the result stored through a pointer first
+	 * argument). */
+	const char *external;
+	int abi_c;
 };
 
 enum { PJ_REBUILT = -1 };
@@ -122,7 +129,17 @@ typedef struct PjOptions {
 	/* launch_bounds=(maxntid, minnctapersm, maxclusterrank): PTX's
 	 * .maxntid, .minnctapersm and .maxclusterrank of the entry (0: none) */
 	int maxntid, minnctapersm, maxclusterrank;
+	/* compile_ptx(device=True): the function becomes a .visible .func in
+	 * Numba's ABI (PJ_ABI_NUMBA: (.param .b32 func_retval0) NAME(.param
+	 * .b64 result pointer, arguments...), the result stored through the
+	 * pointer and 0 returned) or the C ABI (PJ_ABI_C: the result in
+	 * func_retval0), named abi_name (NULL: the function's name); numbers
+	 * in and out only.  0: a kernel. */
+	int device_abi;
+	const char *abi_name;
 } PjOptions;
+
+enum { PJ_ABI_KERNEL = 0, PJ_ABI_NUMBA = 1, PJ_ABI_C = 2 };
 
 enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
 
@@ -176,6 +193,10 @@ typedef struct PjKernel {
 	 * needs no wait. */
 	int ntraps;
 	struct PjTrap *traps;
+	/* the external functions (PjFunc.external) the kernel calls, by symbol:
+	 * the glue links their code in before loading it */
+	int nexterns;
+	char **externs;
 } PjKernel;
 
 /* A trap of a debug kernel.  msg: "ValueError: text", "AssertionError"

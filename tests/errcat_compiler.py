@@ -18,6 +18,7 @@ line N.
 import numpy as np
 
 from ptxjit.extending import overload
+from ptxjit import cuda
 
 A = "void(float32[::1])"
 K = "def k(a):\n    a[0] = 1\n"
@@ -123,6 +124,8 @@ TRIGGERS = [
     ("vector_count", "def k(a):\n    v = cuda.float3(1.0, 2.0)  #!\n", A),
     ("vector_attr", "def k(a):\n    v = cuda.float2(1.0, 2.0)\n    a[0] = v.z  #!\n", A),
     ("libdevice_not_built", "def k(a):\n    a[0] = cuda.libdevice.j0(a[0])  #!\n", A),
+    ("device_array_param@1", "def k(a):\n    return a[0]\n", "float32[::1]", {"opts": {"device_abi": 1}}),
+    ("device_tuple_result@1", "def k(a):\n    return (a, a)\n", "float32", {"opts": {"device_abi": 2}}),
     ("nanosleep_sm60", "def k(a):\n    cuda.nanosleep(100)  #!\n", A, {"opts": {"arch": 60}}),
     # overloaded functions (ptxjit.extending)
     ("overload_declined", "def k(a):\n    a[0] = F(1)  #!\n", A, {"globals": {"F": declined}}),
@@ -152,6 +155,8 @@ TRIGGERS = [
     ("infer_argc@1", "def k(a):\n    return a\n", "float32, float32", {"infer": True}),
     # @njit functions
     ("njit_cuda", "def k(a):\n    return cuda.threadIdx.x  #!\n", F64, CPU),
+    ("njit_extern", "def k(a):\n    return EXT(a[0])  #!\n", F64,
+     {"cpu": True, "globals": {"EXT": cuda.declare_device("ext", "float64(float64)")}}),
     ("njit_return_str@1", "def k(a):\n    return (1, 'x')\n", F64, CPU),
     ("njit_return_records@1", "def k(a):\n    return a\n", "(%s[::1],)" % REC, CPU),
     ("njit_bad_dtype", "def k(a):\n    return np.zeros(3, dtype=3)  #!\n", F64, CPU),

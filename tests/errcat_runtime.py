@@ -357,6 +357,35 @@ def _gu_copy(a, out):
         out[i] = a[i]
 
 
+def _link_inputs(code):
+    from ptxjit.cuda.linkable import link_inputs
+    return link_inputs(code, (9, 0))
+
+
+def _nvrtc_fails():
+    import pytest
+    from ptxjit.cuda import nvrtc
+    if not nvrtc.is_available():
+        pytest.skip("libnvrtc is not installed")
+    _link_inputs(cuda.CUSource("this is not C", name="bad.cu"))
+
+
+def _nvrtc_missing():
+    import os
+    from ptxjit.cuda import nvrtc
+    saved, lib = os.environ.get("PTXJIT_NVRTC"), nvrtc._lib
+    os.environ["PTXJIT_NVRTC"] = "/nonexistent/libnvrtc.so"
+    nvrtc._lib = None
+    try:
+        _link_inputs(cuda.CUSource("int x;", name="x.cu"))
+    finally:
+        nvrtc._lib = lib
+        if saved is None:
+            del os.environ["PTXJIT_NVRTC"]
+        else:
+            os.environ["PTXJIT_NVRTC"] = saved
+
+
 def _pickle_local_cpu_ufunc():
     import pickle
     from ptxjit.ufunc_cpu import vectorize as cpu_vectorize
@@ -445,7 +474,7 @@ TRIGGERS = [
     ("arg_datetime", lambda: k_store[1, 8](_f32(), np.datetime64("2020-01-01")), "TypeError",
      ["k_store", "argument 2", "NumPy scalar of a dtype kernels do not take", "datetime64"]),
     ("no_launch_config", lambda: k_store(_f32(), 1.0), "ValueError", ["k_store", "k_store[blocks, threads]"]),
-    ("device_fn_launched", lambda: d_add[1, 1](1, 2), "TypeError", ["d_add", "device function"]),
+    ("device_fn_launched", lambda: d_add[1, 1](1, 2), "RuntimeError", ["Cannot compile a device function as a kernel", "d_add"]),
     ("device_fn_called", lambda: d_add(1, 2), "TypeError", ["d_add", "call it from a kernel"]),
     ("too_much_shared", lambda: k_big_shared[1, 32](cuda.device_array(1, np.float64)), "Exception",
      ["k_big_shared", "320000"]),
@@ -468,8 +497,8 @@ TRIGGERS = [
      ["field 'a'", "not a number or record type"]),
     ("compile_all_ltoir", lambda: cuda.compile_all(_plain_kernel, "void(float32[::1], float32)"),
      "NotImplementedError", ["PTX only", "output='ltoir'", "NVVM or nvJitLink", "output='cubin'"]),
-    ("compile_output_unknown", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="fatbin"),
-     "NotImplementedError", ["output='fatbin'", "'ptx' or 'cubin'"]),
+    ("compile_output_unknown", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", device=False, output="fatbin"),
+     "NotImplementedError", ["Unsupported output type: fatbin", "'ptx' or 'cubin'"]),
     # extensions= (python/ptxjit/cuda/extensions.py, dispatcher.py)
     ("extensions_not_list", lambda: cuda.jit(extensions=object())(_plain_kernel), "TypeError",
      ["extensions=", "a list of objects with a prepare_args method"]),
@@ -569,7 +598,43 @@ TRIGGERS = [
     ("jit_bad_keyword", lambda: cuda.jit(nosuch=1), "TypeError", ["nosuch"]),
     ("jit_boundscheck", lambda: cuda.jit(boundscheck=True)(lambda a: None), "NotImplementedError",
      ["boundscheck", "PTXJIT_SIM=1"]),
-    ("jit_link", lambda: cuda.jit(link=["x.cu"]), "NotImplementedError", ["link="]),
+    ("jit_link_extension", lambda: cuda.jit(link=["x.txt"]), "ValueError", ["x.txt", ".txt", ".ptx"]),
+    ("link_ltoir", lambda: _link_inputs(cuda.LTOIR(b"x", name="f.ltoir")), "NotImplementedError",
+     ["f.ltoir", "nvJitLink", "PTX"]),
+    ("link_not_code", lambda: cuda.declare_device("f", "int32(int32)", link=[3]), "TypeError", ["link=", "3"]),
+    ("declare_no_return_type", lambda: cuda.declare_device("f", "(int32,)"), "TypeError",
+     ["Return type", "int32(float32)"]),
+    ("declare_tuple_sig", lambda: cuda.declare_device("f", (_types.float32,)),
+     "TypeError", ["Return type", "tuple"]),
+    ("declare_bad_abi", lambda: cuda.declare_device("f", "int32(int32)", abi="x"), "NotImplementedError",
+     ["'x'", "abi='c'"]),
+    ("declare_cooperative", lambda: cuda.declare_device("f", "int32(int32)", use_cooperative=True),
+     "NotImplementedError", ["use_cooperative"]),
+    ("call_extern_from_python", lambda: cuda.declare_device("f", "int32(int32)")(1), "TypeError",
+     ["f", "from a kernel"]),
+    ("linkable_callbacks", lambda: cuda.PTXSource("", setup_callback=print), "NotImplementedError",
+     ["setup_callback"]),
+    ("linkable_nrt", lambda: cuda.PTXSource("", nrt=True), "NotImplementedError", ["nrt=True", "NRT"]),
+    ("carveout_range", lambda: cuda.jit(shared_memory_carveout=101), "ValueError", ["between -1 and 100", "101"]),
+    ("carveout_name", lambda: cuda.jit(shared_memory_carveout="big"), "ValueError", ["Invalid carveout value", "'big'",
+                                                                                      "MaxShared"]),
+    ("carveout_type", lambda: cuda.jit(shared_memory_carveout=0.5), "TypeError", ["shared_memory_carveout", "0.5"]),
+    ("carveout_device", lambda: cuda.jit(device=True, shared_memory_carveout=50), "TypeError",
+     ["device=True", "kernels"]),
+    ("typeof_unknown", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError",
+     ["object", "kernels take numbers"]),
+    ("nvrtc_fails", _nvrtc_fails, "NvrtcError", ["NVRTC failed to compile", "bad.cu"]),
+    ("no_launch_config", lambda: __import__("ptxjit.cuda.launchconfig").cuda.launchconfig
+     .ensure_current_launch_config(), "RuntimeError", ["No launch config", "while a kernel launch compiles"]),
+    ("declare_unknown_type", lambda: cuda.declare_device("f", "int32(quaternion)"), "TypeError",
+     ["quaternion", "not a type"]),
+    ("compile_for_args_keywords", lambda: cuda.jit(lambda a: None)._compile_for_args(a=1), "TypeError",
+     ["by position"]),
+    ("linkable_setup_not_callable", lambda: cuda.PTXSource("", setup_callback=3), "TypeError",
+     ["setup_callback must be callable"]),
+    ("linkable_teardown_not_callable", lambda: cuda.PTXSource("", teardown_callback=3), "TypeError",
+     ["teardown_callback must be callable"]),
+    ("nvrtc_missing", _nvrtc_missing, "NvrtcError", ["libnvrtc", "/nonexistent/libnvrtc.so", "PTXSource"]),
     ("jit_number", lambda: cuda.jit(3), "TypeError", ["3"]),
     ("jit_varargs", lambda: cuda.jit(lambda *a: None), "TypeError", ["*args"]),
     ("jit_bad_signature", lambda: cuda.jit(3.5), "TypeError", ["3.5"]),
@@ -713,9 +778,15 @@ TRIGGERS = [
     ("jit_bad_sig_type", lambda: cuda.jit(["void(float32[::1])", 3])(lambda a: None), "TypeError", ["3"]),
     ("specialize_twice", lambda: k_store.specialize(_f32(), 1.0).specialize(_f32(), 1.0), "RuntimeError",
      ["already specialized"]),
-    ("compile_ptx_device", lambda: cuda.compile_ptx(d_add.py_func, "int64(int64, int64)", device=True),
-     "NotImplementedError", ["device=True"]),
-    ("compile_output", lambda: cuda.compile(k_store.py_func, "void(float32[::1], float32)", output="ltoir"),
+    ("compile_ptx_device_cubin", lambda: cuda.compile(d_add.py_func, "int64(int64, int64)", device=True,
+                                                      output="cubin"), "NotImplementedError", ["device=True", "output='ptx'"]),
+    ("compile_ptx_bad_abi", lambda: cuda.compile_ptx(d_add.py_func, "int64(int64, int64)", device=True, abi="x"),
+     "NotImplementedError", ["Unsupported ABI: x", "abi='c'"]),
+    ("compile_ptx_c_abi_kernel", lambda: cuda.compile_ptx(k_store.py_func, "void(float32[::1], float32)", abi="c"),
+     "NotImplementedError", ["C ABI is not supported for kernels", "device=True"]),
+    ("compile_ptx_abi_info", lambda: cuda.compile_ptx(d_add.py_func, "int64(int64, int64)", device=True,
+                                                      abi_info={"x": 1}), "TypeError", ["abi_info", "abi_name"]),
+    ("compile_output", lambda: cuda.compile(k_store.py_func, "void(float32[::1], float32)", device=False, output="ltoir"),
      "NotImplementedError", ["ltoir"]),
     ("random_bad_states", lambda: cuda.random.init_xoroshiro128p_states(np.zeros(3), 1), "TypeError",
      ["xoroshiro128p_dtype"]),
@@ -1153,7 +1224,7 @@ SIM_TRIGGERS += [
 ]
 
 SIM_TRIGGERS += [
-    ("sim_compile_cubin", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", output="cubin"),
+    ("sim_compile_cubin", lambda: cuda.compile(_plain_kernel, "void(float32[::1], float32)", device=False, output="cubin"),
      "RuntimeError", ["output='cubin'", "linker", "simulator", "output='ptx'"]),
     ("sim_warp_waits_for_barrier", lambda: k_warp_bar[1, 32](_f32(32)), "DeadlockError",
      ["cuda.shfl_sync()", "lanes 16 to 31", "mask 0xffffffff", "cuda.syncthreads()", "k_warp_bar",
@@ -1376,6 +1447,11 @@ GPU_ONLY = {
     "py:this IPC handle comes from a simulator process (PTXJIT_SIM=1); a GPU process cannot open it":
     "a handle made by a simulator process, opened by a GPU process",  # python/ptxjit/cuda/ipc.py
     'the CUDA driver has no %s': "a CUDA driver older than the entry points of mapped, managed and IPC memory",  # src/rt/memkind.c
+    "cuLinkAddData (adding %s to kernel '%s')": "a real driver's linker refusing a cubin, fatbin or object that "
+    "is not one (the fake linker takes any bytes)",  # src/rt/link.c
+    "py:NVRTC could not create a program of %s (error %d)": "NVRTC out of memory",  # cuda/nvrtc.py
+    "cuFuncSetAttribute (a shared memory carveout of %d for kernel '%s')": "a driver refusing a carveout "
+    "in 0..100",  # src/rt/stream.c
 }
 
 PRIV = "misuse of ptxjit's private _core API (types and functions that ptxjit's Python code calls)"
@@ -1385,6 +1461,12 @@ SIMINT = "an internal error of the simulator"
 INTERNAL = {
     "an overload's chooser returned %.80R, not a device function": "ptxjit.extending's choosers return a "
     "device function, a str or None",  # src/py/jit.c
+    "Kernel._link: the kernel's code is linked once, before it is loaded": PRIV,  # src/py/jit.c
+    "link input '%s': kind %d is none the driver's linker takes": PRIV,  # src/py/jit.c
+    "set_launch_hook takes a callable or None": PRIV,  # src/py/module.c
+    "a shared memory carveout is -1 to 100, not %ld": PRIV,  # src/py/jit.c (jit() validates it first)
+    "py:capture_compile_config needs a dispatcher": "misuse of numba.cuda.launchconfig's test helper",
+
     "there is no CUDA device %d: the driver sees %d device%s (0 to %d)": "select_device and cuda.gpus count the "
     "devices before a runtime is made for one (src/py/devices.c)",  # src/rt/driver.c
     'out of host memory recording a graph': HOSTMEM,  # src/rt/graph.c
@@ -1576,7 +1658,7 @@ GPU_CHILD_TRIGGERS = [
     # the linker and machine code (src/rt/link.c: the cache of kernels calls these)
     ("gpu_link_rejects", "cases", "CudaAPIError", ["CUDA_ERROR_INVALID_PTX (218)", "cuLink", "k_store",
                                                    "JIT log", "fake linker rejected"],
-     ["cuLink (making the machine code of kernel '%s')", "\nThe driver's JIT log:\n%s"]),
+     ["cuLink (making the machine code of kernel '%s'%s)", "\nThe driver's JIT log:\n%s"]),
     ("gpu_njit_has_no_ptx", "cases", "ValueError", ["n_one", "has no PTX"], ["kernel '%s' has no PTX"]),
     ("gpu_no_such_device", "cases", "IndexError", ["no CUDA device 5", "sees 2 devices"],
      ["there is no CUDA device %ld: the driver sees %d device%s (numbered from 0)"]),

@@ -15,9 +15,9 @@ def scale(out, x, a):
 
 def test_compile_for_current_device_targets_the_current_device():
     cc = cuda.get_current_device().compute_capability
-    ptx, restype = cuda.compile_for_current_device(scale, "void(float32[::1], float32[::1], float32)")
+    ptx, restype = cuda.compile_for_current_device(scale, "void(float32[::1], float32[::1], float32)", device=False)
     assert ".target sm_%d%d" % tuple(cc) in ptx
-    assert ptx == cuda.compile(scale, "void(float32[::1], float32[::1], float32)", cc=cc)[0]
+    assert ptx == cuda.compile(scale, "void(float32[::1], float32[::1], float32)", cc=cc, device=False)[0]
     assert str(restype) in ("void", "none")
 
 
@@ -27,7 +27,7 @@ def test_compile_for_current_device_ptx_runs():
     out = np.zeros_like(x)
     cuda.jit(scale)[3, 128](out, x, np.float32(1.5))
     np.testing.assert_array_equal(out, x * np.float32(1.5))
-    ptx, _ = cuda.compile_for_current_device(scale, "void(float32[::1], float32[::1], float32)")
+    ptx, _ = cuda.compile_for_current_device(scale, "void(float32[::1], float32[::1], float32)", device=False)
     assert ".entry" in ptx and "mul.rn.f32" in ptx
 
 
@@ -67,7 +67,7 @@ def test_from_dtype_in_a_shared_array_shape():
 def test_compile_all_gives_the_kernels_ptx_in_a_list():
     sig = "void(float32[::1], float32[::1], float32)"
     codes, restype = cuda.compile_all(scale, sig, device=False, abi="numba", output="ptx")
-    assert codes == [cuda.compile(scale, sig)[0]] and ".entry" in codes[0]
+    assert codes == [cuda.compile(scale, sig, device=False)[0]] and ".entry" in codes[0]
     with pytest.raises(NotImplementedError, match="NVVM or nvJitLink"):
         cuda.compile_all(scale, sig, device=False)        # Numba's default output is LTO-IR
 

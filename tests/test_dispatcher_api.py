@@ -150,18 +150,18 @@ def scale(out, x, a):
 
 def test_compile_outputs():
     sig = "void(float32[::1], float32[::1], float32)"
-    ptx, ret = cuda.compile(scale, sig, output="ptx")
+    ptx, ret = cuda.compile(scale, sig, device=False, output="ptx")
     assert ".entry" in ptx and str(ret) == "void"
     with pytest.raises(NotImplementedError, match="NVVM or nvJitLink"):
-        cuda.compile(scale, sig, output="ltoir")
+        cuda.compile(scale, sig, device=False, output="ltoir")
     if ON_GPU:
-        cubin, ret = cuda.compile(scale, sig, output="cubin")
+        cubin, ret = cuda.compile(scale, sig, device=False, output="cubin")
         assert isinstance(cubin, bytes) and cubin[:4] == b"\x7fELF" and str(ret) == "void"
         codes, _ = cuda.compile_all(scale, sig, device=False, output="cubin")
         assert len(codes) == 1 and codes[0][:4] == b"\x7fELF"
     else:
         with pytest.raises(RuntimeError, match="simulator"):
-            cuda.compile(scale, sig, output="cubin")
+            cuda.compile(scale, sig, device=False, output="cubin")
 
 
 def test_fake_driver_compile_cubin(fake_driver, tmp_path):
@@ -170,7 +170,7 @@ def test_fake_driver_compile_cubin(fake_driver, tmp_path):
             i = cuda.grid(1)
             if i < out.size:
                 out[i] = x[i] * a
-        cubin, ret = cuda.compile(scale, "void(float32[::1], float32[::1], float32)", output="cubin")
+        cubin, ret = cuda.compile(scale, "void(float32[::1], float32[::1], float32)", device=False, output="cubin")
         result["head"] = cubin[:16].decode("latin-1")
         result["has_entry"] = b".entry" in cubin
         result["links"] = get("links")

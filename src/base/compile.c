@@ -123,6 +123,10 @@ static void print_module(FILE *out, Fn *f)
 	ir_print(out, f);
 	for (int i = 0; i < f->nfuncs; i++) {
 		fputc('\n', out);
+		if (f->funcs[i]->external) {
+			fprintf(out, "extern %s\n", f->funcs[i]->name);
+			continue;
+		}
 		ir_print(out, f->funcs[i]);
 	}
 }
@@ -144,6 +148,8 @@ static void optimise_module(Ctx *c, Fn *f)
 {
 	for (int i = -1; i < f->nfuncs; i++) {
 		Fn *g = i < 0 ? f : f->funcs[i];
+		if (g->external)
+			continue;
 		if (i >= 0)
 			verify(g, "lower");
 		optimise(c, g);
@@ -188,6 +194,19 @@ static void fill_traps(PjKernel *k, Fn *f)
 			}
 		}
 	}
+}
+
+static void fill_externs(PjKernel *k, Fn *f)
+{
+	for (int i = 0; i < f->nfuncs; i++)
+		k->nexterns += f->funcs[i]->external;
+	if (!k->nexterns || !(k->externs = calloc((size_t)k->nexterns, sizeof *k->externs))) {
+		k->nexterns = 0;
+		return;
+	}
+	for (int i = 0, n = 0; i < f->nfuncs; i++)
+		if (f->funcs[i]->external)
+			k->externs[n++] = heap_strdup(f->funcs[i]->name);
 }
 
 static void fill_kernel(PjKernel *k, Fn *f)
@@ -235,6 +254,8 @@ static int out_of_memory(PjError *err)
 
 static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec);
 
+static void compile_device(Ctx *c, PjKernel *k, const PjFunc *f, int nargs, Type **argtypes);
+
 int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
                PjKernel **out, PjError *err)
 {
@@ -274,6 +295,10 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 		err_at(c, sp, "a kernel signature returns void: \"void(float32[::1], int64)\"",
 		       "CUDA kernel must have void return type, not %s", ty_str_of(c, ret));
 	}
+	if (o->device_abi) {
+		compile_device(c, k, kernel, nargs, argtypes);   /* compile_ptx(device=True) (end of file) */
+		goto finished;
+	}
 	Spec *spec = sema_kernel(c, kernel, nargs, argtypes);
 	if (c->dump & DUMP_TYPES)
 		sema_dump(c->dumpf, c);
@@ -309,7 +334,10 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	fill_kernel(k, f);
 	fill_traps(k, f);   /* debug's asserts and raises, and a range's zero step in every build */
 
+	fill_externs(k, f);
+
 	if (o->sim) {
+		c->for_sim = 1;
 		Fn *fs = lower_kernel(c, spec, 1);
 		verify(fs, "lower");
 		optimise_module(c, fs);
@@ -331,6 +359,9 @@ void pj_kernel_free(PjKernel *k)
 	free(k->params);
 	free(k->types);
 	free(k->ir);
+	for (int i = 0; i < k->nexterns; i++)
+		free(k->externs[i]);
+	free(k->externs);
 	for (int i = 0; i < k->ntraps; i++) {
 		free(k->traps[i].msg);
 		free(k->traps[i].file);
@@ -444,4 +475,42 @@ static void compile_cpu(Ctx *c, PjKernel *k, Spec *spec)
 	k->ret_bytes = bytes;
 	if (c->opt->sim)
 		k->sim = sim_prepare(c, f);
+}
+
+/* compile_ptx(device=True): the device function alone, as a .visible .func
+ * in the ABI asked for (PjOptions.device_abi), named abi_name or after
+ * the function.
+ *
+ *   sema      the function's specialisation for the argument types
+ *   lower     the function as the module (Fn.visible_abi; recursive callees: f->funcs)
+ *   passes    the same as for kernels
+ *   ptx       PTX text (no parameter buffer, no simulator program)
+ */
+static void compile_device(Ctx *c, PjKernel *k, const PjFunc *f, int nargs, Type **argtypes)
+{
+	const PjOptions *o = c->opt;
+	Spec *sp = sema_device(c, f, nargs, argtypes);
+	const char *name = o->abi_name && o->abi_name[0] ? o->abi_name : sp->def->name;
+	char *id = arena_strdup(c->arena, name);
+	for (char *p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '$'))
+			*p = '_';
+	if (id[0] >= '0' && id[0] <= '9')
+		id = arena_printf(c->arena, "_%s", id);
+	Fn *fn = lower_device(c, sp, o->debug, id, o->device_abi);
+	verify(fn, "lower");
+	if (c->dump & DUMP_IR)
+		print_module(c->dumpf, fn);
+	optimise_module(c, fn);
+	if (c->dump & DUMP_OPT)
+		print_module(c->dumpf, fn);
+	char *ptx = ptx_emit(c, fn, o->arch ? o->arch : 90, ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
+	if (c->dump & DUMP_PTX)
+		fputs(ptx, c->dumpf);
+	k->ptx = heap_strdup(ptx);
+	k->ptx_len = strlen(ptx);
+	k->ir = ir_text(fn);
+	snprintf(k->entry, sizeof k->entry, "%s", fn->name);
+	fill_externs(k, fn);
 }

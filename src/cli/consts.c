@@ -404,11 +404,38 @@ static int np_scalar(const char *ctor, const PjValue *v, PjValue *out)
 	return 1;
 }
 
+/* cuda.declare_device("name", "sig"[, link=...][, abi="c"]): an external
+ * function (the CLI links nothing; its PTX declares the function). */
+static int declare_device(Module *m, int upto, const Expr *e, PjValue *out)
+{
+	const Expr *fn = e->call.fn;
+	if (!((fn->kind == E_ATTR && !strcmp(fn->attr.name, "declare_device")) ||
+	      (fn->kind == E_NAME && !strcmp(fn->name.id, "declare_device"))))
+		return 0;
+	PjValue name, sig, abi;
+	if (e->call.nargs != 2 || !cli_eval(m, upto, e->call.args[0], &name) || name.kind != PJ_V_STR ||
+	    !cli_eval(m, upto, e->call.args[1], &sig) || sig.kind != PJ_V_STR)
+		return 0;
+	PjFunc *f = arena_alloc(m->arena, sizeof *f);
+	const char **sigs = arena_alloc(m->arena, sizeof *sigs);
+	sigs[0] = sig.s;
+	f->name = f->external = name.s;
+	f->sigs = sigs;
+	f->nsigs = 1;
+	f->is_device = 1;
+	for (int k = 0; k < e->call.nkw; k++)
+		if (!strcmp(e->call.kwnames[k], "abi") && cli_eval(m, upto, e->call.kwargs[k], &abi) &&
+		    abi.kind == PJ_V_STR)
+			f->abi_c = !strcmp(abi.s, "c");
+	*out = (PjValue){.kind = PJ_V_FUNC, .func = f};
+	return 1;
+}
+
 static int call(Module *m, int upto, const Expr *e, PjValue *out)
 {
 	const Expr *fn = e->call.fn;
 	PjValue bound, arg;
-	if (np_array(m, upto, e, out))
+	if (np_array(m, upto, e, out) || declare_device(m, upto, e, out))
 		return 1;
 	/* np.float32(x), np.int8(x), ...: a number of that dtype, as the glue
 	 * passes a NumPy scalar (np.float64(x) is a float to Python too) */

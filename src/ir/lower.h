@@ -238,6 +238,7 @@ Value lower_complex_pow(Lower *L, Value z, Value w, Type *ty);
 int lower_flatten(Lower *L, Value v, Ref *out);   /* in lower.c; out has lower_ncomp(v.ty) room */
 Value lower_unflatten(Lower *L, Type *t, Ref *in);
 Value lower_call_func(Lower *L, Expr *e);
+Value lower_call_extern(Lower *L, Expr *e);   /* a cuda.declare_device function */
 void lower_call_pending(Lower *L);   /* lowers the functions the module calls, after its kernel */
 
 /* lower_print.c */

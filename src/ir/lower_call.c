@@ -20,6 +20,13 @@
  * to the parameters' variables.  A component's kind is the canonical kind
  * of its class (bool, int32, int64, float32, float64): int8/int16 travel
  * extended in 32 bits, like everywhere in the IR.
+ *
+ * External functions (cuda.declare_device) are called the same way: a
+ * bodiless Fn with Fn.external, one per symbol, whose components are the
+ * declared parameters and result (numbers, sema checked).  ptx/call.c
+ * declares it .extern and passes its arguments in the declared ABI; the
+ * simulator and the CPU target cannot run code from outside, and the
+ * call is refused at its line there.
  */
 #include <string.h>
 
@@ -131,13 +138,70 @@ Value lower_call_func(Lower *L, Expr *e)
 	return lower_convert(L, lower_unflatten(L, rt, res), e->ty, e->span);
 }
 
+static int extern_index(Lower *L, Spec *sp)
+{
+	Fn *mod = L->f->mod;
+	const PjFunc *pf = sp->func;
+	for (int i = 0; i < mod->nfuncs; i++)
+		if (mod->funcs[i]->external && strcmp(mod->funcs[i]->name, pf->external) == 0)
+			return i;
+	Fn *f = ir_new_fn(L->c, pf->external);
+	f->mod = mod;
+	f->is_func = 1;
+	f->external = 1;
+	f->abi_c = pf->abi_c;
+	f->ext_retsk = sp->ret->kind == TY_SCALAR ? (int)sp->ret->sk : SK_I32;
+	for (int i = 0; i < sp->nargs; i++)
+		comp_classes(L, sp->argtypes[i], &f->fargcls, &f->nfargs);
+	comp_classes(L, sp->ret, &f->fretcls, &f->nfrets);
+	/* the index space is the called device functions': CallMod keeps a
+	 * NULL for it, which lower_call_pending skips */
+	CallMod *m = callmod(L);
+	VEC_PUSH(L->c, m->spec, m->n, m->cap, NULL);
+	VEC_PUSH(L->c, mod->funcs, mod->nfuncs, mod->capfuncs, f);
+	return mod->nfuncs - 1;
+}
+
+Value lower_call_extern(Lower *L, Expr *e)
+{
+	Spec *sp = e->call.spec;
+	const char *name = sp->func->external;
+	if (L->c->for_sim)
+		err_at(L->c, e->span, "run the kernel on the GPU (unset PTXJIT_SIM / NUMBA_ENABLE_CUDASIM)",
+		       "'%s' is an external function (cuda.declare_device, linked PTX or CUDA C); the simulator "
+		       "cannot run code from outside Python", name);
+	if (L->cpu)
+		err_at(L->c, e->span, "call it from a @cuda.jit kernel",
+		       "'%s' is an external CUDA function (cuda.declare_device); CPU functions cannot call it", name);
+	Ref *args = arena_alloc(L->c->arena, sizeof(Ref) * (size_t)(sp->nargs + 1));
+	int n = 0;
+	for (int i = 0; i < sp->nargs; i++) {
+		Expr *a = e->call.args[i];
+		Value v = lower_convert(L, lower_expr(L, a), sp->argtypes[i], a->span);
+		n += lower_flatten(L, v, args + n);
+	}
+	int idx = extern_index(L, sp);
+	Fn *callee = L->f->mod->funcs[idx];
+	if (n != callee->nfargs)
+		ICE(L->c, "call of %s() with %d argument components for %d", name, n, callee->nfargs);
+	for (int k = 0; k < n; k++) {
+		Cls c = ir_cls_of(L->f, args[k]);
+		lower_emit(L, O_CARG, c, sk_of_cls(c), args[k], REF_NONE, REF_NONE, k);
+	}
+	lower_emit(L, O_CALLF, KX, SK_I32, REF_NONE, REF_NONE, REF_NONE, idx);
+	Ref res[1];
+	for (int k = 0; k < callee->nfrets; k++) {
+		Cls c = (Cls)callee->fretcls[k];
+		res[k] = lower_emit(L, O_CRES, c, sk_of_cls(c), REF_NONE, REF_NONE, REF_NONE, k);
+	}
+	return lower_convert(L, lower_unflatten(L, sp->ret, res), e->ty, e->span);
+}
+
 /* The body of function idx of the module. */
-static void lower_func(Lower *K, CallMod *m, int idx)
+static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 {
 	Ctx *c = K->c;
-	Spec *sp = m->spec[idx];
 	FuncDef *def = sp->def;
-	Fn *f = K->f->mod->funcs[idx];
 	Lower lw;
 	memset(&lw, 0, sizeof lw);
 	Lower *L = &lw;
@@ -207,11 +271,52 @@ static void lower_func(Lower *K, CallMod *m, int idx)
 	c->src = saved;
 }
 
+static void lower_func(Lower *K, CallMod *m, int idx)
+{
+	lower_body(K, m, m->spec[idx], K->f->mod->funcs[idx]);
+}
+
+Fn *lower_device(Ctx *c, Spec *sp, int checked, const char *name, int abi)
+{
+	Lower lw;
+	memset(&lw, 0, sizeof lw);
+	Lower *L = &lw;
+	L->c = c;
+	L->debug = checked && c->opt && c->opt->debug;
+	L->zerodiv = L->debug;
+	Fn *f = L->f = ir_new_fn(c, name);
+	f->mod = f;
+	f->is_func = 1;
+	f->visible_abi = abi;
+	f->checked = checked;
+	FuncDef *def = sp->def;
+	for (int i = 0; i < def->nparams; i++) {
+		Type *t = sp->argtypes[i];
+		if (t->kind != TY_SCALAR || ty_is_complex(t))
+			err_at(c, def->params[i].span, "compile a kernel that calls the function, or give it numbers",
+			       "compile_ptx(device=True): parameter '%s' is a %s; a device function compiled on its own "
+			       "takes integers, floats and bools", def->params[i].name, ty_str_of(c, t));
+		comp_classes(L, t, &f->fargcls, &f->nfargs);
+	}
+	Type *rt = sp->ret ? sp->ret : ty_none();
+	if (rt->kind != TY_NONE && (rt->kind != TY_SCALAR || ty_is_complex(rt)))
+		err_at(c, def->span, "return a number, or compile a kernel that calls the function",
+		       "compile_ptx(device=True): '%s' returns %s; a device function compiled on its own returns an "
+		       "integer, a float, a bool or nothing", def->name, ty_str_of(c, rt));
+	comp_classes(L, rt, &f->fretcls, &f->nfrets);
+	f->ext_retsk = rt->kind == TY_SCALAR ? (int)rt->sk : SK_I32;
+	CallMod *m = callmod(L);
+	lower_body(L, m, sp, f);
+	lower_call_pending(L);
+	return f;
+}
+
 void lower_call_pending(Lower *L)
 {
 	CallMod *m = L->callmod;
 	while (m && m->done < m->n) {
 		int idx = m->done++;
-		lower_func(L, m, idx);
+		if (m->spec[idx])
+			lower_func(L, m, idx);
 	}
 }

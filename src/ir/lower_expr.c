@@ -848,7 +848,7 @@ Value lower_expr(Lower *L, Expr *e)
 		return lower_ifexp(L, e);
 	case E_CALL:
 		if (e->call.spec)
-			return lower_inline_call(L, e);
+			return e->call.spec->func->external ? lower_call_extern(L, e) : lower_inline_call(L, e);
 		return lower_call_intrin(L, e);
 	case E_ATTR:
 		return lower_attr(L, e);

@@ -91,9 +91,32 @@ static void load_param(Emit *e, const char *d, const char *name, int k)
 		ptx_line(e, "ld.param.%s %s, [%s];", pty(k), d, name);
 }
 
+/* An external function (cuda.declare_device) in its ABI: Numba's,
+ *     .extern .func (.param .b32 __pj_st) NAME(.param .b64 __pj_rp, .param .b32 __pj_a0)
+ * (a status returned, the result stored through the generic pointer
+ * __pj_rp), or the C ABI's, the result returned:
+ *     .extern .func (.param .b32 __pj_r) NAME(.param .b32 __pj_a0)       */
+static void extern_prototype(Emit *e, PtxBuf *b, const Fn *f)
+{
+	ptx_bprintf(e, b, ".extern .func ");
+	if (!f->abi_c)
+		ptx_bprintf(e, b, "(.param .b32 __pj_st) %s(.param .b64 __pj_rp%s", f->name, f->nfargs ? ", " : "");
+	else if (f->nfrets)
+		ptx_bprintf(e, b, "(.param .%s __pj_r) %s(", pty(f->fretcls[0]), f->name);
+	else
+		ptx_bprintf(e, b, "%s(", f->name);
+	for (int k = 0; k < f->nfargs; k++)
+		ptx_bprintf(e, b, "%s.param .%s __pj_a%d", k ? ", " : "", pty(f->fargcls[k]), k);
+	ptx_bprintf(e, b, ")");
+}
+
 /* ".func (.param .align 8 .b8 __pj_r[8]) NAME(.param .b64 __pj_a0)" */
 static void prototype(Emit *e, PtxBuf *b, const Fn *f)
 {
+	if (f->external) {
+		extern_prototype(e, b, f);
+		return;
+	}
 	ptx_bprintf(e, b, ".func ");
 	if (f->nfrets)
 		ptx_bprintf(e, b, "(.param .align 8 .b8 __pj_r[%d]) ", 8 * f->nfrets);
@@ -103,7 +126,105 @@ static void prototype(Emit *e, PtxBuf *b, const Fn *f)
 	ptx_bprintf(e, b, ")");
 }
 
+/* The module as one .visible .func (compile_ptx(device=True)), in
+ * Numba's ABI
+ *     .visible .func (.param .b32 func_retval0) NAME(.param .b64 NAME_param_0, .param .b32 NAME_param_1)
+ * (the result stored through the pointer NAME_param_0, 0 returned) or
+ * the C ABI
+ *     .visible .func (.param .b32 func_retval0) NAME(.param .b32 NAME_param_0)          */
+void ptx_visible_prototype(Emit *e, PtxBuf *b)
+{
+	const Fn *f = e->f;
+	int numba = f->visible_abi == PJ_ABI_NUMBA, first = 0;
+	ptx_bprintf(e, b, ".visible .func ");
+	if (numba)
+		ptx_bprintf(e, b, "(.param .b32 func_retval0) ");
+	else if (f->nfrets)
+		ptx_bprintf(e, b, "(.param .%s func_retval0) ", pty(f->fretcls[0]));
+	ptx_bprintf(e, b, "%s(", f->name);
+	if (numba)
+		ptx_bprintf(e, b, ".param .b64 %s_param_0", f->name), first = 1;
+	for (int k = 0; k < f->nfargs; k++)
+		ptx_bprintf(e, b, "%s.param .%s %s_param_%d", k + first ? ", " : "", pty(f->fargcls[k]), f->name, k + first);
+	ptx_bprintf(e, b, ")\n");
+}
+
+/* retv of the module's .visible .func: the result stored in its ABI. */
+static void visible_retv(Emit *e, const Ins *i)
+{
+	const Fn *f = e->f;
+	int k = f->fretcls[i->aux];
+	if (f->visible_abi != PJ_ABI_NUMBA) {
+		store_param(e, "func_retval0", i->arg[0], k);
+		return;
+	}
+	static const char *const st[NSK] = {
+		[SK_BOOL] = "u8", [SK_I8] = "u8", [SK_I16] = "u16", [SK_I32] = "u32", [SK_I64] = "u64",
+		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64", [SK_F32] = "f32", [SK_F64] = "f64",
+	};
+	int sk = f->ext_retsk;
+	if (sk < 0 || sk >= NSK || !st[sk])
+		ICE(e->c, "result of kind %d", sk);
+	const char *p = ptx_tmp(e, KL);
+	ptx_line(e, "ld.param.u64 %s, [%s_param_0];", p, f->name);
+	if (k == KB)
+		ptx_line(e, "st.u8 [%s], %s;", p, pred_word(e, i->arg[0]));
+	else
+		ptx_line(e, "st.%s [%s], %s;", st[sk], p, ptx_opnd(e, i->arg[0]));
+}
+
 /* ------------------------------------------------------------ calls */
+
+/* The load of an external function's result of kind sk from the local
+ * slot its Numba-ABI call stored it in. */
+static void load_result(Emit *e, const char *d, int sk, int k)
+{
+	static const char *const ld[NSK] = {
+		[SK_BOOL] = "u8", [SK_I8] = "s8", [SK_I16] = "s16", [SK_I32] = "s32", [SK_I64] = "s64",
+		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64",
+		[SK_F32] = "f32", [SK_F64] = "f64",
+	};
+	const char *t = sk >= 0 && sk < NSK && ld[sk] ? ld[sk] : NULL;
+	if (!t)
+		ICE(e->c, "external function result of kind %d", sk);
+	if (k == KB) {
+		const char *w = ptx_tmp(e, KW);
+		ptx_line(e, "ld.local.u8 %s, [__pj_xr];", w);
+		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, w);
+	} else
+		ptx_line(e, "ld.local.%s %s, [__pj_xr];", t, d);
+}
+
+/* The body of a call scope for external function g (see extern_prototype). */
+static void call_extern(Emit *e, const Fn *g, const Ins *args, const Ins *res)
+{
+	const char *al = "";
+	for (int k = 0; k < g->nfargs; k++) {
+		const char *name = arena_printf(e->c->arena, "__pj_ca%d", k);
+		ptx_line(e, ".param .%s %s;", pty(g->fargcls[k]), name);
+		store_param(e, name, args[k].arg[0], g->fargcls[k]);
+		al = arena_printf(e->c->arena, "%s, %s", al, name);
+	}
+	if (g->abi_c) {
+		if (g->nfrets) {
+			ptx_line(e, ".param .%s __pj_cr;", pty(g->fretcls[0]));
+			ptx_line(e, "call (__pj_cr), %s, (%s);", g->name, *al ? al + 2 : "");
+			load_param(e, ptx_def(e, &res[0]), "__pj_cr", g->fretcls[0]);
+		} else
+			ptx_line(e, "call %s, (%s);", g->name, *al ? al + 2 : "");
+		return;
+	}
+	const char *p = ptx_tmp(e, KL);
+	ptx_line(e, ".local .align 8 .b8 __pj_xr[8];");
+	ptx_line(e, "mov.u64 %s, __pj_xr;", p);
+	ptx_line(e, "cvta.local.u64 %s, %s;", p, p);
+	ptx_line(e, ".param .b64 __pj_crp;");
+	ptx_line(e, "st.param.b64 [__pj_crp], %s;", p);
+	ptx_line(e, ".param .b32 __pj_cst;");
+	ptx_line(e, "call (__pj_cst), %s, (__pj_crp%s);", g->name, al);
+	if (g->nfrets)
+		load_result(e, ptx_def(e, &res[0]), g->ext_retsk, g->fretcls[0]);
+}
 
 static void callf(Emit *e, const Ins *i)
 {
@@ -119,6 +240,11 @@ static void callf(Emit *e, const Ins *i)
 		if (res[k].op != O_CRES || res[k].aux != k)
 			ICE(e->c, "callf %s: result %d is not the cres after it", g->name, k);
 	ptx_line(e, "{");
+	if (g->external) {
+		call_extern(e, g, args, res);
+		ptx_line(e, "}");
+		return;
+	}
 	for (int k = 0; k < g->nfargs; k++) {
 		const char *name = arena_printf(e->c->arena, "__pj_ca%d", k);
 		ptx_line(e, ".param .%s %s;", pty(g->fargcls[k]), name);
@@ -251,11 +377,17 @@ void ptx_call(Emit *e, const Ins *i)
 	case O_FARG:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfargs)
 			ICE(e->c, "farg %d outside a function's arguments", i->aux);
-		load_param(e, ptx_def(e, i), arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux]);
+		load_param(e, ptx_def(e, i), f->visible_abi ?
+		           arena_printf(e->c->arena, "%s_param_%d", f->name, i->aux + (f->visible_abi == PJ_ABI_NUMBA)) :
+		           arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux]);
 		return;
 	case O_RETV:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfrets)
 			ICE(e->c, "retv %d outside a function's results", i->aux);
+		if (f->visible_abi) {
+			visible_retv(e, i);
+			return;
+		}
 		store_param(e, arena_printf(e->c->arena, "__pj_r+%d", 8 * i->aux), i->arg[0], f->fretcls[i->aux]);
 		return;
 	case O_CARG: case O_CRES:
@@ -321,6 +453,8 @@ void ptx_funcs(Emit *e, PtxBuf *out)
 	Fn *m = e->f;
 	for (int i = 0; i < m->nfuncs; i++) {
 		Fn *fn = m->funcs[i];
+		if (fn->external)
+			continue;
 		for (int k = 0; k < fn->narrays; k++)
 			if (fn->arrays[k].space == SP_SHARED)
 				ICE(e->c, "shared array in device function %s", fn->name);

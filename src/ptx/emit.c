@@ -501,6 +501,8 @@ static void jump(Emit *e, Blk *b)
 	int next = b->id + 1;
 	switch (b->jmp) {
 	case J_RET:
+		if (e->f->visible_abi == PJ_ABI_NUMBA)
+			ptx_line(e, "st.param.b32 [func_retval0], 0;");   /* Numba's status: no exception */
 		ptx_line(e, "ret;");
 		return;
 	case J_JMP:
@@ -760,7 +762,8 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	ptx_funcs(e, &funcs);      /* the device functions it calls (call.c) */
 
 	PtxBuf out = {0};
-	ptx_bprintf(e, &out, "//\n// ptxjit %s: kernel %s\n//\n\n", PJ_VERSION, f->name);
+	ptx_bprintf(e, &out, "//\n// ptxjit %s: %s %s\n//\n\n", PJ_VERSION, f->visible_abi ? "device function" : "kernel",
+	            f->name);
 	ptx_bprintf(e, &out, ".version %d.%d\n.target sm_%d\n.address_size 64\n\n",
 	            ptx_version / 10, ptx_version % 10, arch);
 	decl_files(e, &out);
@@ -779,7 +782,10 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	if (nmod)
 		ptx_bprintf(e, &out, "\n");
 	ptx_module_decls(e, &out);  /* printf, formats, the error word, prototypes (call.c) */
-	ptx_bprintf(e, &out, ".visible .entry %s(\n%s)\n", f->name, params.n ? params.p : "");
+	if (f->visible_abi)
+		ptx_visible_prototype(e, &out);
+	else
+		ptx_bprintf(e, &out, ".visible .entry %s(\n%s)\n", f->name, params.n ? params.p : "");
 	const PjOptions *o = c->opt;
 	if (o && o->maxntid > 0)    /* launch_bounds */
 		ptx_bprintf(e, &out, ".maxntid %d, 1, 1\n", o->maxntid);

@@ -101,6 +101,7 @@ void ptx_decl_array(Emit *e, PtxBuf *b, int idx, const char *indent);
 /* call.c: device functions (.func, call), print (vprintf) and the error
  * word of debug traps */
 void ptx_funcs(Emit *e, PtxBuf *out);          /* the definitions of Fn.funcs */
+void ptx_visible_prototype(Emit *e, PtxBuf *out); /* the module's own .visible .func (Fn.visible_abi) */
 void ptx_module_decls(Emit *e, PtxBuf *out);   /* what the module declares for them */
 void ptx_call(Emit *e, const Ins *i);          /* farg carg callf cres retv print trap */
 /* call.c: stores the code of check idx into __pj_err (the first thread

@@ -271,8 +271,8 @@ static PyObject *Dispatcher_getitem(DispatcherObject *d, PyObject *key)
 		return (PyObject *)L;
 	}
 	if (d->is_device)
-		return PyErr_Format(PyExc_TypeError, "'%s' is a device function (device=True); it cannot be "
-		                    "launched, only called from a kernel", d->name);
+		return PyErr_Format(PyExc_RuntimeError, "Cannot compile a device function as a kernel: '%s' is a "
+		                    "device function (device=True); it is called from kernels, not launched", d->name);
 	if (d->nparams < 0)
 		return PyErr_Format(PyExc_TypeError, "kernel '%s' is not set up", d->name);
 	if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) < 2 || PyTuple_GET_SIZE(key) > 4)

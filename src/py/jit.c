@@ -69,6 +69,7 @@ struct Root {
 	 * data is the entry, so that sema knows two lookups for one */
 	struct Overloaded { Root *root; PyObject *chooser; PjFunc *f; } *ovls;
 	int novls, capovls;
+	PyObject *externs;         /* the cuda.declare_device objects resolved (a list, or NULL) */
 };
 
 static void save_error(Root *r)
@@ -594,6 +595,36 @@ static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, 
 	return 1;
 }
 
+/* A cuda.declare_device object: obj._pj_extern is (symbol, signature, abi_c). */
+static int external(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
+{
+	PyObject *t = PyObject_GetAttr(obj, r->st->s_pj_extern);
+	const char *name, *sig;
+	int abi_c;
+	if (!t)
+		return -1;
+	if (!PyArg_ParseTuple(t, "ssp;_pj_extern must be (symbol, signature, abi_c)", &name, &sig, &abi_c)) {
+		Py_DECREF(t);
+		return -1;
+	}
+	PjFunc *f = pj_alloc(arena, sizeof *f);
+	const char **sigs = pj_alloc(arena, sizeof *sigs);
+	f->name = f->external = copy_str(arena, name, (Py_ssize_t)strlen(name));
+	sigs[0] = copy_str(arena, sig, (Py_ssize_t)strlen(sig));
+	f->sigs = sigs;
+	f->nsigs = 1;
+	f->abi_c = abi_c;
+	f->is_device = 1;
+	Py_DECREF(t);
+	if (!r->externs && !(r->externs = PyList_New(0)))
+		return -1;
+	if (PyList_Append(r->externs, obj) < 0)
+		return -1;
+	out->kind = PJ_V_FUNC;
+	out->func = f;
+	return 0;
+}
+
 static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjArena *arena, int depth)
 {
 	ModState *st = r->st;
@@ -644,6 +675,8 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 		out->kind = PJ_V_FUNC;
 		if (!(out->func = func_of_dispatcher(r, obj, arena)))
 			return -1;
+	} else if (!PyType_Check(obj) && PyObject_HasAttr(obj, st->s_pj_extern)) {
+		return external(r, obj, out, arena);
 	} else {
 		int t = from_table(r, name, obj, out, arena);
 		if (t < 0)
@@ -788,6 +821,8 @@ static void Kernel_dealloc(KernelObject *k)
 		pj_kernel_free(k->pk);
 	}
 	Py_CLEAR(k->dict);
+	Py_CLEAR(k->links);
+	PyMem_Free(k->link_inputs);
 	tp->tp_free((PyObject *)k);
 	Py_DECREF(tp);
 }
@@ -795,6 +830,7 @@ static void Kernel_dealloc(KernelObject *k)
 static int Kernel_traverse(KernelObject *k, visitproc visit, void *arg)
 {
 	Py_VISIT(k->dict);
+	Py_VISIT(k->links);
 	Py_VISIT(Py_TYPE(k));
 	return 0;
 }
@@ -1008,7 +1044,79 @@ static PyGetSetDef Kernel_getset[] = {
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
+/* k._link(inputs): the code linked with the kernel's PTX when it is
+ * loaded, a sequence of (kind, bytes, name), kind a CUjitInputType
+ * (RT_LINK_*).  Before the first load only. */
+static PyObject *Kernel_link(KernelObject *k, PyObject *arg)
+{
+	int loaded = k->rk.loaded;
+	for (int i = 0; i < RT_MAXDEV; i++)
+		loaded |= k->on[i] && k->on[i]->rk.loaded;
+	if (loaded || k->links) {
+		PyErr_SetString(PyExc_RuntimeError, "Kernel._link: the kernel's code is linked once, before it is loaded");
+		return NULL;
+	}
+	PyObject *t = PySequence_Tuple(arg);
+	if (!t)
+		return NULL;
+	Py_ssize_t n = PyTuple_GET_SIZE(t);
+	RtLinkInput *in = PyMem_Calloc((size_t)(n ? n : 1), sizeof *in);
+	if (!in) {
+		Py_DECREF(t);
+		return PyErr_NoMemory();
+	}
+	for (Py_ssize_t i = 0; i < n; i++) {
+		PyObject *e = PyTuple_GET_ITEM(t, i);
+		int type;
+		const char *data, *name;
+		Py_ssize_t size;
+		if (!PyArg_ParseTuple(e, "iy#s;a link input is (kind, bytes, name)", &type, &data, &size, &name)) {
+			PyMem_Free(in);
+			Py_DECREF(t);
+			return NULL;
+		}
+		if (type < RT_LINK_CUBIN || type > RT_LINK_LIBRARY) {
+			PyErr_Format(PyExc_ValueError, "link input '%s': kind %d is none the driver's linker takes", name, type);
+			PyMem_Free(in);
+			Py_DECREF(t);
+			return NULL;
+		}
+		in[i] = (RtLinkInput){type, data, (size_t)size, name};
+	}
+	k->links = t;
+	k->link_inputs = in;
+	k->nlinks = (int)n;
+	k->rk.links = in;
+	k->rk.nlinks = (int)n;
+	for (int i = 0; i < RT_MAXDEV; i++)
+		if (k->on[i]) {
+			k->on[i]->rk.links = in;
+			k->on[i]->rk.nlinks = (int)n;
+		}
+	Py_RETURN_NONE;
+}
+
+/* k._set_carveout(percent): the shared memory carveout (-1 the driver's
+ * default, 0 .. 100) set on the function when it is loaded. */
+static PyObject *Kernel_set_carveout(KernelObject *k, PyObject *arg)
+{
+	long v = PyLong_AsLong(arg);
+	if (v == -1 && PyErr_Occurred())
+		return NULL;
+	if (v < -1 || v > 100)
+		return PyErr_Format(PyExc_ValueError, "a shared memory carveout is -1 to 100, not %ld", v);
+	k->rk.carveout = (int)v + 1;   /* -1, the driver's default: nothing set */
+	for (int i = 0; i < RT_MAXDEV; i++)
+		if (k->on[i])
+			k->on[i]->rk.carveout = k->rk.carveout;
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef Kernel_methods[] = {
+	{"_set_carveout", (PyCFunction)Kernel_set_carveout, METH_O,
+	 "_set_carveout(percent): the shared memory carveout set when the kernel is loaded"},
+	{"_link", (PyCFunction)Kernel_link, METH_O,
+	 "_link([(kind, bytes, name), ...]): code the driver's linker adds to the PTX at load"},
 	{"_load", (PyCFunction)Kernel_load, METH_NOARGS, "loads the module on the device"},
 	{"_attr", (PyCFunction)Kernel_attr, METH_O, "a CUfunction_attribute value"},
 	{"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_coop_blocks, METH_VARARGS | METH_KEYWORDS,
@@ -1115,6 +1223,42 @@ fail:
 	return -1;
 }
 
+/* k._externals: the cuda.declare_device objects whose functions the
+ * kernel calls (the first resolved of each symbol), for Python to link
+ * their code (Kernel._link). */
+static int attach_externals(Root *r, KernelObject *k)
+{
+	PyObject *l = PyList_New(0);
+	if (!l)
+		return -1;
+	for (int i = 0; i < k->pk->nexterns; i++) {
+		Py_ssize_t n = r->externs ? PyList_GET_SIZE(r->externs) : 0;
+		for (Py_ssize_t j = 0; j < n; j++) {
+			PyObject *o = PyList_GET_ITEM(r->externs, j), *t = PyObject_GetAttr(o, r->st->s_pj_extern);
+			const char *name = t && PyTuple_Check(t) && PyTuple_GET_SIZE(t) > 0 ?
+			                   PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 0)) : NULL;
+			int same = name && strcmp(name, k->pk->externs[i]) == 0;
+			Py_XDECREF(t);
+			if (PyErr_Occurred()) {
+				Py_DECREF(l);
+				return -1;
+			}
+			if (same) {
+				if (PyList_Append(l, o) < 0) {
+					Py_DECREF(l);
+					return -1;
+				}
+				break;
+			}
+		}
+	}
+	PyObject *t = PyList_AsTuple(l);
+	Py_DECREF(l);
+	int rc = t ? PyObject_SetAttrString((PyObject *)k, "_externals", t) : -1;
+	Py_XDECREF(t);
+	return rc;
+}
+
 KernelObject *kernel_new(ModState *st, PjKernel *pk, int max_registers)
 {
 	KernelObject *k = (KernelObject *)st->Kernel_T->tp_alloc(st->Kernel_T, 0);
@@ -1145,6 +1289,9 @@ RtKernel *kernel_on_other(KernelObject *k, Rt *rt)
 		(*p)->rt = rt;
 		(*p)->rk.pk = k->pk;
 		(*p)->rk.max_registers = k->rk.max_registers;
+		(*p)->rk.carveout = k->rk.carveout;
+		(*p)->rk.links = k->link_inputs;
+		(*p)->rk.nlinks = k->nlinks;
 	}
 	return &(*p)->rk;
 }
@@ -1177,6 +1324,11 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	int sim_program = 0, ptx_only = 0;
 	if (opt_int(opts, "_sim_program", 0, &sim_program) || opt_int(opts, "ptx_only", 0, &ptx_only))
 		return NULL;
+	if (opt_int(opts, "device_abi", 0, &o.device_abi))
+		return NULL;
+	PyObject *abi_name = PyDict_GetItemString(opts, "abi_name");
+	if (abi_name && abi_name != Py_None && !(o.abi_name = PyUnicode_AsUTF8(abi_name)))
+		return NULL;
 	PyObject *dump = PyDict_GetItemString(opts, "dump");
 	if (dump && dump != Py_None && !(o.dump = PyUnicode_AsUTF8(dump)))
 		return NULL;
@@ -1185,7 +1337,7 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 			return NULL;
 		o.arch = 90;
 	} else if (st->sim) {
-		o.sim = 1;
+		o.sim = !ptx_only;   /* compile_ptx needs no simulator program */
 		o.arch = cur_rt(st)->cc_major * 10 + cur_rt(st)->cc_minor;
 	} else if (rt_available(cur_rt(st))) {
 		st->gpu_compiled |= !ptx_only;
@@ -1235,7 +1387,7 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 	KernelObject *k = kernel_new(st, pk, maxreg);
 	if (!k)
 		goto done;
-	if (attach_deps(&r, &res, k) < 0) {
+	if (attach_deps(&r, &res, k) < 0 || attach_externals(&r, k) < 0) {
 		Py_DECREF(k);
 		goto done;
 	}
@@ -1247,6 +1399,7 @@ done:
 	free(r.funcs);
 	free(r.ovls);
 	Py_DECREF(r.keep);
+	Py_XDECREF(r.externs);
 	return result;
 }
 

@@ -342,6 +342,43 @@ static int warn_copy(LauncherObject *L, const ArgInfo *a, int n)
 }
 
 /* Looks up (or compiles and files) the kernel of key and launches it. */
+/* make(d, ctx) with the launch hook (cuda.launchconfig) told of the
+ * launch around it. */
+static KernelObject *compile_at_launch(LauncherObject *L, KernelObject *(*make)(DispatcherObject *, void *),
+                                       void *ctx, PyObject *const *args, int nargs)
+{
+	DispatcherObject *d = L->d;
+	PyObject *hook = d->st->launch_hook;
+	if (!hook)
+		return make(d, ctx);
+	PyObject *t = PyTuple_New(nargs), *restore;
+	if (!t)
+		return NULL;
+	for (int i = 0; i < nargs; i++)
+		PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
+	Py_INCREF(hook);
+	restore = PyObject_CallFunctionObjArgs(hook, (PyObject *)L, t, NULL);
+	Py_DECREF(hook);
+	Py_DECREF(t);
+	if (!restore)
+		return NULL;
+	KernelObject *k = make(d, ctx);
+	PyObject *et, *ev, *etb;
+	PyErr_Fetch(&et, &ev, &etb);
+	PyObject *r = PyObject_CallNoArgs(restore);
+	Py_DECREF(restore);
+	if (!r) {
+		Py_CLEAR(k);
+		Py_XDECREF(et);
+		Py_XDECREF(ev);
+		Py_XDECREF(etb);
+		return NULL;
+	}
+	Py_DECREF(r);
+	PyErr_Restore(et, ev, etb);
+	return k;
+}
+
 static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, int len, ArgInfo *a, int n,
                                  int nhost, KernelObject *(*make)(DispatcherObject *, void *), void *ctx,
                                  PyObject *const *args, int nargs)
@@ -352,7 +389,7 @@ static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, in
 	uint64_t h = 0;
 	KernelObject *k = table_find(d, key, len, &h);
 	if (!k) {
-		if (!(k = make(d, ctx)))
+		if (!(k = compile_at_launch(L, make, ctx, args, nargs)))
 			return NULL;
 		int rc = table_insert(d, key, len, h, k);
 		Py_DECREF(k);

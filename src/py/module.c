@@ -227,6 +227,17 @@ static PyObject *py_is_simulator(PyObject *m, PyObject *unused)
 	return PyBool_FromLong(mstate(m)->sim);
 }
 
+/* set_launch_hook(f): f(launcher, args) is called when a launch must
+ * compile, and what it returns is called after (ptxjit/cuda/launchconfig.py). */
+static PyObject *py_set_launch_hook(PyObject *m, PyObject *f)
+{
+	ModState *st = mstate(m);
+	if (f != Py_None && !PyCallable_Check(f))
+		return PyErr_Format(PyExc_TypeError, "set_launch_hook takes a callable or None");
+	Py_XSETREF(st->launch_hook, f == Py_None ? NULL : Py_NewRef(f));
+	Py_RETURN_NONE;
+}
+
 static PyObject *py_use_simulator(PyObject *m, PyObject *unused)
 {
 	ModState *st = mstate(m);
@@ -643,6 +654,8 @@ static PyMethodDef module_methods[] = {
 	{"set_resolve_table", py_set_resolve_table, METH_O,
 	 "set_resolve_table(dict): id(obj) -> (obj, kind, qualname, module) for names kernels use"},
 	{"is_simulator", py_is_simulator, METH_NOARGS, "True when PTXJIT_SIM selected the simulator"},
+	{"set_launch_hook", py_set_launch_hook, METH_O,
+	 "set_launch_hook(f): f(launcher, args) before a launch compiles, its result called after"},
 	{"use_simulator", py_use_simulator, METH_NOARGS,
 	 "switches to the simulator (before the first kernel and the first use of the driver)"},
 	{"to_dlpack", py_to_dlpack, METH_VARARGS,
@@ -797,6 +810,7 @@ static int module_exec(PyObject *m)
 	INTERN(s_cai, "__cuda_array_interface__");
 	INTERN(s_compile_for, "_compile_for");
 	INTERN(s_pj_info, "_pj_info");
+	INTERN(s_pj_extern, "_pj_extern");
 	INTERN(s_shape, "shape");
 	INTERN(s_typestr, "typestr");
 	INTERN(s_data, "data");
@@ -819,6 +833,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 {
 	ModState *st = mstate(m);
 	Py_VISIT(st->TypingError);
+	Py_VISIT(st->launch_hook);
 	Py_VISIT(st->InternalCompilerError);
 	Py_VISIT(st->CudaSupportError);
 	Py_VISIT(st->CudaDriverError);
@@ -851,6 +866,7 @@ static int module_clear(PyObject *m)
 {
 	ModState *st = mstate(m);
 	Py_CLEAR(st->TypingError);
+	Py_CLEAR(st->launch_hook);
 	Py_CLEAR(st->InternalCompilerError);
 	Py_CLEAR(st->CudaSupportError);
 	Py_CLEAR(st->CudaDriverError);
@@ -880,6 +896,7 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->s_cai);
 	Py_CLEAR(st->s_compile_for);
 	Py_CLEAR(st->s_pj_info);
+	Py_CLEAR(st->s_pj_extern);
 	Py_CLEAR(st->s_shape);
 	Py_CLEAR(st->s_typestr);
 	Py_CLEAR(st->s_data);

@@ -93,8 +93,11 @@ typedef struct ModState {
 	PyObject *capture_keep;
 	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
 	PyObject *resolve_table;   /* id(obj) -> (obj, kind, qualname, module); from Python */
+	/* hook(launcher, args) -> restore: called by a launch before it
+	 * compiles (cuda.launchconfig), restore() after; NULL: none */
+	PyObject *launch_hook;
 	PyObject *records;         /* [(dtype, Numba spelling)] of record dtypes seen (records.c) */
-	PyObject *s_cai, *s_compile_for, *s_pj_info, *s_shape, *s_typestr, *s_data;
+	PyObject *s_cai, *s_compile_for, *s_pj_info, *s_pj_extern, *s_shape, *s_typestr, *s_data;
 	PyObject *s_strides, *s_mask, *s_stream, *s_name, *s_builtins;
 	/* classification of argument types seen at launches (argclass.c);
 	 * off: where a NumPy scalar of the type keeps its value (0: unknown) */
@@ -234,6 +237,11 @@ typedef struct KernelObject {
 	KernelOn *on[RT_MAXDEV];  /* on other devices, made at their first use */
 	int nargs;                /* Python arguments the parameters refer to */
 	PyObject *dict;
+	/* code linked with the PTX (Kernel._link): the bytes objects, kept
+	 * alive in links, and what rk (and on[]) point to */
+	PyObject *links;
+	RtLinkInput *link_inputs;
+	int nlinks;
 } KernelObject;
 extern PyType_Spec Kernel_spec;
 PyObject *py_compile(PyObject *mod, PyObject *args);

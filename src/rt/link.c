@@ -13,6 +13,11 @@
  *
  * rt_link_cubin also loads the module it made into the kernel, so the
  * first process does not compile twice.
+ *
+ * A kernel that calls external functions (cuda.declare_device) has link
+ * inputs (RtKernel.links: PTX, cubin, fatbin, object or library bytes):
+ * the linker adds them after the kernel's PTX and resolves the kernel's
+ * .extern .func declarations against them; rt_link_load loads the result.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -73,10 +78,23 @@ int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e)
 	k->gen = rt->gen;
 	k->loaded = 1;
 	k->dyn_smem_set = 0;
-	return 0;
+	return rt_kernel_set_attrs(rt, k, e);
 }
 
-int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e)
+static const char *input_kind(int type)
+{
+	switch (type) {
+	case RT_LINK_CUBIN: return "cubin";
+	case RT_LINK_PTX: return "PTX";
+	case RT_LINK_FATBIN: return "fatbin";
+	case RT_LINK_OBJECT: return "object";
+	case RT_LINK_LIBRARY: return "library";
+	default: return "input";
+	}
+}
+
+/* The machine code of k's PTX and its link inputs, in malloc'd memory. */
+static int link_image(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e)
 {
 	*out = NULL;
 	*size = 0;
@@ -105,13 +123,25 @@ int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e)
 	if (r != CUDA_SUCCESS)
 		return rt_fail(rt, e, r, "cuLinkCreate");
 	r = l.add(st, JIT_INPUT_PTX, (void *)k->pk->ptx, strlen(k->pk->ptx) + 1, k->pk->entry, 0, NULL, NULL);
+	char what[400];
+	what[0] = 0;
+	for (int i = 0; r == CUDA_SUCCESS && i < k->nlinks; i++) {
+		const RtLinkInput *in = &k->links[i];
+		r = l.add(st, in->type, (void *)in->data, in->size, in->name ? in->name : "link", 0, NULL, NULL);
+		if (r != CUDA_SUCCESS)
+			snprintf(what, sizeof what, "the %s '%s'", input_kind(in->type), in->name ? in->name : "?");
+	}
 	void *cubin = NULL;
 	size_t len = 0;
 	if (r == CUDA_SUCCESS)
 		r = l.complete(st, &cubin, &len);
 	if (r != CUDA_SUCCESS) {
 		errlog[sizeof errlog - 1] = 0;
-		rt_fail(rt, e, r, "cuLink (making the machine code of kernel '%s')", k->pk->entry);
+		if (what[0])
+			rt_fail(rt, e, r, "cuLinkAddData (adding %s to kernel '%s')", what, k->pk->entry);
+		else
+			rt_fail(rt, e, r, "cuLink (making the machine code of kernel '%s'%s)", k->pk->entry,
+			        k->nlinks ? " and the code it links" : "");
 		size_t m = strlen(e->msg);
 		if (errlog[0])
 			snprintf(e->msg + m, sizeof e->msg - m, "\nThe driver's JIT log:\n%s", errlog);
@@ -125,11 +155,31 @@ int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e)
 	}
 	memcpy(copy, cubin, len);
 	l.destroy(st);
-	if (rt_kernel_load_image(rt, k, copy, e)) {
-		free(copy);
-		return -1;
-	}
 	*out = copy;
 	*size = len;
 	return 0;
+}
+
+int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e)
+{
+	if (link_image(rt, k, out, size, e))
+		return -1;
+	if (rt_kernel_load_image(rt, k, *out, e)) {
+		free(*out);
+		*out = NULL;
+		*size = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int rt_link_load(Rt *rt, RtKernel *k, RtErr *e)
+{
+	void *image;
+	size_t size;
+	if (link_image(rt, k, &image, &size, e))
+		return -1;
+	int rc = rt_kernel_load_image(rt, k, image, e);
+	free(image);
+	return rc;
 }

@@ -456,8 +456,21 @@ void rt_event_free(Rt *rt, RtEvent *ev);
 
 /* A compiled kernel as the runtime sees it: the compiler's output and,
  * on the GPU, the module loaded from its PTX in the current context. */
+/* Code linked with a kernel's PTX by the driver's linker (link.c): an
+ * external function's definition (cuda.declare_device(link=...)).  type
+ * is the driver's CUjitInputType (RT_LINK_*); name is for messages. */
+enum { RT_LINK_CUBIN = 0, RT_LINK_PTX = 1, RT_LINK_FATBIN = 2, RT_LINK_OBJECT = 3, RT_LINK_LIBRARY = 4 };
+typedef struct RtLinkInput {
+	int type;
+	const void *data;
+	size_t size;
+	const char *name;
+} RtLinkInput;
+
 typedef struct RtKernel {
 	const PjKernel *pk;
+	const RtLinkInput *links; /* linked with the PTX when nlinks (the owner keeps them) */
+	int nlinks;
 	CUmodule mod;
 	CUfunction fn;
 	unsigned gen;             /* the context generation mod belongs to */
@@ -471,9 +484,12 @@ typedef struct RtKernel {
 	CUevent coop_done;
 	CUstream coop_stream;
 	unsigned coop_gen;
+	int carveout;             /* shared_memory_carveout: 1 + the percentage (0 .. 100); 0: the driver's default */
 	char log[4096];           /* the driver's JIT log of the last load */
 } RtKernel;
 int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e);
+/* The function attributes a load sets on k->fn (the shared memory carveout). */
+int rt_kernel_set_attrs(Rt *rt, RtKernel *k, RtErr *e);
 int rt_launch(Rt *rt, RtKernel *k, const unsigned grid[3], const unsigned block[3],
               unsigned smem, CUstream s, void *params, size_t nbytes, RtErr *e);
 int rt_kernel_attr(Rt *rt, RtKernel *k, int attr, int *out, RtErr *e);
@@ -491,6 +507,9 @@ void rt_kernel_unload(Rt *rt, RtKernel *k);
  * kernel's PTX, in malloc'd memory (*out, *size), also loaded into k; and
  * a cubin from the disk cache loaded into k without compiling. */
 int rt_link_cubin(Rt *rt, RtKernel *k, void **out, size_t *size, RtErr *e);
+/* Loads a kernel with link inputs (RtKernel.links): its PTX and them
+ * linked by the driver, the machine code loaded (rt_kernel_load calls it). */
+int rt_link_load(Rt *rt, RtKernel *k, RtErr *e);
 int rt_kernel_load_image(Rt *rt, RtKernel *k, const void *image, RtErr *e);
 /* trapword.c: after a launch of a debug kernel with traps (PjKernel.traps),
  * waits for stream s and reads the module's __pj_err word into out[8]

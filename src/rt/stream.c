@@ -246,6 +246,8 @@ int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e)
 		return 0;
 	if (!k->pk->ptx)
 		return rt_fail_rt(e, RT_E_ARG, "no PTX", "kernel '%s' has no PTX", k->pk->entry);
+	if (k->nlinks)
+		return rt_link_load(rt, k, e);
 	char errlog[8192];
 	errlog[0] = 0;
 	k->log[0] = 0;
@@ -286,6 +288,18 @@ int rt_kernel_load(Rt *rt, RtKernel *k, RtErr *e)
 	k->gen = rt->gen;
 	k->loaded = 1;
 	k->dyn_smem_set = 0;
+	return rt_kernel_set_attrs(rt, k, e);
+}
+
+int rt_kernel_set_attrs(Rt *rt, RtKernel *k, RtErr *e)
+{
+	enum { CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9 };
+	if (!k->carveout)
+		return 0;
+	CUresult r = rt->d.cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, k->carveout - 1);
+	if (r != CUDA_SUCCESS)
+		return rt_fail(rt, e, r, "cuFuncSetAttribute (a shared memory carveout of %d for kernel '%s')",
+		               k->carveout - 1, k->pk->entry);
 	return 0;
 }
 

@@ -323,7 +323,7 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 		return v;
 	}
 	case PJ_V_FUNC:
-		if (!pv->func || (!pv->func->source && !pv->func->choose))
+		if (!pv->func || (!pv->func->source && !pv->func->choose && !(pv->func->external && pv->func->nsigs == 1)))
 			break;
 		v = mk(c, PJ_V_FUNC, ty_func(c, pv->func));
 		v->s = pv->func->name;

@@ -1042,9 +1042,54 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 	e->call.nkw = 0;
 }
 
+/* A call of a cuda.declare_device function: the arguments convert to the
+ * declared parameter types (numbers only: Numba's ABI passes scalars by
+ * value), the result is the declared return type.  Its Spec has no def;
+ * lower_call_extern makes the call. */
+static Type *type_extern_call(Scope *sc, Expr *e, const PjFunc *f)
+{
+	Ctx *c = sc->c;
+	if (e->call.nkw)
+		err_at(c, e->call.kwargs[0]->span, "pass the arguments by position",
+		       "external function '%s' (cuda.declare_device) takes no keyword arguments", f->external);
+	if (!type_args(sc, e))
+		return set(e, NULL, NULL);
+	int np = 0;
+	Type **pt = NULL;
+	Type *ret = ty_parse_sig(c, f->sigs[0], &np, &pt);
+	if (e->call.nargs != np)
+		err_at(c, e->span, arena_printf(c->arena, "its declaration is %s", f->sigs[0]),
+		       "external function '%s' takes %d argument%s but %d %s given", f->external, np,
+		       np == 1 ? "" : "s", e->call.nargs, e->call.nargs == 1 ? "was" : "were");
+	for (int i = 0; i < np; i++) {
+		Expr *a = e->call.args[i];
+		if (pt[i]->kind != TY_SCALAR || ty_is_complex(pt[i]))
+			err_at(c, a->span, "declare the function with integer, float or bool parameters",
+			       "external function '%s': parameters of type %s are not supported (ptxjit passes "
+			       "numbers to external functions)", f->external, tstr(sc, pt[i]));
+		if (!a->ty || a->ty->kind != TY_SCALAR || ty_is_complex(a->ty))
+			err_at(c, a->span, arena_printf(c->arena, "pass a %s", tstr(sc, pt[i])),
+			       "external function '%s' takes a %s here, not %s", f->external, tstr(sc, pt[i]),
+			       tstr(sc, a->ty));
+	}
+	if (ret && ret->kind != TY_NONE && (ret->kind != TY_SCALAR || ty_is_complex(ret)))
+		err_at(c, e->span, "declare the function returning an integer, a float, a bool or void",
+		       "external function '%s': results of type %s are not supported", f->external, tstr(sc, ret));
+	Spec *sp = arena_alloc(c->arena, sizeof *sp);
+	sp->func = f;
+	sp->nargs = np;
+	sp->argtypes = pt;
+	sp->ret = ret ? ret : ty_none();
+	sp->id = -1;
+	e->call.spec = sp;
+	return set(e, sp->ret, NULL);
+}
+
 Type *sema_device_call(Scope *sc, Expr *e, const PjFunc *f)
 {
 	Ctx *c = sc->c;
+	if (f->external)
+		return type_extern_call(sc, e, f);
 	FuncDef *def = sema_template(sc->S, f);
 	order_args(sc, e, f, def);
 	if (!type_args(sc, e))

@@ -11,6 +11,21 @@
  */
 #include "sema.h"
 
+Spec *sema_device(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
+{
+	Sema S = {.c = c};
+	Scope top = {.c = c, .S = &S};
+	c->src = sema_src(c, f);
+	FuncDef *def = sema_template(&S, f);
+	if (def->nparams != nargs)
+		err_at(c, def->span, "give one argument per parameter of the function",
+		       "%s() takes %d argument%s, but %d argument type%s %s given", f->name, def->nparams,
+		       def->nparams == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s", nargs == 1 ? "was" : "were");
+	Spec *sp = sema_specialise(&top, f, nargs, argtypes, NULL, def->span);
+	c->kernel = sp;
+	return sp;
+}
+
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 {
 	Sema S = {.c = c};

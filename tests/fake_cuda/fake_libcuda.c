@@ -77,7 +77,13 @@
  * makes "machine code" that is the PTX behind a header: "\177ELF" and
  * "fake-cubin\n".  cuModuleLoadDataEx takes either; other bytes that start as
  * an ELF file are refused (CUDA_ERROR_INVALID_IMAGE).  Built with
- * -DFAKE_NO_LINKER the library has no cuLink* entry points.
+ * -DFAKE_NO_LINKER the library has no cuLink* entry points.  "carveout" is
+ * 1 + the last shared memory carveout cuFuncSetAttribute set (0: none).  After the
+ * kernel's PTX the linker takes more inputs (counted in "link_inputs"):
+ * PTX, whose text is appended to the image, and cubin, fatbin, object and
+ * library bytes, ignored; cuLinkComplete fails (CUDA_ERROR_INVALID_PTX, the
+ * name in the log) for an `.extern .func NAME` of the kernel's PTX that no
+ * PTX input defines (`.func ... NAME(`) when only PTX was added.
  *
  * Built with -DFAKE_OLD_DRIVER it lacks cuLaunchHostFunc, as a driver older
  * than CUDA 10 does.
@@ -126,7 +132,7 @@ static struct {
 	long host_funcs, host_maps, managed_allocs, ipc_gets, ipc_opens, ipc_closes;
 	long graph_nodes, graph_instantiates, graph_updates, graph_launches, coop_launches;
 	long fault_on_launch, faults, stale_uses;
-	long reject_cubin, links, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
+	long reject_cubin, links, link_inputs, carveout, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
 	unsigned ctx_gen;            /* bumps at each reset: older handles are dead */
 	unsigned grid[3], block[3], smem;
@@ -502,6 +508,8 @@ long fake_get(const char *key)
 	if (!strcmp(key, "fault_pending")) return F.fault_pending;
 	if (!strcmp(key, "sticky")) return F.sticky;
 	if (!strcmp(key, "links")) return F.links;
+	if (!strcmp(key, "link_inputs")) return F.link_inputs;
+	if (!strcmp(key, "carveout")) return F.carveout;
 	if (!strcmp(key, "ptx_loads")) return F.ptx_loads;
 	if (!strcmp(key, "cubin_loads")) return F.cubin_loads;
 	if (!strcmp(key, "injected")) return F.injected;
@@ -1053,7 +1061,7 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *n, void *mod, const char *
 
 #ifndef FAKE_NO_LINKER
 /* The linker: its "machine code" is FAKE_CUBIN's header and the PTX. */
-struct link { char *image; size_t n; char *log; size_t logsize; };
+struct link { char *image; size_t n, first; char *log; size_t logsize; int others; };
 
 CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state)
 {
@@ -1076,7 +1084,25 @@ CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const 
 	INJECT();
 	GUARD();
 	struct link *l = state;
-	if (type != 1 || l->image)          /* CU_JIT_INPUT_PTX, one input */
+	if (l->image) {                     /* an input after the kernel's PTX */
+		if (type < 0 || type > 4 || !size)
+			return E_INVALID_VALUE;
+		F.link_inputs++;
+		if (type != 1) {
+			l->others++;
+			return OK;
+		}
+		size_t m = strnlen(data, size);
+		char *p = realloc(l->image, l->n + m + 1);
+		if (!p)
+			return E_INVALID_VALUE;
+		memcpy(p + l->n - 1, data, m);
+		p[l->n - 1 + m] = 0;
+		l->image = p;
+		l->n += m;
+		return OK;
+	}
+	if (type != 1)                      /* CU_JIT_INPUT_PTX first */
 		return E_INVALID_VALUE;
 	if (F.reject_ptx || !strstr(data, ".entry")) {
 		if (l->log && l->logsize)
@@ -1089,7 +1115,39 @@ CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const 
 	memcpy(l->image + 4, FAKE_CUBIN, h - 4);
 	memcpy(l->image + h, data, m);
 	l->n = h + m;
+	l->first = h + m - 1;
 	return OK;
+}
+
+/* Is every `.extern .func ... NAME(` of the kernel's PTX defined by a
+ * later PTX input?  The first one missing goes to the log. */
+static int externs_resolved(struct link *l)
+{
+	const char *end = l->image + l->first;
+	for (const char *p = strstr(l->image, ".extern .func "); p && p < end; p = strstr(p + 1, ".extern .func ")) {
+		const char *q = p + 14;
+		if (*q == '(' && (q = strchr(q, ')')))   /* the result: (.param .b32 r) NAME( */
+			q++;
+		while (q && *q == ' ')
+			q++;
+		size_t len = q ? strcspn(q, "( \n") : 0;
+		char want[140];
+		if (!len || len > 120)
+			continue;
+		snprintf(want, sizeof want, " %.*s(", (int)len, q);
+		int found = 0;
+		for (const char *d = strstr(end, ".func"); d && !found; d = strstr(d + 1, ".func")) {
+			const char *nl = strchr(d, '\n'), *w = strstr(d, want);
+			found = w && (!nl || w < nl) && (d - 8 < end || strncmp(d - 8, ".extern ", 8));
+		}
+		if (!found) {
+			if (l->log && l->logsize)
+				snprintf(l->log, l->logsize, "nvlink error   : Undefined reference to '%.*s' (tests/fake_cuda)",
+				         (int)len, q);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 CUresult cuLinkComplete(void *state, void **cubin, size_t *size)
@@ -1099,6 +1157,8 @@ CUresult cuLinkComplete(void *state, void **cubin, size_t *size)
 	struct link *l = state;
 	if (!l->image)
 		return E_INVALID_VALUE;
+	if (!l->others && !externs_resolved(l))
+		return E_INVALID_PTX;
 	F.links++;
 	*cubin = l->image;
 	*size = l->n;
@@ -1115,7 +1175,14 @@ CUresult cuLinkDestroy(void *state)
 }
 #endif
 
-CUresult cuFuncSetAttribute(void *fn, int attr, int v) { INJECT(); GUARD(); return OK; }
+CUresult cuFuncSetAttribute(void *fn, int attr, int v)
+{
+	INJECT();
+	GUARD();
+	if (attr == 9)                   /* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT */
+		F.carveout = v + 1;
+	return OK;
+}
 /* max threads per block 1024, 256 bytes of static shared memory, 8 of
  * constant memory, 16 of local memory a thread, 32 registers a thread */
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn)

@@ -19,6 +19,8 @@ Three kinds of golden test live beside this file:
                         # sig: ...             (and # kernel: when needed)
                         # error: fragment      the message must contain it
                         # line: N              the line the message must name
+                        # flags: --sim         more ptxjitc options (--sim: the
+                                               simulator's lowering too)
                         # where: signature     the error is in the signature: the
                                                message shows it with a caret, or
                                                points at the kernel's def
@@ -65,7 +67,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ARCHS = ("sm_90", "sm_75")
 TIMEOUT = 60          # seconds for any one command; more means a hang
-HEADER = re.compile(r"^#\s*(sig|kernel|error|line|where|golden|xfail)\s*:\s*(.*?)\s*$")
+HEADER = re.compile(r"^#\s*(sig|kernel|error|line|where|golden|xfail|flags)\s*:\s*(.*?)\s*$")
 DEF = re.compile(r"^def\s+([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 DUMPS = {"ast": ("ast", ".ast"), "opt": ("ir", ".ir")}
 
@@ -207,7 +209,8 @@ class Runner:
         self.tmp = tempfile.mkdtemp(prefix="ptxjit-golden-")
 
     def compile_cmd(self, e, *extra):
-        return [self.ptxjitc, e.rel, "--kernel", e.kernel, "--sig", e.sig] + list(extra)
+        flags = [f for line in e.meta.get("flags", []) for f in line.split()]
+        return [self.ptxjitc, e.rel, "--kernel", e.kernel, "--sig", e.sig] + flags + list(extra)
 
     # kernels/: compile for every arch, validate with ptxas
     def check_kernel(self, e):

@@ -77,6 +77,10 @@ PTXJIT_MODULES = {
     "cgutils": "ptxjit._lowlevel",
     "models": "ptxjit._lowlevel",
     "core.datamodel": "ptxjit._lowlevel",
+    "launchconfig": "ptxjit.cuda.launchconfig",
+    "cudadrv.nvrtc": "ptxjit.cuda.nvrtc",
+    "cudadrv.linkable_code": "ptxjit.cuda.linkable",
+    "core.callconv": "ptxjit.cuda.callconv",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv"}

@@ -24,12 +24,31 @@ from .. import types as _types
 from ..source import capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
 from . import cache as _cache
 from . import config as _config
+from . import launchconfig as _launchconfig
 from . import stubs
 
 _OPTIONS = {
     "device", "fastmath", "debug", "lineinfo", "max_registers", "cache", "inline", "opt",
-    "forceinline", "launch_bounds", "link", "boundscheck", "lto", "extensions",
+    "forceinline", "launch_bounds", "link", "boundscheck", "lto", "extensions", "shared_memory_carveout",
 }
+
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
+
+
+def _carveout(v):
+    """shared_memory_carveout as a percentage (-1: the driver's default)."""
+    if isinstance(v, str):
+        if v.lower() not in _CARVEOUTS:
+            raise ValueError("Invalid carveout value: %r; shared_memory_carveout is -1 to 100 (the percentage of "
+                             "L1/shared memory given to shared memory) or one of 'default', 'MaxL1', 'MaxShared'"
+                             % (v,))
+        return _CARVEOUTS[v.lower()]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError("shared_memory_carveout is an int or one of 'default', 'MaxL1', 'MaxShared', not %r" % (v,))
+    if not -1 <= v <= 100:
+        raise ValueError("shared_memory_carveout must be between -1 and 100 (a percentage; -1: the driver's "
+                         "default), not %d" % v)
+    return v
 
 # Numba's names for dtypes in signatures, and the canonical spelling the
 # launch path uses (the names of ptxjit.types).
@@ -177,8 +196,8 @@ def pick_overload(what, overloads, argtypes, hint=""):
         return keys[best[0]]
     declared = " and ".join("(%s)" % ", ".join(p) for p in keys)
     if not best:
-        raise TypeError("%s was compiled for %s; the arguments (%s) match none of them%s"
-                        % (what, declared, ", ".join(argtypes), hint))
+        raise TypeError("No matching definition for argument type(s) %s: %s was compiled for %s, and the "
+                        "arguments match none of them%s" % (", ".join(argtypes), what, declared, hint))
     raise TypeError("%s was compiled for %s; the arguments (%s) convert equally well to %s, so the "
                     "call is ambiguous (Numba refuses it too); pass arguments of one signature's types"
                     % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
@@ -365,6 +384,7 @@ class CUDADispatcher(_core.Dispatcher):
         self._specialized = False
         self._specializations = {}
         self._variants = {}          # (argtypes, launch flags) -> Kernel
+        self._launch_config_sensitive = False
         self._cache = bool(options.get("cache")) and not device
         self.stats = _cache.CacheStats()
         inline = options.get("inline", "never")
@@ -468,7 +488,11 @@ class CUDADispatcher(_core.Dispatcher):
             k = _cache.compile(self, info, sigtext, argtypes, opts, flags, _table, self.stats)
         else:
             k = _core.compile(info, sigtext, opts)
+        _link_code(k, self.targetoptions.get("link"), opts.get("arch"))
+        if self.targetoptions.get("shared_memory_carveout") is not None:
+            k._set_carveout(self.targetoptions["shared_memory_carveout"])
         k.signature = argtypes
+        k.launch_config_sensitive = False
         k.variant = flags
         self._variants[(argtypes, flags)] = k
         if flags == 0 or argtypes not in self.overloads:
@@ -477,7 +501,47 @@ class CUDADispatcher(_core.Dispatcher):
 
     def _compile_for(self, argtypes, flags=0):
         """Called by the launch path for argument types (and launch flags,
-        see _compile) it has not seen."""
+        see _compile) it has not seen: through _compile_for_args(*args),
+        Numba's entry point, while the launch's configuration is current
+        (cuda.launchconfig)."""
+        k = self._variants.get((argtypes, flags))
+        if k is not None:
+            return k
+        cfg = _launchconfig.current_launch_config()
+        if cfg is not None and cfg.dispatcher is self and cfg._pending is None:
+            cfg._pending = (argtypes, flags)
+            try:
+                return self._compile_for_args(*cfg.args)
+            finally:
+                cfg._pending = None
+        return self._compile_types(argtypes, flags)
+
+    def _compile_for_args(self, *args, **kws):
+        """Compiles (or finds) the kernel for the types of these arguments
+        and returns it: at a launch, for the types and launch flags the
+        launch asked for."""
+        if kws:
+            raise TypeError("kernel %r takes its arguments by position" % self.__name__)
+        cfg = _launchconfig.current_launch_config()
+        if cfg is not None and cfg.dispatcher is self and cfg._pending is not None:
+            argtypes, flags = cfg._pending
+        else:
+            argtypes, flags = self._typeof(tuple(args)), 0
+        k = self._compile_types(argtypes, flags)
+        if cfg is not None and cfg.dispatcher is self and self._launch_config_sensitive:
+            k.launch_config_sensitive = True
+        return k
+
+    def mark_launch_config_sensitive(self):
+        """Marks the kernels compiled from now on as depending on the launch
+        configuration (kernel.launch_config_sensitive; see cuda.launchconfig)."""
+        self._launch_config_sensitive = True
+
+    @property
+    def launch_config_sensitive(self):
+        return self._launch_config_sensitive
+
+    def _compile_types(self, argtypes, flags):
         k = self._variants.get((argtypes, flags))
         if k is not None:
             return k
@@ -509,12 +573,19 @@ class CUDADispatcher(_core.Dispatcher):
 
     def specialize(self, *args):
         """A kernel fixed to the types of these arguments (compiled now), as
-        Numba's: launching it with other types converts or fails."""
-        if self._specialized:
-            raise RuntimeError("kernel %r is already specialized" % self.__name__)
+        Numba's: launching it with other types converts or fails.  An
+        argument may be a type (float32[::1]) standing for its values."""
+        if self._specialized or not self._can_compile:
+            raise RuntimeError("Dispatcher already specialized: kernel %r %s" % (
+                self.__name__, "is a specialization; specialize the kernel it came from" if self._specialized
+                else "was compiled for its signatures; decorate it without them to specialize it"))
         if self._device:
             raise TypeError("%r is a device function; only kernels can be specialized" % self.__name__)
-        argtypes = self._typeof(tuple(args))
+        if any(isinstance(a, _types.Type) for a in args):
+            argtypes = tuple(_canon_type(str(a)) if isinstance(a, _types.Type) else self._typeof((a,))[0]
+                             for a in args)
+        else:
+            argtypes = self._typeof(tuple(args))
         sp = self._specializations.get(argtypes)
         if sp is None:
             sp = CUDADispatcher(self.py_func, ["(%s)" % ", ".join(argtypes)], False, self.targetoptions,
@@ -522,6 +593,11 @@ class CUDADispatcher(_core.Dispatcher):
             sp._specialized = True
             self._specializations[argtypes] = sp
         return sp
+
+    @property
+    def specializations(self):
+        """{argument types: the specialized kernel} made by specialize()."""
+        return self._specializations
 
     @property
     def extensions(self):
@@ -847,11 +923,18 @@ def jit(func_or_sig=None, device=False, **options):
         raise TypeError("cuda.jit() got unexpected keyword argument%s %s; it takes %s"
                         % ("s" if len(unknown) > 1 else "", ", ".join(sorted(unknown)),
                            ", ".join(sorted(_OPTIONS))))
+    if options.get("shared_memory_carveout") is not None:
+        if device:
+            raise TypeError("cuda.jit(device=True, shared_memory_carveout=...): the carveout is set on kernels")
+        options["shared_memory_carveout"] = _carveout(options["shared_memory_carveout"])
     if options.get("boundscheck"):
         raise NotImplementedError("boundscheck=True is not supported on the GPU; run the kernel on the "
                                   "simulator (PTXJIT_SIM=1), which checks every access")
     if options.get("link"):
-        raise NotImplementedError("link= (linking CUDA C, PTX or cubin files) is not supported by ptxjit")
+        from .linkable import LinkableCode
+        link = options["link"]
+        options["link"] = tuple(LinkableCode.from_path_or_obj(x) for x in
+                                (link if isinstance(link, (list, tuple, set)) else (link,)))
     exts = options.get("extensions")
     if exts is not None:
         if not isinstance(exts, (list, tuple)):
@@ -889,17 +972,47 @@ def jit(func_or_sig=None, device=False, **options):
     return CUDADispatcher(func_or_sig, None, device, options, lines)
 
 
+def _link_code(k, link, arch):
+    """Gives kernel k the code its external functions (cuda.declare_device)
+    and the dispatcher's link= option name, for the driver's linker."""
+    codes = list(link or ())
+    for f in getattr(k, "_externals", ()):
+        codes.extend(f.link)
+    if not codes or _core.is_simulator():
+        return
+    from .linkable import link_inputs
+    if arch:
+        cc = (arch // 10, arch % 10)
+    else:
+        from .api import get_current_device
+        cc = tuple(get_current_device().compute_capability)
+    seen, inputs = set(), []
+    for c in codes:          # each code once: the same code twice would define its symbols twice
+        i = link_inputs(c, cc)
+        if i[:2] not in seen:
+            seen.add(i[:2])
+            inputs.append(i)
+    k._link(inputs)
+
+
 def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
-                    ptx_only=True, launch_bounds=None):
-    """The Kernel of pyfunc compiled for sig outside any dispatcher."""
-    if device:
-        raise NotImplementedError("compile_ptx(device=True): ptxjit compiles a device function into the "
-                                  "kernels that call it; compile a kernel that calls it instead")
+                    ptx_only=True, launch_bounds=None, abi="numba", abi_info=None):
+    """The Kernel of pyfunc compiled for sig outside any dispatcher (with
+    device=True the function alone, a .visible .func in ABI abi), and its
+    return type."""
+    if abi not in ("numba", "c"):
+        raise NotImplementedError("Unsupported ABI: %s; ptxjit compiles device functions in abi='numba' or "
+                                  "abi='c'" % (abi,))
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels: abi='c' is for device functions "
+                                  "(device=True)")
+    if abi_info is not None and (not isinstance(abi_info, dict) or set(abi_info) - {"abi_name"}):
+        raise TypeError("abi_info takes a dict with the one key 'abi_name', not %r" % (abi_info,))
     func = getattr(pyfunc, "py_func", pyfunc)
     if debug is None:
         debug = _config.CUDA_DEBUGINFO_DEFAULT
-    d = CUDADispatcher(func, None, False, dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
-                                                max_registers=max_registers, launch_bounds=launch_bounds))
+    d = CUDADispatcher(func, None, bool(device), dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+                                                      max_registers=max_registers, launch_bounds=launch_bounds))
     opts = d._options()
     opts["ptx_only"] = ptx_only
     if cc is None:
@@ -908,7 +1021,25 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
         opts["arch"] = int(cc[0]) * 10 + int(cc[1])
     if not _table_ready:
         _build_resolve_table()
-    return _core.compile(d._pj_info(), _sig_text(sig), opts)
+    text = _sig_text(sig)
+    resty = _types.void
+    if device:
+        opts["device_abi"] = 1 if abi == "numba" else 2
+        name = (abi_info or {}).get("abi_name")
+        if name is None and abi == "c":
+            name = func.__name__
+        opts["abi_name"] = name
+        ret = text[:text.index("(")].strip() if "(" in text and not text.startswith("(") else ""
+        argtypes = _argtypes_of(text)
+        inferred = _core.infer_return(d._pj_info(), ", ".join(argtypes))
+        rname = _canon_type(ret) if ret else inferred
+        resty = getattr(_types, rname, None) or getattr(_types, rname.replace("bool", "boolean"), None) or rname
+        if ret:       # a declared return type: the function is typed as one with that signature
+            d._device_sig = (text,)
+        k = _core.compile(d._pj_info(), ", ".join(argtypes), opts)
+    else:
+        k = _core.compile(d._pj_info(), text, opts)
+    return k, resty
 
 
 def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
@@ -916,10 +1047,15 @@ def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=
     """Compiles a kernel to PTX without launching it (no GPU needed):
     returns (ptx, return type), as Numba's cuda.compile_ptx does.  cc is
     the target compute capability; by default NUMBA_CUDA_DEFAULT_PTX_CC
-    ("8.0") when set, else the current GPU's, else (9, 0)."""
-    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers,
-                        launch_bounds=launch_bounds)
-    return k.ptx, _types.void
+    ("8.0") when set, else the current GPU's, else (9, 0).  With
+    device=True the function is compiled alone, as a .visible .func that
+    other PTX can call: abi="numba" (a status in func_retval0, the result
+    stored through a pointer first parameter, named after the function) or
+    abi="c" (the result in func_retval0); abi_info={"abi_name": NAME}
+    names it.  It takes and returns numbers."""
+    k, resty = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers,
+                               launch_bounds=launch_bounds, abi=abi, abi_info=abi_info)
+    return k.ptx, resty
 
 
 def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
@@ -935,7 +1071,7 @@ def compile_for_current_device(pyfunc, sig, **kwargs):
 
 
 def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None,
-                abi="c", abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+                abi=None, abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
     """Numba's cuda.compile_all: ([code of the function and of what it
     links], return type).  ptxjit links nothing, so it is
     ([ptx or cubin], return type)."""
@@ -945,24 +1081,33 @@ def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=F
     return [code], resty
 
 
-def compile(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
-            abi="c", abi_info=None, output="ptx", **kwargs):
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=True,
+            abi=None, abi_info=None, output="ptx", **kwargs):
     """Numba's cuda.compile: (code, return type), the code PTX text
     (output='ptx') or, made by the CUDA driver's linker from it, the
-    machine code as bytes (output='cubin'; needs the driver and a GPU)."""
+    machine code as bytes (output='cubin'; needs the driver and a GPU).
+    As Numba's, it compiles a device function by default (device=True),
+    in the C ABI unless abi says otherwise; device=False compiles a kernel.
+    """
+    if abi is None:
+        abi = "c" if device else "numba"
     if output == "ltoir":
         raise NotImplementedError("output='ltoir' needs NVVM or nvJitLink, which ptxjit does not use: it makes "
                                   "PTX only (output='ptx'), and machine code through the CUDA driver's linker "
                                   "(output='cubin')")
     if output not in ("ptx", "cubin"):
-        raise NotImplementedError("cuda.compile: output=%r is not an output ptxjit makes ('ptx' or 'cubin')"
-                                  % (output,))
+        raise NotImplementedError("Unsupported output type: %s; ptxjit makes output='ptx' or 'cubin'" % (output,))
     if output == "ptx":
         return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-                           cc=cc, opt=opt, launch_bounds=kwargs.get("launch_bounds"))
+                           cc=cc, opt=opt, launch_bounds=kwargs.get("launch_bounds"),
+                           abi=abi, abi_info=abi_info)
+    if device:
+        raise NotImplementedError("cuda.compile(device=True, output='cubin'): a device function alone is "
+                                  "relocatable code the driver's linker does not hand back; use output='ptx' "
+                                  "and link the PTX (cuda.declare_device(link=...))")
     if _core.is_simulator():
         raise RuntimeError("cuda.compile(output='cubin') needs the CUDA driver's linker; the simulator "
                            "(PTXJIT_SIM=1) makes no machine code: use output='ptx'")
-    k = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False,
-                        launch_bounds=kwargs.get("launch_bounds"))
-    return k._cubin(), _types.void
+    k, resty = _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, ptx_only=False,
+                               launch_bounds=kwargs.get("launch_bounds"), abi=abi)
+    return k._cubin(), resty
