@@ -497,6 +497,28 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 #define VECTOR_TYPES(V, X) VECTOR_BASES(V, X, 1) VECTOR_BASES(V, X, 2) VECTOR_BASES(V, X, 3) \
 	VECTOR_BASES(V, X, 4)
 #define VEC_INTRIN(X, base, n) X(IN_VEC_##base##x##n, "cuda." #base "x" #n)
+/* The functions of Python's operator module, each typed as the operator
+ * it names (sema_call.c, type_operator): name, form (OPF_*), AstOp. */
+enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF_GETITEM };
+#define OPERATOR_FUNCS(O, X) \
+	O(X, add, OPF_BINARY, OP_ADD) O(X, sub, OPF_BINARY, OP_SUB) O(X, mul, OPF_BINARY, OP_MUL) \
+	O(X, truediv, OPF_BINARY, OP_DIV) O(X, floordiv, OPF_BINARY, OP_FLOORDIV) \
+	O(X, mod, OPF_BINARY, OP_MOD) O(X, pow, OPF_BINARY, OP_POW) O(X, matmul, OPF_BINARY, OP_MATMUL) \
+	O(X, lshift, OPF_BINARY, OP_LSHIFT) O(X, rshift, OPF_BINARY, OP_RSHIFT) \
+	O(X, and_, OPF_BINARY, OP_BITAND) O(X, or_, OPF_BINARY, OP_BITOR) O(X, xor, OPF_BINARY, OP_BITXOR) \
+	O(X, iadd, OPF_BINARY, OP_ADD) O(X, isub, OPF_BINARY, OP_SUB) O(X, imul, OPF_BINARY, OP_MUL) \
+	O(X, itruediv, OPF_BINARY, OP_DIV) O(X, ifloordiv, OPF_BINARY, OP_FLOORDIV) \
+	O(X, imod, OPF_BINARY, OP_MOD) O(X, ipow, OPF_BINARY, OP_POW) O(X, imatmul, OPF_BINARY, OP_MATMUL) \
+	O(X, ilshift, OPF_BINARY, OP_LSHIFT) O(X, irshift, OPF_BINARY, OP_RSHIFT) \
+	O(X, iand, OPF_BINARY, OP_BITAND) O(X, ior, OPF_BINARY, OP_BITOR) O(X, ixor, OPF_BINARY, OP_BITXOR) \
+	O(X, neg, OPF_UNARY, OP_NEG) O(X, pos, OPF_UNARY, OP_POS) O(X, invert, OPF_UNARY, OP_INVERT) \
+	O(X, inv, OPF_UNARY, OP_INVERT) O(X, not_, OPF_UNARY, OP_NOT) \
+	O(X, lt, OPF_COMPARE, OP_LT) O(X, le, OPF_COMPARE, OP_LE) O(X, gt, OPF_COMPARE, OP_GT) \
+	O(X, ge, OPF_COMPARE, OP_GE) O(X, eq, OPF_COMPARE, OP_EQ) O(X, ne, OPF_COMPARE, OP_NE) \
+	O(X, is_, OPF_COMPARE, OP_IS) O(X, is_not, OPF_COMPARE, OP_ISNOT) \
+	O(X, contains, OPF_CONTAINS, OP_IN) O(X, abs, OPF_ABS, NOP) O(X, truth, OPF_TRUTH, NOP) \
+	O(X, getitem, OPF_GETITEM, NOP)
+#define OPF_INTRIN(X, name, form, op) X(IN_OPF_##name, "operator." #name)
 #define INTRINSICS(X) \
 	X(IN_NONE, "") \
 	/* builtins */ \
@@ -633,6 +655,8 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_LD_BEGIN, "") LIBDEVICE(LD_INTRIN, X) X(IN_LD_END, "") \
 	/* vector types' constructors (sema_vector.c) */ \
 	X(IN_VEC_BEGIN, "") VECTOR_TYPES(VEC_INTRIN, X) X(IN_VEC_END, "") \
+	/* the operator module (sema_call.c) */ \
+	X(IN_OPF_BEGIN, "") OPERATOR_FUNCS(OPF_INTRIN, X) X(IN_OPF_END, "") \
 	X(IN_LAST, "")
 
 typedef enum {

@@ -506,8 +506,8 @@ FEATURES = [
      YES, '',
      ['test_kernels.py::test_module_constants', 'test_runtime.py::test_device_functions_globals_and_closures']),
     ('2.14', '`operator` module', '`add, and_, eq, floordiv, ge, gt, iadd, iand, ifloordiv, ilshift, imod, imul, invert, ior, ipow, irshift, isub, itruediv, ixor, le, lshift, lt, mod, mul, ne, neg, not_, or_, pos, pow, rshift, sub, truediv, xor` (34)',
-     NO, 'The `operator` module is refused; write the operators.',
-     []),
+     YES, 'Each function is typed and run as the operator it names (also `is_`, `is_not`, `contains`, `abs`, `truth`, `getitem`), named through the module, imported, or bound to a variable.',
+     ['test_operator_module.py::test_float_operators_bound_to_a_global', 'test_operator_module.py::test_unary_and_other_forms_in_kernels_and_device_functions']),
     # 2.15 `math` module inside kernels
     ('2.15', '`math.acos`, `math.asin`, `math.atan`', 'f32→f32, f64→f64, int→f64',
      YES, '',

@@ -126,7 +126,7 @@ static int is_namespace(const char *m)
 {
 	static const char *const ns[] = {
 		"math", "numpy", "cuda", "cuda.shared", "cuda.local", "cuda.const", "cuda.atomic",
-		"cuda.fp16", "cuda.libdevice", "numba", "numba.types", "cmath",
+		"cuda.fp16", "cuda.libdevice", "numba", "numba.types", "cmath", "operator",
 	};
 	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
 		if (strcmp(ns[i], m) == 0)

@@ -801,9 +801,70 @@ static Type *type_math1(Scope *sc, Expr *e, int in)
 	return set(e, r, v);
 }
 
+/* operator.add(a, b) and the module's other functions: the call becomes
+ * the expression it stands for (a + b, -a, b in a, a[i], abs(a),
+ * bool(a)), typed and lowered as that expression.  The in-place forms
+ * (operator.iadd) compute the value, as they do on numbers. */
+static Type *type_intrinsic(Scope *sc, Expr *e, int in);
+
+static const struct { int form; AstOp op; } operator_funcs[] = {
+#define O(X, name, form, op) {form, op},
+	OPERATOR_FUNCS(O, _)
+#undef O
+};
+
+static Type *type_operator(Scope *sc, Expr *e, int in)
+{
+	Ctx *c = sc->c;
+	int form = operator_funcs[in - IN_OPF_BEGIN - 1].form;
+	AstOp op = operator_funcs[in - IN_OPF_BEGIN - 1].op;
+	no_keywords(sc, e, in);
+	int n = form == OPF_UNARY || form == OPF_ABS || form == OPF_TRUTH ? 1 : 2;
+	arity(sc, e, in, n, n);
+	Expr **args = e->call.args;
+	switch (form) {
+	case OPF_BINARY:
+		e->kind = E_BINARY;
+		e->bin.op = op;
+		e->bin.a = args[0];
+		e->bin.b = args[1];
+		break;
+	case OPF_UNARY:
+		e->kind = E_UNARY;
+		e->bin.op = op;
+		e->bin.a = args[0];
+		e->bin.b = NULL;
+		break;
+	case OPF_COMPARE: case OPF_CONTAINS: {
+		AstOp *ops = arena_alloc(c->arena, sizeof *ops);
+		Expr **cargs = arena_alloc(c->arena, 2 * sizeof *cargs);
+		int swap = form == OPF_CONTAINS;    /* contains(a, b) is b in a */
+		*ops = op;
+		cargs[0] = args[swap];
+		cargs[1] = args[!swap];
+		e->kind = E_COMPARE;
+		e->cmp.n = 1;
+		e->cmp.ops = ops;
+		e->cmp.args = cargs;
+		break;
+	}
+	case OPF_GETITEM:
+		e->kind = E_SUBSCRIPT;
+		e->sub.obj = args[0];
+		e->sub.index = args[1];
+		break;
+	default:
+		/* abs(a), bool(a): the builtin's call */
+		return type_intrinsic(sc, e, form == OPF_ABS ? IN_ABS : IN_BOOL);
+	}
+	return type_expr(sc, e);
+}
+
 static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 {
 	Ctx *c = sc->c;
+	if (in > IN_OPF_BEGIN && in < IN_OPF_END)
+		return type_operator(sc, e, in);
 	e->call.intrin = in;
 	sema_cpu_refuse(sc, e, in);
 	if (!type_args(sc, e))

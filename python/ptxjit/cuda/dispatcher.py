@@ -278,6 +278,8 @@ def _build_resolve_table():
     for name in ("math", "cmath"):        # a kernel can name them only once imported
         if name in sys.modules:
             table._add_math(sys.modules[name])
+    import operator                       # its functions are the operators (src/sema/sema_call.c)
+    table._add_math(operator)
     _core.set_resolve_table(table)
     _table = table
     _table_ready = True
