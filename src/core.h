@@ -340,6 +340,8 @@ FuncDef *ast_clone(Ctx *c, const FuncDef *fn);      /* deep copy, sema fields cl
 typedef enum {
 	SK_BOOL, SK_I8, SK_I16, SK_I32, SK_I64, SK_U8, SK_U16, SK_U32, SK_U64,
 	SK_F16, SK_F32, SK_F64, SK_C64, SK_C128,
+	SK_BF16,      /* bfloat16: a float32 register holding a value bfloat16
+	                 represents exactly; scalars only (no arrays yet) */
 	NSK
 } ScalarKind;
 
@@ -497,6 +499,14 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 #define VECTOR_TYPES(V, X) VECTOR_BASES(V, X, 1) VECTOR_BASES(V, X, 2) VECTOR_BASES(V, X, 3) \
 	VECTOR_BASES(V, X, 4)
 #define VEC_INTRIN(X, base, n) X(IN_VEC_##base##x##n, "cuda." #base "x" #n)
+/* cuda.bf16, Numba's bfloat16 functions (sema_bf16.c, lower_bf16.c):
+ * name, form (BF_*), a (an Opcode, CondCode or ScalarKind), b (a
+ * rounding mode RM_*, or for compares whether NaN makes them true). */
+enum { BF_BIN, BF_SAT, BF_FMA, BF_NEG, BF_ABS, BF_CMP, BF_MAX, BF_MIN, BF_ISNAN, BF_ISINF, BF_MATH,
+       BF_TO, BF_FROM, BF_AS, BF_FROM_BITS };
+enum { RM_N, RM_Z, RM_D, RM_U, RM_SAT, RM_RELU, RM_NAN };
+#include "sema/bf16_tab.h"
+#define BF16_INTRIN(X, name, form, a, b) X(IN_BF16_##name, "cuda.bf16." #name)
 /* The functions of Python's operator module, each typed as the operator
  * it names (sema_call.c, type_operator): name, form (OPF_*), AstOp. */
 enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF_GETITEM };
@@ -657,6 +667,9 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	X(IN_VEC_BEGIN, "") VECTOR_TYPES(VEC_INTRIN, X) X(IN_VEC_END, "") \
 	/* the operator module (sema_call.c) */ \
 	X(IN_OPF_BEGIN, "") OPERATOR_FUNCS(OPF_INTRIN, X) X(IN_OPF_END, "") \
+	/* cuda.bf16: the bfloat16 constructor (a dtype's), then its functions */ \
+	X(IN_BF16_CTOR, "cuda.bf16.bfloat16") \
+	X(IN_BF16_BEGIN, "") BF16_FUNCS(BF16_INTRIN, X) X(IN_BF16_END, "") \
 	X(IN_LAST, "")
 
 typedef enum {
@@ -672,6 +685,9 @@ extern const char *const intrin_name[NINTRIN];
 int intrin_lookup(const char *qualname);
 /* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
 int intrin_dtype(int intrin);
+/* cuda.bf16's function `in` (IN_BF16_*): its form (BF_*) and the table's
+ * a and b columns (sema_bf16.c). */
+int intrin_bf16_form(int in, int *a, int *b);
 /* Vector types (sema_vector.c): the type of constructor `in`
  * (IN_VEC_*), and of a vector of n elements of kind sk. */
 Type *ty_vector_of(Ctx *c, int in);
@@ -827,6 +843,12 @@ void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi);
 float ir_f16_to_f32(uint16_t h);
 uint16_t ir_f64_to_f16(double x);
 float ir_round_f16(double x);
+/* bfloat16 likewise: a double rounded to nearest even, once (NaN to the
+ * canonical NaN 0x7fff, as the GPU's cvt), the float it becomes, and an integer's
+ * bits (signed or not) rounded once to the bfloat16 it becomes. */
+uint16_t ir_f64_to_bf16(double x);
+float ir_round_bf16(double x);
+float ir_int_to_bf16(uint64_t bits, int is_signed);
 
 /*
  * The opcode table.  Columns: name, number of operands, whether it defines

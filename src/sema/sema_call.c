@@ -22,6 +22,7 @@
  * and their .x/.y/.z are int32.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sema.h"
@@ -69,7 +70,7 @@ static const char *members_of(Ctx *c, const char *module)
 		if (i > IN_VEC_BEGIN && i < IN_VEC_END)
 			continue;   /* named once, below */
 		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
-		    strncmp(q + n + 1, "libdevice.", 10) != 0)
+		    strncmp(q + n + 1, "bf16.", 5) != 0 && strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
 	}
 	return s;
@@ -86,7 +87,7 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
 		                                        strcmp(mt->name, "cuda") == 0
-		                                            ? arena_printf(c->arena, "{%s}, the vector types (cuda.float32x3, cuda.float3, ...) and the cuda.shared, cuda.local, cuda.atomic, cuda.fp16 and cuda.libdevice functions", list)
+		                                            ? arena_printf(c->arena, "{%s}, the vector types (cuda.float32x3, cuda.float3, ...) and the cuda.shared, cuda.local, cuda.atomic, cuda.fp16, cuda.bf16 and cuda.libdevice functions", list)
 		                                            : arena_printf(c->arena, "{%s}", list))
 		                  : strcmp(mt->name, "cuda.libdevice") == 0
 		                         ? "kernels can use the functions that numba.cuda.libdevice declares (docs/libdevice.md)"
@@ -369,7 +370,8 @@ static Type *type_abs(Scope *sc, Expr *e, int in)
 	Expr *a = e->call.args[0];
 	Type *t = number_arg(sc, a, in, 1);
 	Type *r = is_bool(t) ? ty_scalar(SK_I64)
-	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64) : t;
+	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64)
+	        : t->sk == SK_BF16 ? ty_scalar(SK_F32) : t;     /* as Numba types abs of a bfloat16 */
 	Const *v = NULL;
 	if (a->cval && !ty_is_complex(t) && (v = const_of_type(sc->c, a->cval, r))) {
 		if (v->kind == PJ_V_INT && !is_unsigned(r) && v->i < 0) {
@@ -379,6 +381,27 @@ static Type *type_abs(Scope *sc, Expr *e, int in)
 			v->f = fabs(v->f);
 	}
 	return set(e, r, v);
+}
+
+/* float("nan"), float("-inf"), float("1.5"): the constant, as Python
+ * reads the string (spaces around it allowed; not hexadecimal). */
+static Const *float_of_str(Scope *sc, Expr *a)
+{
+	const char *s = a->cval->s, *p = s;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	char *end;
+	double v = strtod(p, &end);
+	const char *q = p + (*p == '+' || *p == '-');
+	int hex = q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+	while (end != p && (*end == ' ' || *end == '\t' || *end == '\n'))
+		end++;
+	if (end == p || *end || hex)
+		err_at(sc->c, a->span, "float() reads a decimal number, inf or nan",
+		       "could not convert string to float: '%s'", s);
+	Const *r = new_const(sc->c, PJ_V_FLOAT, ty_scalar(SK_F64));
+	r->f = v;
+	return r;
 }
 
 static Type *type_conversion(Scope *sc, Expr *e, int in)
@@ -435,6 +458,8 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 		}
 		return set(e, ty_scalar(SK_BOOL), v);
 	}
+	if (in == IN_FLOAT && t->kind == TY_STR && a->cval && a->cval->kind == PJ_V_STR)
+		return set(e, ty_scalar(SK_F64), float_of_str(sc, a));
 	if (!ty_is_number(t))
 		err_at(c, a->span, "convert numbers", "%s() of a %s is not supported", fname(in), tstr(sc, t));
 	if (ty_is_complex(t) && !(sk == SK_C64 || sk == SK_C128))
@@ -446,6 +471,8 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 		r = ty_is_float(t) ? t : ty_scalar(SK_F64);   /* float(float16) stays, as in Numba */
 	else
 		r = ty_scalar((ScalarKind)sk);
+	if (sk == SK_BF16)
+		sema_check_bf16_target(sc, e->span);
 	return set(e, r, const_of_type(c, a->cval, r));
 }
 
@@ -632,6 +659,10 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 	place_keywords(sc, e, in, names, 3, 2);
 	Expr *shape = e->call.args[0];
 	Type *elem = dtype_of(sc, e->call.args[1]);
+	if (elem->kind == TY_SCALAR && elem->sk == SK_BF16)
+		err_at(c, e->call.args[1]->span, "keep bfloat16 values in float32 arrays (float32(x) converts exactly) "
+		                                 "and make bfloat16s from them",
+		       "arrays of bfloat16 are not supported yet");
 	if (e->call.nargs == 3) {
 		int64_t al;
 		if (!const_int_value(e->call.args[2], &al) || al <= 0 || (al & (al - 1)))
@@ -907,6 +938,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 			return type_warp_intrin(sc, e, in);
 		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
 			return type_fp16_intrin(sc, e, in);
+		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
+			return type_bf16_intrin(sc, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return type_math_intrin(sc, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)

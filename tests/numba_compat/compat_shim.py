@@ -17,6 +17,8 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   numba.cuda.types            ptxjit.types
   numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors)
   numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
+  numba.cuda.bf16             ptxjit.cuda.bf16 (and _internal.cuda_bf16: its names
+                              as CUDA's cuda_bf16.h spells them)
   numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
                               stubs, np.numpy_support: the ptxjit modules of
                               the same role)
@@ -64,9 +66,11 @@ PTXJIT_MODULES = {
     "typing": "ptxjit.typing",
     "typing.typeof": "ptxjit.typing",
     "args": "ptxjit.cuda.args",
+    "bf16": "ptxjit.cuda.bf16",
+    "_internal.cuda_bf16": "ptxjit.cuda._cuda_bf16",
 }
 # packages of ours that only hold the files above
-OWN_PACKAGES = {"core", "np", "cudadrv"}
+OWN_PACKAGES = {"core", "np", "cudadrv", "_internal"}
 
 
 # the settings shim_config.py answers itself (one dict for every module

@@ -55,6 +55,7 @@ from . import libdevice  # noqa: F401,E402
 from .vector_types import STUBS as _VECTOR_STUBS  # noqa: E402
 globals().update(_VECTOR_STUBS)     # cuda.float32x3, cuda.float3, ...
 from .args import In, InOut, Out  # noqa: F401
+from . import bf16  # noqa: F401,E402
 from .dispatcher import (  # noqa: F401
     CUDADispatcher, compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, jit,
 )
