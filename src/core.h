@@ -600,6 +600,7 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	X(IN_FP16_HCEIL, "cuda.fp16.hceil") X(IN_FP16_HSQRT, "cuda.fp16.hsqrt") \
 	X(IN_FP16_HRSQRT, "cuda.fp16.hrsqrt") X(IN_FP16_HRCP, "cuda.fp16.hrcp") \
 	X(IN_FP16_HRINT, "cuda.fp16.hrint") X(IN_FP16_HTRUNC, "cuda.fp16.htrunc") \
+	X(IN_FP16_HTANH, "cuda.fp16.htanh") \
 	X(IN_FP16_HEQ, "cuda.fp16.heq") X(IN_FP16_HNE, "cuda.fp16.hne") \
 	X(IN_FP16_HGT, "cuda.fp16.hgt") X(IN_FP16_HGE, "cuda.fp16.hge") \
 	X(IN_FP16_HLT, "cuda.fp16.hlt") X(IN_FP16_HLE, "cuda.fp16.hle") \

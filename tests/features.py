@@ -423,7 +423,7 @@ FEATURES = [
      YES, '',
      ['test_float16.py::test_fp16_functions']),
     ('2.12', 'Math intrinsics', '`cuda.fp16.hsin, hcos, hlog, hlog10, hlog2, hexp, hexp10, hexp2, hfloor, hceil, hsqrt, hrsqrt, hrcp, hrint, htrunc` (+ `htanh`, `htanh_approx` in code)',
-     YES, 'The 15 documented names; not `htanh`/`htanh_approx`.',
+     YES, 'The 15 documented names and `htanh`; not `htanh_approx`.',
      ['test_float16.py::test_fp16_functions']),
     ('2.12', 'Comparisons / min-max', '`cuda.fp16.heq, hne, hgt, hge, hlt, hle, hmax, hmin` (+ unordered `__hequ…__hltu`, `__hmax_nan`, `__hmin_nan`, `__hisnan`, `__hisinf`)',
      PARTLY, '`heq hne hgt hge hlt hle hmax hmin`; not the unordered and NaN variants.',

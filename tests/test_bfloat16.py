@@ -249,6 +249,12 @@ def test_bfloat16_arrays_and_old_devices_are_refused():
     with pytest.raises(TypingError, match="compute capability 7.5"):
         cuda.compile_ptx(f, (float32[:],), cc=(7, 5))
 
+    def g(out, x):
+        out[0] = float32(x)
+    for sig in ("void(float32[:], bfloat16)", "void(float32[:], bfloat16[:])"):
+        with pytest.raises(TypingError, match="bfloat16 arguments and arrays are not supported yet"):
+            cuda.jit(sig)(g)
+
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_ptx_assembles_for_sm80_and_sm90(arch):

@@ -160,6 +160,10 @@ static ScalarKind scalar_name(SigParser *p)
 	ScalarKind sk = ty_sk_from_name(base_name(p));
 	if ((int)sk < 0)
 		sig_error(p, p->off, p->len, "unknown type '%s' in signature", tok_text(p));
+	if (sk == SK_BF16)
+		err_at(p->c, (Span){p->src, p->off, p->len > 0 ? p->len : 1},
+		       "pass float32 values (exact for every bfloat16) and make bfloat16s in the kernel with bfloat16(x)",
+		       "bfloat16 arguments and arrays are not supported yet%s", "");
 	next(p);
 	return sk;
 }
