@@ -347,6 +347,8 @@ FuncDef *ast_clone(Ctx *c, const FuncDef *fn);      /* deep copy, sema fields cl
 typedef enum {
 	SK_BOOL, SK_I8, SK_I16, SK_I32, SK_I64, SK_U8, SK_U16, SK_U32, SK_U64,
 	SK_F16, SK_F32, SK_F64, SK_C64, SK_C128,
+	SK_BF16,      /* bfloat16: a float32 register holding a value bfloat16
+	                 represents exactly; scalars only (no arrays yet) */
 	NSK
 } ScalarKind;
 
@@ -504,6 +506,36 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 #define VECTOR_TYPES(V, X) VECTOR_BASES(V, X, 1) VECTOR_BASES(V, X, 2) VECTOR_BASES(V, X, 3) \
 	VECTOR_BASES(V, X, 4)
 #define VEC_INTRIN(X, base, n) X(IN_VEC_##base##x##n, "cuda." #base "x" #n)
+/* cuda.bf16, Numba's bfloat16 functions (sema_bf16.c, lower_bf16.c):
+ * name, form (BF_*), a (an Opcode, CondCode or ScalarKind), b (a
+ * rounding mode RM_*, or for compares whether NaN makes them true). */
+enum { BF_BIN, BF_SAT, BF_FMA, BF_NEG, BF_ABS, BF_CMP, BF_MAX, BF_MIN, BF_ISNAN, BF_ISINF, BF_MATH,
+       BF_TO, BF_FROM, BF_AS, BF_FROM_BITS };
+enum { RM_N, RM_Z, RM_D, RM_U, RM_SAT, RM_RELU, RM_NAN };
+#include "sema/bf16_tab.h"
+#define BF16_INTRIN(X, name, form, a, b) X(IN_BF16_##name, "cuda.bf16." #name)
+/* The functions of Python's operator module, each typed as the operator
+ * it names (sema_call.c, type_operator): name, form (OPF_*), AstOp. */
+enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF_GETITEM };
+#define OPERATOR_FUNCS(O, X) \
+	O(X, add, OPF_BINARY, OP_ADD) O(X, sub, OPF_BINARY, OP_SUB) O(X, mul, OPF_BINARY, OP_MUL) \
+	O(X, truediv, OPF_BINARY, OP_DIV) O(X, floordiv, OPF_BINARY, OP_FLOORDIV) \
+	O(X, mod, OPF_BINARY, OP_MOD) O(X, pow, OPF_BINARY, OP_POW) O(X, matmul, OPF_BINARY, OP_MATMUL) \
+	O(X, lshift, OPF_BINARY, OP_LSHIFT) O(X, rshift, OPF_BINARY, OP_RSHIFT) \
+	O(X, and_, OPF_BINARY, OP_BITAND) O(X, or_, OPF_BINARY, OP_BITOR) O(X, xor, OPF_BINARY, OP_BITXOR) \
+	O(X, iadd, OPF_BINARY, OP_ADD) O(X, isub, OPF_BINARY, OP_SUB) O(X, imul, OPF_BINARY, OP_MUL) \
+	O(X, itruediv, OPF_BINARY, OP_DIV) O(X, ifloordiv, OPF_BINARY, OP_FLOORDIV) \
+	O(X, imod, OPF_BINARY, OP_MOD) O(X, ipow, OPF_BINARY, OP_POW) O(X, imatmul, OPF_BINARY, OP_MATMUL) \
+	O(X, ilshift, OPF_BINARY, OP_LSHIFT) O(X, irshift, OPF_BINARY, OP_RSHIFT) \
+	O(X, iand, OPF_BINARY, OP_BITAND) O(X, ior, OPF_BINARY, OP_BITOR) O(X, ixor, OPF_BINARY, OP_BITXOR) \
+	O(X, neg, OPF_UNARY, OP_NEG) O(X, pos, OPF_UNARY, OP_POS) O(X, invert, OPF_UNARY, OP_INVERT) \
+	O(X, inv, OPF_UNARY, OP_INVERT) O(X, not_, OPF_UNARY, OP_NOT) \
+	O(X, lt, OPF_COMPARE, OP_LT) O(X, le, OPF_COMPARE, OP_LE) O(X, gt, OPF_COMPARE, OP_GT) \
+	O(X, ge, OPF_COMPARE, OP_GE) O(X, eq, OPF_COMPARE, OP_EQ) O(X, ne, OPF_COMPARE, OP_NE) \
+	O(X, is_, OPF_COMPARE, OP_IS) O(X, is_not, OPF_COMPARE, OP_ISNOT) \
+	O(X, contains, OPF_CONTAINS, OP_IN) O(X, abs, OPF_ABS, NOP) O(X, truth, OPF_TRUTH, NOP) \
+	O(X, getitem, OPF_GETITEM, NOP)
+#define OPF_INTRIN(X, name, form, op) X(IN_OPF_##name, "operator." #name)
 #define INTRINSICS(X) \
 	X(IN_NONE, "") \
 	/* builtins */ \
@@ -579,6 +611,7 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_FP16_HCEIL, "cuda.fp16.hceil") X(IN_FP16_HSQRT, "cuda.fp16.hsqrt") \
 	X(IN_FP16_HRSQRT, "cuda.fp16.hrsqrt") X(IN_FP16_HRCP, "cuda.fp16.hrcp") \
 	X(IN_FP16_HRINT, "cuda.fp16.hrint") X(IN_FP16_HTRUNC, "cuda.fp16.htrunc") \
+	X(IN_FP16_HTANH, "cuda.fp16.htanh") \
 	X(IN_FP16_HEQ, "cuda.fp16.heq") X(IN_FP16_HNE, "cuda.fp16.hne") \
 	X(IN_FP16_HGT, "cuda.fp16.hgt") X(IN_FP16_HGE, "cuda.fp16.hge") \
 	X(IN_FP16_HLT, "cuda.fp16.hlt") X(IN_FP16_HLE, "cuda.fp16.hle") \
@@ -644,6 +677,11 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_LD_BEGIN, "") LIBDEVICE(LD_INTRIN, X) X(IN_LD_END, "") \
 	/* vector types' constructors (sema_vector.c) */ \
 	X(IN_VEC_BEGIN, "") VECTOR_TYPES(VEC_INTRIN, X) X(IN_VEC_END, "") \
+	/* the operator module (sema_call.c) */ \
+	X(IN_OPF_BEGIN, "") OPERATOR_FUNCS(OPF_INTRIN, X) X(IN_OPF_END, "") \
+	/* cuda.bf16: the bfloat16 constructor (a dtype's), then its functions */ \
+	X(IN_BF16_CTOR, "cuda.bf16.bfloat16") \
+	X(IN_BF16_BEGIN, "") BF16_FUNCS(BF16_INTRIN, X) X(IN_BF16_END, "") \
 	X(IN_LAST, "")
 
 typedef enum {
@@ -659,6 +697,9 @@ extern const char *const intrin_name[NINTRIN];
 int intrin_lookup(const char *qualname);
 /* The scalar kind of a NumPy scalar constructor/dtype intrinsic, or -1. */
 int intrin_dtype(int intrin);
+/* cuda.bf16's function `in` (IN_BF16_*): its form (BF_*) and the table's
+ * a and b columns (sema_bf16.c). */
+int intrin_bf16_form(int in, int *a, int *b);
 /* Vector types (sema_vector.c): the type of constructor `in`
  * (IN_VEC_*), and of a vector of n elements of kind sk. */
 Type *ty_vector_of(Ctx *c, int in);
@@ -818,6 +859,12 @@ void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi);
 float ir_f16_to_f32(uint16_t h);
 uint16_t ir_f64_to_f16(double x);
 float ir_round_f16(double x);
+/* bfloat16 likewise: a double rounded to nearest even, once (NaN to the
+ * canonical NaN 0x7fff, as the GPU's cvt), the float it becomes, and an integer's
+ * bits (signed or not) rounded once to the bfloat16 it becomes. */
+uint16_t ir_f64_to_bf16(double x);
+float ir_round_bf16(double x);
+float ir_int_to_bf16(uint64_t bits, int is_signed);
 
 /*
  * The opcode table.  Columns: name, number of operands, whether it defines

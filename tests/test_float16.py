@@ -314,6 +314,7 @@ def fp16_funcs(a, b, c, out, flags):
         out[21, i] = cuda.fp16.hlog2(x)
         out[22, i] = cuda.fp16.hlog10(x)
         out[23, i] = cuda.fp16.hrsqrt(x)
+        out[24, i] = cuda.fp16.htanh(x / f16(4))
         flags[0, i] = cuda.fp16.heq(x, y)
         flags[1, i] = cuda.fp16.hne(x, y)
         flags[2, i] = cuda.fp16.hgt(x, y)
@@ -342,7 +343,7 @@ def test_fp16_functions():
     a[6:400] = 1.5
     b[6:400] = (m * 2.0 ** -10).astype(f16)
     c[6:400] = np.where(rng.random(394) < 0.5, 2.0 ** -24, -2.0 ** -24).astype(f16)
-    out = np.zeros((24, a.size), f16)
+    out = np.zeros((25, a.size), f16)
     flags = np.zeros((6, a.size), np.bool_)
     fp16_funcs[12, 256](a, b, c, out, flags)
     d = a.astype(np.float64)
@@ -351,7 +352,7 @@ def test_fp16_functions():
                  np.sqrt(a), (1 / d).astype(f16), np.floor(a), np.ceil(a), np.trunc(a), np.rint(a),
                  np.fmax(a, b), np.fmin(a, b)]
         approx = [np.sin(d), np.cos(d), np.exp(d / 4), np.exp2(d / 4), 10 ** (d / 8), np.log(d),
-                  np.log2(d), np.log10(d), 1 / np.sqrt(d)]
+                  np.log2(d), np.log10(d), 1 / np.sqrt(d), np.tanh(d / 4)]
         for k, w in enumerate(exact):
             np.testing.assert_array_equal(out[k], w, err_msg="row %d" % k)
         for k, w in enumerate(approx, len(exact)):
@@ -368,7 +369,8 @@ def test_fp16_functions():
 
 def test_fp16_on_the_host_and_support_query():
     assert cuda.is_float16_supported()
-    assert not cuda.is_bfloat16_supported()
+    assert cuda.is_bfloat16_supported() == (cuda.is_simulator() or
+                                            cuda.get_current_device().compute_capability >= (8, 0))
     with pytest.raises(RuntimeError, match="inside a @cuda.jit kernel"):
         cuda.fp16.hadd(f16(1), f16(2))
 

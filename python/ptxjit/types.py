@@ -349,6 +349,28 @@ for _name, _np, _cls, _aliases in _NUMBERS:
         __all__.append(_a)
 del _g, _name, _np, _cls, _aliases, _t
 
+
+
+class BFloat16(Float):
+    """bfloat16 (numba.cuda.types.bfloat16, numba.cuda.bf16.bfloat16): a
+    scalar type of kernels on compute capability 8.0+; its NumPy dtype is
+    ml_dtypes.bfloat16 where ml_dtypes is installed."""
+    __slots__ = ()
+
+    @property
+    def dtype(self):
+        import ml_dtypes
+        import numpy
+        return numpy.dtype(ml_dtypes.bfloat16)
+
+    @property
+    def bitwidth(self):
+        return 16
+
+
+bfloat16 = BFloat16("bfloat16", "bfloat16")
+__all__.append("bfloat16")
+
 # Numba's sets of number types.
 signed_domain = frozenset([int8, int16, int32, int64])            # noqa: F821
 unsigned_domain = frozenset([uint8, uint16, uint32, uint64])      # noqa: F821

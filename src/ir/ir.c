@@ -134,7 +134,7 @@ Cls ir_cls_of_sk(ScalarKind sk)
 		return KW;
 	case SK_I64: case SK_U64:
 		return KL;
-	case SK_F16: case SK_F32:
+	case SK_F16: case SK_F32: case SK_BF16:
 		return KS;
 	case SK_F64:
 		return KD;
@@ -560,6 +560,84 @@ uint16_t ir_f64_to_f16(double x)
 float ir_round_f16(double x)
 {
 	return ir_f16_to_f32(ir_f64_to_f16(x));
+}
+
+static float bf16_bits_to_f32(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* The float32 bits u rounded to bfloat16's 8 bits, to nearest even, when
+ * the exact value also had nonzero bits below u's (sticky). */
+static uint16_t bf16_round_bits(uint32_t u, int sticky)
+{
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fff;                                   /* the canonical NaN, as cvt.rn.bf16.f32 */
+	uint32_t low = u & 0xffffu, keep = u >> 16;
+	if (low > 0x8000u || (low == 0x8000u && (sticky || (keep & 1))))
+		keep++;
+	return (uint16_t)keep;
+}
+
+/* x as a float32 rounded toward zero, and whether that lost bits: the
+ * sticky bit that makes the second rounding to bfloat16 exact. */
+static uint32_t f32_rz_bits(double x, int *sticky)
+{
+	double a = fabs(x);
+	float f;
+	if (a == INFINITY)
+		f = INFINITY;
+	else if (a > 0x1.fffffep127)
+		f = 0x1.fffffep127f;
+	else if (a < 0x1p-149)
+		f = 0.0f;
+	else {
+		int e;
+		frexp(a, &e);
+		int shift = e < -125 ? 149 : 24 - e;            /* float32 keeps 24 bits (subnormals fewer) */
+		f = (float)ldexp(trunc(ldexp(a, shift)), -shift);
+	}
+	*sticky = a == a && (double)f != a;
+	if (signbit(x))
+		f = -f;
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+uint16_t ir_f64_to_bf16(double x)
+{
+	if (x != x)
+		return 0x7fff;
+	int sticky;
+	uint32_t u = f32_rz_bits(x, &sticky);
+	return bf16_round_bits(u, sticky);
+}
+
+float ir_round_bf16(double x)
+{
+	return bf16_bits_to_f32(ir_f64_to_bf16(x));
+}
+
+float ir_int_to_bf16(uint64_t bits, int is_signed)
+{
+	int neg = is_signed && (int64_t)bits < 0;
+	uint64_t m = neg ? 0 - bits : bits;
+	int sticky = 0;
+	while (m >> 53) {                                  /* exact in a double once 53 bits */
+		sticky |= (int)(m & 1);
+		m >>= 1;
+	}
+	/* m * 2^k with the bits shifted out kept as a sticky low bit: m is
+	 * exact, and the lost bits lie far below bfloat16's 8 */
+	int k = 0;
+	for (uint64_t t = neg ? 0 - bits : bits; t >> 53; t >>= 1)
+		k++;
+	double d = ldexp((double)(m | (uint64_t)sticky), k);
+	return ir_round_bf16(neg ? -d : d);
 }
 
 uint16_t pj_half_from_double(double x)

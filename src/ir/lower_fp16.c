@@ -33,6 +33,7 @@ static Ref transcendental(Lower *L, int in, Ref x)
 	case IN_FP16_HLOG: r = math_log(&b, x); break;
 	case IN_FP16_HLOG2: r = math_log2(&b, x); break;
 	case IN_FP16_HLOG10: r = math_log10(&b, x); break;
+	case IN_FP16_HTANH: r = math_tanh(&b, x); break;
 	case IN_FP16_HRSQRT: r = mb_div(&b, mb_f(&b, 1.0), mb_sqrt(&b, x)); break;
 	default: ICE(L->c, "cuda.fp16 function %s", intrin_name[in]);
 	}

@@ -698,9 +698,9 @@ Value lower_math_intrin(Lower *L, Expr *e, int in)
 			av[i] = lower_convert(L, av[i], ty_scalar(lp.in[i]), e->call.args[i]->span);
 	}
 	Type *ty = e->ty;
-	if (ty->kind != TY_SCALAR || ty->sk != SK_F16)
+	if (ty->kind != TY_SCALAR || (ty->sk != SK_F16 && ty->sk != SK_BF16))
 		return math_call(L, e, in, av);
-	/* a float16 result: computed as a float32, then rounded once */
+	/* a float16 or bfloat16 result: computed as a float32, then rounded once */
 	e->ty = ty_scalar(SK_F32);
 	Value v = math_call(L, e, in, av);
 	e->ty = ty;

@@ -17,10 +17,25 @@
 
 #include "lower.h"
 
+/* An operation of kind bfloat16 (other than cvt and the memory
+ * operations) is the float32 operation: + - * / and sqrt of values
+ * bfloat16 holds exactly, rounded once more to bfloat16, are rounded
+ * once (float32 has more than twice bfloat16's 8 bits, and 2 more); the
+ * others (neg, abs, min, max, floor, ..., compares) are exact. */
+static int bf16_rounds(Opcode op)
+{
+	return op == O_ADD || op == O_SUB || op == O_MUL || op == O_DIV || op == O_SQRT;
+}
+
 Ref lower_emit(Lower *L, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2, int32_t aux)
 {
 	if (!L->cur)
 		ICE(L->c, "instruction %s emitted in dead code", op_info[op].name);
+	if (ty == SK_BF16 && op != O_CVT && op != O_LOAD && op != O_STORE && op != O_ATOM && op != O_PARAM &&
+	    op != O_FARG && op != O_CRES) {
+		Ref r = ir_ins(L->f, L->cur, op, k, SK_F32, a0, a1, a2, aux);
+		return bf16_rounds(op) ? ir_ins(L->f, L->cur, O_CVT, KS, SK_F32, r, REF_NONE, REF_NONE, SK_BF16) : r;
+	}
 	return ir_ins(L->f, L->cur, op, k, ty, a0, a1, a2, aux);
 }
 
@@ -94,6 +109,8 @@ Ref lower_con_int(Lower *L, ScalarKind sk, int64_t v)
 		return ir_con_bool(L->f, v != 0);
 	if (sk == SK_F16)
 		return ir_con_f32(L->f, ir_round_f16((double)v));
+	if (sk == SK_BF16)
+		return ir_con_f32(L->f, ir_int_to_bf16((uint64_t)v, 1));
 	if (sk == SK_F32)
 		return ir_con_f32(L->f, (float)v);
 	if (sk == SK_F64)
@@ -108,6 +125,8 @@ Ref lower_con_float(Lower *L, ScalarKind sk, double d)
 		return ir_con_bool(L->f, d != 0);
 	if (sk == SK_F16)
 		return ir_con_f32(L->f, ir_round_f16(d));
+	if (sk == SK_BF16)
+		return ir_con_f32(L->f, ir_round_bf16(d));
 	if (sk == SK_F32)
 		return ir_con_f32(L->f, (float)d);
 	if (sk == SK_F64)
@@ -256,7 +275,7 @@ static int cvt_is_noop(ScalarKind from, ScalarKind to)
 
 Ref lower_cvt(Lower *L, Ref r, ScalarKind from, ScalarKind to)
 {
-	if (from == to)
+	if (from == to || (from == SK_BF16 && to == SK_F32))
 		return r;
 	if (to == SK_BOOL) {
 		Cls k = ir_cls_of_sk(from);
@@ -278,6 +297,8 @@ Ref lower_cvt(Lower *L, Ref r, ScalarKind from, ScalarKind to)
 			return lower_con_float(L, to, kc->cls == KS ? (double)kc->s : kc->d);
 		if (lower_is_floatsk(to) && !lower_is_signed(from)) {
 			uint64_t u = scalar_info[from].size == 8 ? (uint64_t)kc->i : (uint32_t)kc->i;
+			if (to == SK_BF16)
+				return ir_con_f32(L->f, ir_int_to_bf16(u, 0));
 			return lower_con_float(L, to, (double)u);
 		}
 		if (!lower_is_signed(from) && scalar_info[from].size == 4)

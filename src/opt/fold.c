@@ -318,6 +318,8 @@ static Ref int_to_kind(Fn *f, int64_t v, int unsig, int to)
 		return ir_con_f32(f, unsig ? (float)(uint64_t)v : (float)v);
 	if (to == SK_F64)
 		return ir_con_f64(f, unsig ? (double)(uint64_t)v : (double)v);
+	if (to == SK_BF16)
+		return ir_con_f32(f, ir_int_to_bf16((uint64_t)v, !unsig));
 	return REF_NONE;
 }
 
@@ -330,15 +332,17 @@ static Ref fold_cvt(Fn *f, Ins *i, Con *a)
 		int64_t v = int_as(con_int(a), from);
 		return int_to_kind(f, v, from == SK_U64, to);
 	}
-	if (from != SK_F32 && from != SK_F64)
+	if (from != SK_F32 && from != SK_F64 && from != SK_BF16)
 		return REF_NONE;
-	double x = from == SK_F32 ? a->s : a->d;
+	double x = from == SK_F64 ? a->d : a->s;
 	if (to == SK_BOOL)
 		return ir_con_bool(f, x != 0);
+	if (to == SK_BF16)
+		return ir_con_f32(f, ir_round_bf16(x));
 	if (to == SK_F32 || to == SK_F64) {
 		if (isnan(x))
 			return REF_NONE;
-		return to == SK_F32 ? ir_con_f32(f, from == SK_F32 ? a->s : (float)a->d) : ir_con_f64(f, x);
+		return to == SK_F32 ? ir_con_f32(f, from != SK_F64 ? a->s : (float)a->d) : ir_con_f64(f, x);
 	}
 	if (!is_int_sk(to))
 		return REF_NONE;

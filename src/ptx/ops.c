@@ -490,7 +490,44 @@ static int is_int_sk(int sk)
 
 static int is_flt_sk(int sk)
 {
-	return sk == SK_F16 || sk == SK_F32 || sk == SK_F64;
+	return sk == SK_F16 || sk == SK_F32 || sk == SK_F64 || sk == SK_BF16;
+}
+
+/* d (f32) = the f32 register f rounded to bfloat16, to nearest even
+ * (sm_80's cvt, through the pair form, which writes a 32-bit register:
+ * the high half is the value's bfloat16, the low half is cleared). */
+static void bf16_of_f32(Emit *e, const char *d, const char *f)
+{
+	const char *r = ptx_tmp(e, KW);
+	ptx_line(e, "cvt.rn.bf16x2.f32 %s, %s, %s;", r, f, f);
+	ptx_line(e, "and.b32 %s, %s, -65536;", r, r);
+	ptx_line(e, "mov.b32 %s, %s;", d, r);
+}
+
+/* An f32 register holding x (an f64 or a 32- or 64-bit integer of kind
+ * from) rounded toward zero, with its lowest bit set when that lost
+ * anything: rounding it to bfloat16 then rounds x itself, once. */
+static const char *f32_round_to_odd(Emit *e, int from, const char *x)
+{
+	const char *t = ptx_tmp(e, KS), *p = ptx_tmp(e, KB), *r = ptx_tmp(e, KW), *r1 = ptx_tmp(e, KW);
+	if (from == SK_F64) {
+		const char *back = ptx_tmp(e, KD);
+		ptx_line(e, "cvt.rz.f32.f64 %s, %s;", t, x);
+		ptx_line(e, "cvt.f64.f32 %s, %s;", back, t);
+		ptx_line(e, "setp.neu.f64 %s, %s, %s;", p, back, x);
+	} else {
+		int wide = from == SK_I64 || from == SK_U64;
+		const char *ity = wide ? (ptx_sk_signed(from) ? "s64" : "u64") : (ptx_sk_signed(from) ? "s32" : "u32");
+		const char *back = ptx_tmp(e, wide ? KL : KW);
+		ptx_line(e, "cvt.rz.f32.%s %s, %s;", ity, t, x);
+		ptx_line(e, "cvt.rzi.%s.f32 %s, %s;", ity, back, t);
+		ptx_line(e, "setp.ne.%s %s, %s, %s;", wide ? "b64" : "b32", p, back, x);
+	}
+	ptx_line(e, "mov.b32 %s, %s;", r, t);
+	ptx_line(e, "or.b32 %s, %s, 1;", r1, r);
+	ptx_line(e, "selp.b32 %s, %s, %s, %s;", r, r1, r, p);
+	ptx_line(e, "mov.b32 %s, %s;", t, r);
+	return t;
 }
 
 /* The .b32/.b64 container type an integer kind is read as. */
@@ -517,6 +554,24 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 	Cls fk = ir_cls_of_sk(from), tk = ir_cls_of_sk(to);
 	if (ptx_cls(e, a) != fk)
 		ICE(e->c, "cvt from kind %d reads a %s", from, cls_name[ptx_cls(e, a)]);
+	if (from == SK_BF16 && to != SK_BF16)
+		from = SK_F32;             /* the register holds the value as a float32 */
+	if (to == SK_BF16 && from != SK_BF16 && from != SK_BOOL) {
+		const char *s = ptx_opnd(e, a);
+		if (from == SK_F32)
+			bf16_of_f32(e, d, s);
+		else if (from == SK_F64 || scalar_info[from].size >= 4)
+			bf16_of_f32(e, d, f32_round_to_odd(e, from, s));
+		else {
+			const char *t = ptx_tmp(e, KS);
+			if (from == SK_F16)
+				ptx_line(e, "mov.f32 %s, %s;", t, s);
+			else
+				ptx_line(e, "cvt.rn.f32.%s %s, %s;", int_src(from), t, s);
+			bf16_of_f32(e, d, t);
+		}
+		return;
+	}
 	if (from == to || (from == SK_F16 && to == SK_F32)) {
 		ptx_line(e, "mov.%s %s, %s;", ptx_movty(tk), d, ptx_opnd(e, a));
 		return;

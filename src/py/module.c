@@ -28,6 +28,7 @@
  */
 #include "py.h"
 #include "../sema/libdevice_tab.h"
+#include "../sema/bf16_tab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -641,7 +642,51 @@ static PyObject *py_libdevice_functions(PyObject *m, PyObject *unused)
 	return t;
 }
 
+/* the names of cuda.bf16's functions (BF16_FUNCS in core.h) */
+static PyObject *py_bf16_functions(PyObject *m, PyObject *unused)
+{
+	static const char *const names[] = {
+#define ROW(X, name, form, a, b) #name,
+		BF16_FUNCS(ROW, X)
+#undef ROW
+	};
+	size_t n = sizeof names / sizeof names[0];
+	PyObject *t = PyTuple_New((Py_ssize_t)n);
+	for (size_t i = 0; t && i < n; i++) {
+		PyObject *s = PyUnicode_FromString(names[i]);
+		if (!s) {
+			Py_CLEAR(t);
+			break;
+		}
+		PyTuple_SET_ITEM(t, (Py_ssize_t)i, s);
+	}
+	return t;
+}
+
+/* ((alias, name), ...): numba-cuda's other spellings of cuda.bf16's functions */
+static PyObject *py_bf16_aliases(PyObject *m, PyObject *unused)
+{
+	static const char *const rows[][2] = {
+#define A(a, name) {#a, #name},
+		BF16_ALIASES(A)
+#undef A
+	};
+	size_t n = sizeof rows / sizeof rows[0];
+	PyObject *t = PyTuple_New((Py_ssize_t)n);
+	for (size_t i = 0; t && i < n; i++) {
+		PyObject *r = Py_BuildValue("(ss)", rows[i][0], rows[i][1]);
+		if (!r) {
+			Py_CLEAR(t);
+			break;
+		}
+		PyTuple_SET_ITEM(t, (Py_ssize_t)i, r);
+	}
+	return t;
+}
+
 static PyMethodDef module_methods[] = {
+	{"bf16_aliases", py_bf16_aliases, METH_NOARGS, "numba-cuda's other names of cuda.bf16's functions"},
+	{"bf16_functions", py_bf16_functions, METH_NOARGS, "the names of cuda.bf16's functions"},
 	{"libdevice_functions", py_libdevice_functions, METH_NOARGS,
 	 "the functions of numba.cuda.libdevice: (name, result types, argument types), one letter a type"},
 	{"compile", py_compile, METH_VARARGS,

@@ -142,6 +142,7 @@ int intrin_dtype(int intrin)
 	case IN_NP_FLOAT64: return SK_F64;
 	case IN_NP_COMPLEX64: return SK_C64;
 	case IN_NP_COMPLEX128: return SK_C128;
+	case IN_BF16_CTOR: return SK_BF16;
 	default: return -1;
 	}
 }

@@ -24,8 +24,11 @@ Conv ty_conversion(const Type *from, const Type *to)
 {
 	if (ty_equal(from, to))
 		return CONV_EXACT;
-	if (from->kind == TY_SCALAR && to->kind == TY_SCALAR)
+	if (from->kind == TY_SCALAR && to->kind == TY_SCALAR) {
+		if (from->sk == SK_BF16 || to->sk == SK_BF16)   /* not one of Numba's number types */
+			return from->sk == SK_BF16 && (to->sk == SK_F32 || to->sk == SK_F64) ? CONV_SAFE : CONV_UNSAFE;
 		return (Conv)conv_table[from->sk][to->sk];
+	}
 	if (from->kind == TY_ARRAY && to->kind == TY_ARRAY) {
 		if (!ty_equal(from->elem, to->elem) || from->ndim != to->ndim || (from->readonly && !to->readonly))
 			return CONV_NONE;

@@ -127,7 +127,7 @@ static int is_namespace(const char *m)
 {
 	static const char *const ns[] = {
 		"math", "numpy", "cuda", "cuda.shared", "cuda.local", "cuda.const", "cuda.atomic",
-		"cuda.fp16", "cuda.libdevice", "cuda.cg", "numba", "numba.types", "cmath",
+		"cuda.fp16", "cuda.bf16", "cuda.libdevice", "cuda.cg", "numba", "numba.types", "cmath", "operator",
 	};
 	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
 		if (strcmp(ns[i], m) == 0)
@@ -149,6 +149,16 @@ Const *resolve_member(Ctx *c, const char *module, const char *attr)
 		Const *v = mk(c, PJ_V_DTYPE, ty_dtype(c, sk));
 		v->s = scalar_info[sk].name;
 		return v;
+	}
+	if (strcmp(module, "cuda.bf16") == 0) {
+		static const char *const alias[][2] = {
+#define A(a, name) {#a, #name},
+			BF16_ALIASES(A)
+#undef A
+		};
+		for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+			if (strcmp(attr, alias[i][0]) == 0)
+				attr = alias[i][1];
 	}
 	const char *q = arena_printf(c->arena, "%s.%s", module, attr);
 	if (is_namespace(q) && strcmp(module, "numba") != 0)

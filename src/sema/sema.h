@@ -124,6 +124,10 @@ Type *type_bit_count(Scope *sc, Expr *e);   /* x.bit_count() of an integer: cuda
 
 /* sema_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN */
 Type *type_fp16_intrin(Scope *sc, Expr *e, int in);
+/* sema_bf16.c: cuda.bf16's functions; a user error unless the target
+ * has bfloat16 (a GPU of compute capability 8.0 or newer). */
+Type *type_bf16_intrin(Scope *sc, Expr *e, int in);
+void sema_check_bf16_target(Scope *sc, Span sp);
 
 /* sema_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM,
  * and every NumPy ufunc called on scalars (numpy.sqrt, abs, floor, ceil

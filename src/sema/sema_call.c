@@ -23,6 +23,7 @@
  * and their .x/.y/.z are int32.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sema.h"
@@ -70,7 +71,7 @@ static const char *members_of(Ctx *c, const char *module)
 		if ((i > IN_VEC_BEGIN && i < IN_VEC_END) || i == IN_CG_GRID || i == IN_CG_GRID_SYNC)
 			continue;   /* named once, below; a grid group's names are no module's members */
 		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
-		    strncmp(q + n + 1, "libdevice.", 10) != 0)
+		    strncmp(q + n + 1, "bf16.", 5) != 0 && strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
 	}
 	return s;
@@ -94,7 +95,7 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
 		const char *hint = *list ? arena_printf(c->arena, "kernels can use %s.%s", mt->name,
 		                                        strcmp(mt->name, "cuda") == 0
-		                                            ? arena_printf(c->arena, "{%s}, the vector types (cuda.float32x3, cuda.float3, ...) and the cuda.shared, cuda.local, cuda.atomic, cuda.fp16 and cuda.libdevice functions", list)
+		                                            ? arena_printf(c->arena, "{%s}, the vector types (cuda.float32x3, cuda.float3, ...) and the cuda.shared, cuda.local, cuda.atomic, cuda.fp16, cuda.bf16 and cuda.libdevice functions", list)
 		                                            : arena_printf(c->arena, "{%s}", list))
 		                  : strcmp(mt->name, "cuda.libdevice") == 0
 		                         ? "kernels can use the functions that numba.cuda.libdevice declares (docs/libdevice.md)"
@@ -395,7 +396,8 @@ static Type *type_abs(Scope *sc, Expr *e, int in)
 	Expr *a = e->call.args[0];
 	Type *t = number_arg(sc, a, in, 1);
 	Type *r = is_bool(t) ? ty_scalar(SK_I64)
-	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64) : t;
+	        : ty_is_complex(t) ? ty_scalar(t->sk == SK_C64 ? SK_F32 : SK_F64)
+	        : t->sk == SK_BF16 ? ty_scalar(SK_F32) : t;     /* as Numba types abs of a bfloat16 */
 	Const *v = NULL;
 	if (a->cval && !ty_is_complex(t) && (v = const_of_type(sc->c, a->cval, r))) {
 		if (v->kind == PJ_V_INT && !is_unsigned(r) && v->i < 0) {
@@ -405,6 +407,27 @@ static Type *type_abs(Scope *sc, Expr *e, int in)
 			v->f = fabs(v->f);
 	}
 	return set(e, r, v);
+}
+
+/* float("nan"), float("-inf"), float("1.5"): the constant, as Python
+ * reads the string (spaces around it allowed; not hexadecimal). */
+static Const *float_of_str(Scope *sc, Expr *a)
+{
+	const char *s = a->cval->s, *p = s;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	char *end;
+	double v = strtod(p, &end);
+	const char *q = p + (*p == '+' || *p == '-');
+	int hex = q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+	while (end != p && (*end == ' ' || *end == '\t' || *end == '\n'))
+		end++;
+	if (end == p || *end || hex)
+		err_at(sc->c, a->span, "float() reads a decimal number, inf or nan",
+		       "could not convert string to float: '%s'", s);
+	Const *r = new_const(sc->c, PJ_V_FLOAT, ty_scalar(SK_F64));
+	r->f = v;
+	return r;
 }
 
 static Type *type_conversion(Scope *sc, Expr *e, int in)
@@ -461,6 +484,8 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 		}
 		return set(e, ty_scalar(SK_BOOL), v);
 	}
+	if (in == IN_FLOAT && t->kind == TY_STR && a->cval && a->cval->kind == PJ_V_STR)
+		return set(e, ty_scalar(SK_F64), float_of_str(sc, a));
 	if (!ty_is_number(t))
 		err_at(c, a->span, "convert numbers", "%s() of a %s is not supported", fname(in), tstr(sc, t));
 	if (ty_is_complex(t) && !(sk == SK_C64 || sk == SK_C128))
@@ -472,6 +497,8 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 		r = ty_is_float(t) ? t : ty_scalar(SK_F64);   /* float(float16) stays, as in Numba */
 	else
 		r = ty_scalar((ScalarKind)sk);
+	if (sk == SK_BF16)
+		sema_check_bf16_target(sc, e->span);
 	return set(e, r, const_of_type(c, a->cval, r));
 }
 
@@ -658,6 +685,10 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 	place_keywords(sc, e, in, names, 3, 2);
 	Expr *shape = e->call.args[0];
 	Type *elem = dtype_of(sc, e->call.args[1]);
+	if (elem->kind == TY_SCALAR && elem->sk == SK_BF16)
+		err_at(c, e->call.args[1]->span, "keep bfloat16 values in float32 arrays (float32(x) converts exactly) "
+		                                 "and make bfloat16s from them",
+		       "arrays of bfloat16 are not supported yet");
 	if (e->call.nargs == 3) {
 		int64_t al;
 		if (!const_int_value(e->call.args[2], &al) || al <= 0 || (al & (al - 1)))
@@ -827,9 +858,70 @@ static Type *type_math1(Scope *sc, Expr *e, int in)
 	return set(e, r, v);
 }
 
+/* operator.add(a, b) and the module's other functions: the call becomes
+ * the expression it stands for (a + b, -a, b in a, a[i], abs(a),
+ * bool(a)), typed and lowered as that expression.  The in-place forms
+ * (operator.iadd) compute the value, as they do on numbers. */
+static Type *type_intrinsic(Scope *sc, Expr *e, int in);
+
+static const struct { int form; AstOp op; } operator_funcs[] = {
+#define O(X, name, form, op) {form, op},
+	OPERATOR_FUNCS(O, _)
+#undef O
+};
+
+static Type *type_operator(Scope *sc, Expr *e, int in)
+{
+	Ctx *c = sc->c;
+	int form = operator_funcs[in - IN_OPF_BEGIN - 1].form;
+	AstOp op = operator_funcs[in - IN_OPF_BEGIN - 1].op;
+	no_keywords(sc, e, in);
+	int n = form == OPF_UNARY || form == OPF_ABS || form == OPF_TRUTH ? 1 : 2;
+	arity(sc, e, in, n, n);
+	Expr **args = e->call.args;
+	switch (form) {
+	case OPF_BINARY:
+		e->kind = E_BINARY;
+		e->bin.op = op;
+		e->bin.a = args[0];
+		e->bin.b = args[1];
+		break;
+	case OPF_UNARY:
+		e->kind = E_UNARY;
+		e->bin.op = op;
+		e->bin.a = args[0];
+		e->bin.b = NULL;
+		break;
+	case OPF_COMPARE: case OPF_CONTAINS: {
+		AstOp *ops = arena_alloc(c->arena, sizeof *ops);
+		Expr **cargs = arena_alloc(c->arena, 2 * sizeof *cargs);
+		int swap = form == OPF_CONTAINS;    /* contains(a, b) is b in a */
+		*ops = op;
+		cargs[0] = args[swap];
+		cargs[1] = args[!swap];
+		e->kind = E_COMPARE;
+		e->cmp.n = 1;
+		e->cmp.ops = ops;
+		e->cmp.args = cargs;
+		break;
+	}
+	case OPF_GETITEM:
+		e->kind = E_SUBSCRIPT;
+		e->sub.obj = args[0];
+		e->sub.index = args[1];
+		break;
+	default:
+		/* abs(a), bool(a): the builtin's call */
+		return type_intrinsic(sc, e, form == OPF_ABS ? IN_ABS : IN_BOOL);
+	}
+	return type_expr(sc, e);
+}
+
 static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 {
 	Ctx *c = sc->c;
+	if (in > IN_OPF_BEGIN && in < IN_OPF_END)
+		return type_operator(sc, e, in);
 	e->call.intrin = in;
 	sema_cpu_refuse(sc, e, in);
 	if (!type_args(sc, e))
@@ -875,6 +967,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 			return type_warp_intrin(sc, e, in);
 		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
 			return type_fp16_intrin(sc, e, in);
+		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
+			return type_bf16_intrin(sc, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return type_math_intrin(sc, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)

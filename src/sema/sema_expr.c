@@ -167,7 +167,8 @@ Const *const_of_type(Ctx *c, const Const *v, Type *to)
 
 double sema_round_float(ScalarKind sk, double x)
 {
-	return sk == SK_F32 ? (double)(float)x : sk == SK_F16 ? (double)ir_round_f16(x) : x;
+	return sk == SK_F32 ? (double)(float)x : sk == SK_F16 ? (double)ir_round_f16(x)
+	     : sk == SK_BF16 ? (double)ir_round_bf16(x) : x;
 }
 
 int const_truth(const Const *v, int *truth)
@@ -228,9 +229,13 @@ Type *sema_binop_type(Ctx *c, AstOp op, Type *a, Type *b, Type **opty)
 	switch (op) {
 	case OP_ADD: case OP_SUB: case OP_MUL:
 		t = ot = half_pair(a, b) ? ty_scalar(SK_F16) : ty_promote(a, b);
+		if (a->sk == SK_BF16 && b->sk == SK_BF16)
+			t = ot = a;        /* bfloat16 with another number computes as a float32 would */
 		break;
 	case OP_DIV:
-		if (half_pair(a, b))
+		if (a->sk == SK_BF16 && b->sk == SK_BF16)
+			t = ot = a;
+		else if (half_pair(a, b))
 			t = ot = ty_scalar(SK_F16);
 		else if (is_intlike(a) && is_intlike(b))
 			t = ot = ty_scalar(SK_F64);

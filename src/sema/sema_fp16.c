@@ -5,7 +5,7 @@
  *   hfma (a, b, c)                       float16, rounded once
  *   hneg habs hsqrt hrsqrt hrcp (a)      float16
  *   hsin hcos hexp hexp2 hexp10 (a)      float16
- *   hlog hlog2 hlog10 (a)                float16
+ *   hlog hlog2 hlog10 htanh (a)          float16
  *   hfloor hceil htrunc hrint (a)        float16
  *   hmax hmin (a, b)                     float16; NaN only when both are
  *   heq hne hgt hge hlt hle (a, b)       bool; false when either is NaN

@@ -134,7 +134,7 @@ static Type *number(Scope *sc, int in, Expr *a, int complex_ok)
 
 static Type *f32_or_f64(Type *t)
 {
-	return ty_scalar(t->sk == SK_F32 || t->sk == SK_F16 ? SK_F32 : SK_F64);
+	return ty_scalar(t->sk == SK_F32 || t->sk == SK_F16 || t->sk == SK_BF16 ? SK_F32 : SK_F64);
 }
 
 /* math: float32 stays, everything else computes in float64 */
@@ -144,13 +144,14 @@ static Type *math_type(Type *t)
 }
 
 /* A float16 stays a float16 through the functions that Numba routes to
- * CUDA's half-precision ones (the others compute it as a float32). */
+ * CUDA's half-precision ones, and a bfloat16 a bfloat16 through those
+ * numba.cuda.bf16 overloads (the others compute it as a float32). */
 static Type *math1_type(int in, Type *t)
 {
 	switch (in) {
 	case IN_MATH_SIN: case IN_MATH_COS: case IN_MATH_TANH: case IN_MATH_EXP: case IN_MATH_EXP2:
 	case IN_MATH_LOG: case IN_MATH_LOG2: case IN_MATH_LOG10:
-		if (t->sk == SK_F16)
+		if (t->sk == SK_F16 || (t->sk == SK_BF16 && in != IN_MATH_LOG2))
 			return t;
 		break;
 	}

@@ -44,6 +44,7 @@ static const struct {
 	{"uint64", SK_U64}, {"u8", SK_U64}, {"uintp", SK_U64}, {"uint", SK_U64}, {"ulong", SK_U64},
 	{"ulonglong", SK_U64}, {"size_t", SK_U64},
 	{"float16", SK_F16}, {"f2", SK_F16}, {"half", SK_F16},
+	{"bfloat16", SK_BF16}, {"__nv_bfloat16", SK_BF16},
 	{"float32", SK_F32}, {"f4", SK_F32}, {"float_", SK_F32}, {"single", SK_F32},
 	{"float64", SK_F64}, {"f8", SK_F64}, {"double", SK_F64},
 	{"complex64", SK_C64}, {"c8", SK_C64},
@@ -159,6 +160,10 @@ static ScalarKind scalar_name(SigParser *p)
 	ScalarKind sk = ty_sk_from_name(base_name(p));
 	if ((int)sk < 0)
 		sig_error(p, p->off, p->len, "unknown type '%s' in signature", tok_text(p));
+	if (sk == SK_BF16)
+		err_at(p->c, (Span){p->src, p->off, p->len > 0 ? p->len : 1},
+		       "pass float32 values (exact for every bfloat16) and make bfloat16s in the kernel with bfloat16(x)",
+		       "bfloat16 arguments and arrays are not supported yet%s", "");
 	next(p);
 	return sk;
 }

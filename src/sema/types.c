@@ -40,6 +40,7 @@ const ScalarInfo scalar_info[NSK] = {
 	[SK_F64] = {"float64", "f8", 8, 0, 1, 1, 0},
 	[SK_C64] = {"complex64", "c8", 8, 0, 1, 0, 1},
 	[SK_C128] = {"complex128", "c16", 16, 0, 1, 0, 1},
+	[SK_BF16] = {"bfloat16", "bf16", 2, 0, 1, 1, 0},
 };
 
 ScalarKind sk_unsigned(ScalarKind sk)
@@ -56,7 +57,7 @@ ScalarKind sk_unsigned(ScalarKind sk)
 static Type scalars[NSK] = {
 #define S(k) [k] = {.kind = TY_SCALAR, .sk = k}
 	S(SK_BOOL), S(SK_I8), S(SK_I16), S(SK_I32), S(SK_I64), S(SK_U8), S(SK_U16),
-	S(SK_U32), S(SK_U64), S(SK_F16), S(SK_F32), S(SK_F64), S(SK_C64), S(SK_C128),
+	S(SK_U32), S(SK_U64), S(SK_F16), S(SK_F32), S(SK_F64), S(SK_C64), S(SK_C128), S(SK_BF16),
 #undef S
 };
 static Type none_type = {.kind = TY_NONE};
@@ -310,6 +311,8 @@ static ScalarKind promote_types(ScalarKind x, ScalarKind y)
 		return y;
 	if (y == SK_BOOL)
 		return x;
+	if (x == SK_BF16 || y == SK_BF16)     /* bfloat16 with another: as a float32 */
+		return promote_types(x == SK_BF16 ? SK_F32 : x, y == SK_BF16 ? SK_F32 : y);
 	const ScalarInfo *ix = &scalar_info[x], *iy = &scalar_info[y];
 	if (ix->is_complex || iy->is_complex) {
 		/* the component float that holds both */

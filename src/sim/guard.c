@@ -107,7 +107,7 @@ static int kind_bytes(int sk)
 {
 	switch (sk) {
 	case SK_I8: case SK_U8: case SK_BOOL: return 1;
-	case SK_I16: case SK_U16: case SK_F16: return 2;
+	case SK_I16: case SK_U16: case SK_F16: case SK_BF16: return 2;
 	case SK_I32: case SK_U32: case SK_F32: return 4;
 	default: return 8;
 	}

@@ -65,12 +65,13 @@ static Reg cvt(Reg x, int aux)
 	int from = aux & 255, to = aux >> 8;
 	Reg r;
 	r.u = 0;
-	if (from == SK_F16 || from == SK_F32 || from == SK_F64) {
+	if (from == SK_F16 || from == SK_F32 || from == SK_F64 || from == SK_BF16) {
 		double v = from == SK_F64 ? x.d : (double)x.s;
 		switch (to) {
 		case SK_F64: r.d = v; break;
 		case SK_F32: r.s = from == SK_F64 ? (float)x.d : x.s; break;
 		case SK_F16: r.s = ir_round_f16(v); break;
+		case SK_BF16: r.s = ir_round_bf16(v); break;
 		case SK_BOOL: r.u = v != 0; break;
 		default: r = int_to((uint64_t)ir_float_to_int(v, (ScalarKind)to), to); break;
 		}
@@ -87,6 +88,7 @@ static Reg cvt(Reg x, int aux)
 	case SK_F64: r.d = sg ? (double)(int64_t)u : (double)u; break;
 	case SK_F32: r.s = sg ? (float)(int64_t)u : (float)u; break;
 	case SK_F16: r.s = ir_round_f16(sg ? (double)(int64_t)u : (double)u); break;
+	case SK_BF16: r.s = ir_int_to_bf16(u, sg); break;
 	default: r = int_to(u, to); break;
 	}
 	return r;

@@ -115,7 +115,7 @@ static int is_signed(int sk)
 
 static int sk_size(int sk)
 {
-	static const int size[NSK] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+	static const int size[NSK] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 2};
 	return sk >= 0 && sk < NSK ? size[sk] : 0;
 }
 
@@ -477,7 +477,8 @@ static void ins_cmp(Prep *s, Ins *i, int32_t d, int32_t a, int32_t b, int32_t lo
 static void ins_cvt(Prep *s, Ins *i, int32_t d, int32_t a, int32_t loc)
 {
 	int from = i->ty, to = i->aux;
-	if (from < 0 || from >= NSK || to < 0 || to >= NSK || from >= SK_C64 || to >= SK_C64)
+	if (from < 0 || from >= NSK || to < 0 || to >= NSK || from == SK_C64 || from == SK_C128 ||
+	    to == SK_C64 || to == SK_C128)
 		bad(s, "conversion between unsupported kinds", i->op);
 	int op = S_CVT;
 	if (from == to)

@@ -22,6 +22,8 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   cudadecl, cgutils, models,  whose registrations are accepted and refused where a
   typing.templates,           kernel reaches them
   core.imputils
+  numba.cuda.bf16             ptxjit.cuda.bf16 (and _internal.cuda_bf16: its names
+                              as CUDA's cuda_bf16.h spells them)
   numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
                               stubs, np.numpy_support: the ptxjit modules of
                               the same role)
@@ -81,9 +83,11 @@ PTXJIT_MODULES = {
     "cudadrv.nvrtc": "ptxjit.cuda.nvrtc",
     "cudadrv.linkable_code": "ptxjit.cuda.linkable",
     "core.callconv": "ptxjit.cuda.callconv",
+    "bf16": "ptxjit.cuda.bf16",
+    "_internal.cuda_bf16": "ptxjit.cuda._cuda_bf16",
 }
 # packages of ours that only hold the files above
-OWN_PACKAGES = {"core", "np", "cudadrv"}
+OWN_PACKAGES = {"core", "np", "cudadrv", "_internal"}
 
 
 # the settings shim_config.py answers itself (one dict for every module

@@ -59,6 +59,7 @@ from . import launchconfig, nvrtc  # noqa: F401,E402
 from .linkable import (  # noqa: F401
     LinkableCode, PTXSource, CUSource, Cubin, Fatbin, Object, Archive, LTOIR, declare_device,
 )
+from . import bf16  # noqa: F401,E402
 from .dispatcher import (  # noqa: F401
     CUDADispatcher, compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, jit,
 )

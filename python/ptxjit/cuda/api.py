@@ -188,8 +188,9 @@ def is_float16_supported():
 
 
 def is_bfloat16_supported():
-    """False: ptxjit kernels have no bfloat16 type."""
-    return False
+    """True when kernels can compute with bfloat16: on the simulator, and
+    on a device of compute capability 8.0 or later."""
+    return _core.is_simulator() or get_current_device().compute_capability >= (8, 0)
 
 
 def detect():

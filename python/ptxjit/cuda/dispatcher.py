@@ -346,6 +346,16 @@ def _build_resolve_table():
     for name in ("math", "cmath"):        # a kernel can name them only once imported
         if name in sys.modules:
             table._add_math(sys.modules[name])
+    from . import bf16
+    add(bf16, "module", "cuda.bf16")
+    add(_types.bfloat16, "dtype", "bfloat16")
+    for obj in bf16.FUNCTIONS.values():   # each under its own name, whatever alias imported it
+        add(obj, "intrin", obj._qualname, None)
+    ml_dtypes = sys.modules.get("ml_dtypes")
+    if ml_dtypes is not None:
+        add(ml_dtypes.bfloat16, "dtype", "bfloat16")
+    import operator                       # its functions are the operators (src/sema/sema_call.c)
+    table._add_math(operator)
     _core.set_resolve_table(table)
     _table = table
     _table_ready = True

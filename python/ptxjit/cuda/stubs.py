@@ -89,7 +89,7 @@ atomic = Namespace("cuda.atomic", [
 
 fp16 = Namespace("cuda.fp16", [
     "hadd", "hsub", "hmul", "hdiv", "hfma", "hneg", "habs", "hsin", "hcos", "hlog", "hlog10", "hlog2",
-    "hexp", "hexp10", "hexp2", "hfloor", "hceil", "hsqrt", "hrsqrt", "hrcp", "hrint", "htrunc",
+    "hexp", "hexp10", "hexp2", "hfloor", "hceil", "hsqrt", "hrsqrt", "hrcp", "hrint", "htrunc", "htanh",
     "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
 ])
 
