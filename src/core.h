@@ -450,6 +450,11 @@ const char *ufunc_loops(int intrin);
 int ufunc_nin(int intrin);
 /* Fills loop for arguments of kinds args[0..nargs-1]; 0 if no loop fits. */
 int ufunc_loop(int intrin, int nargs, const ScalarKind *args, UfuncLoop *loop);
+/* The same with explicit output arrays of element kinds outs[0..nouts-1]:
+ * the loop's results must cast to them "same_kind" (Numba's rule). */
+int ufunc_loop_out(int intrin, int nargs, const ScalarKind *args, int nouts, const ScalarKind *outs,
+                   UfuncLoop *loop);
+int ufunc_nout(int intrin);
 /* "real numbers", "bool or integers": what argument i of the ufunc takes. */
 const char *ufunc_takes(int intrin, int i);
 /* "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)", ... */

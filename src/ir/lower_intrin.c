@@ -330,6 +330,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 			return complex_ctor(L, e);
 		return construct(L, e, e->ty);
 	}
+	if (ufunc_loops(in) && e->call.nargs > ufunc_nin(in))
+		return lower_math_intrin(L, e, in);   /* into output arrays */
 	switch (in) {
 	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE: case IN_NP_ZEROS_LIKE:
 	case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE: case IN_ARRAY_COPY:
