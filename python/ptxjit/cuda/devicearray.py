@@ -53,6 +53,21 @@ def new_device_array(shape, strides, dtype):
     return DeviceNDArray(shape, strides, dtype)
 
 
+class _Flags(dict):
+    """DeviceNDArray.flags: a dict, read also as NumPy's flags are
+    (.c_contiguous, .f_contiguous, .contiguous)."""
+
+    @property
+    def c_contiguous(self):
+        return self["C_CONTIGUOUS"]
+
+    @property
+    def f_contiguous(self):
+        return self["F_CONTIGUOUS"]
+
+    contiguous = c_contiguous
+
+
 class DeviceNDArray(_core.DeviceArray):
     """An array on the device.  Make one with cuda.to_device(ndarray),
     cuda.device_array(shape, dtype) or cuda.device_array_like(ndarray)."""
@@ -135,6 +150,24 @@ class DeviceNDArray(_core.DeviceArray):
 
     def _contiguous(self):
         return self._layout in "CF"
+
+    @property
+    def flags(self):
+        """{'C_CONTIGUOUS': ..., 'F_CONTIGUOUS': ...} from the shape and
+        strides, by NumPy's rule (an extent of 1 has any stride; an empty
+        array is both), as Numba's DeviceNDArray.flags."""
+        def contiguous(axes):
+            if 0 in self.shape:
+                return True
+            want = self.itemsize
+            for i in axes:
+                if self.shape[i] != 1:
+                    if self.strides[i] != want:
+                        return False
+                    want *= self.shape[i]
+            return True
+        n = len(self.shape)
+        return _Flags(C_CONTIGUOUS=contiguous(range(n - 1, -1, -1)), F_CONTIGUOUS=contiguous(range(n)))
 
     def __repr__(self):
         return "<ptxjit.cuda.DeviceNDArray shape=%s dtype=%s%s>" % (
@@ -382,3 +415,22 @@ def _sync(stream):
 def _unpickle_device_array(host):
     from .api import to_device
     return to_device(host)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(a device array holding obj, whether it was copied): a device array
+    (or an object with __cuda_array_interface__) is returned as it is;
+    anything else goes through np.asarray and is copied to the device when
+    copy is true, as Numba's auto_device.  A NumPy array that is neither C-
+    nor F-contiguous is refused (ValueError)."""
+    from .api import as_cuda_array, device_array, to_device
+    if isinstance(obj, DeviceNDArray):
+        return obj, False
+    if hasattr(obj, "__cuda_array_interface__"):
+        return as_cuda_array(obj), False
+    a = np.asarray(obj)
+    if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        raise ValueError("Array contains non-contiguous buffer: copy it first (np.ascontiguousarray)")
+    if copy:
+        return to_device(a, stream=stream), True
+    return device_array(a.shape, a.dtype, strides=a.strides, stream=stream), True
