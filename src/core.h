@@ -546,6 +546,9 @@ const char *ty_record_str(Ctx *c, const Type *rec);
 	X(IN_NP_EMPTY_LIKE, "numpy.empty_like") X(IN_NP_ZEROS_LIKE, "numpy.zeros_like") \
 	X(IN_NP_ONES_LIKE, "numpy.ones_like") X(IN_NP_COPY, "numpy.copy") X(IN_NP_ARANGE, "numpy.arange") \
 	X(IN_ARRAY_COPY, "array.copy") \
+	/* array methods that make views (sema_arrayview.c, lower_arrayview.c) */ \
+	X(IN_ARRAY_VIEW, "array.view") X(IN_ARRAY_RESHAPE, "array.reshape") \
+	X(IN_ARRAY_TRANSPOSE, "array.transpose") \
 	/* cuda: reducing barriers, fences, warp operations, bit and float \
 	 * intrinsics (sema_warp.c, lower_warp.c) */ \
 	X(IN_SYNCTHREADS_COUNT, "cuda.syncthreads_count") X(IN_SYNCTHREADS_AND, "cuda.syncthreads_and") \

@@ -193,6 +193,11 @@ void lower_nd_loop(Lower *L, int nd, Ref *shape, NdBody body, void *ctx);   /* C
 Ref lower_elem_addr(Lower *L, Value arr, const Ref *idx, int nd);   /* broadcast to nd indices */
 void lower_check_broadcast(Lower *L, Value arr, const Ref *shape, int nd, const char *msg);
 Value lower_ufunc_out(Lower *L, Expr *e, int in, Value *av);   /* np.f(x, out) */
+
+/* lower_arrayview.c: a.T, a.real, a.imag (of the array a), a.view(),
+ * a.reshape(), a.transpose() */
+Value lower_array_view_attr(Lower *L, Expr *e, Value a);
+Value lower_array_method(Lower *L, Expr *e, int in);
 /* lower_libdevice.c */
 Value lower_libdevice(Lower *L, Expr *e, int in);
 Ref lower_math_pow(Lower *L, ScalarKind sk, Ref x, Ref y);   /* x ** y of floats */

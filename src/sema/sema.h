@@ -127,6 +127,10 @@ Type *type_vector_attr(Scope *sc, Expr *e, Type *vt);
 /* sema_libdevice.c */
 Type *type_libdevice(Scope *sc, Expr *e, int in);
 Type *type_ufunc(Scope *sc, Expr *e, int in);
+/* sema_arrayview.c: a.strides, a.nbytes, a.T, a.real, a.imag and the
+ * methods a.view(dtype), a.reshape(shape), a.transpose() */
+Type *sema_array_attr(Scope *sc, Expr *e, Type *at, Span nsp);
+Type *sema_array_method(Scope *sc, Expr *e, int in);
 
 /* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */
 Type *type_cpu_call(Scope *sc, Expr *e, int in);

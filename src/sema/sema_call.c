@@ -125,8 +125,7 @@ Type *type_attr(Scope *sc, Expr *e)
 			           NULL);
 		if (strcmp(name, "copy") == 0)
 			return set(e, ty_intrin(c, IN_ARRAY_COPY), NULL);   /* a.copy(): sema_cpu.c */
-		err_at(c, nsp, "kernels can use the array attributes shape, size, ndim, itemsize and dtype",
-		       "arrays have no attribute '%s' that kernels can use", name);
+		return sema_array_attr(sc, e, ot, nsp);   /* strides, nbytes, T, real, imag, views */
 	case TY_RECORD:
 		return sema_record_attr(sc, e, ot);
 	case TY_DIM3:
@@ -812,6 +811,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE: case IN_NP_ZEROS_LIKE:
 	case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE: case IN_ARRAY_COPY:
 		return type_cpu_call(sc, e, in);
+	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
+		return sema_array_method(sc, e, in);
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
 	case IN_MIN: case IN_MAX: return type_minmax(sc, e, in);
