@@ -728,7 +728,7 @@ FEATURES = [
      NO, 'Raises `NotImplementedError`: use `device_array`.',
      []),
     ('2.23', 'DeviceNDArray methods', '`.copy_to_host(ary=None, stream=0)`, `.copy_to_device(ary, stream=0)`, `.split(section)`, `.reshape(...)`, `.ravel()`, `.view(dtype)`, `.squeeze()`, `.T`, `.transpose(axes)`, `.is_c_contiguous()`, `.is_f_contiguous()`, `.get_ipc_handle()`, slicing/`__getitem__`/`__setitem__` (device-side broadcast assign), `.nbytes`, `.gpu_data`, `.device_ctypes_pointer`, `__cuda_array_interface__`',
-     PARTLY, 'Copies, slicing, `reshape`, `ravel`, `view`, `.T`, `split`, contiguity; no `squeeze`, `gpu_data` or IPC handles.',
+     PARTLY, 'Copies, slicing, `reshape`, `ravel`, `view`, `.T`, `split`, contiguity and `.flags`, `.gpu_data` (its `device_pointer`); no `squeeze` or IPC handles.',
      ['test_runtime.py::test_slicing_views', 'test_runtime.py::test_reshape_transpose_view', 'test_runtime.py::test_round_trip']),
     ('2.23', 'Device records', '`DeviceRecord` with `copy_to_host/copy_to_device`',
      NO, 'Records reach the device as record arrays or scalars.',

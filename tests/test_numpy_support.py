@@ -62,3 +62,17 @@ def test_auto_device(rng):
     assert s.copy_to_host() == np.array(3)
     with pytest.raises(ValueError, match="non-contiguous"):
         auto_device(x[::2])
+
+
+def test_gpu_data(rng):
+    x = rng.integers(0, 1 << 40, 16)
+    d = cuda.to_device(x)
+    v = d.view(np.float64)
+    assert v.gpu_data == d.gpu_data and d.gpu_data.size >= x.nbytes
+    assert d[2:].gpu_data != d.gpu_data
+    assert d[2:].gpu_data.device_pointer.value == d.gpu_data.device_pointer.value + 16
+    t = np.arange("2005-02", "2005-03", dtype="datetime64[D]")
+    dt = cuda.to_device(t)
+    iv = dt.view(np.int64)
+    np.testing.assert_array_equal(iv.copy_to_host(), t.view(np.int64))
+    assert iv.gpu_data == dt.gpu_data

@@ -53,6 +53,33 @@ def new_device_array(shape, strides, dtype):
     return DeviceNDArray(shape, strides, dtype)
 
 
+class MemoryPointer:
+    """DeviceNDArray.gpu_data: an address in device memory and the
+    allocation that holds it (kept alive while this object lives)."""
+    __slots__ = ("owner", "ptr", "size")
+
+    def __init__(self, owner, ptr, size):
+        self.owner, self.ptr, self.size = owner, ptr, size
+
+    @property
+    def device_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self.ptr or None)
+
+    @property
+    def device_pointer_value(self):
+        return self.ptr or None
+
+    def __eq__(self, other):
+        return isinstance(other, MemoryPointer) and other.owner is self.owner and other.ptr == self.ptr
+
+    def __hash__(self):
+        return hash((id(self.owner), self.ptr))
+
+    def __repr__(self):
+        return "<MemoryPointer 0x%x, %d bytes>" % (self.ptr or 0, self.size)
+
+
 class _Flags(dict):
     """DeviceNDArray.flags: a dict, read also as NumPy's flags are
     (.c_contiguous, .f_contiguous, .contiguous)."""
@@ -133,6 +160,18 @@ class DeviceNDArray(_core.DeviceArray):
     def device_ctypes_pointer(self):
         import ctypes
         return ctypes.c_void_p(self._ptr or None)
+
+    @property
+    def gpu_data(self):
+        """The memory the array starts at, as Numba's MemoryPointer:
+        .device_pointer (a ctypes c_void_p) and .size (bytes from there to
+        the end of the allocation); equal for arrays that start at the same
+        address of the same allocation (a view of another dtype)."""
+        root = self
+        while isinstance(root._owner, DeviceNDArray):
+            root = root._owner
+        size = root._alloc_size - (self._ptr - root._ptr) if root._alloc_size else self.nbytes
+        return MemoryPointer(root, self._ptr, size)
 
     @property
     def alloc_size(self):
