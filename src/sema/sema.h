@@ -130,6 +130,10 @@ Type *type_ufunc(Scope *sc, Expr *e, int in);
 /* sema_arrayview.c: a.strides, a.nbytes, a.T, a.real, a.imag and the
  * methods a.view(dtype), a.reshape(shape), a.transpose() */
 Type *sema_array_attr(Scope *sc, Expr *e, Type *at, Span nsp);
+/* resolve.c: a member of a namespace global (an Enum class; a TY_MODULE
+ * named "@NAME"): NAME.attr, or NAME[key] with key a constant string */
+Const *sema_namespace_member(Ctx *c, const PjFunc *f, const char *ns, const char *attr, const char *key,
+                             Span sp);
 Type *sema_array_method(Scope *sc, Expr *e, int in);
 
 /* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */

@@ -81,6 +81,11 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 {
 	Ctx *c = sc->c;
 	const char *name = e->attr.name;
+	if (mt->name[0] == '@') {   /* an Enum class: its member */
+		Const *m = sema_namespace_member(c, sc->func, mt->name + 1, name, NULL,
+		                                 e->attr.name_span.src ? e->attr.name_span : e->span);
+		return set(e, m->ty, m);
+	}
 	Const *cv = resolve_member(c, mt->name, name);
 	if (!cv || !cv->ty) {
 		const char *list = strcmp(mt->name, "cuda.libdevice") == 0 ? "" : members_of(c, mt->name);
