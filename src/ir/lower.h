@@ -198,6 +198,7 @@ Value lower_ufunc_out(Lower *L, Expr *e, int in, Value *av);   /* np.f(x, out) *
  * a.reshape(), a.transpose() */
 Value lower_array_view_attr(Lower *L, Expr *e, Value a);
 Value lower_array_method(Lower *L, Expr *e, int in);
+Value lower_reduce(Lower *L, Expr *e, int in);   /* lower_reduce.c: np.sum(a), a.sum(), ... */
 /* lower_libdevice.c */
 Value lower_libdevice(Lower *L, Expr *e, int in);
 Ref lower_math_pow(Lower *L, ScalarKind sk, Ref x, Ref y);   /* x ** y of floats */

@@ -29,7 +29,8 @@ static Type *set(Expr *e, Type *t, Const *cv)
 }
 
 static const char ARRAY_ATTRS[] = "kernels can use the array attributes shape, strides, size, ndim, itemsize, "
-                                  "nbytes, dtype, T, real, imag and the methods view, reshape, transpose";
+                                  "nbytes, dtype, T, real, imag and the methods view, reshape, transpose, sum, prod, "
+                                  "min, max, all, any, mean";
 
 static Type *with(Ctx *c, Type *at, Type *elem, int ndim, char layout)
 {
@@ -68,6 +69,8 @@ Type *sema_array_attr(Scope *sc, Expr *e, Type *at, Span nsp)
 		return set(e, ty_intrin(c, IN_ARRAY_RESHAPE), NULL);
 	if (strcmp(name, "transpose") == 0)
 		return set(e, ty_intrin(c, IN_ARRAY_TRANSPOSE), NULL);
+	if (sema_reduce_method(name))
+		return set(e, ty_intrin(c, sema_reduce_method(name)), NULL);   /* a.sum(): sema_reduce.c */
 	err_at(c, nsp, ARRAY_ATTRS, "arrays have no attribute '%s' that kernels can use", name);
 }
 

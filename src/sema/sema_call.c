@@ -818,6 +818,9 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 		return type_cpu_call(sc, e, in);
 	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
 		return sema_array_method(sc, e, in);
+	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
+	case IN_NP_MEAN:
+		return sema_reduce(sc, e, in);
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
 	case IN_MIN: case IN_MAX: return type_minmax(sc, e, in);
