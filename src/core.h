@@ -459,6 +459,13 @@ const char *ufunc_loops(int intrin);
 int ufunc_nin(int intrin);
 /* Fills loop for arguments of kinds args[0..nargs-1]; 0 if no loop fits. */
 int ufunc_loop(int intrin, int nargs, const ScalarKind *args, UfuncLoop *loop);
+/* The same with explicit output arrays of element kinds outs[0..nouts-1]:
+ * the loop's results must cast to them "same_kind" (Numba's rule). */
+int ufunc_loop_out(int intrin, int nargs, const ScalarKind *args, int nouts, const ScalarKind *outs,
+                   UfuncLoop *loop);
+int ufunc_nout(int intrin);
+/* sema_reduce.c: the array that np.sum(a) or a.sum() (IN_NP_SUM ..) reduces */
+Expr *sema_reduced_array(Expr *e);
 /* "real numbers", "bool or integers": what argument i of the ufunc takes. */
 const char *ufunc_takes(int intrin, int i);
 /* "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)", ... */
@@ -584,6 +591,13 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	 * IN_CG_GRID whose .sync() is the grid-wide barrier (a BAR of aux 1) */ \
 	X(IN_CG_THIS_GRID, "cuda.cg.this_grid") X(IN_CG_GRID, "cuda.cg.grid_group") \
 	X(IN_CG_GRID_SYNC, "cuda.cg.grid_group.sync") \
+	/* array methods that make views (sema_arrayview.c, lower_arrayview.c) */ \
+	X(IN_ARRAY_VIEW, "array.view") X(IN_ARRAY_RESHAPE, "array.reshape") \
+	X(IN_ARRAY_TRANSPOSE, "array.transpose") \
+	/* reductions of a whole array to a scalar (sema_reduce.c, lower_reduce.c) */ \
+	X(IN_NP_SUM, "numpy.sum") X(IN_NP_PROD, "numpy.prod") X(IN_NP_AMIN, "numpy.min") \
+	X(IN_NP_AMAX, "numpy.max") X(IN_NP_ALL, "numpy.all") X(IN_NP_ANY, "numpy.any") \
+	X(IN_NP_MEAN, "numpy.mean") \
 	/* cuda: reducing barriers, fences, warp operations, bit and float \
 	 * intrinsics (sema_warp.c, lower_warp.c) */ \
 	X(IN_SYNCTHREADS_COUNT, "cuda.syncthreads_count") X(IN_SYNCTHREADS_AND, "cuda.syncthreads_and") \

@@ -34,8 +34,10 @@ enum {
 	PJ_V_FUNC,      /* func: another jitted (device) function, or an overloaded one */
 	PJ_V_EXC,       /* s: exception class name, "ValueError" */
 	PJ_V_ARRAY,     /* a constant host array: data, sk (dtype name in s), ndim, shape */
-	PJ_V_DEVARRAY   /* a device array, captured by address: i the address, s the dtype name,
+	PJ_V_DEVARRAY,  /* a device array, captured by address: i the address, s the dtype name,
 	                   ndim, shape, strides (bytes), readonly */
+	PJ_V_NAMESPACE  /* an object whose members kernels read as constants (an Enum class):
+	                   s its name; the resolver answers "s.attr" and "s[key]" */
 };
 
 typedef struct PjValue {

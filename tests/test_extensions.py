@@ -111,7 +111,7 @@ def test_retr_copies_back_after_the_launch(rng):
     tys = [t for t, _, _ in ext.seen]
     assert tys[0] is None                                   # a Boxed has no type the launch knows
     assert isinstance(tys[1], types.ArrayType) and str(tys[1]) == "float64[::1]"
-    assert tys[1].dtype == np.float64 and tys[1].ndim == 1 and tys[1].layout == "C"
+    assert tys[1].dtype is types.float64 and tys[1].ndim == 1 and tys[1].layout == "C"
     assert tys[2] == types.float64
     assert [s for _, _, s in ext.seen] == [0, 0, 0]
 

@@ -1225,7 +1225,10 @@ def rebuild(func):
             d.fail(0, "this lambda")
         value = body[0].text[len("return "):] if body[0].text != "return" else "None"
         return "lambda %s: %s\n" % (_params(func, d), value), d.lines[0][0] or first
-    name = code.co_name if code.co_name.isidentifier() else "_f"
+    # the name the function answers to (a function made by exec and renamed
+    # is looked up by its __name__)
+    name = func.__name__ if func.__name__.isidentifier() else \
+        code.co_name if code.co_name.isidentifier() else "_f"
     w = _Writer(first)
     w.put(first, 0, "def %s(%s):" % (name, _params(func, d)))
     if not body:

@@ -104,7 +104,9 @@ class ArrayType(Type):
 
     @property
     def dtype(self):
-        return self.dtype_type.dtype
+        """The element type, as Numba's Array.dtype (float32[:].dtype is
+        float32; its NumPy dtype is float32[:].dtype.dtype)."""
+        return self.dtype_type
 
 
 # Numba's name of the class: types.Array(float32, 2, 'C') is float32[:, ::1],

@@ -185,6 +185,21 @@ Value lower_bf16_intrin(Lower *L, Expr *e, int in);     /* lower_bf16.c */
 
 /* lower_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
 Value lower_math_intrin(Lower *L, Expr *e, int in);
+/* a ufunc on scalars av (any kinds) in loop lp, its value of type res */
+Value lower_ufunc_scalar(Lower *L, Expr *e, int in, Value *av, const UfuncLoop *lp, Type *res);
+
+/* lower_elementwise.c: loops over every element of an array */
+typedef void (*NdBody)(Lower *L, Ref *idx, void *ctx);
+void lower_nd_loop(Lower *L, int nd, Ref *shape, NdBody body, void *ctx);   /* C order */
+Ref lower_elem_addr(Lower *L, Value arr, const Ref *idx, int nd);   /* broadcast to nd indices */
+void lower_check_broadcast(Lower *L, Value arr, const Ref *shape, int nd, const char *msg);
+Value lower_ufunc_out(Lower *L, Expr *e, int in, Value *av);   /* np.f(x, out) */
+
+/* lower_arrayview.c: a.T, a.real, a.imag (of the array a), a.view(),
+ * a.reshape(), a.transpose() */
+Value lower_array_view_attr(Lower *L, Expr *e, Value a);
+Value lower_array_method(Lower *L, Expr *e, int in);
+Value lower_reduce(Lower *L, Expr *e, int in);   /* lower_reduce.c: np.sum(a), a.sum(), ... */
 /* lower_libdevice.c */
 Value lower_libdevice(Lower *L, Expr *e, int in);
 Ref lower_math_pow(Lower *L, ScalarKind sk, Ref x, Ref y);   /* x ** y of floats */

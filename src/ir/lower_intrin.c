@@ -330,10 +330,17 @@ Value lower_call_intrin(Lower *L, Expr *e)
 			return complex_ctor(L, e);
 		return construct(L, e, e->ty);
 	}
+	if (ufunc_loops(in) && e->call.nargs > ufunc_nin(in))
+		return lower_math_intrin(L, e, in);   /* into output arrays */
 	switch (in) {
 	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE: case IN_NP_ZEROS_LIKE:
 	case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE: case IN_ARRAY_COPY:
 		return lower_cpu_intrin(L, e, in);
+	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
+		return lower_array_method(L, e, in);
+	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
+	case IN_NP_MEAN:
+		return lower_reduce(L, e, in);
 	case IN_RANGE:
 		err_at(L->c, e->span, "use range() as the iterable of a for loop: for i in range(n):",
 		       "range() is only supported in a for loop");
@@ -466,6 +473,8 @@ static Value array_attr(Lower *L, Expr *e)
 		                   REF_NONE, 0);
 		return lower_convert(L, lower_scalar(i64, n), e->ty, e->span);
 	}
+	if (e->ty->kind == TY_ARRAY)
+		return lower_array_view_attr(L, e, a);   /* T, real, imag */
 	if (lower_ncomp(e->ty) == 0)
 		return lower_none(e->ty);
 	lower_unsupported(L, e->attr.name_span, "this array attribute");

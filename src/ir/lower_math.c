@@ -680,6 +680,8 @@ static Value math_call(Lower *L, Expr *e, int in, const Value *av)
 /* Every argument is lowered once, left to right, as Python evaluates
  * them, before anything else: a device function called in an argument
  * runs once, in its place. */
+static Value with_f16(Lower *L, Expr *e, int in, Value *av, Type *ty);
+
 Value lower_math_intrin(Lower *L, Expr *e, int in)
 {
 	Value av[MATH_MAX_ARGS];
@@ -688,23 +690,60 @@ Value lower_math_intrin(Lower *L, Expr *e, int in)
 	for (int i = 0; i < e->call.nargs; i++)
 		av[i] = lower_expr(L, e->call.args[i]);
 	if (ufunc_loops(in)) {
+		if (e->call.nargs > ufunc_nin(in))
+			return lower_ufunc_out(L, e, in, av);
 		ScalarKind k[MATH_MAX_ARGS];
 		UfuncLoop lp;
 		for (int i = 0; i < e->call.nargs; i++)
 			k[i] = av[i].ty->sk;
 		if (!ufunc_loop(in, e->call.nargs, k, &lp))
 			ICE(L->c, "%s() lowered without a loop", intrin_name[in]);
-		for (int i = 0; i < e->call.nargs; i++)
-			av[i] = lower_convert(L, av[i], ty_scalar(lp.in[i]), e->call.args[i]->span);
+		return lower_ufunc_scalar(L, e, in, av, &lp, e->ty);
 	}
-	Type *ty = e->ty;
-	if (ty->kind != TY_SCALAR || (ty->sk != SK_F16 && ty->sk != SK_BF16))
-		return math_call(L, e, in, av);
-	/* a float16 or bfloat16 result: computed as a float32, then rounded once */
-	e->ty = ty_scalar(SK_F32);
+	return with_f16(L, e, in, av, e->ty);
+}
+
+/* math_call for a result of type ty (a float16 or bfloat16 computed as a
+ * float32, then rounded once) */
+static Value with_f16(Lower *L, Expr *e, int in, Value *av, Type *ty)
+{
+	int narrow = ty->kind == TY_SCALAR && (ty->sk == SK_F16 || ty->sk == SK_BF16);
+	Type *saved = e->ty;
+	e->ty = narrow ? ty_scalar(SK_F32) : ty;
 	Value v = math_call(L, e, in, av);
-	e->ty = ty;
-	return lower_convert(L, v, ty, e->span);
+	e->ty = saved;
+	return narrow ? lower_convert(L, v, ty, e->span) : v;
+}
+
+Value lower_ufunc_scalar(Lower *L, Expr *e, int in, Value *av, const UfuncLoop *lp, Type *res)
+{
+	Value cv[MATH_MAX_ARGS];
+	for (int i = 0; i < lp->nin; i++)
+		cv[i] = lower_convert(L, av[i], ty_scalar(lp->in[i]), e->call.args[i]->span);
+	/* the ufuncs whose scalar form lower_intrin.c lowers from the call */
+	ScalarKind sk = lp->in[0];
+	Opcode op = O_NOP_;
+	switch (in) {
+	case IN_NP_SQRT: op = scalar_info[sk].is_complex ? O_NOP_ : O_SQRT; break;
+	case IN_NP_FLOOR: op = O_FLOOR; break;
+	case IN_NP_CEIL: op = O_CEIL; break;
+	case IN_NP_ABS:
+		if (scalar_info[sk].is_complex) {
+			ScalarKind p = lower_part_sk(sk);
+			return lower_scalar(res, lower_hypot(L, p, cv[0].r, cv[0].im));
+		}
+		if (sk == SK_BOOL)
+			return cv[0];
+		return lower_scalar(res, lower_norm(L, lower_emit(L, O_ABS, lower_cls(sk), sk, cv[0].r, REF_NONE,
+		                                                  REF_NONE, 0), sk));
+	default: break;
+	}
+	if (op != O_NOP_) {
+		if (!lower_is_floatsk(sk))
+			return cv[0];
+		return lower_scalar(res, lower_emit(L, op, lower_cls(sk), sk, cv[0].r, REF_NONE, REF_NONE, 0));
+	}
+	return with_f16(L, e, in, cv, res);
 }
 
 /* x ** y for floats known only at run time (lower_pow) */

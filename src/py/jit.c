@@ -625,6 +625,42 @@ static int external(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 	return 0;
 }
 
+/* 1: obj is an Enum class; 2: a member of an Enum (an IntEnum's members
+ * are ints, and never get here); 0: neither; -1: an error */
+static int enum_kind(PyObject *obj)
+{
+	PyObject *m = PyImport_ImportModule("enum");
+	if (!m)
+		return -1;
+	PyObject *meta = PyObject_GetAttrString(m, "EnumMeta"), *base = PyObject_GetAttrString(m, "Enum");
+	Py_DECREF(m);
+	int rc = -1;
+	if (meta && base) {
+		int a = PyObject_IsInstance(obj, meta);
+		int b = a == 0 ? PyObject_IsInstance(obj, base) : 0;
+		rc = a < 0 || b < 0 ? -1 : a ? 1 : b ? 2 : 0;
+	}
+	Py_XDECREF(meta);
+	Py_XDECREF(base);
+	return rc;
+}
+
+/* The member that "NAME.attr" or "NAME[key]" names of the object base
+ * (a new reference; NULL with an AttributeError or KeyError when there
+ * is none) */
+static PyObject *member_of(PyObject *base, const char *rest)
+{
+	if (rest[0] == '.')
+		return PyObject_GetAttrString(base, rest + 1);
+	size_t n = strlen(rest);
+	PyObject *key = PyUnicode_FromStringAndSize(rest + 1, (Py_ssize_t)(n >= 2 ? n - 2 : 0));
+	if (!key)
+		return NULL;
+	PyObject *v = PyObject_GetItem(base, key);
+	Py_DECREF(key);
+	return v;
+}
+
 static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjArena *arena, int depth)
 {
 	ModState *st = r->st;
@@ -712,7 +748,17 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 		} else if (nd_type_named(Py_TYPE(obj), "numpy.generic")) {
 			return numpy_scalar(obj, out, arena);
 		} else {
-			unknown(obj, out, arena, NULL);
+			int e = enum_kind(obj);
+			if (e < 0)
+				return -1;
+			if (e == 1 && name) {            /* an Enum class: a namespace of its members */
+				out->kind = PJ_V_NAMESPACE;
+				out->s = copy_str(arena, name, (Py_ssize_t)strlen(name));
+			} else if (e == 2)
+				unknown(obj, out, arena, "a member of an Enum that is not an IntEnum (make it an IntEnum, "
+				        "whose members are ints)");
+			else
+				unknown(obj, out, arena, NULL);
 		}
 	}
 	return 0;
@@ -763,6 +809,37 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 	if (!key || PyList_Append(res->asked, key) < 0)
 		goto pyerr;
 	obj = lookup(res->frozen, key);
+	const char *sep = strpbrk(name, ".[");
+	if (!obj && !PyErr_Occurred() && sep) {
+		/* a member of a namespace global (NAME.attr, NAME[key]): from
+		 * the global as it is now, frozen under the whole name */
+		PyObject *bkey = PyUnicode_FromStringAndSize(name, (Py_ssize_t)(sep - name)), *base = NULL;
+		if (!bkey)
+			goto pyerr;
+		base = lookup(res->closure, bkey);
+		if (!base && !PyErr_Occurred())
+			base = lookup(res->globals, bkey);
+		Py_DECREF(bkey);
+		if (!base) {
+			if (PyErr_Occurred())
+				goto pyerr;
+			Py_DECREF(key);
+			return 0;
+		}
+		PyObject *m = member_of(base, sep);
+		if (!m) {
+			if (!PyErr_ExceptionMatches(PyExc_AttributeError) && !PyErr_ExceptionMatches(PyExc_KeyError))
+				goto pyerr;
+			PyErr_Clear();
+			Py_DECREF(key);
+			return 0;
+		}
+		int rc = PyDict_SetItem(res->frozen, key, m);
+		Py_DECREF(m);
+		if (rc < 0)
+			goto pyerr;
+		obj = lookup(res->frozen, key);
+	}
 	if (!obj && !PyErr_Occurred()) {
 		obj = lookup(res->closure, key);
 		if (!obj && !PyErr_Occurred())

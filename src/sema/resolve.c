@@ -366,6 +366,9 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 		return v;
 	case PJ_V_DEVARRAY:
 		return device_array(c, pv);
+	case PJ_V_NAMESPACE:
+		/* its members resolve as "NAME.attr" (sema_namespace_member) */
+		return mk(c, PJ_V_MODULE, ty_module(c, arena_printf(c->arena, "@%s", pv->s ? pv->s : "?")));
 	default:
 		break;
 	}
@@ -409,6 +412,24 @@ Const *sema_resolve_global(Ctx *c, const PjFunc *f, const char *name, Span sp)
 	       "ints, floats, bools, tuples, NumPy dtypes, the modules math, numpy and cuda, and other "
 	       "@cuda.jit functions",
 	       "name '%s' is not defined", name);
+}
+
+/* NAME.attr (key NULL) or NAME[key] of a namespace global (an Enum
+ * class): its member as a constant, through the resolver */
+Const *sema_namespace_member(Ctx *c, const PjFunc *f, const char *ns, const char *attr, const char *key,
+                             Span sp)
+{
+	const char *q = key ? arena_printf(c->arena, "%s[%s]", ns, key) : arena_printf(c->arena, "%s.%s", ns, attr);
+	PjValue pv;
+	memset(&pv, 0, sizeof pv);
+	if (!f || !f->resolve || !f->resolve(f->data, q, &pv, (PjArena *)c->arena))
+		err_at(c, sp, arena_printf(c->arena, "kernels can use the members of %s that exist", ns),
+		       key ? "%s has no member '%s'" : "%s has no attribute '%s'", ns, key ? key : attr);
+	Const *v = convert(c, &pv, 0);
+	if (v->kind == PJ_V_UNKNOWN || !v->ty)
+		err_at(c, sp, "kernels can use the members of an IntEnum (ints), and Python ints, floats and bools",
+		       "%s is %s, which kernels cannot use", q, v->s ? v->s : "a Python object");
+	return v;
 }
 
 const char *unusable_message(Ctx *c, const char *name, const Const *v, const char **hint)

@@ -139,6 +139,17 @@ Type *type_vector_attr(Scope *sc, Expr *e, Type *vt);
 /* sema_libdevice.c */
 Type *type_libdevice(Scope *sc, Expr *e, int in);
 Type *type_ufunc(Scope *sc, Expr *e, int in);
+/* sema_arrayview.c: a.strides, a.nbytes, a.T, a.real, a.imag and the
+ * methods a.view(dtype), a.reshape(shape), a.transpose() */
+Type *sema_array_attr(Scope *sc, Expr *e, Type *at, Span nsp);
+/* sema_reduce.c: np.sum(a), a.sum(), ... (IN_NP_SUM .. IN_NP_MEAN) */
+Type *sema_reduce(Scope *sc, Expr *e, int in);
+int sema_reduce_method(const char *name);   /* "sum" -> IN_NP_SUM; 0 if none */
+/* resolve.c: a member of a namespace global (an Enum class; a TY_MODULE
+ * named "@NAME"): NAME.attr, or NAME[key] with key a constant string */
+Const *sema_namespace_member(Ctx *c, const PjFunc *f, const char *ns, const char *attr, const char *key,
+                             Span sp);
+Type *sema_array_method(Scope *sc, Expr *e, int in);
 
 /* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */
 Type *type_cpu_call(Scope *sc, Expr *e, int in);

@@ -83,6 +83,11 @@ static Type *module_attr(Scope *sc, Expr *e, Type *mt)
 {
 	Ctx *c = sc->c;
 	const char *name = e->attr.name;
+	if (mt->name[0] == '@') {   /* an Enum class: its member */
+		Const *m = sema_namespace_member(c, sc->func, mt->name + 1, name, NULL,
+		                                 e->attr.name_span.src ? e->attr.name_span : e->span);
+		return set(e, m->ty, m);
+	}
 	Const *cv = resolve_member(c, mt->name, name);
 	const PjFunc *ovl = !cv || !cv->ty
 	                  ? sema_resolve_member_overload(c, sc->func, 'q', arena_printf(c->arena, "%s.%s", mt->name, name))
@@ -136,8 +141,7 @@ Type *type_attr(Scope *sc, Expr *e)
 			return set(e, ty_intrin(c, IN_ARRAY_COPY), NULL);   /* a.copy(): sema_cpu.c */
 		if (sema_attr_overload(sc, e, ot))
 			return type_call(sc, e);
-		err_at(c, nsp, "kernels can use the array attributes shape, size, ndim, itemsize and dtype",
-		       "arrays have no attribute '%s' that kernels can use", name);
+		return sema_array_attr(sc, e, ot, nsp);   /* strides, nbytes, T, real, imag, views */
 	case TY_RECORD:
 		return sema_record_attr(sc, e, ot);
 	case TY_DIM3:
@@ -930,6 +934,11 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_NP_EMPTY: case IN_NP_ZEROS: case IN_NP_ONES: case IN_NP_EMPTY_LIKE: case IN_NP_ZEROS_LIKE:
 	case IN_NP_ONES_LIKE: case IN_NP_COPY: case IN_NP_ARANGE: case IN_ARRAY_COPY:
 		return type_cpu_call(sc, e, in);
+	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
+		return sema_array_method(sc, e, in);
+	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
+	case IN_NP_MEAN:
+		return sema_reduce(sc, e, in);
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
 	case IN_MIN: case IN_MAX: return type_minmax(sc, e, in);

@@ -22,9 +22,16 @@
  *                     floats, rect(r, phi) a complex, isnan/isinf/isfinite
  *                     bool
  *
- * Arguments are positional (Numba takes no keywords here).  NumPy ufuncs
- * called on arrays, or with an `out` argument, are refused with a hint:
- * kernels loop over elements themselves.
+ *   numpy.f(x[, y], out[, out2])   with output arrays: elementwise
+ *                     over the outputs' shape, the inputs (scalars or
+ *                     arrays) broadcast to it; the loop is chosen as NumPy
+ *                     does with explicit outputs (its results must cast
+ *                     "same_kind" to them); the call's value is the output
+ *                     array (a tuple of both for frexp, modf, divmod)
+ *
+ * Arguments are positional (Numba takes no keywords here).  A NumPy ufunc
+ * of an array without an output array is refused with a hint: kernels
+ * cannot allocate its result.
  */
 #include <string.h>
 
@@ -107,10 +114,12 @@ static void arity(Scope *sc, Expr *e, int in, int lo, int hi)
 		       "%s() does not take keyword arguments in kernels", fname(in));
 	if (n >= lo && n <= hi)
 		return;
-	if (ufunc_loops(in) && n > hi)
-		err_at(sc->c, e->call.args[hi]->span,
-		       "in a kernel NumPy functions work on scalars and return their result; store it yourself",
-		       "%s() takes %d argument%s in kernels (%d given)", fname(in), hi, hi == 1 ? "" : "s", n);
+	if (ufunc_loops(in) && n > hi + ufunc_nout(in))
+		err_at(sc->c, e->call.args[hi + ufunc_nout(in)]->span,
+		       arena_printf(sc->c->arena, "pass %d input%s, then %s", hi, hi == 1 ? "" : "s",
+		                    ufunc_nout(in) == 1 ? "an output array" : "the output arrays"),
+		       "%s() takes %d argument%s in kernels (%d given)", fname(in), hi + ufunc_nout(in),
+		       hi + ufunc_nout(in) == 1 ? "" : "s", n);
 	const char *hint = arena_printf(sc->c->arena, "call it as %s(%s)", fname(in),
 	                                hi == 1 ? "x" : lo == 1 ? "x[, base]" : "x, y");
 	if (lo == hi)
@@ -123,8 +132,11 @@ static Type *number(Scope *sc, int in, Expr *a, int complex_ok)
 {
 	Type *t = a->ty;
 	if (t->kind == TY_ARRAY && ufunc_loops(in))
-		err_at(sc->c, a->span, "loop over the elements and call it on each one",
-		       "%s() of an array is not supported in kernels; it takes scalars", fname(in));
+		err_at(sc->c, a->span,
+		       arena_printf(sc->c->arena, "pass an output array as the last argument (%s(..., out)), "
+		                    "or call it on each element", fname(in)),
+		       "%s() of an array needs an output array in kernels: they cannot allocate its result",
+		       fname(in));
 	if (!ty_is_number(t) || (!complex_ok && ty_is_complex(t)))
 		err_at(sc->c, a->span,
 		       ty_is_complex(t) ? "use the cmath module for complex numbers" : "pass a number",
@@ -186,13 +198,75 @@ static Type *pair(Scope *sc, Type *a, Type *b)
 	return ty_tuple(sc->c, 2, el);
 }
 
+/* The element kind of argument a of a ufunc with output arrays: a number
+ * or an array of numbers (its ndim the most in *nd) */
+static ScalarKind elem_kind(Scope *sc, int in, Expr *a, int *nd)
+{
+	Type *t = a->ty;
+	if (t->kind != TY_ARRAY)
+		return number(sc, in, a, 1)->sk;
+	if (t->elem->kind != TY_SCALAR || !ty_is_number(t->elem))
+		err_at(sc->c, a->span, "pass an array of numbers",
+		       "%s() does not accept an array of %s", fname(in), tstr(sc, t->elem));
+	if (t->ndim > *nd)
+		*nd = t->ndim;
+	return t->elem->sk;
+}
+
+/* np.f(x[, y], out[, out2]): elementwise into the output arrays */
+static Type *type_ufunc_out(Scope *sc, Expr *e, int in, int nin, int nout)
+{
+	Ctx *c = sc->c;
+	Expr **a = e->call.args;
+	ScalarKind k[2], ok[2];
+	int nd = 0;
+	UfuncLoop lp;
+	for (int i = 0; i < nin; i++)
+		k[i] = elem_kind(sc, in, a[i], &nd);
+	for (int j = 0; j < nout; j++) {
+		Expr *o = a[nin + j];
+		Type *t = o->ty;
+		if (t->kind != TY_ARRAY)
+			err_at(c, o->span, arena_printf(c->arena, "pass %d input%s, then %s", nin, nin == 1 ? "" : "s",
+			                                nout == 1 ? "an output array" : "the output arrays"),
+			       "the output of %s() must be an array, not %s", fname(in), tstr(sc, t));
+		if (t->readonly)
+			err_at(c, o->span, "pass a writable array", "the output of %s() is a read-only array", fname(in));
+		if (t->elem->kind != TY_SCALAR || !ty_is_number(t->elem))
+			err_at(c, o->span, "pass an array of numbers", "%s() cannot write into an array of %s",
+			       fname(in), tstr(sc, t->elem));
+		if (t->ndim < nd)
+			err_at(c, o->span, "give the output array as many dimensions as the inputs",
+			       "the output of %s() has %d dimension%s, an input %d", fname(in), t->ndim,
+			       t->ndim == 1 ? "" : "s", nd);
+		if (j && t->ndim != a[nin]->ty->ndim)
+			err_at(c, o->span, "give both outputs the same shape",
+			       "the outputs of %s() differ in dimensions", fname(in));
+		ok[j] = t->elem->sk;
+	}
+	if (!ufunc_loop_out(in, nin, k, nout, ok, &lp)) {
+		const char *ins = nin == 1 ? scalar_info[k[0]].name
+		                           : arena_printf(c->arena, "%s and %s", scalar_info[k[0]].name, scalar_info[k[1]].name);
+		const char *outs = nout == 1 ? scalar_info[ok[0]].name
+		                             : arena_printf(c->arena, "%s and %s", scalar_info[ok[0]].name, scalar_info[ok[1]].name);
+		err_at(c, e->span, "give the output array a dtype that the result casts to (NumPy's casting=\"same_kind\")",
+		       "%s() of %s cannot write into %s output", fname(in), ins, outs);
+	}
+	if (nout == 1)
+		return set(e, a[nin]->ty, NULL);
+	return set(e, pair(sc, a[nin]->ty, a[nin + 1]->ty), NULL);
+}
+
 /* A NumPy ufunc on scalars: the results of the loop Numba picks; the
- * tests of an integer (isnan, isinf, isfinite) are constants. */
+ * tests of an integer (isnan, isinf, isfinite) are constants.  With
+ * output arrays: type_ufunc_out. */
 Type *type_ufunc(Scope *sc, Expr *e, int in)
 {
 	Ctx *c = sc->c;
 	Expr **a = e->call.args;
 	int nin = ufunc_nin(in);
+	if (!e->call.nkw && e->call.nargs == nin + ufunc_nout(in))
+		return type_ufunc_out(sc, e, in, nin, ufunc_nout(in));
 	ScalarKind k[2];
 	UfuncLoop lp;
 	arity(sc, e, in, nin, nin);

@@ -129,7 +129,38 @@ static int is_inexact(ScalarKind k)
 	return scalar_info[k].is_float || scalar_info[k].is_complex;
 }
 
+/* NumPy's order of kinds for casting="same_kind": a cast that is safe,
+ * or to a kind at least as wide (float64 -> float32, uint8 -> int8, not
+ * int64 -> uint8) */
+static int kind_rank(ScalarKind k)
+{
+	const ScalarInfo *s = &scalar_info[k];
+	return k == SK_BOOL ? 0 : s->is_complex ? 4 : s->is_float ? 3 : s->is_signed ? 2 : 1;
+}
+
+static int same_kind(ScalarKind from, ScalarKind to)
+{
+	return ty_can_cast(from, to) || kind_rank(from) <= kind_rank(to);
+}
+
 int ufunc_loop(int in, int nargs, const ScalarKind *args, UfuncLoop *loop)
+{
+	return ufunc_loop_out(in, nargs, args, 0, NULL, loop);
+}
+
+int ufunc_nout(int in)
+{
+	const char *s = ufunc_loops(in);
+	if (!s)
+		return 0;
+	const char *colon = strchr(s, ':'), *end = colon + 1;
+	while (*end && *end != ' ')
+		end++;
+	return (int)(end - colon - 1);
+}
+
+int ufunc_loop_out(int in, int nargs, const ScalarKind *args, int nouts, const ScalarKind *outs,
+                   UfuncLoop *loop)
 {
 	const char *s = ufunc_loops(in);
 	if (!s || nargs != ufunc_nin(in))
@@ -149,6 +180,12 @@ int ufunc_loop(int in, int nargs, const ScalarKind *args, UfuncLoop *loop)
 		for (int i = 0; i < nargs; i++) {
 			ScalarKind to = (ScalarKind)kind_of_letter(s[i]);
 			if (!(mixed && is_intk(args[i]) && is_inexact(to)) && !ty_can_cast(args[i], to))
+				fits = 0;
+		}
+		/* explicit outputs: the loop's results cast to them "same_kind" */
+		for (int i = 0; i < nouts && i < (int)(end - colon - 1); i++) {
+			ScalarKind from = (ScalarKind)kind_of_letter(colon[1 + i]);
+			if (!(mixed && is_intk(from) && is_inexact(outs[i])) && !same_kind(from, outs[i]))
 				fits = 0;
 		}
 		if (fits) {

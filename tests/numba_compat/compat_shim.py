@@ -59,7 +59,7 @@ PTXJIT_MODULES = {
     "dispatcher": "ptxjit.cuda.dispatcher",
     "api": "ptxjit.cuda.api",
     "stubs": "ptxjit.cuda.stubs",
-    "np.numpy_support": "ptxjit",       # from_dtype
+    "np.numpy_support": "ptxjit.np.numpy_support",
     "core.errors": "ptxjit.core.errors",
     "errors": "ptxjit.core.errors",
     "cudadrv.driver": "ptxjit.cuda.driver",

@@ -155,6 +155,13 @@ class TestCase(unittest.TestCase):
     def random(self):
         return np.random.RandomState(42)
 
+    def reset_module_warnings(self, module):
+        """Forgets the warnings already shown from `module` (a module or its
+        name), so that a test sees each one again."""
+        if isinstance(module, str):
+            module = sys.modules[module]
+        getattr(module, "__warningregistry__", {}).clear()
+
     @contextlib.contextmanager
     def assertTypingError(self):
         from ptxjit.errors import TypingError

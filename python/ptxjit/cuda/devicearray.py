@@ -62,6 +62,48 @@ def new_device_array(shape, strides, dtype):
     return DeviceNDArray(shape, strides, dtype)
 
 
+class MemoryPointer:
+    """DeviceNDArray.gpu_data: an address in device memory and the
+    allocation that holds it (kept alive while this object lives)."""
+    __slots__ = ("owner", "ptr", "size")
+
+    def __init__(self, owner, ptr, size):
+        self.owner, self.ptr, self.size = owner, ptr, size
+
+    @property
+    def device_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self.ptr or None)
+
+    @property
+    def device_pointer_value(self):
+        return self.ptr or None
+
+    def __eq__(self, other):
+        return isinstance(other, MemoryPointer) and other.owner is self.owner and other.ptr == self.ptr
+
+    def __hash__(self):
+        return hash((id(self.owner), self.ptr))
+
+    def __repr__(self):
+        return "<MemoryPointer 0x%x, %d bytes>" % (self.ptr or 0, self.size)
+
+
+class _Flags(dict):
+    """DeviceNDArray.flags: a dict, read also as NumPy's flags are
+    (.c_contiguous, .f_contiguous, .contiguous)."""
+
+    @property
+    def c_contiguous(self):
+        return self["C_CONTIGUOUS"]
+
+    @property
+    def f_contiguous(self):
+        return self["F_CONTIGUOUS"]
+
+    contiguous = c_contiguous
+
+
 class DeviceNDArray(_core.DeviceArray):
     """An array on the device.  Make one with cuda.to_device(ndarray),
     cuda.device_array(shape, dtype) or cuda.device_array_like(ndarray)."""
@@ -129,6 +171,18 @@ class DeviceNDArray(_core.DeviceArray):
         return ctypes.c_void_p(self._ptr or None)
 
     @property
+    def gpu_data(self):
+        """The memory the array starts at, as Numba's MemoryPointer:
+        .device_pointer (a ctypes c_void_p) and .size (bytes from there to
+        the end of the allocation); equal for arrays that start at the same
+        address of the same allocation (a view of another dtype)."""
+        root = self
+        while isinstance(root._owner, DeviceNDArray):
+            root = root._owner
+        size = root._alloc_size - (self._ptr - root._ptr) if root._alloc_size else self.nbytes
+        return MemoryPointer(root, self._ptr, size)
+
+    @property
     def alloc_size(self):
         return self._alloc_size
 
@@ -146,6 +200,24 @@ class DeviceNDArray(_core.DeviceArray):
 
     def _contiguous(self):
         return self._layout in "CF"
+
+    @property
+    def flags(self):
+        """{'C_CONTIGUOUS': ..., 'F_CONTIGUOUS': ...} from the shape and
+        strides, by NumPy's rule (an extent of 1 has any stride; an empty
+        array is both), as Numba's DeviceNDArray.flags."""
+        def contiguous(axes):
+            if 0 in self.shape:
+                return True
+            want = self.itemsize
+            for i in axes:
+                if self.shape[i] != 1:
+                    if self.strides[i] != want:
+                        return False
+                    want *= self.shape[i]
+            return True
+        n = len(self.shape)
+        return _Flags(C_CONTIGUOUS=contiguous(range(n - 1, -1, -1)), F_CONTIGUOUS=contiguous(range(n)))
 
     def __repr__(self):
         return "<ptxjit.cuda.DeviceNDArray shape=%s dtype=%s%s>" % (
@@ -393,3 +465,22 @@ def _sync(stream):
 def _unpickle_device_array(host):
     from .api import to_device
     return to_device(host)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(a device array holding obj, whether it was copied): a device array
+    (or an object with __cuda_array_interface__) is returned as it is;
+    anything else goes through np.asarray and is copied to the device when
+    copy is true, as Numba's auto_device.  A NumPy array that is neither C-
+    nor F-contiguous is refused (ValueError)."""
+    from .api import as_cuda_array, device_array, to_device
+    if isinstance(obj, DeviceNDArray):
+        return obj, False
+    if hasattr(obj, "__cuda_array_interface__"):
+        return as_cuda_array(obj), False
+    a = np.asarray(obj)
+    if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        raise ValueError("Array contains non-contiguous buffer: copy it first (np.ascontiguousarray)")
+    if copy:
+        return to_device(a, stream=stream), True
+    return device_array(a.shape, a.dtype, strides=a.strides, stream=stream), True

@@ -1,0 +1,1 @@
+"""ptxjit.np: NumPy-facing helpers, under the names of numba.cuda.np."""
