@@ -20,8 +20,8 @@
  *                  error (an fma), rounded half to even on the exact value,
  *                  then divided back, one IEEE rounding; |n| <= 22 keeps
  *                  10**n exact.  Beyond that Numba's scaled approximation.
- *   hypot          abs() of a complex: the larger part times
- *                  sqrt(1 + (smaller/larger)**2), infinities first.
+ *   hypot          abs() of a complex: math.hypot's (src/math/pow.c), the
+ *                  parts scaled by a power of two, one fma and a sqrt.
  *   complex /      CPython's _Py_c_quot (Smith's method): the larger part
  *                  of the divisor is divided out first.  A zero divisor
  *                  gives NaN parts.
@@ -34,6 +34,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../math/mathlib.h"
 #include "lower.h"
 
 static Ref op2(Lower *L, Opcode op, ScalarKind sk, Ref a, Ref b)
@@ -382,28 +383,11 @@ Value lower_round_ndigits(Lower *L, Value xv, Value nv, Expr *ne, Type *ty, Span
 
 /* ----------------------------------------------------------- complex */
 
-/* hypot(a, b) of kind sk (computed in float64 for float32). */
+/* hypot(a, b) of kind sk: math.hypot's (src/math/pow.c), no division. */
 Ref lower_hypot(Lower *L, ScalarKind sk, Ref a, Ref b)
 {
-	ScalarKind w = SK_F64;
-	if (sk != SK_F64) {
-		a = lower_cvt(L, a, sk, w);
-		b = lower_cvt(L, b, sk, w);
-	}
-	Ref x = op1(L, O_ABS, w, a), y = op1(L, O_ABS, w, b);
-	Ref big = op2(L, O_MAX, w, x, y), little = op2(L, O_MIN, w, x, y);
-	Ref t = op2(L, O_DIV, w, little, big);
-	Ref s = op1(L, O_SQRT, w, lower_emit(L, O_FMA, KD, w, t, t, fcon(L, w, 1.0), 0));
-	Ref r = op2(L, O_MUL, w, big, s);
-	Ref inf = fcon(L, w, INFINITY);
-	r = lower_sel(L, KD, lower_cmp(L, CC_EQ, w, big, fcon(L, w, 0.0)), fcon(L, w, 0.0), r);
-	/* an infinite part wins over a NaN one; otherwise a NaN part gives NaN */
-	Ref anan = lower_cmp(L, CC_NE, w, a, a), bnan = lower_cmp(L, CC_NE, w, b, b);
-	Ref isnan = lor(L, anan, bnan);
-	r = lower_sel(L, KD, isnan, fcon(L, w, NAN), r);
-	Ref xinf = lower_cmp(L, CC_EQ, w, x, inf), yinf = lower_cmp(L, CC_EQ, w, y, inf);
-	r = lower_sel(L, KD, lor(L, xinf, yinf), inf, r);
-	return sk == w ? r : lower_cvt(L, r, w, sk);
+	MB m = mb_new(L, sk);
+	return math_hypot(&m, a, b);
 }
 
 /* a / b for complex values of type ty (converted already). */
