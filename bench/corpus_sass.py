@@ -36,6 +36,8 @@ KERNELS = {
     "max_atomic_int32": ("reductions", "max_atomic", ["a", "out"]),
     "hist_shared_u8": ("histograms", "hist_shared", ["data", "hist"]),
     "parse_digits_newlines": ("integers", "count_digits_newlines", ["buf", "counts"]),
+    "hash64_xorshift_mul": ("integers", "hash64", ["keys", "out"]),
+    "popc_clz_ffs": ("integers", "popcount_bits", ["words", "out"]),
     "mc_pi_xoroshiro": ("montecarlo", "mc_pi", ["states", "iterations", "out"]),
     "complex64_map": ("complexes", "complex_map", ["z", "w", "out"]),
     "mandelbrot_complex128": ("complexes", "mandelbrot", ["xmin", "xmax", "ymin", "ymax", "img"]),

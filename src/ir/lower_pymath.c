@@ -20,11 +20,13 @@
  *                  error (an fma), rounded half to even on the exact value,
  *                  then divided back, one IEEE rounding; |n| <= 22 keeps
  *                  10**n exact.  Beyond that Numba's scaled approximation.
- *   hypot          abs() of a complex: the larger part times
- *                  sqrt(1 + (smaller/larger)**2), infinities first.
+ *   hypot          abs() of a complex: math.hypot's (src/math/pow.c), the
+ *                  parts scaled by a power of two, one fma and a sqrt.
  *   complex /      CPython's _Py_c_quot (Smith's method): the larger part
- *                  of the divisor is divided out first.  A zero divisor
- *                  gives NaN parts.
+ *                  of the divisor is divided out first (its operands
+ *                  selected before the three divisions); a real divisor
+ *                  takes two divisions, with the same bits.  A zero
+ *                  divisor gives NaN parts.
  *   complex ** n   for a constant integer n: CPython's c_powi (square and
  *                  multiply, 1 / x**-n for negative n).
  *
@@ -34,6 +36,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../math/mathlib.h"
 #include "lower.h"
 
 static Ref op2(Lower *L, Opcode op, ScalarKind sk, Ref a, Ref b)
@@ -382,57 +385,67 @@ Value lower_round_ndigits(Lower *L, Value xv, Value nv, Expr *ne, Type *ty, Span
 
 /* ----------------------------------------------------------- complex */
 
-/* hypot(a, b) of kind sk (computed in float64 for float32). */
+/* hypot(a, b) of kind sk: math.hypot's (src/math/pow.c), no division. */
 Ref lower_hypot(Lower *L, ScalarKind sk, Ref a, Ref b)
 {
-	ScalarKind w = SK_F64;
-	if (sk != SK_F64) {
-		a = lower_cvt(L, a, sk, w);
-		b = lower_cvt(L, b, sk, w);
-	}
-	Ref x = op1(L, O_ABS, w, a), y = op1(L, O_ABS, w, b);
-	Ref big = op2(L, O_MAX, w, x, y), little = op2(L, O_MIN, w, x, y);
-	Ref t = op2(L, O_DIV, w, little, big);
-	Ref s = op1(L, O_SQRT, w, lower_emit(L, O_FMA, KD, w, t, t, fcon(L, w, 1.0), 0));
-	Ref r = op2(L, O_MUL, w, big, s);
-	Ref inf = fcon(L, w, INFINITY);
-	r = lower_sel(L, KD, lower_cmp(L, CC_EQ, w, big, fcon(L, w, 0.0)), fcon(L, w, 0.0), r);
-	/* an infinite part wins over a NaN one; otherwise a NaN part gives NaN */
-	Ref anan = lower_cmp(L, CC_NE, w, a, a), bnan = lower_cmp(L, CC_NE, w, b, b);
-	Ref isnan = lor(L, anan, bnan);
-	r = lower_sel(L, KD, isnan, fcon(L, w, NAN), r);
-	Ref xinf = lower_cmp(L, CC_EQ, w, x, inf), yinf = lower_cmp(L, CC_EQ, w, y, inf);
-	r = lower_sel(L, KD, lor(L, xinf, yinf), inf, r);
-	return sk == w ? r : lower_cvt(L, r, w, sk);
+	MB m = mb_new(L, sk);
+	return math_hypot(&m, a, b);
 }
 
-/* a / b for complex values of type ty (converted already). */
+/* r is the constant +0.0 (a real operand's imaginary part) */
+static int is_pos_zero(Lower *L, Ref r)
+{
+	if (r.kind != R_CON)
+		return 0;
+	const Con *c = &L->f->con[r.idx];
+	if (c->cls == KD)
+		return c->d == 0 && !signbit(c->d);
+	if (c->cls == KS)
+		return c->s == 0 && !signbit(c->s);
+	return 0;
+}
+
+/*
+ * a / b for complex values of type ty (converted already): _Py_c_quot.
+ * With p the larger part of b and q the other, r = q / p, d = p + q r,
+ * and the quotient is ((ar + ai r) / d, (ai - ar r) / d) when p = br, or
+ * ((ar r + ai) / d, (ai r - ar) / d) when p = bi: the operands are
+ * selected first, so three divisions are made, not six.  A real divisor
+ * (bi the constant +0) has p = br, r = 0 / br = copysign(0, br) and
+ * d = br exactly, so two divisions; a NaN or zero br gives NaN as before.
+ */
 Value lower_complex_div(Lower *L, Value a, Value b, Type *ty)
 {
 	ScalarKind p = lower_part_sk(ty->sk);
 	Cls k = lower_cls(p);
 	Ref ar = a.r, ai = a.im, br = b.r, bi = b.im;
-	Ref abr = op1(L, O_ABS, p, br), abi = op1(L, O_ABS, p, bi);
-	/* |br| >= |bi|: divide by br */
-	Ref r1 = op2(L, O_DIV, p, bi, br);
-	Ref d1 = op2(L, O_ADD, p, br, op2(L, O_MUL, p, bi, r1));
-	Ref re1 = op2(L, O_DIV, p, op2(L, O_ADD, p, ar, op2(L, O_MUL, p, ai, r1)), d1);
-	Ref im1 = op2(L, O_DIV, p, op2(L, O_SUB, p, ai, op2(L, O_MUL, p, ar, r1)), d1);
-	/* |bi| > |br|: divide by bi */
-	Ref r2 = op2(L, O_DIV, p, br, bi);
-	Ref d2 = op2(L, O_ADD, p, op2(L, O_MUL, p, br, r2), bi);
-	Ref re2 = op2(L, O_DIV, p, op2(L, O_ADD, p, op2(L, O_MUL, p, ar, r2), ai), d2);
-	Ref im2 = op2(L, O_DIV, p, op2(L, O_SUB, p, op2(L, O_MUL, p, ai, r2), ar), d2);
-	Ref first = lower_cmp(L, CC_GE, p, abr, abi), second = lower_cmp(L, CC_GE, p, abi, abr);
-	Ref nan = fcon(L, p, NAN);
-	Ref br0 = lower_cmp(L, CC_EQ, p, br, fcon(L, p, 0.0));
-	Ref bi0 = lower_cmp(L, CC_EQ, p, bi, fcon(L, p, 0.0));
-	Ref zero = land(L, br0, bi0);
+	Ref nan = fcon(L, p, NAN), zero = fcon(L, p, 0.0);
+	Ref br0 = lower_cmp(L, CC_EQ, p, br, zero);
 	Value r = {.ty = ty};
-	r.r = lower_sel(L, k, first, re1, lower_sel(L, k, second, re2, nan));
-	r.im = lower_sel(L, k, first, im1, lower_sel(L, k, second, im2, nan));
-	r.r = lower_sel(L, k, zero, nan, r.r);
-	r.im = lower_sel(L, k, zero, nan, r.im);
+	if (is_pos_zero(L, bi)) {
+		Ref q = copysign_f(L, p, zero, br);
+		r.r = op2(L, O_DIV, p, op2(L, O_ADD, p, ar, op2(L, O_MUL, p, ai, q)), br);
+		r.im = op2(L, O_DIV, p, op2(L, O_SUB, p, ai, op2(L, O_MUL, p, ar, q)), br);
+		r.r = lower_sel(L, k, br0, nan, r.r);
+		r.im = lower_sel(L, k, br0, nan, r.im);
+		return r;
+	}
+	Ref abr = op1(L, O_ABS, p, br), abi = op1(L, O_ABS, p, bi);
+	Ref first = lower_cmp(L, CC_GE, p, abr, abi), second = lower_cmp(L, CC_GE, p, abi, abr);
+	Ref big = lower_sel(L, k, first, br, bi), other = lower_sel(L, k, first, bi, br);
+	Ref q = op2(L, O_DIV, p, other, big);
+	Ref d = op2(L, O_ADD, p, big, op2(L, O_MUL, p, other, q));
+	Ref arq = op2(L, O_MUL, p, ar, q), aiq = op2(L, O_MUL, p, ai, q);
+	Ref re = op2(L, O_ADD, p, lower_sel(L, k, first, ar, ai), lower_sel(L, k, first, aiq, arq));
+	Ref im = op2(L, O_SUB, p, lower_sel(L, k, first, ai, aiq), lower_sel(L, k, first, arq, ar));
+	re = op2(L, O_DIV, p, re, d);
+	im = op2(L, O_DIV, p, im, d);
+	/* a NaN part of b: neither comparison holds */
+	Ref ordered = lor(L, first, second);
+	Ref bi0 = lower_cmp(L, CC_EQ, p, bi, zero);
+	Ref both0 = land(L, br0, bi0);
+	r.r = lower_sel(L, k, both0, nan, lower_sel(L, k, ordered, re, nan));
+	r.im = lower_sel(L, k, both0, nan, lower_sel(L, k, ordered, im, nan));
 	return r;
 }
 

@@ -17,8 +17,10 @@
  * then one step with the residual m - y^3 taken exactly (two-products), so
  * the result is within about half an ulp; scaled back by 2^q.
  *
- * hypot: both scaled by the power of two that brings the larger near 1
- * (exact), sqrt(a^2 + b^2) with one fma, scaled back with one rounding;
+ * hypot: the parts ordered by their bits (no floating min and max), both
+ * scaled by a normal power of two that brings the larger into [1, 4)
+ * (exact), sqrt(a^2 + b^2) with one fma and a correctly rounded sqrt,
+ * scaled back by a normal power of two (one rounding); no division, and
  * an infinity wins over a NaN.  float32 computes in float64, where
  * neither overflow nor underflow can happen.
  */
@@ -212,21 +214,34 @@ Ref math_cbrt(MB *b, Ref x)
 
 static Ref hypot64(MB *b, Ref x, Ref y)
 {
+	/* a >= c, ordered by their bits (a NaN is above an infinity) */
 	Ref ax = mb_abs(b, x), ay = mb_abs(b, y);
-	Ref a = mb_max(b, ax, ay), c = mb_min(b, ax, ay);
-	Ref ea = mb_cvt(b, mb_uop(b, O_SHR, KL, mb_bits(b, a), mb_i(b, KL, 52)), SK_U64, SK_I32);
-	/* s = 2^(1023 - ea) kept normal; a * s is within [2^-1, 2^2) or so */
-	Ref sb = mb_iop(b, O_MAX, KW, mb_iop(b, O_SUB, KW, mb_i(b, KW, 2046), ea), mb_i(b, KW, 1));
-	Ref s = mb_float(b, mb_uop(b, O_SHL, KL, mb_cvt(b, sb, SK_I32, SK_I64), mb_i(b, KL, 52)));
+	Ref gt = mb_ucmp(b, CC_GT, KL, mb_bits(b, ax), mb_bits(b, ay));
+	Ref a = mb_sel(b, gt, ax, ay), c = mb_sel(b, gt, ay, ax);
+	/* the larger one's biased exponent, from its high word (2047: inf or NaN) */
+	Ref ea = mb_uop(b, O_SHR, KW, mb_hiword(b, a), mb_i(b, KW, 20));
+	/*
+	 * s = 2^(1023 - sb) with sb = 2046 - ea kept in [1, 2045], so that both
+	 * s and 1/s = 2^(sb - 1023) are normal: a * s is in [1, 4) or, for a
+	 * subnormal a, at least 2^-52; the scaling both ways is a product by
+	 * a power of two, exact on the way in and one rounding on the way out
+	 */
+	Ref sb = mb_iop(b, O_SUB, KW, mb_i(b, KW, 2046), ea);
+	sb = mb_iop(b, O_MIN, KW, mb_iop(b, O_MAX, KW, sb, mb_i(b, KW, 1)), mb_i(b, KW, 2045));
+	Ref lo = mb_i(b, KW, 0);
+	Ref s = mb_from_words(b, mb_iop(b, O_SHL, KW, sb, mb_i(b, KW, 20)), lo);
+	Ref back = mb_from_words(b, mb_iop(b, O_SHL, KW, mb_iop(b, O_SUB, KW, mb_i(b, KW, 2046), sb),
+	                                   mb_i(b, KW, 20)), lo);
 	Ref as = mb_mul(b, a, s), cs = mb_mul(b, c, s);
-	Ref h = mb_sqrt(b, mb_fma(b, as, as, mb_mul(b, cs, cs)));
-	Ref r = mb_scale(b, h, mb_iop(b, O_SUB, KW, mb_i(b, KW, 1023), sb));
-	r = mb_sel(b, mb_eq(b, a, mb_f(b, 0)), mb_f(b, 0), r);
-	Ref nan = mb_anynan(b, x, y);
-	r = mb_sel(b, nan, mb_add(b, x, y), r);
-	Ref xinf = mb_isinf(b, x);
-	Ref yinf = mb_isinf(b, y);
-	return mb_sel(b, mb_or(b, xinf, yinf), mb_f(b, HUGE_VAL), r);
+	/* a = 0 gives sqrt(0) = 0 */
+	Ref r = mb_mul(b, mb_sqrt(b, mb_fma(b, as, as, mb_mul(b, cs, cs))), back);
+	/*
+	 * a is an infinity or a NaN: an infinite part wins over a NaN one, so
+	 * c = inf (a being inf or NaN) gives inf, else a + c (inf or NaN)
+	 */
+	Ref inf = mb_f(b, HUGE_VAL);
+	Ref sp = mb_sel(b, mb_eq(b, c, inf), inf, mb_add(b, a, c));
+	return mb_sel(b, mb_icmp(b, CC_EQ, KW, ea, mb_i(b, KW, 2047)), sp, r);
 }
 
 Ref math_hypot(MB *b, Ref x, Ref y)
