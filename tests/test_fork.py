@@ -48,6 +48,24 @@ def test_fork_after_use_is_refused_in_the_child(fake_driver, tmp_path):
     assert res["parent"] == [0, 1, 2, 3, 4]
 
 
+def test_current_context_initialises_the_device(fake_driver, tmp_path):
+    """cuda.current_context() makes the context, as Numba's does: a child
+    forked after it is refused too."""
+    res = run_fake("""
+        import concurrent.futures, multiprocessing as mp
+        cuda.current_context()
+        def child():
+            try:
+                cuda.to_device(np.arange(3))
+                return "no error"
+            except Exception as e:
+                return type(e).__name__ + ": " + str(e)
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=mp.get_context("fork")) as ex:
+            result["child"] = ex.submit(child).result()
+    """, fake_driver, tmp_path)
+    assert res["child"].startswith("CudaDriverError: CUDA initialized before forking"), res
+
+
 def test_fork_before_use_works(fake_driver, tmp_path):
     res = run_fake("""
         import concurrent.futures, multiprocessing as mp

@@ -255,6 +255,9 @@ class Context:
 
 
 def current_context():
+    """The current device's context, made (the driver initialised) if this
+    process has none yet, as in Numba."""
+    _core.mem_info()          # enters the device's context, making it on first use
     return Context()
 
 
