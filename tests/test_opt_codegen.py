@@ -32,7 +32,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import ROOT, load_module, run_variant, same_bits
+from conftest import ROOT, launch_all, load_module, run_variant, same_bits
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import suite_cases  # noqa: E402
@@ -48,15 +48,6 @@ def suite():
     return _mod[0]
 
 
-def launch_all(kernel, grid, block, args, outs):
-    """The outputs of kernel unoptimised; the optimised compiles (plain,
-    small extents, small extents and disjoint arrays) must equal them."""
-    want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
-    for flags in (0, 1, 3, 7):
-        got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
-        for g, w in zip(got, want):
-            assert same_bits(g, w), "variant %d differs from opt=False" % flags
-    return want
 
 
 def small_ptx(kernel, args):

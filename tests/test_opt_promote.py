@@ -19,18 +19,11 @@ import pytest
 from ptxjit import cuda
 from ptxjit.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32
 
-from conftest import run_variant, same_bits
+from conftest import launch_all, same_bits
 
 M64 = (1 << 64) - 1
 
 
-def launch_all(kernel, grid, block, args, outs):
-    want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
-    for flags in (0, 1, 3, 7):
-        got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
-        for g, w in zip(got, want):
-            assert same_bits(g, w), "variant %d differs from opt=False" % flags
-    return want
 
 
 @cuda.jit

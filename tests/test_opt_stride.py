@@ -22,18 +22,9 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import run_variant, same_bits
+from conftest import launch_all, run_variant
 
 
-def launch_all(kernel, grid, block, args, outs):
-    """The outputs of kernel unoptimised; every optimised variant must give
-    the same bits."""
-    want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
-    for flags in (0, 1, 3, 7):
-        got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
-        for g, w in zip(got, want):
-            assert same_bits(g, w), "variant %d differs from opt=False" % flags
-    return want
 
 
 @cuda.jit
