@@ -436,8 +436,10 @@ Value lower_complex_div(Lower *L, Value a, Value b, Type *ty)
 	Ref q = op2(L, O_DIV, p, other, big);
 	Ref d = op2(L, O_ADD, p, big, op2(L, O_MUL, p, other, q));
 	Ref arq = op2(L, O_MUL, p, ar, q), aiq = op2(L, O_MUL, p, ai, q);
-	Ref re = op2(L, O_ADD, p, lower_sel(L, k, first, ar, ai), lower_sel(L, k, first, aiq, arq));
-	Ref im = op2(L, O_SUB, p, lower_sel(L, k, first, ai, aiq), lower_sel(L, k, first, arq, ar));
+	Ref re0 = lower_sel(L, k, first, ar, ai), re1 = lower_sel(L, k, first, aiq, arq);
+	Ref im0 = lower_sel(L, k, first, ai, aiq), im1 = lower_sel(L, k, first, arq, ar);
+	Ref re = op2(L, O_ADD, p, re0, re1);
+	Ref im = op2(L, O_SUB, p, im0, im1);
 	re = op2(L, O_DIV, p, re, d);
 	im = op2(L, O_DIV, p, im, d);
 	/* a NaN part of b: neither comparison holds */

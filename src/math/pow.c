@@ -216,7 +216,8 @@ static Ref hypot64(MB *b, Ref x, Ref y)
 {
 	/* a >= c, ordered by their bits (a NaN is above an infinity) */
 	Ref ax = mb_abs(b, x), ay = mb_abs(b, y);
-	Ref gt = mb_ucmp(b, CC_GT, KL, mb_bits(b, ax), mb_bits(b, ay));
+	Ref bx = mb_bits(b, ax), by = mb_bits(b, ay);
+	Ref gt = mb_ucmp(b, CC_GT, KL, bx, by);
 	Ref a = mb_sel(b, gt, ax, ay), c = mb_sel(b, gt, ay, ax);
 	/* the larger one's biased exponent, from its high word (2047: inf or NaN) */
 	Ref ea = mb_uop(b, O_SHR, KW, mb_hiword(b, a), mb_i(b, KW, 20));
@@ -240,7 +241,8 @@ static Ref hypot64(MB *b, Ref x, Ref y)
 	 * c = inf (a being inf or NaN) gives inf, else a + c (inf or NaN)
 	 */
 	Ref inf = mb_f(b, HUGE_VAL);
-	Ref sp = mb_sel(b, mb_eq(b, c, inf), inf, mb_add(b, a, c));
+	Ref cinf = mb_eq(b, c, inf), sum = mb_add(b, a, c);
+	Ref sp = mb_sel(b, cinf, inf, sum);
 	return mb_sel(b, mb_icmp(b, CC_EQ, KW, ea, mb_i(b, KW, 2047)), sp, r);
 }
 
