@@ -63,22 +63,8 @@ void sema_check_bf16_target(Scope *sc, Span sp)
 
 Type *type_bf16_intrin(Scope *sc, Expr *e, int in)
 {
-	const char *name = intrin_name[in];
 	int a, b, form = intrin_bf16_form(in, &a, &b);
-	int n = bf16_arity(form);
-	static const char *const params[] = {"a", "a, b", "a, b, c"};
-	const char *hint = arena_printf(sc->c->arena, "call it as %s(%s)", name, params[n - 1]);
-	if (e->call.nkw)
-		err_at(sc->c, e->call.kwargs[0]->span, hint, "%s() does not take keyword arguments", name);
-	if (e->call.nargs != n)
-		err_at(sc->c, e->span, hint, "%s() takes %d argument%s (%d given)", name, n, n == 1 ? "" : "s",
-		       e->call.nargs);
-	for (int i = 0; i < n; i++) {
-		Expr *x = e->call.args[i];
-		if (!ty_is_number(x->ty) || ty_is_complex(x->ty))
-			err_at(sc->c, x->span, "pass a bfloat16 (or another real number, converted to bfloat16)",
-			       "%s() does not accept a %s argument", name, ty_str_of(sc->c, x->ty));
-	}
+	sema_check_half_args(sc, e, in, bf16_arity(form), "bfloat16");
 	sema_check_bf16_target(sc, e->span);
 	ScalarKind r;
 	switch (form) {

@@ -27,10 +27,9 @@ static int fp16_arity(int in)
 	}
 }
 
-Type *type_fp16_intrin(Scope *sc, Expr *e, int in)
+void sema_check_half_args(Scope *sc, Expr *e, int in, int n, const char *type)
 {
 	const char *name = intrin_name[in];
-	int n = fp16_arity(in);
 	static const char *const params[] = {"a", "a, b", "a, b, c"};
 	const char *hint = arena_printf(sc->c->arena, "call it as %s(%s)", name, params[n - 1]);
 	if (e->call.nkw)
@@ -41,9 +40,15 @@ Type *type_fp16_intrin(Scope *sc, Expr *e, int in)
 	for (int i = 0; i < n; i++) {
 		Expr *a = e->call.args[i];
 		if (!ty_is_number(a->ty) || ty_is_complex(a->ty))
-			err_at(sc->c, a->span, "pass a float16 (or another real number, converted to float16)",
+			err_at(sc->c, a->span, arena_printf(sc->c->arena, "pass a %s (or another real number, "
+			                                    "converted to %s)", type, type),
 			       "%s() does not accept a %s argument", name, ty_str_of(sc->c, a->ty));
 	}
+}
+
+Type *type_fp16_intrin(Scope *sc, Expr *e, int in)
+{
+	sema_check_half_args(sc, e, in, fp16_arity(in), "float16");
 	e->ty = ty_scalar(intrin_fp16_compare(in) ? SK_BOOL : SK_F16);
 	e->cval = NULL;
 	return e->ty;
