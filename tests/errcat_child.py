@@ -150,7 +150,7 @@ CASES = {
         {"PTXJIT_SIM_FAULT": "store0:1048576"}, lambda: k_static[1, 32](np.zeros(32, np.float32))),
     # @njit on the interpreter: its memory guard
     "njit_interpreter_guard": lambda: _with_env(
-        {"PTXJIT_SIM_FAULT": "store0:80", "PTXJIT_CC": "none"}, lambda: njit(n_squares)(10)),
+        {"PTXJIT_SIM_FAULT": "store0:1000000", "PTXJIT_CC": "none"}, lambda: njit(n_squares)(40)),
     # @njit on the interpreter: its endless-loop limit
     "njit_interpreter_endless": lambda: _with_env(
         {"PTXJIT_SIM_LOOP_LIMIT": "100000", "PTXJIT_CC": "none"}, lambda: njit(n_spin)(1.0)),

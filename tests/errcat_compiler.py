@@ -30,6 +30,14 @@ RO_R = "void(array(%s, 1d, C, readonly))" % REC
 G = {"G": np.arange(4.0)}
 
 
+class _E(__import__("enum").Enum):
+    a = "x"
+
+
+class _IE(__import__("enum").IntEnum):
+    a = 1
+
+
 
 def declined(x):
     """Overloaded below for no types: a kernel's call of it has no implementation."""
@@ -165,6 +173,39 @@ TRIGGERS = [
     ("njit_zeros_like_records", "def k(a):\n    return np.zeros_like(a)  #!\n", "(%s[::1],)" % REC, CPU),
     ("njit_copy_args", "def k(a):\n    return a.copy(1)  #!\n", F64, CPU),
     ("njit_arange_complex", "def k(a):\n    return np.arange(1j)  #!\n", F64, CPU),
+    # Enum members, ufuncs with outputs, array views and reductions in kernels
+    ("enum_member_not_int", "def k(a):\n    a[0] = E.a  #!\n", A, {"globals": {"E": _E}}),
+    ("enum_member_not_str", "def k(a):\n    a[0] = IE[1]  #!\n", A, {"globals": {"IE": _IE}}),
+    ("ufunc_out_records", "def k(a, r):\n    np.sin(a, r)  #!\n", "void(float32[::1], %s[::1])" % REC),
+    ("ufunc_in_records", "def k(a, r):\n    np.sin(r, a)  #!\n", "void(float32[::1], %s[::1])" % REC),
+    ("ufunc_out_cast", "def k(a, o):\n    np.sin(a, o)  #!\n", "void(float64[::1], int32[::1])"),
+    ("ufunc_too_many", "def k(a, o):\n    np.sin(a, o, o)  #!\n", "void(float32[::1], float32[::1])"),
+    ("ufunc_out_ndim", "def k(a, o):\n    np.sin(a, o)  #!\n", "void(float32[:, ::1], float32[::1])"),
+    ("ufunc_out_readonly", "def k(a, o):\n    np.sin(a, o)  #!\n",
+     "void(float32[::1], array(float32, 1d, C, readonly))"),
+    ("ufunc_out_scalar", "def k(a, o):\n    np.sin(a, 1.0)  #!\n", "void(float32[::1], float32[::1])"),
+    ("ufunc_outs_differ", "def k(a, m, e):\n    np.frexp(a, m, e)  #!\n",
+     "void(float32[::1], float32[:, ::1], int32[::1])"),
+    ("reduce_axis", "def k(a):\n    a[0] = np.sum(a, axis=0)  #!\n", A),
+    ("reduce_scalar", "def k(a):\n    a[0] = np.sum(a[0])  #!\n", A),
+    ("reduce_complex_max", "def k(a, o):\n    o[0] = np.max(a).real  #!\n", "void(complex64[::1], float32[::1])"),
+    ("reduce_records", "def k(r, o):\n    o[0] = np.sum(r)  #!\n", "void(%s[::1], float32[::1])" % REC),
+    ("view_kw", "def k(a):\n    b = a.view(dtype=np.int32)  #!\n", A),
+    ("imag_of_real", "def k(a):\n    b = a.imag  #!\n", A),
+    ("reshape_empty", "def k(a):\n    b = a.reshape()  #!\n", A),
+    ("reshape_F", "def k(a):\n    b = a.reshape(4)  #!\n", "void(float32[::1, :])"),
+    ("reshape_A", "def k(a):\n    b = a.reshape(4)  #!\n", "void(float32[:])"),
+    ("reshape_tuple_float", "def k(a):\n    b = a.reshape((2, 2.0))  #!\n", A),
+    ("reshape_float", "def k(a):\n    b = a.reshape(2.0)  #!\n", A),
+    ("transpose_axes", "def k(a):\n    b = a.transpose(1, 0)  #!\n", "void(float32[:, ::1])"),
+    ("view_records", "def k(r):\n    b = r.view(np.int32)  #!\n", "void(%s[::1])" % REC),
+    ("view_no_dtype", "def k(a):\n    b = a.view()  #!\n", A),
+    ("view_size_A", "def k(a):\n    b = a.view(np.int16)  #!\n", "void(float32[:])"),
+    # bfloat16 and float() of a string
+    ("local_bf16", "def k(a):\n    s = cuda.local.array(4, cuda.bf16.bfloat16)  #!\n", A),
+    ("sig_bfloat16@1", "def k(a, x):\n    a[0] = 1\n", "void(float32[::1], bfloat16)"),
+    ("bf16_old_arch", "def k(a):\n    a[0] = cuda.bf16.bfloat16(a[1])  #!\n", A, {"opts": {"arch": 75}}),
+    ("float_of_bad_str", "def k(a):\n    a[0] = float('1.5x')  #!\n", A),
 ]
 
 # Messages the ptxjitc command reaches (Python hands the compiler valid
@@ -180,6 +221,10 @@ CLI_TRIGGERS = [
 # the input compiles (an earlier stage gives it another meaning), or
 # (exception type name, fragment) for a check in Python.
 UNREACHABLE = {
+    "bfloat16 is a type of CUDA kernels; the CPU target does not support it": (
+        "sema_cpu_refuse() refuses cuda.bf16's names (ml_dtypes.bfloat16 among them) in @njit functions first",
+        ("njit_bf16", "def k(a):\n    return cuda.bf16.bfloat16(a[0])  #!\n", F64, CPU),
+        "%s exists only in CUDA kernels, not in @njit functions"),
     # front end
     "'tuple' is an illegal target for %s": (
         "parse.c refuses a tuple before check_target() sees it (annotated and augmented assignment)",

@@ -321,6 +321,15 @@ def _vec_add():
     return add
 
 
+_KEEP = []
+
+
+def _c_floats():
+    """A float32 array kept alive for the carray triggers."""
+    _KEEP.append(np.arange(3, dtype=np.float32))
+    return _KEEP[-1]
+
+
 def _gu_sum():
     @guvectorize(["void(float64[:], float64[:])"], "(n)->()", target="cuda")
     def gsum(x, out):
@@ -754,6 +763,18 @@ TRIGGERS = [
         lambda x, o: None), "TypeError", ["2 inputs and 1 outputs"]),
     ("gufunc_input_count", lambda: _gu_sum()(np.zeros(3), np.zeros(3), np.zeros(3)), "TypeError",
      ["gsum", "accepts 1 positional arguments", "Got 3 positional arguments"]),
+    # carray/farray (ptxjit.np.numpy_support) and auto_device
+    ("carray_not_a_pointer", lambda: __import__("ptxjit.np.numpy_support").np.numpy_support.carray("x", 3),
+     "TypeError", ["carray/farray", "str"]),
+    ("carray_wrong_dtype", lambda: __import__("ptxjit.np.numpy_support").np.numpy_support.carray(
+        _c_floats().ctypes.data_as(__import__("ctypes").POINTER(__import__("ctypes").c_float)), 3, np.int32),
+     "TypeError", ["points to float32", "int32"]),
+    ("carray_untyped", lambda: __import__("ptxjit.np.numpy_support").np.numpy_support.carray(
+        _c_floats().ctypes.data, 3), "TypeError", ["untyped pointer", "dtype="]),
+    ("carray_null", lambda: __import__("ptxjit.np.numpy_support").np.numpy_support.carray(0, 3, np.float32),
+     "ValueError", ["null pointer"]),
+    ("auto_device_strided", lambda: cuda.devicearray.auto_device(np.zeros((4, 4))[::2, ::2]), "ValueError",
+     ["non-contiguous", "ascontiguousarray"]),
     ("gufunc_out_twice", lambda: _gu_sum()(np.zeros(3), np.zeros(1), out=np.zeros(1)), "ValueError",
      ["'out'", "both positional and keyword"]),
     ("typing_typeof_unknown", lambda: __import__("ptxjit.typing").typing.typeof(object()), "ValueError",
