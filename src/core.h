@@ -1047,6 +1047,8 @@ struct Blk {
 	int *pred;
 	int npred, cappred;
 	int loop_depth;   /* filled by analyses */
+	int unrolled;     /* the header of a loop the run-time unroller made or left behind
+	                     (its four-body loop, or the loop for the rest): not unrolled again */
 };
 
 typedef struct Con {

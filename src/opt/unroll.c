@@ -553,6 +553,8 @@ static int try_loop(Fn *f, U *u, int allow_partial)
 		return 0;
 	Blk *h = f->blk[l->head];
 	Blk *lb = f->blk[l->latch[0]];
+	if (h->unrolled)
+		return 0;
 	if (!h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
 		return 0;
 	int stay_if = l->in[h->s1];
@@ -662,6 +664,8 @@ static int try_runtime(Fn *f, U *u, int general)
 		return 0;
 	Blk *h = f->blk[l->head];
 	Blk *lb = f->blk[l->latch[0]];
+	if (h->unrolled)
+		return 0;
 	if (!h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
 		return 0;
 	if (!l->in[h->s1] || l->in[h->s2])
@@ -733,6 +737,7 @@ static int try_runtime(Fn *f, U *u, int general)
 	/* the new header: a phi for each of the old header's, and the test */
 	int nphi = h->nphi, latch = l->latch[0];
 	Blk *h4 = ir_new_blk(f);
+	h4->unrolled = h->unrolled = 1;
 	int *p4 = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)nphi);
 	for (int j = 0; j < nphi; j++) {
 		Phi *np = ir_add_phi(f, h4, (Cls)h->phi[j].cls, 2);
