@@ -12,6 +12,7 @@ import pytest
 from ptxjit import cuda
 
 from conftest import ROOT
+from test_runtime import PKG_DIR
 from test_declare_device import fake_lib  # noqa: F401  (the fixture)
 
 
@@ -51,7 +52,7 @@ def test_the_driver_gets_the_carveout(fake_lib, tmp_path):  # noqa: F811
         "    cuda.jit(shared_memory_carveout=v)(t.add_one)[1, 8](d)\n"
         "    print(fake.fake_get(b'carveout'))\n" % os.path.join(ROOT, "tests"))
     env = dict(os.environ, PTXJIT_LIBCUDA=fake_lib, PTXJIT_SIM="0",
-               PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+               PYTHONPATH=PKG_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     r = subprocess.run([sys.executable, "-W", "ignore", str(script)], env=env, capture_output=True, text=True,
                        timeout=120)

@@ -21,6 +21,7 @@ from ptxjit import cuda
 from ptxjit.cuda import linkable, nvrtc
 
 from conftest import ON_GPU, ROOT
+from test_runtime import PKG_DIR
 
 HEADER = ".version 7.8\n.target sm_75\n.address_size 64\n"
 
@@ -296,7 +297,7 @@ def fake_lib(tmp_path_factory):
 
 def test_the_driver_links_the_declared_code(fake_lib, tmp_path):
     env = dict(os.environ, PTXJIT_LIBCUDA=fake_lib, PTXJIT_SIM="0",
-               PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+               PYTHONPATH=PKG_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     script = tmp_path / "child.py"
     script.write_text(CHILD.format(tests=os.path.join(ROOT, "tests")))
