@@ -102,6 +102,10 @@ ASANCC  ?= gcc
 ASANRT  := $(shell $(ASANCC) -print-file-name=libasan.so 2>/dev/null)
 PYTHON  := $(shell python3 -c 'import sys; print(sys.executable)')
 PYTEST_ARGS ?= tests
+# both pytest runs spread the test files over the machine's cores when
+# pytest-xdist is installed (the test extra brings it); a file's tests
+# stay in one process
+PYTEST_JOBS ?= $(shell python3 -c 'import xdist' 2>/dev/null && echo '-n auto --dist loadfile')
 asan-py:
 	@rm -rf $(ASANPY)/python $(ASANPY)/log
 	@mkdir -p $(ASANPY)/python $(ASANPY)/log
@@ -113,7 +117,7 @@ asan-py:
 	  ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/$(ASANPY)/log/asan:handle_segv=1:allocator_may_return_null=1 \
 	  LSAN_OPTIONS=max_leaks=200:exitcode=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(CURDIR)/$(ASANPY)/log/ubsan \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS); \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(PYTEST_JOBS) $(PYTEST_ARGS); \
 	  rc=$$?; $(PYTHON) tests/sanitizer_report.py $(ASANPY)/log || exit 1; exit $$rc
 
 clean:
@@ -127,7 +131,7 @@ ext:
 	python3 setup.py -q build_ext --inplace
 
 pytest: ext
-	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests
+	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q $(PYTEST_JOBS) tests
 
 # A first run in about a minute: the extension, then the catalogue kernels,
 # the seeds' programs, @njit, the documentation's examples and the feature table on the simulator.
