@@ -138,6 +138,16 @@ void ptx_warp(Emit *e, const Ins *i)
 	}
 }
 
+/* dst = reg.x OP reg.y OP reg.z (tmp: a scratch register) */
+static void combine_xyz(Emit *e, const char *dst, const char *tmp, const char *reg, const char *op)
+{
+	ptx_line(e, "mov.u32 %s, %%%s.x;", dst, reg);
+	ptx_line(e, "mov.u32 %s, %%%s.y;", tmp, reg);
+	ptx_line(e, "%s %s, %s, %s;", op, dst, dst, tmp);
+	ptx_line(e, "mov.u32 %s, %%%s.z;", tmp, reg);
+	ptx_line(e, "%s %s, %s, %s;", op, dst, dst, tmp);
+}
+
 void ptx_grid_sync(Emit *e)
 {
 	const char *notfirst = ptx_tmp(e, KB), *b0 = ptx_tmp(e, KB), *seen = ptx_tmp(e, KB);
@@ -145,24 +155,12 @@ void ptx_grid_sync(Emit *e)
 	const char *old = ptx_tmp(e, KW), *cur = ptx_tmp(e, KW);
 	const char *spin = ptx_new_label(e), *done = ptx_new_label(e);
 	ptx_line(e, "bar.sync 0;");
-	ptx_line(e, "mov.u32 %s, %%tid.x;", t);
-	ptx_line(e, "mov.u32 %s, %%tid.y;", u);
-	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
-	ptx_line(e, "mov.u32 %s, %%tid.z;", u);
-	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
+	combine_xyz(e, t, u, "tid", "or.b32");
 	ptx_line(e, "setp.ne.u32 %s, %s, 0;", notfirst, t);
 	ptx_line(e, "@%s bra %s;", notfirst, done);
-	ptx_line(e, "mov.u32 %s, %%ctaid.x;", t);
-	ptx_line(e, "mov.u32 %s, %%ctaid.y;", u);
-	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
-	ptx_line(e, "mov.u32 %s, %%ctaid.z;", u);
-	ptx_line(e, "or.b32 %s, %s, %s;", t, t, u);
+	combine_xyz(e, t, u, "ctaid", "or.b32");
 	ptx_line(e, "setp.eq.u32 %s, %s, 0;", b0, t);
-	ptx_line(e, "mov.u32 %s, %%nctaid.x;", n);
-	ptx_line(e, "mov.u32 %s, %%nctaid.y;", u);
-	ptx_line(e, "mul.lo.u32 %s, %s, %s;", n, n, u);
-	ptx_line(e, "mov.u32 %s, %%nctaid.z;", u);
-	ptx_line(e, "mul.lo.u32 %s, %s, %s;", n, n, u);
+	combine_xyz(e, n, u, "nctaid", "mul.lo.u32");
 	ptx_line(e, "sub.u32 %s, 0x80000001, %s;", n, n);
 	ptx_line(e, "selp.u32 %s, %s, 1, %s;", n, n, b0);
 	ptx_line(e, "membar.gl;");
