@@ -11,7 +11,8 @@
  */
 #include "sema.h"
 
-Spec *sema_device(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
+/* f specialised for these argument types, its parameters counted first */
+static Spec *specialise(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 {
 	Sema S = {.c = c};
 	Scope top = {.c = c, .S = &S};
@@ -21,21 +22,17 @@ Spec *sema_device(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 		err_at(c, def->span, "give one argument per parameter of the function",
 		       "%s() takes %d argument%s, but %d argument type%s %s given", f->name, def->nparams,
 		       def->nparams == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s", nargs == 1 ? "was" : "were");
-	Spec *sp = sema_specialise(&top, f, nargs, argtypes, NULL, def->span);
+	return sema_specialise(&top, f, nargs, argtypes, NULL, def->span);
+}
+
+Spec *sema_device(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
+{
+	Spec *sp = specialise(c, f, nargs, argtypes);
 	c->kernel = sp;
 	return sp;
 }
 
 Type *sema_return_type(Ctx *c, const PjFunc *f, int nargs, Type **argtypes)
 {
-	Sema S = {.c = c};
-	Scope top = {.c = c, .S = &S};
-	c->src = sema_src(c, f);
-	FuncDef *def = sema_template(&S, f);
-	if (def->nparams != nargs)
-		err_at(c, def->span, "give one argument per parameter of the function",
-		       "%s() takes %d argument%s, but %d argument type%s %s given", f->name, def->nparams,
-		       def->nparams == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s", nargs == 1 ? "was" : "were");
-	Spec *sp = sema_specialise(&top, f, nargs, argtypes, NULL, def->span);
-	return sp->ret;
+	return specialise(c, f, nargs, argtypes)->ret;
 }
