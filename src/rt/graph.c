@@ -101,6 +101,14 @@ static void free_ops(RtOp *ops, int n)
 	free(ops);
 }
 
+/* Forgets the ops recorded so far (their parameter copies freed), keeping the array. */
+static void drop_recorded(RtGraph *g)
+{
+	for (int i = 0; i < g->nrec; i++)
+		free(g->rec[i].params);
+	g->nrec = 0;
+}
+
 static RtOp *new_op(Rt *rt, RtErr *e)
 {
 	RtGraph *g = rt->capture;
@@ -135,7 +143,7 @@ int rt_graph_begin(Rt *rt, RtGraph *g, CUstream s, RtErr *e)
 		      "cuStreamBeginCapture (cuda.graph capture)");
 	}
 	g->s = s;
-	g->nrec = 0;
+	drop_recorded(g);
 	rt->capture = g;
 	return 0;
 }
@@ -167,7 +175,7 @@ int rt_graph_end(Rt *rt, RtGraph *g, int keep, RtErr *e)
 	rt->capture = NULL;
 	if (rt->sim) {
 		if (!keep) {
-			g->nrec = 0;
+			drop_recorded(g);
 			return 0;
 		}
 		free_ops(g->ops, g->nops);
@@ -252,7 +260,8 @@ void rt_graph_free(Rt *rt, RtGraph *g)
 	if (rt->capture == g)
 		rt_graph_end(rt, g, 0, &ignored);
 	free_ops(g->ops, g->nops);
-	free_ops(g->rec, g->nrec);
+	drop_recorded(g);
+	free(g->rec);
 	g->ops = g->rec = NULL;
 	g->nops = g->nrec = 0;
 	if (!rt->sim && g->exec && g->gen == rt->gen && rt->state == RT_READY && !rt->sticky &&
