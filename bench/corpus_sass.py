@@ -41,6 +41,8 @@ KERNELS = {
     "mc_pi_xoroshiro": ("montecarlo", "mc_pi", ["states", "iterations", "out"]),
     "complex64_map": ("complexes", "complex_map", ["z", "w", "out"]),
     "mandelbrot_complex128": ("complexes", "mandelbrot", ["xmin", "xmax", "ymin", "ymax", "img"]),
+    "bitonic_block_shared": ("sorting", "bitonic_block", ["a"]),
+    "scan_blelloch": ("scans", "scan_blelloch", ["a", "out"]),
 }
 
 

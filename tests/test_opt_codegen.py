@@ -321,3 +321,42 @@ def test_matmul_sass_loop_size():
     assert ffma >= 4 and n <= 73 * ffma / 16 + 1, sizes
     for ffma, n in sizes[1:]:    # the rest: CUDA C's 25 per 4 FMAs
         assert ffma and n <= 25 * ffma / 4 + 1, sizes
+
+
+@cuda.jit
+def bool_compares(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        p = a[i] > b[i]
+        q = (i & 2) == 0
+        if p == q:
+            out[i, 0] = 1
+        if p != q:
+            out[i, 1] = 1
+        if p < q:
+            out[i, 2] = 1
+        if p <= q:
+            out[i, 3] = 1
+        if p > q:
+            out[i, 4] = 1
+        if p >= q:
+            out[i, 5] = 1
+        if p == True:  # noqa: E712
+            out[i, 6] = 1
+        if False < q:
+            out[i, 7] = 1
+
+
+def test_bool_compares_on_predicates(rng):
+    """Bools compared with each other (Numba widens both to integers)
+    compare as predicates: no selp of 0 and 1 feeding a setp."""
+    a, b = rng.random(300), rng.random(300)
+    out = np.zeros((300, 8), np.int64)
+    got = launch_all(bool_compares, 2, 256, [a, b, out], [2])[0]
+    p, q = a > b, (np.arange(300) & 2) == 0
+    want = np.stack([p == q, p != q, p < q, p <= q, p > q, p >= q, p, q], axis=1).astype(np.int64)
+    np.testing.assert_array_equal(got, want)
+    body = small_ptx(bool_compares, [a, b, out])
+    body = body[body.index(".entry"):]
+    assert "xor.pred" in body
+    assert "selp" not in body, body

@@ -251,3 +251,68 @@ def test_loop_runtime_unroll_catalogue(load, rng):
         out = np.zeros(70, np.float32)
         k[3, 32](a, x, out, np.int32(n))
         np.testing.assert_allclose(out, a[:, :n] @ x[:n], rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------- loops inside counted loops
+
+SORT = 64
+
+
+@cuda.jit
+def sort_block(a, out):
+    """Bitonic sort of each block's SORT keys: the inner loop's first value
+    comes from the outer loop's counter, which doubles."""
+    sm = cuda.shared.array(SORT, np.float32)
+    t = cuda.threadIdx.x
+    base = cuda.blockIdx.x * SORT
+    sm[t] = a[base + t]
+    cuda.syncthreads()
+    k = 2
+    while k <= SORT:
+        j = k // 2
+        while j > 0:
+            p = t ^ j
+            if p > t:
+                up = (t & k) == 0
+                x, y = sm[t], sm[p]
+                if (x > y) == up:
+                    sm[t] = y
+                    sm[p] = x
+            cuda.syncthreads()
+            j //= 2
+        k *= 2
+    out[base + t] = sm[t]
+
+
+@cuda.jit
+def rows_thrice(a, out, n):
+    """A counted outer loop around a loop whose count is known only at run
+    time: unrolling the outer one would only copy the inner one."""
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        for r in range(3):
+            s = np.float32(0)
+            for k in range(n):
+                s += a[i, k] * np.float32(r + 1)
+            out[i, r] = s
+
+
+def test_nested_counted_loops_unrolled(rng):
+    a = rng.random(SORT * 3, dtype=np.float32)
+    (got,) = launch_all(sort_block, 3, SORT, [a, np.zeros_like(a)], [1])
+    np.testing.assert_array_equal(got, np.sort(a.reshape(3, SORT), axis=1).ravel())
+    d = cuda.jit(sort_block.py_func)
+    sig = ("float32[::1]", "float32[::1]")
+    k = d._compile(", ".join(sig), sig, 3)
+    # every step of the network is its own copy: 6 * 7 / 2 barriers, and
+    # the one before it (a loop would keep two)
+    assert len(re.findall(r"^  bar\b", k.ir, re.M)) == 22, k.ir
+
+
+def test_outer_loop_of_runtime_loop(rng):
+    a = rng.random((33, 10), dtype=np.float32)
+    out = np.zeros((33, 3), np.float32)
+    for n in (0, 5, 10):
+        (got,) = launch_all(rows_thrice, 2, 32, [a, out, np.int64(n)], [1])
+        want = a[:, :n].sum(axis=1, dtype=np.float32)[:, None] * np.arange(1, 4, dtype=np.float32)
+        np.testing.assert_allclose(got, want, rtol=1e-5)

@@ -425,6 +425,21 @@ static int is_float_bits(Con *c, double v)
 }
 
 /* identities with some operands unknown */
+/* The bool p when r is `p ? 1 : 0` (a sel) or the constant 0 or 1;
+ * REF_NONE otherwise. */
+static Ref bool_of(F *s, Ref r)
+{
+	Fn *f = s->f;
+	Con *c = con_of(f, r);
+	if (c)
+		return (c->cls == KW || c->cls == KL) && (c->i == 0 || c->i == 1) ? ir_con_bool(f, (int)c->i) : REF_NONE;
+	Ins *d = r.kind == R_VAL ? s->def[r.idx] : NULL;
+	if (d && d->op == O_SEL && ir_cls_of(f, d->arg[0]) == KB && is_int_con(con_of(f, d->arg[1]), 1) &&
+	    is_int_con(con_of(f, d->arg[2]), 0))
+		return d->arg[0];
+	return REF_NONE;
+}
+
 static Ref simplify(F *s, Ins *i, Con *c[3])
 {
 	Fn *f = s->f;
@@ -555,6 +570,15 @@ static Ref simplify(F *s, Ins *i, Con *c[3])
 			int r = cmp_result(i->aux, 0, 1, 0, 0);
 			if (r >= 0)
 				return ir_con_bool(f, r);
+		}
+		/* (p ? 1 : 0) == (q ? 1 : 0), and the other orders: the bools
+		 * compare themselves (false < true, as 0 < 1 signed or not) */
+		Ref pa = bool_of(s, a), pb = bool_of(s, b);
+		if ((ak == KW || ak == KL) && pa.kind != R_NONE && pb.kind != R_NONE &&
+		    (pa.kind != R_CON || pb.kind != R_CON)) {
+			i->arg[0] = pa;
+			i->arg[1] = pb;
+			i->ty = SK_BOOL;
 		}
 		break;
 	}

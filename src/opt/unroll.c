@@ -3,7 +3,9 @@
  * run-time trip counts by four with the old loop for the rest.
  *
  * Precondition: a verified function, folded (constants are constants).
- * A loop qualifies when it is innermost, has a preheader and one latch,
+ * A loop qualifies when it is innermost (or, for full unrolling, when
+ * the loops inside it become counted: see inner_counted), has a
+ * preheader and one latch,
  * leaves only from its header (a `for` or `while` without break or
  * return), and its header's branch depends on one header phi, the
  * induction variable, whose first value is a constant and whose next
@@ -192,6 +194,11 @@ static int eval(U *u, Ref r, int64_t ivval, int64_t *out, int depth)
 	default:
 		return 0;
 	}
+}
+
+static int is_val(Ref r, int v)
+{
+	return r.kind == R_VAL && (int)r.idx == v;
 }
 
 static int64_t con_value(Fn *f, Ref r)
@@ -545,11 +552,44 @@ static int linear(U *u, Ins *cond)
 	return (a0 && cond->arg[1].kind == R_CON) || (a1 && cond->arg[0].kind == R_CON);
 }
 
-/* Unrolls loop u->l fully (allow_partial 0) or by a factor (1). */
+/* Do the tests of the loops directly inside u->l compare only values
+ * that u->l's induction variable and constants determine (an inner
+ * header phi by its first value)?  Then each copy of a full unrolling
+ * holds inner loops with constant trip counts, which the next sweep
+ * unrolls in turn: `k = 2; while k <= 1024: j = k // 2; while j > 0:`. */
+static int inner_counted(U *u, int64_t ivval)
+{
+	Fn *f = u->f;
+	int me = (int)(u->l - u->g.loop);
+	for (int i = 0; i < u->g.nloop; i++) {
+		Loop *m = &u->g.loop[i];
+		if (m->parent != me)
+			continue;
+		Blk *h = f->blk[m->head];
+		if (m->pre < 0 || h->jmp != J_JNZ || h->cond.kind != R_VAL)
+			return 0;
+		Ins *cond = u->g.def[h->cond.idx];
+		if (!cond || cond->op != O_CMP)
+			return 0;
+		for (int k = 0; k < 2; k++) {
+			Ref r = cond->arg[k];
+			for (int j = 0; j < h->nphi; j++)
+				if (is_val(r, h->phi[j].to))
+					r = h->phi[j].arg[phi_pos(h, m->pre)];
+			int64_t v;
+			if (!eval(u, r, ivval, &v, 0))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Unrolls loop u->l fully (allow_partial 0) or by a factor (1); a loop
+ * with loops inside only fully, when that makes theirs counted. */
 static int try_loop(Fn *f, U *u, int allow_partial)
 {
 	Loop *l = u->l;
-	if (l->ninner || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
+	if ((l->ninner && allow_partial) || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
 		return 0;
 	Blk *h = f->blk[l->head];
 	Blk *lb = f->blk[l->latch[0]];
@@ -586,6 +626,8 @@ static int try_loop(Fn *f, U *u, int allow_partial)
 	int size = body_size(f, l);
 	if (!allow_partial) {
 		if (n > FULL_TRIPS || n * size > FULL_BUDGET)
+			return 0;
+		if (l->ninner && !inner_counted(u, con_value(f, u->g.phi[u->iv]->arg[u->from_pre])))
 			return 0;
 		full(u, n + 1, exit);   /* the last copy only tests and leaves */
 		return 1;
@@ -650,11 +692,6 @@ static Ref pre_ins(Fn *f, Blk *b, Opcode op, Cls k, int ty, Ref a, Ref c, Ref d,
 	Ref r = ir_ins(f, b, op, k, (ScalarKind)ty, a, c, d, aux);
 	f->cur_loc = loc;
 	return r;
-}
-
-static int is_val(Ref r, int v)
-{
-	return r.kind == R_VAL && (int)r.idx == v;
 }
 
 static int try_runtime(Fn *f, U *u, int general)
@@ -841,20 +878,30 @@ static int sweep_runtime(Fn *f, int general)
 	return done;
 }
 
-/* Each innermost loop is transformed at most once per analysis: loops
- * that do not nest share no block, and a transformation only adds
- * blocks and values, so the others' analysis stays right (for the blocks
- * and values it knew: in_loop and def_blk place the new ones outside). */
+/* Each loop is transformed at most once per analysis, and none around
+ * or inside one that was: loops that do not nest share no block, and a
+ * transformation only adds blocks and values, so the others' analysis
+ * stays right (for the blocks and values it knew: in_loop and def_blk
+ * place the new ones outside). */
 static int sweep(Fn *f, int allow_partial)
 {
 	U u = {.f = f};
 	opt_fill_cfg(f, &u.g);
 	u.nblk = f->nblk;
 	u.nval = f->nval;
+	char *touched = arena_alloc(f->ctx->arena, (size_t)u.nblk + 1);
+	memset(touched, 0, (size_t)u.nblk + 1);
 	int done = 0;
 	for (int i = 0; i < u.g.nloop; i++) {
 		u.l = &u.g.loop[i];
-		done += try_loop(f, &u, allow_partial);
+		int free_ = 1;
+		for (int k = 0; k < u.l->nblk; k++)
+			free_ &= !touched[u.l->blk[k]];
+		if (!free_ || !try_loop(f, &u, allow_partial))
+			continue;
+		done++;
+		for (int k = 0; k < u.l->nblk; k++)
+			touched[u.l->blk[k]] = 1;
 	}
 	if (done) {
 		ir_fill_rpo(f);
