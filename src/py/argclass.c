@@ -180,13 +180,6 @@ static unsigned long long data_address(PyObject *p)
 static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherObject *L)
 {
 	ModState *st = d->st;
-	if (st->sim) {
-		PyErr_Format(PyExc_TypeError,
-		             "kernel '%s': argument %d ('%s') is a GPU array of another library (%.100s); "
-		             "the simulator (PTXJIT_SIM=1) cannot read GPU memory: pass a NumPy array or a "
-		             "device array from cuda.to_device", d->name, i + 1, arg_name(d, i), Py_TYPE(o)->tp_name);
-		return -1;
-	}
 	PyObject *cai = PyObject_GetAttr(o, st->s_cai);
 	if (!cai)
 		return -1;
@@ -251,6 +244,15 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		goto done;
 	a->ptr = p;
 	a->cls = A_FOREIGN;
+	/* the simulator uses in place the memory it allocated itself (a
+	 * device array of ours that another object wraps), nothing else */
+	if (st->sim && !sim_holds_span(st, (CUdeviceptr)p, itemsize, a->ndim, sh, sd)) {
+		PyErr_Format(PyExc_TypeError,
+		             "kernel '%s': argument %d ('%s') is a GPU array of another library (%.100s); "
+		             "the simulator (PTXJIT_SIM=1) cannot read GPU memory: pass a NumPy array or a "
+		             "device array from cuda.to_device", d->name, i + 1, arg_name(d, i), Py_TYPE(o)->tp_name);
+		goto done;
+	}
 	/* the interface's read-only flag: the kernel is typed so that it
 	 * cannot write the array */
 	if (PyTuple_GET_SIZE(data) >= 2) {
