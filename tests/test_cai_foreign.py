@@ -122,3 +122,24 @@ def test_the_simulator_refuses_memory_it_did_not_allocate():
     too_long = Foreign(d, shape=(1 << 20,))
     with pytest.raises(TypeError, match="cannot use GPU memory of another library"):
         cuda.as_cuda_array(too_long)
+
+
+def test_aligned_and_packed_records_are_different_types(rng):
+    """NumPy's == of two dtypes leaves out align=True; the kernel's type
+    (and its cache key) does not, as in Numba."""
+    packed = np.dtype([("x", np.float16), ("y", np.float16)])
+    aligned = np.dtype([("x", np.float16), ("y", np.float16)], align=True)
+    assert packed == aligned
+
+    @cuda.jit
+    def total(a, out):
+        out[0] = a[0].x + a[0].y
+
+    out = np.zeros(1)
+    h = rng.standard_normal(2).astype(np.float16)
+    for dt in (packed, aligned):
+        a = np.zeros(1, dt)
+        a[0] = tuple(h)
+        total[1, 1](a, out)
+        assert out[0] == np.float64(h[0]) + np.float64(h[1])
+    assert [s[0].endswith(";4;False)[::1]") for s in total.signatures] == [True, False]
