@@ -670,6 +670,10 @@ TRIGGERS = [
     # records (cuda/records.py)
     ("record_big_endian", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("x", ">i4")])), (1,)), "TypeError",
      ["'x'", "big-endian"]),
+    ("string_big_endian", lambda: k_tuple[1, 1](np.zeros(2, ">U3"), (1,)), "TypeError", ["big-endian", ">U3"]),
+    ("string_no_characters", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("x", "S0"), ("y", "i4")])), (1,)),
+     "TypeError",
+     ["no characters", "at least one"]),
     ("record_object_field", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("x", object)])), (1,)), "TypeError",
      ["'x'"]),
     ("record_bad_name", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("a b", np.int32)])), (1,)), "TypeError",
@@ -1094,8 +1098,8 @@ TRIGGERS += [
                                                           % ", ".join("a%d" % i for i in range(129)))),
      "TypeError", ["'f'", "129 parameters", "128"]),
     # arguments
-    ("arg_numpy_str_dtype", lambda: k_store[1, 8](np.zeros(8, "U1"), 1.0), "TypeError",
-     ["k_store", "argument 1 ('a')", "<U1"]),
+    ("arg_numpy_void_dtype", lambda: k_store[1, 8](np.zeros(8, "V3"), 1.0), "TypeError",
+     ["k_store", "argument 1 ('a')", "|V3"]),
     ("arg_numpy_datetime", lambda: k_store[1, 8](np.zeros(8, "M8[s]"), 1.0), "TypeError",
      ["k_store", "argument 1 ('a')", "datetime64[s]"]),
     ("arg_device_datetime", lambda: k_store[1, 8](cuda.device_array(8, "M8[s]"), 1.0), "TypeError",

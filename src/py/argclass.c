@@ -304,7 +304,7 @@ static int arg_record_kind(DispatcherObject *d, int i, PyObject *o)
 	PyObject *dt = PyObject_GetAttrString(o, "dtype");
 	if (!dt)
 		return -1;
-	int k = is_record_dtype(dt) ? record_kind(d->st, dt) : -2;
+	int k = is_record_dtype(dt) || is_charseq_dtype(dt) ? record_kind(d->st, dt) : -2;
 	Py_DECREF(dt);
 	if (k == -1 && PyErr_ExceptionMatches(PyExc_TypeError)) {
 		PyObject *et, *ev, *tb;
@@ -360,6 +360,16 @@ done:
 	return rc;
 }
 
+/* the buffer format of a fixed-length string dtype: "12s" (|S12), "12w" (<U12) */
+static int is_charseq_format(const char *f)
+{
+	if (*f && strchr("<>=!@", *f))
+		f++;
+	while (*f >= '0' && *f <= '9')
+		f++;
+	return (f[0] == 's' || f[0] == 'w') && !f[1];
+}
+
 /* a NumPy array whose dtype kernels do not take: the error, naming it */
 static int bad_numpy_dtype(DispatcherObject *d, int i, PyObject *o)
 {
@@ -382,7 +392,8 @@ static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 		return bad_numpy_dtype(d, i, o);
 	Py_buffer *v = &a->view;
 	a->kind = x.kind;
-	if (a->kind < 0 && v->format && v->format[0] == 'T' && (a->kind = arg_record_kind(d, i, o)) == -1)
+	if (a->kind < 0 && v->format && (v->format[0] == 'T' || is_charseq_format(v->format)) &&
+	    (a->kind = arg_record_kind(d, i, o)) == -1)
 		return -1;
 	if (a->kind < 0)
 		return bad_numpy_dtype(d, i, o);

@@ -19,6 +19,23 @@
 
 #include <string.h>
 
+int is_charseq_dtype(PyObject *dtype)
+{
+	if (!dtype || dtype == Py_None)
+		return 0;
+	PyObject *k = PyObject_GetAttrString(dtype, "kind");
+	if (!k) {
+		PyErr_Clear();
+		return 0;
+	}
+	const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+	int r = s && (strcmp(s, "S") == 0 || strcmp(s, "U") == 0);
+	if (!s)
+		PyErr_Clear();
+	Py_DECREF(k);
+	return r;
+}
+
 int is_record_dtype(PyObject *dtype)
 {
 	if (!dtype || dtype == Py_None)
