@@ -1241,7 +1241,25 @@ TRIGGERS += [
     ("from_dlpack_used_capsule", _dlpack_used, "TypeError", ["unused DLPack capsule"]),
 ]
 
+def _drv():
+    from ptxjit.cuda import driver
+    return driver
+
+
+TRIGGERS += [
+    ("driver_copy_negative", lambda: _drv().device_to_host(np.zeros(2), cuda.device_array(2).gpu_data, -1),
+     "ValueError", ["device_to_host", "-1 bytes", "negative"]),
+    ("driver_copy_past_memory", lambda: _drv().device_to_host(np.zeros(9), cuda.device_array(2).gpu_data, 72),
+     "ValueError", ["device_to_host", "72 bytes", "16 bytes"]),
+    ("driver_copy_past_host", lambda: _drv().host_to_device(cuda.device_array(9).gpu_data, np.zeros(2), 72),
+     "ValueError", ["host_to_device", "72 bytes", "host array's 16"]),
+    ("driver_copy_strided_host", lambda: _drv().device_to_host(np.zeros(8)[::2], cuda.device_array(2).gpu_data, 8),
+     "ValueError", ["device_to_host", "C-contiguous"]),
+]
+
 SIM_TRIGGERS += [
+    ("sim_driver_copy_unknown_address", lambda: _drv().device_to_host(np.zeros(2), np.zeros(2).ctypes.data, 8),
+     "TypeError", ["device_to_host", "did not allocate"]),
     ("sim_from_dlpack_read_only", _dlpack_read_only, "BufferError", ["read-only"]),
     ("sim_from_dlpack_gpu_tensor", lambda: cuda.from_dlpack(_DLPackOn(2)), "BufferError",
      ["kDLCUDA", "host memory"]),

@@ -44,3 +44,19 @@ def open_memory(handle, dtype, conn):
         conn.send(("done", None))
     except Exception as e:  # noqa: BLE001
         conn.send(("error", "%s: %s" % (type(e).__name__, e)))
+
+
+def open_staged_copy(handle, nbytes, conn):
+    """handle.open_staged(ctx) and driver.device_to_host of its bytes."""
+    from ptxjit import cuda
+    from ptxjit.cuda import devices, driver
+    try:
+        mem = handle.open_staged(devices.get_context())
+        host = np.zeros(nbytes // 8, np.int64)
+        driver.device_to_host(host, mem, nbytes)
+        handle.close()
+        conn.send(("seen", host))
+        conn.send(("done", None))
+    except Exception as e:  # noqa: BLE001
+        conn.send(("error", "%s: %s" % (type(e).__name__, e)))
+    assert cuda

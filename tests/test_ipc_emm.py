@@ -109,6 +109,34 @@ def test_context_ipc_handle_of_gpu_data():
         np.testing.assert_array_equal(whole.copy_to_host(), want)
 
 
+def test_open_staged_and_driver_copies_in_another_process():
+    rng = np.random.default_rng(24)
+    host = rng.integers(-10**9, 10**9, 37)
+    d = cuda.to_device(host)
+    h = pickle.loads(pickle.dumps(cuda.current_context().get_ipc_handle(d.gpu_data)))
+    msgs = _run_child(ipc_child.open_staged_copy, h, host.nbytes)
+    assert msgs[-1] == ("done", None), msgs
+    np.testing.assert_array_equal(msgs[0][1], host)
+
+
+def test_driver_copies_between_raw_device_memory_and_the_host():
+    from ptxjit.cuda import driver
+    rng = np.random.default_rng(25)
+    a, b = rng.standard_normal(50), rng.standard_normal(50)
+    da, db = cuda.to_device(a), cuda.device_array(50)
+    driver.device_to_device(db.gpu_data, da[10:].gpu_data, 40 * 8)
+    out = np.zeros(50)
+    driver.device_to_host(out, db.device_ctypes_pointer.value, 40 * 8)
+    np.testing.assert_array_equal(out[:40], a[10:])
+    driver.host_to_device(da.gpu_data, b, b.nbytes)
+    np.testing.assert_array_equal(da.copy_to_host(), b)
+    with pytest.raises(ValueError, match="do not fit"):
+        driver.device_to_host(out, da[45:].gpu_data, 80)
+    if cuda.is_simulator():
+        with pytest.raises(TypeError, match="did not allocate"):
+            driver.device_to_host(out, out.ctypes.data, 8)
+
+
 def test_ipc_errors():
     d = cuda.to_device(np.arange(10.0))
     if cuda.is_simulator():

@@ -180,10 +180,10 @@ class IpcHandle:
         return MemoryPointer(context, mem.ptr + self.offset, self.size, owner=mem)
 
     def open_staged(self, context=None):
-        """The device address of the opened memory (Numba's staged IPC,
-        which copies between devices; ptxjit opens on the device it is
-        used on)."""
-        return self.open(context).device_pointer.value
+        """Opens the memory as open() does (Numba's staged IPC copies it
+        through the host to another device; ptxjit opens it where it is
+        used): a MemoryPointer."""
+        return self.open(context)
 
     def open_array(self, context, shape, dtype, strides=None):
         """Opens the memory as a DeviceNDArray of this shape and dtype."""
