@@ -376,7 +376,8 @@ static int bad_numpy_dtype(DispatcherObject *d, int i, PyObject *o)
 	PyObject *dt = PyObject_GetAttrString(o, "dtype");
 	PyErr_Clear();
 	PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
-	             "which kernels do not take (numbers and bools only)", d->name, i + 1,
+	             "which kernels do not take (numbers, bools, fixed-length strings and records of those only)",
+	             d->name, i + 1,
 	             arg_name(d, i), dt ? dt : Py_None);
 	Py_XDECREF(dt);
 	return -1;
@@ -441,7 +442,8 @@ static int from_device_array(DispatcherObject *d, int i, PyObject *o, ArgInfo *a
 		return -1;
 	if (kind < 0) {
 		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a device array of dtype %R, "
-		             "which kernels do not take (numbers, bools and records of them only)", d->name, i + 1,
+		             "which kernels do not take (numbers, bools, fixed-length strings and records of those "
+		             "only)", d->name, i + 1,
 		             arg_name(d, i), x->dtype);
 		return -1;
 	}
