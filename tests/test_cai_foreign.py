@@ -105,6 +105,7 @@ def test_the_producer_stream_becomes_the_arrays_and_is_synchronised(rng):
         assert w.stream.external and int(w.stream) == int(s)
         cuda.as_cuda_array(Foreign(d), sync=False)
         cuda.as_cuda_array(Foreign(cuda.device_array(8)))
+        assert cuda.as_cuda_array(Foreign(d, stream=1)).stream == 0   # the legacy default stream
         assert sync.call_count == 1
     assert cuda.as_cuda_array(Foreign(cuda.device_array(8))).stream == 0
 

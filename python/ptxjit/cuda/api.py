@@ -372,7 +372,8 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     """A DeviceNDArray on the memory a __cuda_array_interface__ dict describes
     (no copy); `owner` is kept alive with it.  Its stream is the interface's
     (an external stream), which is synchronised first when sync is true and
-    NUMBA_CUDA_ARRAY_INTERFACE_SYNC is on.  On the simulator the memory must
+    NUMBA_CUDA_ARRAY_INTERFACE_SYNC is on; the legacy default stream (1) is
+    the array's default, 0, and needs no synchronisation.  On the simulator the memory must
     be the simulator's own (a device array of ours that another object
     wraps)."""
     if desc.get("mask") is not None:
@@ -387,7 +388,10 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
         raise TypeError("the simulator (PTXJIT_SIM=1) cannot use GPU memory of another library; "
                         "copy the data to a NumPy array")
     stream = desc.get("stream")
-    if stream:
+    # 1, the legacy default stream, is the default of our arrays too: the
+    # work a program issues next comes after the producer's without a wait
+    # (as a launch takes it, src/py/argclass.c)
+    if stream and stream != 1:
         s = external_stream(stream)
         if sync and _config.CUDA_ARRAY_INTERFACE_SYNC:
             s.synchronize()
