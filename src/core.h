@@ -161,7 +161,8 @@ typedef enum {
 	E_IMAG,     /* fval is the imaginary part: 2j */
 	E_BOOL,     /* ival 0/1 */
 	E_NONE,
-	E_STR,      /* str, slen (escapes decoded) */
+	E_STR,      /* str, slen (escapes decoded); str.bytes: a bytes literal (b'...'), 2
+	               once sema has seen it is the value of a string store */
 	E_NAME,     /* name.id; sema fills name.var or name.cval */
 	E_UNARY,    /* op, a */
 	E_BINARY,   /* op, a, b */
@@ -198,7 +199,7 @@ struct Expr {
 	union {
 		int64_t ival;
 		double fval;
-		struct { const char *s; int len; } str;
+		struct { const char *s; int len; int bytes; } str;
 		struct { const char *id; Var *var; int early; } name;   /* early: see sema_known_early */
 		struct { AstOp op; Expr *a, *b; } bin;         /* unary uses a */
 		struct { int n; AstOp *ops; Expr **args; } cmp;
@@ -408,6 +409,10 @@ struct Type {
 	struct RecField *fields;
 	NameMap *field_index;    /* a field's name to its index in fields (ty_record) */
 	int size, align;         /* bytes of one record; alignment of its widest field */
+	/* TY_RECORD without fields that is a fixed-length string, NumPy's
+	 * |S<n> (charseq 1: n bytes, Numba's CharSeq) or <U<n> (charseq 4:
+	 * n UTF-32 code points, UnicodeCharSeq); 0 for a record */
+	int charseq;
 };
 
 /* A field of a record: its type at a byte offset.  The type is a scalar,
@@ -486,6 +491,7 @@ ScalarKind ty_sk_from_name(const char *name);   /* "float32", "f4", "int_", ...;
 /* record.c: records (structured dtypes) and arrays of any element type */
 Type *ty_record(Ctx *c, int nfields, const RecField *fields, int size);
 Type *ty_record_in(Ctx *c, Type *rec, int space, int readonly);  /* the same record, referenced in space */
+Type *ty_charseq(Ctx *c, int width, int n);   /* a string of n characters of width 1 (|S) or 4 (<U) bytes */
 const RecField *ty_field(const Type *rec, const char *name);     /* NULL if it has no such field */
 Type *ty_array_of(Ctx *c, Type *elem, int ndim, char layout, int space, int readonly);
 int ty_elem_size(const Type *elem);       /* bytes of an array element: scalar or record */
@@ -497,7 +503,8 @@ int64_t ty_field_size(const RecField *f);  /* bytes of a field (a sub-array: all
 Type *ty_field_in(Ctx *c, const Type *rec, const RecField *f);
 int ty_record_same(const Type *a, const Type *b);   /* same fields, offsets and size (any space) */
 /* Numba's spelling, which ty_parse_one reads back:
- * "Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)" */
+ * "Record(x[type=float32;offset=0],y[type=int32;offset=4];8;False)";
+ * a string: "[char x 12]", "[unichr x 12]" */
 const char *ty_record_str(Ctx *c, const Type *rec);
 
 /* ---------------------------------------------------------- intrinsics */

@@ -670,6 +670,10 @@ TRIGGERS = [
     # records (cuda/records.py)
     ("record_big_endian", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("x", ">i4")])), (1,)), "TypeError",
      ["'x'", "big-endian"]),
+    ("string_big_endian", lambda: k_tuple[1, 1](np.zeros(2, ">U3"), (1,)), "TypeError", ["big-endian", ">U3"]),
+    ("string_no_characters", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("x", "S0"), ("y", "i4")])), (1,)),
+     "TypeError",
+     ["no characters", "at least one"]),
     ("record_object_field", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("x", object)])), (1,)), "TypeError",
      ["'x'"]),
     ("record_bad_name", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([("a b", np.int32)])), (1,)), "TypeError",
@@ -1094,8 +1098,8 @@ TRIGGERS += [
                                                           % ", ".join("a%d" % i for i in range(129)))),
      "TypeError", ["'f'", "129 parameters", "128"]),
     # arguments
-    ("arg_numpy_str_dtype", lambda: k_store[1, 8](np.zeros(8, "U1"), 1.0), "TypeError",
-     ["k_store", "argument 1 ('a')", "<U1"]),
+    ("arg_numpy_void_dtype", lambda: k_store[1, 8](np.zeros(8, "V3"), 1.0), "TypeError",
+     ["k_store", "argument 1 ('a')", "|V3"]),
     ("arg_numpy_datetime", lambda: k_store[1, 8](np.zeros(8, "M8[s]"), 1.0), "TypeError",
      ["k_store", "argument 1 ('a')", "datetime64[s]"]),
     ("arg_device_datetime", lambda: k_store[1, 8](cuda.device_array(8, "M8[s]"), 1.0), "TypeError",
@@ -1237,7 +1241,25 @@ TRIGGERS += [
     ("from_dlpack_used_capsule", _dlpack_used, "TypeError", ["unused DLPack capsule"]),
 ]
 
+def _drv():
+    from ptxjit.cuda import driver
+    return driver
+
+
+TRIGGERS += [
+    ("driver_copy_negative", lambda: _drv().device_to_host(np.zeros(2), cuda.device_array(2).gpu_data, -1),
+     "ValueError", ["device_to_host", "-1 bytes", "negative"]),
+    ("driver_copy_past_memory", lambda: _drv().device_to_host(np.zeros(9), cuda.device_array(2).gpu_data, 72),
+     "ValueError", ["device_to_host", "72 bytes", "16 bytes"]),
+    ("driver_copy_past_host", lambda: _drv().host_to_device(cuda.device_array(9).gpu_data, np.zeros(2), 72),
+     "ValueError", ["host_to_device", "72 bytes", "host array's 16"]),
+    ("driver_copy_strided_host", lambda: _drv().device_to_host(np.zeros(8)[::2], cuda.device_array(2).gpu_data, 8),
+     "ValueError", ["device_to_host", "C-contiguous"]),
+]
+
 SIM_TRIGGERS += [
+    ("sim_driver_copy_unknown_address", lambda: _drv().device_to_host(np.zeros(2), np.zeros(2).ctypes.data, 8),
+     "TypeError", ["device_to_host", "did not allocate"]),
     ("sim_from_dlpack_read_only", _dlpack_read_only, "BufferError", ["read-only"]),
     ("sim_from_dlpack_gpu_tensor", lambda: cuda.from_dlpack(_DLPackOn(2)), "BufferError",
      ["kDLCUDA", "host memory"]),

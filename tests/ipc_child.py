@@ -30,3 +30,33 @@ def open_raw(raw, offset, shape, dtype, conn):
     except Exception as e:  # noqa: BLE001
         conn.send(("error", "%s: %s" % (type(e).__name__, e)))
     np.zeros(1)
+
+
+def open_memory(handle, dtype, conn):
+    """An IpcHandle of a MemoryPointer (Context.get_ipc_handle): opens its
+    size bytes as an array, sends them back and negates them in place."""
+    try:
+        arr = handle.open_array(None, handle.size // np.dtype(dtype).itemsize, dtype)
+        got = arr.copy_to_host()
+        conn.send(("seen", got))
+        arr.copy_to_device(-got)
+        handle.close()
+        conn.send(("done", None))
+    except Exception as e:  # noqa: BLE001
+        conn.send(("error", "%s: %s" % (type(e).__name__, e)))
+
+
+def open_staged_copy(handle, nbytes, conn):
+    """handle.open_staged(ctx) and driver.device_to_host of its bytes."""
+    from ptxjit import cuda
+    from ptxjit.cuda import devices, driver
+    try:
+        mem = handle.open_staged(devices.get_context())
+        host = np.zeros(nbytes // 8, np.int64)
+        driver.device_to_host(host, mem, nbytes)
+        handle.close()
+        conn.send(("seen", host))
+        conn.send(("done", None))
+    except Exception as e:  # noqa: BLE001
+        conn.send(("error", "%s: %s" % (type(e).__name__, e)))
+    assert cuda

@@ -86,6 +86,57 @@ def test_open_ipc_array_with_raw_handle():
     np.testing.assert_array_equal(d.copy_to_host(), host + 1)
 
 
+def test_context_ipc_handle_of_gpu_data():
+    """ctx.get_ipc_handle(darr.gpu_data): the memory from the array's start,
+    to the end of the allocation for the array that owns it and to the end
+    of a view's last element (Numba's sizes of gpu_data)."""
+    rng = np.random.default_rng(23)
+    host = rng.integers(-10**6, 10**6, 10).astype(np.int64)
+    ctx = cuda.current_context()
+    for index in (slice(None), slice(3, None), slice(3, 8), slice(None, 8)):
+        whole = cuda.to_device(host)
+        d = whole[index]
+        assert d.gpu_data.size == d.nbytes
+        h = ctx.get_ipc_handle(d.gpu_data)
+        assert h.size == d.nbytes and len(h.handle.reserved) == 64
+        h2 = pickle.loads(pickle.dumps(h))
+        assert h2.base is None and h2.size == h.size and h2.handle.reserved == h.handle.reserved
+        msgs = _run_child(ipc_child.open_memory, h2, np.int64)
+        assert msgs[-1] == ("done", None), msgs
+        np.testing.assert_array_equal(msgs[0][1], host[index])
+        want = host.copy()
+        want[index] = -want[index]
+        np.testing.assert_array_equal(whole.copy_to_host(), want)
+
+
+def test_open_staged_and_driver_copies_in_another_process():
+    rng = np.random.default_rng(24)
+    host = rng.integers(-10**9, 10**9, 37)
+    d = cuda.to_device(host)
+    h = pickle.loads(pickle.dumps(cuda.current_context().get_ipc_handle(d.gpu_data)))
+    msgs = _run_child(ipc_child.open_staged_copy, h, host.nbytes)
+    assert msgs[-1] == ("done", None), msgs
+    np.testing.assert_array_equal(msgs[0][1], host)
+
+
+def test_driver_copies_between_raw_device_memory_and_the_host():
+    from ptxjit.cuda import driver
+    rng = np.random.default_rng(25)
+    a, b = rng.standard_normal(50), rng.standard_normal(50)
+    da, db = cuda.to_device(a), cuda.device_array(50)
+    driver.device_to_device(db.gpu_data, da[10:].gpu_data, 40 * 8)
+    out = np.zeros(50)
+    driver.device_to_host(out, db.device_ctypes_pointer.value, 40 * 8)
+    np.testing.assert_array_equal(out[:40], a[10:])
+    driver.host_to_device(da.gpu_data, b, b.nbytes)
+    np.testing.assert_array_equal(da.copy_to_host(), b)
+    with pytest.raises(ValueError, match="do not fit"):
+        driver.device_to_host(out, da[45:].gpu_data, 80)
+    if cuda.is_simulator():
+        with pytest.raises(TypeError, match="did not allocate"):
+            driver.device_to_host(out, out.ctypes.data, 8)
+
+
 def test_ipc_errors():
     d = cuda.to_device(np.arange(10.0))
     if cuda.is_simulator():

@@ -229,7 +229,7 @@ class Decompiler:
         return line, col
 
     def const(self, v, k):
-        if v is None or isinstance(v, (bool, int, str)):
+        if v is None or isinstance(v, (bool, int, str, bytes)):
             return E(repr(v), P_ATOM if not (isinstance(v, int) and v < 0) else P_UNARY)
         if isinstance(v, float):
             if v != v or v in (float("inf"), float("-inf")):

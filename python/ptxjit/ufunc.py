@@ -460,6 +460,14 @@ def _is_array(a):
     return isinstance(a, (np.ndarray, _DA)) or hasattr(a, "__cuda_array_interface__")
 
 
+def _device_view(a):
+    """An out= array as NumPy's or ours: another library's device array (its
+    __cuda_array_interface__) becomes a DeviceNDArray on its memory."""
+    if isinstance(a, (np.ndarray, _DA)) or not hasattr(a, "__cuda_array_interface__"):
+        return a
+    return _cuda().as_cuda_array(a)
+
+
 def _sync(stream):
     if stream is not None and not (isinstance(stream, int) and stream == 0):
         stream.synchronize()
@@ -711,6 +719,8 @@ class ElementwiseFunction:
                 if not _is_array(o):
                     raise TypeError("%s: out= takes arrays (NumPy or device), not %s"
                                     % (self._what, type(o).__name__))
+            outs = tuple(_device_view(o) for o in outs)
+            for o in outs:
                 if isinstance(o, np.ndarray) and not o.flags.writeable:
                     raise ValueError("%s: the out= array is read-only" % self._what)
                 if tuple(o.shape) != shape:
@@ -719,7 +729,6 @@ class ElementwiseFunction:
                         raise ValueError("%s: the out= array has shape %s; the result has shape %s"
                                          % (self._what, tuple(o.shape), shape))
                     shape = full
-            outs = tuple(o if isinstance(o, (_DA, np.ndarray)) else _cuda().as_cuda_array(o) for o in outs)
 
         scalar_result = shape == ()
         run_shape = (1,) if scalar_result else shape
@@ -1028,6 +1037,7 @@ class GUFunction:
             outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
             if len(outs) != nout:
                 raise ValueError("%s has %d outputs; out= gives %d" % (self._what, nout, len(outs)))
+            outs = tuple(_device_view(o) for o in outs)
         vals, keys, dev_in = [], [], False
         for a in args:
             if isinstance(a, _DA) or (not isinstance(a, np.ndarray) and hasattr(a, "__cuda_array_interface__")):

@@ -138,7 +138,7 @@ static void dump_expr(FILE *f, const Expr *e)
 		fputs("(none)", f);
 		return;
 	case E_STR:
-		fputs("(str ", f);
+		fputs(e->str.bytes ? "(bytes " : "(str ", f);
 		dump_str(f, e->str.s, e->str.len);
 		fputc(')', f);
 		return;

@@ -265,13 +265,12 @@ static Expr *strings(Parser *p)
 		       "cannot mix bytes and nonbytes literals");
 	if (flags & STR_FSTRING)
 		return new_unsupported(p, sp, "f-string");
-	if (flags & STR_BYTES)
-		return new_unsupported(p, sp, "bytes literal");
 	if (flags & STR_NAMED)
 		return new_unsupported(p, sp, "\\N{...} escape in a string");
 	Expr *e = new_expr(p, E_STR, sp);
 	e->str.s = buf;
 	e->str.len = n;
+	e->str.bytes = (flags & STR_BYTES) != 0;
 	return e;
 }
 

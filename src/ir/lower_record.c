@@ -177,8 +177,31 @@ static void copy_bytes(Lower *L, Ref dst, int dspace, Ref src, int sspace, int64
 	loop_end(L, &lp);
 }
 
+/* dst (a string) = src (a string of its kind): its characters, cut to
+ * dst's length, then zero characters to the end */
+static void copy_charseq(Lower *L, Type *dst, Ref addr, Value src)
+{
+	int64_t n = src.ty->size < dst->size ? src.ty->size : dst->size;
+	copy_bytes(L, addr, dst->space, src.data, src.ty->space, n, 1);
+	Cls k = lower_cls(SK_U8);
+	Ref zero = ir_con_int(L->f, k, 0);
+	if (dst->size - n <= UNROLL_COPY) {
+		for (int64_t i = n; i < dst->size; i++)
+			lower_emit(L, O_STORE, k, SK_U8, add64(L, addr, con64(L, i)), zero, REF_NONE, dst->space);
+		return;
+	}
+	CopyLoop lp;
+	Ref i = loop_begin(L, &lp, con64(L, dst->size - n));
+	lower_emit(L, O_STORE, k, SK_U8, add64(L, addr, add64(L, i, con64(L, n))), zero, REF_NONE, dst->space);
+	loop_end(L, &lp);
+}
+
 void lower_record_copy(Lower *L, Type *dst, Ref addr, Value src, Span sp)
 {
+	if (dst->charseq && src.ty && src.ty->kind == TY_RECORD && src.ty->charseq == dst->charseq) {
+		copy_charseq(L, dst, addr, src);
+		return;
+	}
 	if (!src.ty || src.ty->kind != TY_RECORD || !ty_record_same(src.ty, dst))
 		err_at(L->c, sp, "assign a record of the same dtype", "cannot store %s into a record of type %s",
 		       src.ty ? ty_str_of(L->c, src.ty) : "this value", ty_str_of(L->c, dst));

@@ -190,6 +190,11 @@ Value lower_const(Lower *L, const Const *cv, Type *t, Span sp)
 		if (cv->kind != PJ_V_ARRAY)
 			ICE(L->c, "array constant of kind %d", cv->kind);
 		return lower_const_array(L, cv, sp);
+	case TY_RECORD:
+		/* a string literal stored into a string (sema_record.c): its bytes */
+		if (cv->kind == PJ_V_ARRAY)
+			v.data = lower_const_array(L, cv, sp).data;
+		return v;
 	default:
 		return v;
 	}

@@ -180,13 +180,6 @@ static unsigned long long data_address(PyObject *p)
 static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, LauncherObject *L)
 {
 	ModState *st = d->st;
-	if (st->sim) {
-		PyErr_Format(PyExc_TypeError,
-		             "kernel '%s': argument %d ('%s') is a GPU array of another library (%.100s); "
-		             "the simulator (PTXJIT_SIM=1) cannot read GPU memory: pass a NumPy array or a "
-		             "device array from cuda.to_device", d->name, i + 1, arg_name(d, i), Py_TYPE(o)->tp_name);
-		return -1;
-	}
 	PyObject *cai = PyObject_GetAttr(o, st->s_cai);
 	if (!cai)
 		return -1;
@@ -251,6 +244,15 @@ static int from_cai(DispatcherObject *d, int i, PyObject *o, ArgInfo *a, Launche
 		goto done;
 	a->ptr = p;
 	a->cls = A_FOREIGN;
+	/* the simulator uses in place the memory it allocated itself (a
+	 * device array of ours that another object wraps), nothing else */
+	if (st->sim && !sim_holds_span(st, (CUdeviceptr)p, itemsize, a->ndim, sh, sd)) {
+		PyErr_Format(PyExc_TypeError,
+		             "kernel '%s': argument %d ('%s') is a GPU array of another library (%.100s); "
+		             "the simulator (PTXJIT_SIM=1) cannot read GPU memory: pass a NumPy array or a "
+		             "device array from cuda.to_device", d->name, i + 1, arg_name(d, i), Py_TYPE(o)->tp_name);
+		goto done;
+	}
 	/* the interface's read-only flag: the kernel is typed so that it
 	 * cannot write the array */
 	if (PyTuple_GET_SIZE(data) >= 2) {
@@ -302,7 +304,7 @@ static int arg_record_kind(DispatcherObject *d, int i, PyObject *o)
 	PyObject *dt = PyObject_GetAttrString(o, "dtype");
 	if (!dt)
 		return -1;
-	int k = is_record_dtype(dt) ? record_kind(d->st, dt) : -2;
+	int k = is_record_dtype(dt) || is_charseq_dtype(dt) ? record_kind(d->st, dt) : -2;
 	Py_DECREF(dt);
 	if (k == -1 && PyErr_ExceptionMatches(PyExc_TypeError)) {
 		PyObject *et, *ev, *tb;
@@ -358,13 +360,24 @@ done:
 	return rc;
 }
 
+/* the buffer format of a fixed-length string dtype: "12s" (|S12), "12w" (<U12) */
+static int is_charseq_format(const char *f)
+{
+	if (*f && strchr("<>=!@", *f))
+		f++;
+	while (*f >= '0' && *f <= '9')
+		f++;
+	return (f[0] == 's' || f[0] == 'w') && !f[1];
+}
+
 /* a NumPy array whose dtype kernels do not take: the error, naming it */
 static int bad_numpy_dtype(DispatcherObject *d, int i, PyObject *o)
 {
 	PyObject *dt = PyObject_GetAttrString(o, "dtype");
 	PyErr_Clear();
 	PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a NumPy array of dtype %S, "
-	             "which kernels do not take (numbers and bools only)", d->name, i + 1,
+	             "which kernels do not take (numbers, bools, fixed-length strings and records of those only)",
+	             d->name, i + 1,
 	             arg_name(d, i), dt ? dt : Py_None);
 	Py_XDECREF(dt);
 	return -1;
@@ -380,7 +393,8 @@ static int from_ndarray(DispatcherObject *d, int i, PyObject *o, ArgInfo *a)
 		return bad_numpy_dtype(d, i, o);
 	Py_buffer *v = &a->view;
 	a->kind = x.kind;
-	if (a->kind < 0 && v->format && v->format[0] == 'T' && (a->kind = arg_record_kind(d, i, o)) == -1)
+	if (a->kind < 0 && v->format && (v->format[0] == 'T' || is_charseq_format(v->format)) &&
+	    (a->kind = arg_record_kind(d, i, o)) == -1)
 		return -1;
 	if (a->kind < 0)
 		return bad_numpy_dtype(d, i, o);
@@ -428,7 +442,8 @@ static int from_device_array(DispatcherObject *d, int i, PyObject *o, ArgInfo *a
 		return -1;
 	if (kind < 0) {
 		PyErr_Format(PyExc_TypeError, "kernel '%s': argument %d ('%s') is a device array of dtype %R, "
-		             "which kernels do not take (numbers, bools and records of them only)", d->name, i + 1,
+		             "which kernels do not take (numbers, bools, fixed-length strings and records of those "
+		             "only)", d->name, i + 1,
 		             arg_name(d, i), x->dtype);
 		return -1;
 	}

@@ -60,6 +60,21 @@ static void span_of(const DeviceArrayObject *a, Py_ssize_t *lo, Py_ssize_t *hi)
 	*hi = h + a->itemsize;
 }
 
+int sim_holds_span(ModState *st, CUdeviceptr ptr, Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape,
+                   const Py_ssize_t *strides)
+{
+	int64_t lo = 0, hi = itemsize;
+	for (int d = 0; d < ndim; d++) {
+		if (shape[d] == 0)
+			return 1;
+		if (strides[d] < 0)
+			lo += (int64_t)(shape[d] - 1) * strides[d];
+		else
+			hi += (int64_t)(shape[d] - 1) * strides[d];
+	}
+	return rt_sim_holds(cur_rt(st), (uint64_t)ptr + (uint64_t)lo, (uint64_t)(hi - lo));
+}
+
 int wrong_device(ModState *st, const char *what, const Rt *had, const Rt *on)
 {
 	PyErr_Format(st->CudaDriverError,
@@ -244,7 +259,8 @@ static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 		a->foreign = b->foreign;
 	} else {
 		a->gen = cur_rt(st)->gen;
-		a->foreign = !(host && st->sim);
+		a->foreign = !(st->sim && (host || sim_holds_span(st, a->ptr, a->itemsize, a->ndim, a->shape,
+		                                                  a->strides)));
 	}
 	return (PyObject *)a;
 }

@@ -370,21 +370,6 @@ static int const_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 /* On the simulator, device memory is host memory the allocator handed
  * out: memory described by another object is read only when it lies in
  * such a block. */
-static int sim_can_read(ModState *st, CUdeviceptr ptr, int itemsize, int ndim, const Py_ssize_t *shape,
-                        const Py_ssize_t *strides)
-{
-	int64_t lo = 0, hi = itemsize;
-	for (int d = 0; d < ndim; d++) {
-		if (shape[d] == 0)
-			return 1;
-		if (strides[d] < 0)
-			lo += (int64_t)(shape[d] - 1) * strides[d];
-		else
-			hi += (int64_t)(shape[d] - 1) * strides[d];
-	}
-	return rt_sim_holds(cur_rt(st), (uint64_t)ptr + (uint64_t)lo, (uint64_t)(hi - lo));
-}
-
 static int devarray_value(PjValue *out, CUdeviceptr ptr, int kind, int ndim, const Py_ssize_t *shape,
                           const Py_ssize_t *strides, int readonly)
 {
@@ -407,7 +392,7 @@ static int device_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 		DeviceArrayObject *a = (DeviceArrayObject *)obj;
 		if (a->kind < 0)
 			unknown(obj, out, arena, "a device array of a dtype kernels do not support");
-		else if (a->foreign && st->sim && !sim_can_read(st, a->ptr, a->itemsize, a->ndim, a->shape, a->strides))
+		else if (a->foreign && st->sim && !sim_holds_span(st, a->ptr, a->itemsize, a->ndim, a->shape, a->strides))
 			unknown(obj, out, arena, "memory of another library, which the simulator cannot read");
 		else
 			devarray_value(out, a->ptr, a->kind, a->ndim, a->shape, a->strides, 0);
@@ -450,7 +435,7 @@ static int device_array(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 		int ro = rc || PyTuple_GET_SIZE(data) < 2 ? 0 : PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
 		if (rc || (p == (unsigned long long)-1 && PyErr_Occurred()) || ro < 0)
 			rc = -1;
-		else if (st->sim && !sim_can_read(st, (CUdeviceptr)p, itemsize, (int)nd, sh, sd))
+		else if (st->sim && !sim_holds_span(st, (CUdeviceptr)p, itemsize, (int)nd, sh, sd))
 			unknown(obj, out, arena, "a GPU array of another library, which the simulator cannot read");
 		else
 			devarray_value(out, (CUdeviceptr)p, kind, (int)nd, sh, sd, ro);

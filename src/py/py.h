@@ -193,6 +193,13 @@ char layout_of(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_
  * the caller named a stream.  A stream must belong to rt's device (the
  * device the work runs on), unless rt is NULL. */
 int stream_arg(ModState *st, PyObject *o, Rt *rt, CUstream *s, int *async);
+/* The simulator's test for another library's array (__cuda_array_interface__,
+ * DLPack): 1 when the bytes the array spans lie inside one block the
+ * simulator allocated (a device array of ours wrapped by another object),
+ * which kernels then use in place; an array of no elements spans nothing
+ * and is always 1. */
+int sim_holds_span(ModState *st, CUdeviceptr ptr, Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape,
+                   const Py_ssize_t *strides);
 /* The error for an object of device `had` used with work on device `on`;
  * what: "stream", "array argument 'x'".  Returns -1. */
 int wrong_device(ModState *st, const char *what, const Rt *had, const Rt *on);
@@ -341,5 +348,6 @@ int record_kind(ModState *st, PyObject *dtype);        /* -1 with an exception *
 const char *record_name(ModState *st, int kind);      /* the Numba spelling */
 PyObject *record_sig(PyObject *dtype);                 /* new str, or NULL with an exception */
 int is_record_dtype(PyObject *dtype);                  /* a NumPy dtype with fields */
+int is_charseq_dtype(PyObject *dtype);                 /* |S<n> or <U<n>: a record kind too */
 
 #endif

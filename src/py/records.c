@@ -10,7 +10,7 @@
  * launch path keys a signature with one byte per argument kind, so each
  * record dtype seen is numbered: kind K_RECORD + its index in
  * ModState.records, a list of (dtype, spelling).  Equal dtypes (same
- * names, formats, offsets and itemsize) get the same number.  Arrays of
+ * names, formats, offsets, itemsize and alignment flag) get the same number.  Arrays of
  * records are arrays whose kind is a record kind; a record scalar
  * (numpy.void) is launched like a 0-d array of layout 'R' whose type is
  * the bare record (launch.c).
@@ -18,6 +18,23 @@
 #include "py.h"
 
 #include <string.h>
+
+int is_charseq_dtype(PyObject *dtype)
+{
+	if (!dtype || dtype == Py_None)
+		return 0;
+	PyObject *k = PyObject_GetAttrString(dtype, "kind");
+	if (!k) {
+		PyErr_Clear();
+		return 0;
+	}
+	const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+	int r = s && (strcmp(s, "S") == 0 || strcmp(s, "U") == 0);
+	if (!s)
+		PyErr_Clear();
+	Py_DECREF(k);
+	return r;
+}
 
 int is_record_dtype(PyObject *dtype)
 {
@@ -48,6 +65,18 @@ PyObject *record_sig(PyObject *dtype)
 	return s;
 }
 
+/* NumPy's == of dtypes leaves out whether the struct is aligned
+ * (align=True), which Numba's Record type spells and keys on. */
+static int same_alignment(PyObject *a, PyObject *b)
+{
+	PyObject *x = PyObject_GetAttrString(a, "isalignedstruct");
+	PyObject *y = x ? PyObject_GetAttrString(b, "isalignedstruct") : NULL;
+	int r = y ? PyObject_RichCompareBool(x, y, Py_EQ) : -1;
+	Py_XDECREF(x);
+	Py_XDECREF(y);
+	return r;
+}
+
 int record_kind(ModState *st, PyObject *dtype)
 {
 	if (!st->records && !(st->records = PyList_New(0)))
@@ -59,6 +88,8 @@ int record_kind(ModState *st, PyObject *dtype)
 		if (dt == dtype)
 			return K_RECORD + (int)i;
 		int eq = PyObject_RichCompareBool(dt, dtype, Py_EQ);
+		if (eq > 0)
+			eq = same_alignment(dt, dtype);
 		if (eq < 0)
 			return -1;
 		if (eq)

@@ -27,6 +27,14 @@
  * and nested records spelled as records, which the glue writes for
  * structured dtypes and sig.c reads back.
  *
+ * A fixed-length string (NumPy's |S12 and <U12: Numba's CharSeq and
+ * UnicodeCharSeq, spelled [char x 12] and [unichr x 12]) is a record
+ * without fields whose `charseq` is its character's width (1 or 4): an
+ * array element or a field of that type is assigned a literal of its
+ * kind (b'...' or '...'), truncated to its length and padded with zero
+ * characters as NumPy does, or another string of its kind; its bytes are
+ * copied one at a time (alignment 1, as NumPy's packed strings need).
+ *
  * Fields must be aligned to their size in every record of an array (the
  * GPU has no unaligned loads): a packed dtype that misaligns a field is
  * refused where the field is used, with a hint to build it with
@@ -55,6 +63,13 @@ Type *ty_record(Ctx *c, int nfields, const RecField *fields, int size)
 	t->size = size;
 	t->align = align;
 	t->space = SP_GLOBAL;
+	return t;
+}
+
+Type *ty_charseq(Ctx *c, int width, int n)
+{
+	Type *t = ty_record(c, 0, NULL, width * n);
+	t->charseq = width;
 	return t;
 }
 
@@ -89,7 +104,7 @@ int ty_record_same(const Type *a, const Type *b)
 		return 1;
 	if (!a || !b || a->kind != TY_RECORD || b->kind != TY_RECORD)
 		return 0;
-	if (a->nfields != b->nfields || a->size != b->size)
+	if (a->nfields != b->nfields || a->size != b->size || a->charseq != b->charseq)
 		return 0;
 	for (int i = 0; i < a->nfields; i++) {
 		const RecField *x = &a->fields[i], *y = &b->fields[i];
@@ -176,6 +191,8 @@ static const char *field_type_str(Ctx *c, const RecField *f)
  * field would copy the text so far for every field. */
 const char *ty_record_str(Ctx *c, const Type *rec)
 {
+	if (rec->charseq)
+		return arena_printf(c->arena, "[%s x %d]", rec->charseq == 1 ? "char" : "unichr", rec->size / rec->charseq);
 	const char **part = arena_alloc(c->arena, sizeof *part * (size_t)(rec->nfields + 1));
 	size_t len = 0;
 	for (int i = 0; i < rec->nfields; i++) {

@@ -1140,6 +1140,10 @@ static Type *type_literal(Scope *sc, Expr *e)
 		v = new_const(c, PJ_V_NONE, ty_none());
 		break;
 	default: /* E_STR */
+		if (e->str.bytes == 1)
+			err_at(c, e->span, "assign a bytes literal to an element of a bytes array (dtype |S) or to a "
+			       "bytes field of a record: a[i] = b'abc'", "bytes literals are supported only as values "
+			       "stored into fixed-length bytes");
 		v = new_const(c, PJ_V_STR, ty_str());
 		v->s = e->str.s;
 		break;

@@ -155,12 +155,79 @@ void sema_record_store(Scope *sc, Expr *target, Type *vt, Expr *value)
 	storable(sc, ft->elem, value, what);
 }
 
+/* The bytes of string literal e stored into a string of type rt: UTF-32
+ * code points for <U, the bytes for |S, truncated to rt's length and
+ * padded with zero characters, as NumPy stores a str or bytes. */
+static unsigned char *charseq_bytes(Scope *sc, Type *rt, Expr *e)
+{
+	unsigned char *out = arena_alloc(sc->c->arena, (size_t)rt->size);
+	memset(out, 0, (size_t)rt->size);
+	const unsigned char *s = (const unsigned char *)e->str.s;
+	int n = e->str.len, k = 0, w = rt->charseq;
+	for (int i = 0; i < n && k + w <= rt->size;) {
+		uint32_t cp = s[i++];
+		if (w == 4 && cp >= 0x80) {        /* the source is UTF-8 */
+			int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
+			cp &= 0x3F >> more;
+			for (; more > 0 && i < n; more--)
+				cp = cp << 6 | (s[i++] & 0x3F);
+		}
+		for (int b = 0; b < w; b++)
+			out[k++] = (unsigned char)(cp >> (8 * b));
+	}
+	return out;
+}
+
+/* r = a string literal stored into a string of type rt: a constant of
+ * rt's bytes (in constant memory), which the store copies */
+static void charseq_literal(Scope *sc, Type *rt, Expr *value)
+{
+	Ctx *c = sc->c;
+	Type *plain = ty_record_in(c, rt, SP_GLOBAL, 0);
+	Const *one = arena_alloc(c->arena, sizeof *one);
+	memset(one, 0, sizeof *one);
+	one->kind = PJ_V_INT;
+	one->i = 1;
+	Const *cv = arena_alloc(c->arena, sizeof *cv);
+	memset(cv, 0, sizeof *cv);
+	cv->kind = PJ_V_ARRAY;
+	cv->n = 1;
+	cv->elts = one;
+	cv->data = charseq_bytes(sc, rt, value);
+	cv->ty = ty_array_of(c, plain, 1, LAYOUT_C, SP_CONST, 1);
+	value->ty = ty_record_in(c, plain, SP_CONST, 1);
+	value->cval = cv;
+}
+
+/* a[i] = value where a[i] is a string (rt->charseq): a literal of its
+ * kind, or a string of its kind (of any length) */
+static void charseq_store(Scope *sc, Type *rt, Expr *value)
+{
+	Type *vt = value->ty;
+	int bytes = rt->charseq == 1;
+	const char *want = bytes ? "assign a bytes literal (b'abc') or an element of another bytes array (dtype |S)"
+	                         : "assign a str literal ('abc') or an element of another str array (dtype <U)";
+	if (value->kind == E_STR && (value->str.bytes != 0) == bytes) {
+		charseq_literal(sc, rt, value);
+		return;
+	}
+	if (vt->kind == TY_RECORD && vt->charseq == rt->charseq)
+		return;
+	err_at(sc->c, value->span, want, "cannot store %s into an element of type %s",
+	       value->kind == E_STR ? (value->str.bytes ? "a bytes literal" : "a str literal") : ty_str_of(sc->c, vt),
+	       ty_str_of(sc->c, rt));
+}
+
 /* a[i] = value where a[i] is a record of type rt */
 void sema_record_copy(Scope *sc, Type *rt, Expr *value)
 {
 	Type *vt = value->ty;
 	if (!vt)
 		return;
+	if (rt->charseq) {
+		charseq_store(sc, rt, value);
+		return;
+	}
 	if (vt->kind != TY_RECORD || !ty_record_same(vt, rt))
 		err_at(sc->c, value->span, "assign a record of the same dtype (a[i] = b[j]), or assign the fields one by one",
 		       "cannot store %s into a record of type %s", ty_str_of(sc->c, vt), ty_str_of(sc->c, rt));

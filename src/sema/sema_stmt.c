@@ -200,6 +200,9 @@ static void assign_target(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *va
 static void type_assign(Scope *sc, Stmt *s)
 {
 	Expr *value = s->assign.value;
+	Expr *t0 = s->assign.ntargets == 1 ? s->assign.targets[0] : NULL;
+	if (value->kind == E_STR && value->str.bytes && t0 && (t0->kind == E_SUBSCRIPT || t0->kind == E_ATTR))
+		value->str.bytes = 2;     /* a[i] = b'abc': sema_record_copy checks the target */
 	Type *vt = type_expr(sc, value);
 	for (int i = 0; i < s->assign.ntargets; i++)
 		assign_target(sc, s->assign.targets[i], vt, value->cval, value);

@@ -8,8 +8,9 @@
  *           | "UniTuple" "(" type ("," INT | "x" INT) ")"
  *           | "Tuple" "(" [type {"," type}] ")"
  *           | "array" "(" (NAME | record) "," INT "d" "," LAYOUT ["," "readonly"] ")"
- *           | record
+ *           | record | string
  *   record  = "Record" "(" field {"," field} ";" INT ";" NAME ")"
+ *   string  = "[" ("char" | "unichr") "x" INT "]"        |S12 and <U12 as Numba spells them
  *   field   = NAME "[" "type" "=" (type | nested) ";" "offset" "=" INT "]"
  *   nested  = "nestedarray" "(" (NAME | record) "," "(" INT {"," INT} [","] ")" ")"
  *   dim     = ":" | "::1"
@@ -211,12 +212,42 @@ static Type *parse_tuple(SigParser *p)
 
 static Type *parse_record(SigParser *p);
 
+/* "[" ("char" | "unichr") "x" INT "]": a fixed-length string */
+static Type *parse_string(SigParser *p)
+{
+	int off = p->off;
+	next(p);
+	int width = is_name(p, "char") ? 1 : is_name(p, "unichr") ? 4 : 0;
+	if (!width)
+		sig_error(p, p->off, p->len, "expected char or unichr, as in [char x 12] or [unichr x 12]%s", "");
+	next(p);
+	if (!is_name(p, "x"))
+		sig_error(p, p->off, p->len, "expected 'x' and the length, as in [char x 12]%s", "");
+	next(p);
+	if (p->kind != K_INT || p->ival < 1 || p->ival > (1 << 20))
+		sig_error(p, p->off, p->len, "expected the length of the string, 1 to 1048576 characters%s", "");
+	int n = (int)p->ival;
+	next(p);
+	if (!is_punct(p, ']'))
+		sig_error(p, off, 1, "expected ']' closing the string type%s", "");
+	next(p);
+	return ty_charseq(p->c, width, n);
+}
+
+/* NAME | record | string: the element of an array or a sub-array */
+static Type *parse_elem(SigParser *p)
+{
+	if (is_punct(p, '['))
+		return parse_string(p);
+	return is_name(p, "Record") ? parse_record(p) : ty_scalar(scalar_name(p));
+}
+
 /* "array" "(" NAME "," INT "d" "," LAYOUT ["," "readonly"] ")" */
 static Type *parse_array_call(SigParser *p, int readonly)
 {
 	next(p);
 	expect(p, '(');
-	Type *elem = is_name(p, "Record") ? parse_record(p) : ty_scalar(scalar_name(p));
+	Type *elem = parse_elem(p);
 	expect(p, ',');
 	if (p->kind != K_INT)
 		sig_error(p, p->off, p->len, "expected the number of dimensions, as in array(float32, 2d, C)%s", "");
@@ -258,7 +289,7 @@ static Type *parse_nestedarray(SigParser *p, const int64_t **dims)
 	int n = 0;
 	next(p);
 	expect(p, '(');
-	Type *elem = is_name(p, "Record") ? parse_record(p) : ty_scalar(scalar_name(p));
+	Type *elem = parse_elem(p);
 	expect(p, ',');
 	expect(p, '(');
 	while (p->kind == K_INT) {
@@ -378,6 +409,11 @@ static Type *parse_type(SigParser *p)
 	if (is_name(p, "readonly")) {
 		readonly = 1;
 		next(p);
+	}
+	if (is_punct(p, '[')) {
+		int at = p->off;
+		Type *t = parse_string(p);
+		return is_punct(p, '[') ? parse_dims(p, t, readonly, at) : t;
 	}
 	if (p->kind != K_NAME)
 		sig_error(p, p->off, p->len, "expected a type in signature%s", "");

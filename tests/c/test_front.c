@@ -501,7 +501,7 @@ TEST(parse_atoms)
 		"(unsupported \"dict display\") (unsupported \"set display\") (unsupported \"dict comprehension\") "
 		"(unsupported \"set comprehension\"))");
 	CHECK_STR_EQ(expr_of("(f'a{b}', b'x', ..., *a)"),
-		"(tuple (unsupported \"f-string\") (unsupported \"bytes literal\") (unsupported \"Ellipsis\") "
+		"(tuple (unsupported \"f-string\") (bytes \"x\") (unsupported \"Ellipsis\") "
 		"(unsupported \"starred expression\"))");
 	CHECK_STR_EQ(expr_of("(n := 10)"), "(unsupported \"assignment expression (:=)\")");
 	CHECK_STR_EQ(expr_of("18446744073709551615 + 99999999999999999999"),

@@ -44,7 +44,7 @@ def E(e):
         if isinstance(v, float): return '(float %r)' % v
         if isinstance(v, complex): return '(imag %r)' % v.imag
         if isinstance(v, str): return '(str %s)' % esc(v.encode('utf-8', 'surrogatepass'))
-        if isinstance(v, bytes): return U('bytes literal')
+        if isinstance(v, bytes): return '(bytes %s)' % esc(v)
     if t is ast.JoinedStr: return U('f-string')
     if t is ast.Name: return '(name %s)' % e.id
     if t is ast.UnaryOp: return '(unary %s %s)' % (UN[type(e.op)], E(e.operand))

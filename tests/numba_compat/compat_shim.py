@@ -15,7 +15,10 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   numba.cuda.core.config      simulator is not Numba's cudasim (shim_config.py)
   numba.cuda.core.errors      ptxjit.core.errors (Numba's names of ptxjit's exceptions)
   numba.cuda.types            ptxjit.types
-  numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors)
+  numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors,
+                              cudadrv.devicearray: ptxjit.cuda.devicearray; cuda.cudadrv
+                              and cuda.cudadrv.driver are attributes too, as numba.cuda's
+                              __init__ imports them)
   numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
   numba.cuda.extending        ptxjit.extending (@overload, register_jitable, ...)
   numba.cuda.cudaimpl,        ptxjit._lowlevel: Numba's LLVM-level extension API,
@@ -63,6 +66,7 @@ PTXJIT_MODULES = {
     "core.errors": "ptxjit.core.errors",
     "errors": "ptxjit.core.errors",
     "cudadrv.driver": "ptxjit.cuda.driver",
+    "cudadrv.devicearray": "ptxjit.cuda.devicearray",
     "cudadrv.error": "ptxjit.errors",
     "vectorizers": "ptxjit.cuda.vectorizers",
     "libdevice": "ptxjit.cuda.libdevice",
@@ -144,12 +148,29 @@ class CudaNamespace(Forward):
         import ptxjit.types as ptypes
         if name == "HAS_NUMBA":          # numba (the CPU target) is installed beside
             value = importlib.util.find_spec("numba.core") is not None
-        elif name in ("config", "types", "random"):
+        elif name in ("config", "types", "random", "cudadrv"):
             value = importlib.import_module("numba.cuda." + name)
         elif name in ptypes.__all__ and not hasattr(self._target, name):
             value = getattr(ptxjit, name, None) or getattr(ptypes, name)
         else:
             return Forward.__getattr__(self, name)
+        self.__dict__[name] = value
+        return value
+
+
+class Package(types.ModuleType):
+    """One of OWN_PACKAGES (numba.cuda.cudadrv): its attributes are the
+    submodules mapped under it, imported at first use, as numba.cuda's
+    __init__ imports them (cuda.cudadrv.driver.Stream); a miss raises
+    MissingName."""
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        sub = self.__name__[len("numba.cuda."):] + "." + name
+        if sub not in PTXJIT_MODULES and sub not in OWN_FILES:
+            raise MissingName("%s.%s: ptxjit has no counterpart of this numba-cuda module" % (self.__name__, name))
+        value = importlib.import_module(self.__name__ + "." + name)
         self.__dict__[name] = value
         return value
 
@@ -178,7 +199,7 @@ class Finder(importlib.abc.MetaPathFinder):
         if sub in OWN_FILES:
             return importlib.util.spec_from_file_location(name, os.path.join(HERE, OWN_FILES[sub]))
         if sub in OWN_PACKAGES:
-            spec = importlib.machinery.ModuleSpec(name, _Loader(lambda s: types.ModuleType(s.name)),
+            spec = importlib.machinery.ModuleSpec(name, _Loader(lambda s: Package(s.name)),
                                                   is_package=True)
             spec.submodule_search_locations = []
             return spec

@@ -107,9 +107,9 @@ def guvectorize(*args, **kwargs):
 
 
 def __getattr__(name):
-    if name == "random":           # cuda.random without importing ptxjit.cuda.random
+    if name in ("random", "driver", "devices"):   # cuda.random without importing ptxjit.cuda.random
         import importlib
-        return importlib.import_module(".random", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError("module 'ptxjit.cuda' has no attribute %r" % (name,))
 
 

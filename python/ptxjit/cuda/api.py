@@ -244,6 +244,12 @@ class Context:
     def synchronize(self):
         synchronize()
 
+    def get_ipc_handle(self, memory):
+        """An IpcHandle another process opens to use the memory of a
+        MemoryPointer (darr.gpu_data): its size bytes from its address."""
+        from .ipc import memory_ipc_handle
+        return memory_ipc_handle(memory)
+
     def memory_stats(self):
         """The caching allocator's counters: cached_bytes, live_bytes,
         driver_allocs, cache_hits."""
@@ -364,21 +370,33 @@ def is_cuda_array(obj):
 
 def from_cuda_array_interface(desc, owner=None, sync=True):
     """A DeviceNDArray on the memory a __cuda_array_interface__ dict describes
-    (no copy); `owner` is kept alive with it."""
+    (no copy); `owner` is kept alive with it.  Its stream is the interface's
+    (an external stream), which is synchronised first when sync is true and
+    NUMBA_CUDA_ARRAY_INTERFACE_SYNC is on; the legacy default stream (1) is
+    the array's default, 0, and needs no synchronisation.  On the simulator the memory must
+    be the simulator's own (a device array of ours that another object
+    wraps)."""
     if desc.get("mask") is not None:
         raise NotImplementedError("masked arrays are not supported")
-    if _core.is_simulator():
-        raise TypeError("the simulator (PTXJIT_SIM=1) cannot use GPU memory of another library; "
-                        "copy the data to a NumPy array")
     shape = tuple(desc["shape"])
     dtype = np.dtype(desc["typestr"])
     strides = desc.get("strides")
     ptr = desc["data"][0] or 0
+    d = DeviceNDArray._view(owner if owner is not None else desc, ptr, shape,
+                            tuple(strides) if strides is not None else None, dtype)
+    if _core.is_simulator() and d._foreign:
+        raise TypeError("the simulator (PTXJIT_SIM=1) cannot use GPU memory of another library; "
+                        "copy the data to a NumPy array")
     stream = desc.get("stream")
-    if sync and stream and _config.CUDA_ARRAY_INTERFACE_SYNC:
-        _core.stream_synchronize(stream)
-    return DeviceNDArray._view(owner if owner is not None else desc, ptr, shape,
-                               tuple(strides) if strides is not None else None, dtype)
+    # 1, the legacy default stream, is the default of our arrays too: the
+    # work a program issues next comes after the producer's without a wait
+    # (as a launch takes it, src/py/argclass.c)
+    if stream and stream != 1:
+        s = external_stream(stream)
+        if sync and _config.CUDA_ARRAY_INTERFACE_SYNC:
+            s.synchronize()
+        d._pj_stream = s
+    return d
 
 
 def as_cuda_array(obj, sync=True):

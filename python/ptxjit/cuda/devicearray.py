@@ -173,13 +173,18 @@ class DeviceNDArray(_core.DeviceArray):
     @property
     def gpu_data(self):
         """The memory the array starts at, as Numba's MemoryPointer:
-        .device_pointer (a ctypes c_void_p) and .size (bytes from there to
-        the end of the allocation); equal for arrays that start at the same
-        address of the same allocation (a view of another dtype)."""
+        .device_pointer (a ctypes c_void_p) and .size (bytes from there: to
+        the end of the allocation for the array that owns it, to the end of
+        its last element for a view, as Numba's views of an allocation);
+        equal for arrays that start at the same address of the same
+        allocation (a view of another dtype)."""
         root = self
         while isinstance(root._owner, DeviceNDArray):
             root = root._owner
-        size = root._alloc_size - (self._ptr - root._ptr) if root._alloc_size else self.nbytes
+        if root is self and self._alloc_size:
+            size = self._alloc_size
+        else:
+            size = max(self._span()[1], 0)
         return MemoryPointer(root, self._ptr, size)
 
     @property

@@ -1,6 +1,8 @@
 """Names of Numba's numba.cuda.cudadrv.driver that programs import: the
-driver's exceptions, Stream, Event, Device and Context, and `driver`, the
-loaded driver (is_available, get_version()).
+driver's exceptions, Stream, Event, Device and Context, `driver`, the
+loaded driver (is_available, get_version()), and the copies between raw
+device memory and host arrays (device_to_host, host_to_device,
+device_to_device).
 
 ptxjit opens the driver itself (src/rt/driver.c, with dlopen): there are
 no driver entry points to call from Python here, and nvJitLink, which
@@ -32,3 +34,63 @@ driver = Driver()
 def _have_nvjitlink():
     """False: ptxjit links with the driver, never with nvJitLink."""
     return False
+
+
+# ------------------------------------------- copies between raw addresses
+
+def _device_view(mem, size, what):
+    """A uint8 DeviceNDArray over size bytes of device memory `mem`: a
+    MemoryPointer (DeviceNDArray.gpu_data, an opened IPC handle's, a
+    memory manager's), whose owner keeps the memory alive, or an address
+    (an int or a ctypes pointer).  On the simulator an address must lie in
+    memory the simulator allocated."""
+    import numpy as np
+    from .devicearray import DeviceNDArray
+    ptr = getattr(mem, "device_pointer", mem)
+    ptr = int(getattr(ptr, "value", ptr) or 0)
+    size = int(size)
+    if size < 0:
+        raise ValueError("%s: size is %d bytes; it must not be negative" % (what, size))
+    if hasattr(mem, "size") and size > int(mem.size):
+        raise ValueError("%s: %d bytes do not fit the %d bytes of %r" % (what, size, int(mem.size), mem))
+    owner = getattr(mem, "owner", None)
+    ours = _core.is_simulator() and owner is not None and not isinstance(owner, DeviceNDArray)
+    d = DeviceNDArray._view(owner if owner is not None else mem, ptr, (size,), None, np.dtype(np.uint8),
+                            host=ours)
+    if _core.is_simulator() and d._foreign:
+        raise TypeError("%s: the simulator (PTXJIT_SIM=1) cannot use device address 0x%x, which it did not "
+                        "allocate" % (what, ptr))
+    return d
+
+
+def _host_bytes(h, size, what):
+    import numpy as np
+    a = np.asarray(h)
+    if not a.flags.c_contiguous:
+        raise ValueError("%s: the host array must be C-contiguous" % what)
+    b = a.reshape(-1).view(np.uint8)
+    if size > b.size:
+        raise ValueError("%s: %d bytes do not fit the host array's %d" % (what, size, b.size))
+    return b[:size]
+
+
+def device_to_host(dst, src, size, stream=0):
+    """Copies size bytes of device memory src (a MemoryPointer or an
+    address) into the host array dst (Numba's driver.device_to_host)."""
+    if size:
+        _device_view(src, size, "device_to_host").copy_to_host(_host_bytes(dst, size, "device_to_host"),
+                                                               stream=stream)
+
+
+def host_to_device(dst, src, size, stream=0):
+    """Copies size bytes of the host array src into device memory dst."""
+    if size:
+        _device_view(dst, size, "host_to_device").copy_to_device(_host_bytes(src, size, "host_to_device"),
+                                                                 stream=stream)
+
+
+def device_to_device(dst, src, size, stream=0):
+    """Copies size bytes between two pieces of device memory."""
+    if size:
+        _device_view(dst, size, "device_to_device").copy_to_device(_device_view(src, size, "device_to_device"),
+                                                                   stream=stream)

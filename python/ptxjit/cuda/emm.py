@@ -194,8 +194,8 @@ class GetIpcHandleMixin:
         ptr = memory.device_pointer.value
         from .ipc import refuse_on_simulator
         refuse_on_simulator()
-        handle, base, size = _core.ipc_get(ptr)
-        return _IpcHandle(memory, handle, size, None, ptr - base)
+        handle, base, _ = _core.ipc_get(ptr)
+        return _IpcHandle(memory, handle, memory.size, None, ptr - base)
 
 
 class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):

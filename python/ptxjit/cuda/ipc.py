@@ -98,24 +98,52 @@ class _GpuOpened:
 
 # ------------------------------------------------------------- handles
 
+class IpcMemHandle(bytes):
+    """The 64 bytes of an IPC handle; `.reserved` is them too, as the
+    driver's CUipcMemHandle names its field."""
+
+    @property
+    def reserved(self):
+        return bytes(self)
+
+
 def _handle_bytes(handle):
-    """64 bytes from bytes, a ctypes array or a sequence of ints."""
+    """64 bytes from bytes, a ctypes array, a CUipcMemHandle (.reserved) or
+    a sequence of ints."""
+    if isinstance(handle, IpcMemHandle):
+        return handle
     if isinstance(handle, (bytes, bytearray, memoryview)):
         b = bytes(handle)
     elif isinstance(handle, ctypes.Array):
         b = ctypes.string_at(ctypes.addressof(handle), ctypes.sizeof(handle))
+    elif hasattr(handle, "reserved"):
+        return _handle_bytes(handle.reserved)
     else:
         b = bytes(int(x) & 0xFF for x in handle)
     if len(b) != HANDLE_BYTES:
         raise ValueError("an IPC handle is %d bytes, not %d" % (HANDLE_BYTES, len(b)))
-    return b
+    return IpcMemHandle(b)
+
+
+def _extent(shape, strides, itemsize):
+    """(lo, hi): the bytes an array of this geometry spans around element 0."""
+    lo, hi = 0, itemsize
+    for n, st in zip(shape, strides):
+        if n == 0:
+            return 0, 0
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return lo, hi
 
 
 class IpcHandle:
     """The IPC handle of device memory (Numba's cudadrv.driver.IpcHandle):
     `base` the exporter's memory (kept alive, not pickled), `handle` the
-    64 bytes, `size` the allocation's size, `offset` where the array
-    starts in it.  Pickles; open() it in another process."""
+    64 bytes, `offset` where the memory starts in the allocation the
+    handle names, `size` the bytes it shares from there.  Pickles; open()
+    it in another process."""
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
         self.base = base
@@ -126,7 +154,7 @@ class IpcHandle:
         self._opened = None
 
     def __reduce__(self):
-        return (IpcHandle, (None, self.handle, self.size, self.source_info, self.offset))
+        return (IpcHandle, (None, bytes(self.handle), self.size, self.source_info, self.offset))
 
     def _open_memory(self):
         if self._opened is not None:
@@ -146,20 +174,29 @@ class IpcHandle:
         return self._opened
 
     def open(self, context=None):
-        """Opens the memory: a MemoryPointer to the array's start."""
+        """Opens the memory: a MemoryPointer to its start."""
         from .emm import MemoryPointer
         mem = self._open_memory()
-        return MemoryPointer(context, mem.ptr + self.offset, self.size - self.offset, owner=mem)
+        return MemoryPointer(context, mem.ptr + self.offset, self.size, owner=mem)
+
+    def open_staged(self, context=None):
+        """Opens the memory as open() does (Numba's staged IPC copies it
+        through the host to another device; ptxjit opens it where it is
+        used): a MemoryPointer."""
+        return self.open(context)
 
     def open_array(self, context, shape, dtype, strides=None):
         """Opens the memory as a DeviceNDArray of this shape and dtype."""
         shape = shape_tuple(shape)
         dtype = check_dtype(dtype)
         strides = tuple(strides) if strides is not None else None
-        nbytes = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
-        if self.offset + nbytes > self.size:
-            raise ValueError("open_ipc_array: %d bytes at offset %d do not fit the %d bytes the handle shares"
-                             % (nbytes, self.offset, self.size))
+        if strides is None:
+            lo, hi = 0, dtype.itemsize * int(np.prod(shape, dtype=np.int64))
+        else:
+            lo, hi = _extent(shape, strides, dtype.itemsize)
+        if hi > self.size or self.offset + lo < 0:
+            raise ValueError("open_ipc_array: an array of %d bytes does not fit the %d bytes the handle shares"
+                             % (hi - lo, self.size))
         mem = self._open_memory()
         return DeviceNDArray._view(mem, mem.ptr + self.offset, shape, strides, dtype, host=True)
 
@@ -199,18 +236,35 @@ class IpcArrayHandle:
         return False
 
 
-def get_ipc_handle(darr):
-    """The IpcArrayHandle of a device array (DeviceNDArray.get_ipc_handle)."""
-    lo, hi = darr._span()
+def share(ptr, lo, hi, base=None):
+    """An IpcHandle of the memory [ptr + lo, ptr + hi) (element 0 at ptr),
+    sharing hi bytes from ptr: its allocation's on the GPU, its simulator
+    block on the simulator."""
     if hi <= lo:
         raise ValueError("get_ipc_handle: the array has no elements to share")
     if _sim():
-        fd, base, size = _core.sim_share(darr._ptr + lo, hi - lo)
+        fd, start, size = _core.sim_share(ptr + lo, hi - lo)
         handle = struct.pack(_SIM_FORMAT, _SIM_MAGIC, os.getpid(), fd, size).ljust(HANDLE_BYTES, b"\0")
     else:
-        handle, base, size = _core.ipc_get(darr._ptr)
+        handle, start, _ = _core.ipc_get(ptr)
+    return IpcHandle(base, handle, hi, None, ptr - start)
+
+
+def get_ipc_handle(darr):
+    """The IpcArrayHandle of a device array (DeviceNDArray.get_ipc_handle)."""
+    lo, hi = darr._span()
     desc = {"shape": darr.shape, "strides": darr.strides, "dtype": darr.dtype}
-    return IpcArrayHandle(IpcHandle(darr, handle, size, None, darr._ptr - base), desc)
+    return IpcArrayHandle(share(darr._ptr, lo, hi, darr), desc)
+
+
+def memory_ipc_handle(memory):
+    """Context.get_ipc_handle(memory): the IpcHandle of a MemoryPointer
+    (darr.gpu_data, or a memory manager's), sharing its size bytes."""
+    from . import emm
+    if emm.memory_manager() is not None:
+        return emm.memory_manager().get_ipc_handle(memory)
+    ptr = memory.device_pointer.value or 0
+    return share(ptr, 0, int(memory.size), memory)
 
 
 class _OpenIpcArray:
@@ -223,9 +277,9 @@ class _OpenIpcArray:
         h = self._h
         dtype = check_dtype(dtype)
         if h.handle.startswith(_SIM_MAGIC):
-            h.size = struct.unpack_from(_SIM_FORMAT, h.handle)[3]
+            h.size = struct.unpack_from(_SIM_FORMAT, h.handle)[3] - h.offset
         else:
-            h.size = h.offset + dtype.itemsize * int(np.prod(shape_tuple(shape), dtype=np.int64))
+            h.size = dtype.itemsize * int(np.prod(shape_tuple(shape), dtype=np.int64))
         return h.open_array(None, shape, dtype, strides)
 
     def __exit__(self, *exc):

@@ -11,6 +11,9 @@ fields read and write as `a[i].x`, `a[i]['x']`, `a[i][0]`, `a[i].x = v`;
 `a[i] = b[j]` copies a record.  A record passed on its own (`k[1, 1](a[3])`)
 is a reference too: what the kernel writes reaches the array.  Fields are
 numbers (bool, integers, floats, complex), records (`r.p.x`) or sub-arrays of
+fixed-length strings (`('s', 'S12')`, `('u', 'U12')`: assigned a literal
+of their kind, `r.s = b'abc'`, `r.u = 'abc'`, truncated and padded as NumPy
+does, or another string of their kind), records (`r.p.x`) or sub-arrays of
 those (`('j', np.int32, (2, 3))`: `r.j[1, 0]`, `r.j.shape`, spelled
 `nestedarray(int32, (2, 3))` as Numba does); each must lie at a multiple of
 its size, which `numpy.dtype([...], align=True)` guarantees.
@@ -39,18 +42,37 @@ def _field_type(name, fdt):
                                             "," if len(shape) == 1 else "")
     if fdt.fields is not None:
         return record_sig(fdt)
+    if fdt.kind in "SU":
+        return string_sig(fdt)
     if fdt.byteorder == ">" or (fdt.byteorder == "=" and not np.little_endian):
         raise TypeError("record field %r is big-endian (%s); use native byte order" % (name, fdt.str))
     tname = _NAMES.get(fdt.name)
     if tname is None:
         raise TypeError("record field %r has dtype %s, which kernels do not take (fields are bool, "
-                        "integers, floats, complex, records or sub-arrays of those)" % (name, fdt))
+                        "integers, floats, complex, fixed-length strings (S, U), records or sub-arrays of "
+                        "those)" % (name, fdt))
     return tname
 
 
-def record_sig(dtype):
-    """Numba's spelling of the Record type of a structured dtype."""
+def string_sig(dtype):
+    """Numba's spelling of a fixed-length string dtype: [char x 12] for
+    |S12 (CharSeq), [unichr x 12] for <U12 (UnicodeCharSeq)."""
     dt = np.dtype(dtype)
+    if dt.kind == "U" and (dt.byteorder == ">" or (dt.byteorder == "=" and not np.little_endian)):
+        raise TypeError("dtype %s is big-endian; use native byte order" % dt.str)
+    if dt.itemsize == 0:
+        raise TypeError("dtype %s holds no characters; kernels take strings of at least one" % dt.str)
+    if dt.kind == "S":
+        return "[char x %d]" % dt.itemsize
+    return "[unichr x %d]" % (dt.itemsize // 4)
+
+
+def record_sig(dtype):
+    """Numba's spelling of the Record type of a structured dtype (and of a
+    fixed-length string dtype, a record without fields to kernels)."""
+    dt = np.dtype(dtype)
+    if dt.fields is None and dt.kind in "SU":
+        return string_sig(dt)
     parts = []
     for name in dt.names:
         fdt, off = dt.fields[name][:2]
