@@ -464,8 +464,8 @@ class CUDADispatcher(_core.Dispatcher):
         """Types the device function for these argument types (a tuple of
         types or their spellings) and returns its DeviceOverload, kept in
         .overloads: the signature, the return type and the source.  Its
-        code is compiled into each kernel that calls it (there is no PTX
-        of its own)."""
+        code is compiled into each kernel that calls it (its
+        inspect_asm() compiles it on its own)."""
         if not self._device:
             raise TypeError("compile_device: %r is a kernel, not a device function; use compile(sig)"
                             % self.__name__)
@@ -634,11 +634,20 @@ class CUDADispatcher(_core.Dispatcher):
         return self._specialized
 
     def inspect_asm(self, signature=None):
-        """The PTX: a dict by signature, or the text for one signature."""
+        """The PTX: a dict by signature, or the text for one signature.
+        For a device function, the PTX of it compiled on its own for each
+        signature it has been typed for (its declared ones among them), as
+        compile_ptx(device=True) makes it: a .visible .func in Numba's ABI
+        (kernels that call it still compile it into themselves); a
+        function without declared signatures is typed for `signature`."""
         if self._device:
-            raise NotImplementedError("inspect_asm: device function %r has no PTX of its own: ptxjit compiles "
-                                      "it into the kernels that call it; inspect_asm() of such a kernel shows it"
-                                      % self.__name__)
+            for s in self._device_sig or ():
+                self.compile(s)
+            if signature is not None:
+                if not self._device_sig:
+                    return self.compile_device(_argtypes_of(_sig_text(signature))).inspect_asm()
+                return self._kernel(signature).inspect_asm()
+            return {sig: o.inspect_asm() for sig, o in self.overloads.items()}
         if signature is not None:
             return self._kernel(signature).ptx
         return {sig: k.ptx for sig, k in self.overloads.items()}
@@ -798,13 +807,15 @@ copyreg.pickle(_core.Launcher, _reduce_launcher)
 class DeviceOverload:
     """A device function typed for argument types (Numba's compile result
     of compile_device): .signature, .argument_types, .return_type,
-    inspect_types().  It has no code of its own: kernels inline it."""
+    inspect_types(), inspect_asm().  Kernels compile it into themselves;
+    inspect_asm() compiles it on its own."""
 
     def __init__(self, dispatcher, argtypes, return_type):
         self.dispatcher = dispatcher
         self.argument_types = argtypes
         self.return_type = _canon_type(return_type)
         self.signature = "%s(%s)" % (self.return_type, ", ".join(argtypes))
+        self._ptx = {}               # compute capability (None: the current device's) -> PTX
 
     @property
     def py_func(self):
@@ -821,6 +832,24 @@ class DeviceOverload:
               file=out)
         print(text.rstrip("\n"), file=out)
         print("=" * 80, file=out)
+
+    def inspect_asm(self, cc=None):
+        """The PTX of the function compiled on its own for these argument
+        types, with its dispatcher's options (fastmath, debug, lineinfo,
+        opt): a .visible .func in Numba's ABI, as compile_ptx(device=True)
+        makes it; for compute capability cc (a (major, minor) pair), by
+        default the current device's."""
+        key = None if cc is None else int(cc[0]) * 10 + int(cc[1])
+        ptx = self._ptx.get(key)
+        if ptx is None:
+            d = self.dispatcher
+            opts = dict(d._options(), ptx_only=True, device_abi=1)
+            if key is not None:
+                opts["arch"] = key
+            if not _table_ready:
+                _build_resolve_table()
+            ptx = self._ptx[key] = _core.compile(d._pj_info(), ", ".join(self.argument_types), opts).ptx
+        return ptx
 
     def __repr__(self):
         return "<device function %s %s>" % (self.dispatcher.__qualname__, self.signature)
