@@ -1137,6 +1137,8 @@ struct Fn {
 	                        .visible .func in ABI PJ_ABI_NUMBA or PJ_ABI_C (ptx/call.c) */
 	int nfargs, nfrets;
 	uint8_t *fargcls, *fretcls;
+	uint8_t *fargsk;     /* visible and external: each argument component's scalar kind
+	                        (NSK: not a scalar), for the ABI's float16 (.b16) */
 	const char **fmts;   /* print formats (O_PRINT) */
 	int nfmts, capfmts;
 	/* global device arrays used by their address (the kernel's Fn; the
