@@ -1121,6 +1121,7 @@ struct Fn {
 	Loc *locs;
 	int nlocs, caplocs;
 	int cur_loc;         /* builder: loc given to new instructions */
+	int def_loc;         /* the loc of the function's def line (-1: none): lineinfo's .loc at its start */
 	int checked;         /* built with bounds checks (simulator / debug) */
 	/* device functions called, not inlined (recursion; lower_call.c): the
 	 * kernel's Fn (every Fn's mod) lists them in funcs; a function's Fn

@@ -165,6 +165,27 @@ def test_a_kernel_without_lineinfo_gets_it_for_the_page(tmp_path, rng):
     _check_page(path, ptx, [no_lineinfo.py_func], 4)
 
 
+def empty(x):
+    pass
+
+
+def test_lineinfo_names_the_file_of_an_empty_function(tmp_path):
+    """With lineinfo (or debug) the PTX of a function, even an empty one,
+    names its source file and starts at its def line (Numba's too), so a
+    profiler places the prologue; ptxas takes it."""
+    from conftest import assert_ptx_assembles
+    line = inspect.getsourcelines(empty)[1]
+    for opts in (dict(lineinfo=True), dict(debug=True, opt=False), dict(device=True, lineinfo=True),
+                 dict(device=True, debug=True, opt=False)):
+        ptx, _ = cuda.compile_ptx(empty, ("float32[::1]",) if not opts.get("device") else ("float32",), **opts)
+        assert '.file 1 "%s"' % __file__ in ptx, opts
+        assert "\t.loc 1 %d 1\n" % line in ptx, opts
+    ptx, _ = cuda.compile_ptx(empty, ("float32[::1]",))
+    assert ".file" not in ptx and ".loc" not in ptx
+    k = cuda.jit("void(float32[::1])", lineinfo=True)(empty)
+    assert_ptx_assembles([k], 1)
+
+
 CLI_KERNEL = '''import math
 from ptxjit import cuda
 

@@ -243,7 +243,7 @@ static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 	Blk *entry = lower_new_blk(L);
 	lower_seal(L, entry);
 	lower_enter(L, entry);
-	f->cur_loc = ir_add_loc(f, def->span);
+	f->cur_loc = f->def_loc = ir_add_loc(f, def->span);
 	fr.retslot = lower_new_slots(L, fr.retty, "return");
 	int k = 0;
 	for (int i = 0; i < def->nparams; i++) {

@@ -552,12 +552,13 @@ static int file_index(Emit *e, const char *file)
 	return e->nfiles;
 }
 
-/* A .loc directive when instruction i starts a new source position. */
-static void source_line(Emit *e, const Ins *i)
+/* A .loc directive when the instruction at source position loc (an
+ * index of Fn.locs) starts a new one. */
+static void source_loc(Emit *e, int loc)
 {
-	if (!e->lineinfo || i->loc < 0 || i->loc >= e->f->nlocs)
+	if (!e->lineinfo || loc < 0 || loc >= e->f->nlocs)
 		return;
-	Loc *l = &e->f->locs[i->loc];
+	Loc *l = &e->f->locs[loc];
 	if (!l->file || l->line <= 0)
 		return;
 	int file = file_index(e, l->file);
@@ -566,6 +567,11 @@ static void source_line(Emit *e, const Ins *i)
 	e->last_file = file;
 	e->last_line = l->line;
 	ptx_bprintf(e, &e->body, "\t.loc %d %d %d\n", file, l->line, l->col > 0 ? l->col : 0);
+}
+
+static void source_line(Emit *e, const Ins *i)
+{
+	source_loc(e, i->loc);
 }
 
 /* PTX strings have no escapes and ptxas refuses non-ASCII bytes: quotes,
@@ -732,6 +738,7 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 		int cls = f->val[k].cls;
 		e->reg[k] = cls > KX && cls < NK ? e->nreg[cls]++ : -1;
 	}
+	source_loc(e, f->def_loc);     /* the function's file and def line, even when it is empty */
 	for (int k = 0; k < f->nblk; k++)
 		block(e, f->blk[k]);
 
