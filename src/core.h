@@ -1237,7 +1237,7 @@ void ir_arg_effects(Fn *f, uint64_t *read, uint64_t *written);
 /* ptx/emit.c: PTX text for the kernel; returns the text (arena). */
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version);
 /* ptx/version.c: the .version for a driver version and arch */
-int ptx_version_for(int driver_version, int arch);
+int ptx_version_for(int driver_version, int arch, int variant);
 /* cgen/emit_c.c: C99 text of a CPU function and the functions it calls
  * (f->funcs): the exported entry is
  * `int <f->name>(const unsigned char *params, PjCpuCtx *ctx)`. */

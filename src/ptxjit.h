@@ -102,6 +102,8 @@ void *pj_alloc(PjArena *a, size_t n);
 
 typedef struct PjOptions {
 	int arch;               /* compute capability as 75, 80, 86, 89, 90, 100, 120 */
+	int arch_variant;       /* 'a' (.target sm_90a: the architecture's own features), 'f' (sm_100f: its
+	                           family's), 0 the plain target */
 	int driver_version;     /* cuDriverGetVersion() form: 12080 for 12.8 (0: newest known) */
 	int fastmath;
 	int debug;              /* checks and traps on the GPU as well */

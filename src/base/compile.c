@@ -325,7 +325,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	if (c->dump & DUMP_OPT)
 		print_module(c->dumpf, f);
 	char *ptx = ptx_emit(c, f, o->arch ? o->arch : 90,
-	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
+	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90, o->arch_variant));
 	if (c->dump & DUMP_PTX)
 		fputs(ptx, c->dumpf);
 	k->ptx = heap_strdup(ptx);
@@ -505,7 +505,8 @@ static void compile_device(Ctx *c, PjKernel *k, const PjFunc *f, int nargs, Type
 	optimise_module(c, fn);
 	if (c->dump & DUMP_OPT)
 		print_module(c->dumpf, fn);
-	char *ptx = ptx_emit(c, fn, o->arch ? o->arch : 90, ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
+	char *ptx = ptx_emit(c, fn, o->arch ? o->arch : 90,
+	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90, o->arch_variant));
 	if (c->dump & DUMP_PTX)
 		fputs(ptx, c->dumpf);
 	k->ptx = heap_strdup(ptx);

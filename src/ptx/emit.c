@@ -771,8 +771,9 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	PtxBuf out = {0};
 	ptx_bprintf(e, &out, "//\n// ptxjit %s: %s %s\n//\n\n", PJ_VERSION, f->visible_abi ? "device function" : "kernel",
 	            f->name);
-	ptx_bprintf(e, &out, ".version %d.%d\n.target sm_%d\n.address_size 64\n\n",
-	            ptx_version / 10, ptx_version % 10, arch);
+	int variant = c->opt ? c->opt->arch_variant : 0;
+	ptx_bprintf(e, &out, ".version %d.%d\n.target sm_%d%s\n.address_size 64\n\n",
+	            ptx_version / 10, ptx_version % 10, arch, variant == 'a' ? "a" : variant == 'f' ? "f" : "");
 	decl_files(e, &out);
 	int dyn = 0, nmod = 0;
 	for (int k = 0; k < f->narrays; k++) {

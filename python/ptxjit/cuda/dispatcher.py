@@ -1037,6 +1037,24 @@ def _link_code(k, link, arch):
     k._link(inputs)
 
 
+def _target_of(cc):
+    """(arch, variant) of a compute capability (9, 0), or (9, 0, "a") for
+    the architecture-specific target sm_90a (its own features, such as
+    wgmma; it runs on that architecture only), (10, 0, "f") for the family
+    target sm_100f."""
+    if isinstance(cc, list):
+        cc = tuple(cc)
+    if not isinstance(cc, tuple) or len(cc) not in (2, 3):
+        raise ValueError("cc is a compute capability (major, minor), or (major, minor, 'a') / (major, minor, "
+                         "'f') for an architecture- or family-specific target; not %r" % (cc,))
+    arch = int(cc[0]) * 10 + int(cc[1])
+    variant = cc[2] if len(cc) == 3 else None
+    if variant not in (None, "a", "f") or (variant == "a" and arch < 90) or (variant == "f" and arch < 100):
+        raise ValueError("cc=%r: the architecture-specific targets are sm_90a and later ('a'), the family "
+                         "targets sm_100f and later ('f')" % (cc,))
+    return arch, variant
+
+
 def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
                     ptx_only=True, launch_bounds=None, abi="numba", abi_info=None):
     """The Kernel of pyfunc compiled for sig outside any dispatcher (with
@@ -1060,7 +1078,7 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
     if cc is None:
         cc = _config.CUDA_DEFAULT_PTX_CC
     if cc is not None:
-        opts["arch"] = int(cc[0]) * 10 + int(cc[1])
+        opts["arch"], opts["arch_variant"] = _target_of(cc)
     if not _table_ready:
         _build_resolve_table()
     text = _sig_text(sig)
