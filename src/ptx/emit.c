@@ -543,7 +543,7 @@ static void jump(Emit *e, Blk *b)
 
 /* ------------------------------------------------------ line info */
 
-static int file_index(Emit *e, const char *file)
+int ptx_file_index(Emit *e, const char *file)
 {
 	for (int k = 0; k < e->nfiles; k++)
 		if (strcmp(e->files[k], file) == 0)
@@ -561,7 +561,7 @@ static void source_loc(Emit *e, int loc)
 	Loc *l = &e->f->locs[loc];
 	if (!l->file || l->line <= 0)
 		return;
-	int file = file_index(e, l->file);
+	int file = ptx_file_index(e, l->file);
 	if (file == e->last_file && l->line == e->last_line)
 		return;
 	e->last_file = file;
@@ -739,8 +739,12 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 		e->reg[k] = cls > KX && cls < NK ? e->nreg[cls]++ : -1;
 	}
 	source_loc(e, f->def_loc);     /* the function's file and def line, even when it is empty */
+	if (e->debuginfo)
+		ptx_label_line(e, arena_printf(c->arena, "$L__begin_%s", f->name));
 	for (int k = 0; k < f->nblk; k++)
 		block(e, f->blk[k]);
+	if (e->debuginfo)
+		ptx_label_line(e, arena_printf(c->arena, "$L__end_%s", f->name));
 
 	ptx_bprintf(e, out, "{\n");
 	for (int k = KB; k < NRK; k++)
@@ -758,7 +762,7 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 {
 	Emit E = {.c = c, .f = f, .arch = arch, .fast = c->opt && c->opt->fastmath,
-	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug)};
+	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug), .debuginfo = c->opt && c->opt->debug};
 	Emit *e = &E;
 	if (!is_ident(f->name))
 		ICE(c, "kernel name \"%s\" is not a PTX identifier", f->name ? f->name : "");
@@ -767,6 +771,9 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	decl_params(e, &params);
 	ptx_fn_text(e, &kbody);
 	ptx_funcs(e, &funcs);      /* the device functions it calls (call.c) */
+	PtxBuf dwarf = {0};
+	if (e->debuginfo)
+		ptx_debug_sections(e, &dwarf);
 
 	PtxBuf out = {0};
 	ptx_bprintf(e, &out, "//\n// ptxjit %s: %s %s\n//\n\n", PJ_VERSION, f->visible_abi ? "device function" : "kernel",
@@ -804,5 +811,7 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	ptx_bprintf(e, &out, "%s", kbody.p);
 	if (funcs.n)
 		ptx_bprintf(e, &out, "%s", funcs.p);
+	if (dwarf.n)
+		ptx_bprintf(e, &out, "%s", dwarf.p);
 	return out.p;
 }
