@@ -73,6 +73,7 @@ struct Span {
  * bugs (position is the C file and line). */
 typedef struct Diag {
 	int kind;
+	int type_error;  /* a user error Numba raises as TypeError (err_type_at) */
 	char msg[2048];  /* full text: "file:line:col: error: ...\n<line>\n   ^\n<hint>" */
 	const char *file;
 	int line, col;
@@ -130,6 +131,9 @@ void names_put(Ctx *c, NameMap *m, const char *name, int val);
  * line, a caret under the column; `hint` (may be NULL) says what is
  * supported instead.  Does not return. */
 _Noreturn void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
+/* err_at for an error Numba raises as TypeError (a kernel returning a
+ * value): Python gets KernelTypeError, a TypingError and a TypeError */
+_Noreturn void err_type_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 /* An internal compiler error: "internal compiler error at file.c:line: ...". */
 _Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
 #define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)

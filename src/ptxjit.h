@@ -149,6 +149,7 @@ enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
 
 typedef struct PjError {
 	int kind;               /* PJ_ERR_USER or PJ_ERR_INTERNAL */
+	int type_error;         /* PJ_ERR_USER that Numba raises as TypeError */
 	char msg[2048];         /* the whole message, with source line and caret */
 	char file[256];
 	int line, col;

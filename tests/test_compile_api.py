@@ -191,3 +191,27 @@ def test_architecture_specific_targets(tmp_path, cc, target, least):
 def test_bad_targets(cc):
     with pytest.raises(ValueError, match="cc"):
         cuda.compile_ptx(scale, "void(float32[::1], float32[::1], float32)", cc=cc)
+
+
+def returns_a_sum(x, y):
+    return x[0] + y[0]
+
+
+def reads_no_attribute(x):
+    x[0] = x.nosuch
+
+
+def test_a_kernel_returning_a_value_is_a_type_error():
+    """As Numba's: a kernel must have void return type, a TypeError (here a
+    KernelTypeError, which is a TypingError too, with the caret)."""
+    from ptxjit.errors import KernelTypeError, TypingError
+    a = np.arange(4, dtype=np.uint32)
+    for compile_it in (lambda: cuda.compile_ptx(returns_a_sum, "void(uint32[::1], uint32[::1])"),
+                       lambda: cuda.compile_ptx(returns_a_sum, "uint32(uint32[::1], uint32[::1])"),
+                       lambda: cuda.jit(returns_a_sum)[1, 1](a, a)):
+        with pytest.raises(TypeError, match="must have void return type") as e:
+            compile_it()
+        assert isinstance(e.value, TypingError) and isinstance(e.value, KernelTypeError)
+    with pytest.raises(TypingError) as e:
+        cuda.compile_ptx(reads_no_attribute, "void(uint32[::1])")
+    assert not isinstance(e.value, TypeError)
