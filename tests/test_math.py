@@ -564,6 +564,37 @@ def test_fastmath_tan_divides_sine_by_cosine(rng):
     assert ptx.count("rcp.approx.ftz.f32") == 2 and "div.approx" not in ptx
 
 
+def sin_ratio(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.sin(x[i]) / (x[i] + np.float32(4))
+
+
+@pytest.mark.parametrize("flags, fast", [({"arcp"}, True), ({"fast": True, "nsz": False}, True),
+                                         ({"nsz": False}, False), (set(), False), (True, True)])
+def test_fastmath_flag_sets_are_all_or_nothing(rng, flags, fast):
+    """fastmath takes a set or dict of LLVM's fast-math flag names, as
+    Numba's: any flag on turns on the whole of fastmath, as for Numba's
+    CUDA target (NVVM's options have no finer grain); unknown names are a
+    ValueError."""
+    k = cuda.jit(fastmath=flags)(sin_ratio)
+    x = rng.uniform(-3, 3, 100).astype(np.float32)
+    out = np.zeros_like(x)
+    k[1, 128](x, out)
+    xd = x.astype(np.float64)
+    np.testing.assert_allclose(out, np.sin(xd) / (xd + 4), rtol=4e-6, atol=4e-6)
+    ptx = k.inspect_asm(k.signatures[0])
+    assert ("div.approx.ftz.f32" in ptx and "sin.approx.ftz.f32" in ptx) == fast
+    assert ("div.rn.f32" in ptx) != fast
+
+
+def test_fastmath_refuses_unknown_flags():
+    with pytest.raises(ValueError, match="Unrecognized fastmath flags: \\['fastt'\\]"):
+        cuda.jit(fastmath={"fastt"})(sin_ratio)
+    with pytest.raises(ValueError, match="fastmath is True, False, or a set or dict"):
+        cuda.jit(fastmath="yes")(sin_ratio)
+
+
 @cuda.jit
 def complex_ufunc_kernel(z, out):
     i = cuda.grid(1)

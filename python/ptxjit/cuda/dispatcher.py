@@ -203,6 +203,26 @@ def pick_overload(what, overloads, argtypes, hint=""):
                     % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
 
 
+_FASTMATH_FLAGS = frozenset(("fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"))
+
+
+def _fastmath(value, name):
+    """fastmath=True/False, or a set or dict of LLVM's fast-math flag names
+    as Numba takes them ({'arcp', 'nsz'}, {'fast': True}): any flag on is
+    the whole of fastmath, as for Numba's CUDA target, whose NVVM options
+    (ftz, prec-div, prec-sqrt, fma) are all-or-nothing."""
+    if isinstance(value, (set, frozenset, dict)):
+        bad = set(value) - _FASTMATH_FLAGS
+        if bad:
+            raise ValueError("kernel '%s': Unrecognized fastmath flags: %s; the flags are %s"
+                             % (name, sorted(bad), ", ".join(sorted(_FASTMATH_FLAGS))))
+        return any(value.values()) if isinstance(value, dict) else bool(value)
+    if value is None or isinstance(value, (bool, int)):
+        return bool(value)
+    raise ValueError("kernel '%s': fastmath is True, False, or a set or dict of fast-math flags "
+                     "({'arcp', 'nsz'}), not %r" % (name, value))
+
+
 def _launch_bounds(lb, name):
     """launch_bounds=128, (128,), (128, 2) or (128, 2, 4): (most threads a
     block, least blocks a multiprocessor, most blocks a cluster), 0 where
@@ -404,6 +424,7 @@ class CUDADispatcher(_core.Dispatcher):
         self._inline = inline is True or inline == "always" or bool(options.get("forceinline"))
         argnames = tuple(code.co_varnames[:code.co_argcount])
         self._bounds = _launch_bounds(options.get("launch_bounds"), py_func.__name__)
+        self._fastmath = _fastmath(options.get("fastmath"), py_func.__name__)
         self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()),
                     bool(options.get("debug")), self._device, self._bounds[0])
         if options.get("extensions") and not self._device and type(self) is CUDADispatcher:
@@ -436,7 +457,7 @@ class CUDADispatcher(_core.Dispatcher):
     def _options(self):
         o = self.targetoptions
         return {
-            "fastmath": bool(o.get("fastmath", False)),
+            "fastmath": self._fastmath,
             "debug": bool(o.get("debug", False)),
             "lineinfo": bool(o.get("lineinfo", False)),
             "opt": True if o.get("opt") is None else bool(o.get("opt")),
