@@ -73,6 +73,7 @@ struct Span {
  * bugs (position is the C file and line). */
 typedef struct Diag {
 	int kind;
+	int type_error;  /* a user error Numba raises as TypeError (err_type_at) */
 	char msg[2048];  /* full text: "file:line:col: error: ...\n<line>\n   ^\n<hint>" */
 	const char *file;
 	int line, col;
@@ -130,6 +131,9 @@ void names_put(Ctx *c, NameMap *m, const char *name, int val);
  * line, a caret under the column; `hint` (may be NULL) says what is
  * supported instead.  Does not return. */
 _Noreturn void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
+/* err_at for an error Numba raises as TypeError (a kernel returning a
+ * value): Python gets KernelTypeError, a TypingError and a TypeError */
+_Noreturn void err_type_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 /* An internal compiler error: "internal compiler error at file.c:line: ...". */
 _Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
 #define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)
@@ -1128,6 +1132,7 @@ struct Fn {
 	Loc *locs;
 	int nlocs, caplocs;
 	int cur_loc;         /* builder: loc given to new instructions */
+	int def_loc;         /* the loc of the function's def line (-1: none): lineinfo's .loc at its start */
 	int checked;         /* built with bounds checks (simulator / debug) */
 	/* device functions called, not inlined (recursion; lower_call.c): the
 	 * kernel's Fn (every Fn's mod) lists them in funcs; a function's Fn
@@ -1144,6 +1149,8 @@ struct Fn {
 	                        .visible .func in ABI PJ_ABI_NUMBA or PJ_ABI_C (ptx/call.c) */
 	int nfargs, nfrets;
 	uint8_t *fargcls, *fretcls;
+	uint8_t *fargsk;     /* visible and external: each argument component's scalar kind
+	                        (NSK: not a scalar), for the ABI's float16 (.b16) */
 	const char **fmts;   /* print formats (O_PRINT) */
 	int nfmts, capfmts;
 	/* global device arrays used by their address (the kernel's Fn; the
@@ -1241,7 +1248,7 @@ void ir_arg_effects(Fn *f, uint64_t *read, uint64_t *written);
 /* ptx/emit.c: PTX text for the kernel; returns the text (arena). */
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version);
 /* ptx/version.c: the .version for a driver version and arch */
-int ptx_version_for(int driver_version, int arch);
+int ptx_version_for(int driver_version, int arch, int variant);
 /* cgen/emit_c.c: C99 text of a CPU function and the functions it calls
  * (f->funcs): the exported entry is
  * `int <f->name>(const unsigned char *params, PjCpuCtx *ctx)`. */

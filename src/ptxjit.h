@@ -102,6 +102,8 @@ void *pj_alloc(PjArena *a, size_t n);
 
 typedef struct PjOptions {
 	int arch;               /* compute capability as 75, 80, 86, 89, 90, 100, 120 */
+	int arch_variant;       /* 'a' (.target sm_90a: the architecture's own features), 'f' (sm_100f: its
+	                           family's), 0 the plain target */
 	int driver_version;     /* cuDriverGetVersion() form: 12080 for 12.8 (0: newest known) */
 	int fastmath;
 	int debug;              /* checks and traps on the GPU as well */
@@ -147,6 +149,7 @@ enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
 
 typedef struct PjError {
 	int kind;               /* PJ_ERR_USER or PJ_ERR_INTERNAL */
+	int type_error;         /* PJ_ERR_USER that Numba raises as TypeError */
 	char msg[2048];         /* the whole message, with source line and caret */
 	char file[256];
 	int line, col;

@@ -163,3 +163,55 @@ def test_record_make_c_struct(rng):
     out = np.zeros(50)
     k[1, 64](a, out)
     np.testing.assert_allclose(out, a["x"].astype(np.float64) * a["n"] + a["c"].real.astype(np.float64), rtol=1e-6)
+
+
+@pytest.mark.parametrize("cc, target, least", [((9, 0, "a"), "sm_90a", 80), ((10, 0, "a"), "sm_100a", 86),
+                                               ((10, 0, "f"), "sm_100f", 88), ((9, 0), "sm_90", 78)])
+def test_architecture_specific_targets(tmp_path, cc, target, least):
+    """cc=(9, 0, "a") compiles for sm_90a (the architecture's own features),
+    (10, 0, "f") for the family target sm_100f, as Numba's compile_ptx;
+    the .version is one that knows the target, and ptxas takes it."""
+    import re
+    import shutil
+    import subprocess
+    ptx, _ = cuda.compile_ptx(scale, "void(float32[::1], float32[::1], float32)", cc=cc)
+    assert "\n.target %s\n" % target in ptx
+    major, minor = re.search(r"\.version (\d+)\.(\d+)", ptx).groups()
+    assert int(major) * 10 + int(minor) >= least
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        p = tmp_path / "k.ptx"
+        p.write_text(ptx)
+        r = subprocess.run([ptxas, "-arch=" + target, str(p), "-o", str(tmp_path / "k.o")], capture_output=True,
+                           text=True)
+        assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("cc", [(8, 0, "a"), (9, 0, "f"), (9, 0, "b"), (9,), 90])
+def test_bad_targets(cc):
+    with pytest.raises(ValueError, match="cc"):
+        cuda.compile_ptx(scale, "void(float32[::1], float32[::1], float32)", cc=cc)
+
+
+def returns_a_sum(x, y):
+    return x[0] + y[0]
+
+
+def reads_no_attribute(x):
+    x[0] = x.nosuch
+
+
+def test_a_kernel_returning_a_value_is_a_type_error():
+    """As Numba's: a kernel must have void return type, a TypeError (here a
+    KernelTypeError, which is a TypingError too, with the caret)."""
+    from ptxjit.errors import KernelTypeError, TypingError
+    a = np.arange(4, dtype=np.uint32)
+    for compile_it in (lambda: cuda.compile_ptx(returns_a_sum, "void(uint32[::1], uint32[::1])"),
+                       lambda: cuda.compile_ptx(returns_a_sum, "uint32(uint32[::1], uint32[::1])"),
+                       lambda: cuda.jit(returns_a_sum)[1, 1](a, a)):
+        with pytest.raises(TypeError, match="must have void return type") as e:
+            compile_it()
+        assert isinstance(e.value, TypingError) and isinstance(e.value, KernelTypeError)
+    with pytest.raises(TypingError) as e:
+        cuda.compile_ptx(reads_no_attribute, "void(uint32[::1])")
+    assert not isinstance(e.value, TypeError)

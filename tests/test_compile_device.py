@@ -51,7 +51,8 @@ def test_abis_and_names():
 @pytest.mark.parametrize("sig", ["int8(int8, int8, int8, int8)", "uint16(uint16, uint16, uint16, uint16)",
                                  "int32(int32, int32, int32, int32)", "uint64(uint64, uint64, uint64, uint64)",
                                  "float32(float32, float32, float32, float32)", "float64(float64, int32, float32, int64)",
-                                 "boolean(boolean, boolean, boolean, boolean)"])
+                                 "boolean(boolean, boolean, boolean, boolean)",
+                                 "float16(float16, float16, float16, float16)", "float32(float16, int8, uint8, int16)"])
 @pytest.mark.parametrize("abi", ["numba", "c"])
 def test_ptxas_takes_every_type(tmp_path, sig, abi):
     ptxas = _tool("ptxas")
@@ -101,6 +102,68 @@ def test_round_trip_links(tmp_path):
     rc, err = _link(tmp_path, [kernel, HYP2_PTX, FACT_PTX])
     assert rc == 0 and "error" not in err, err         # (a warning: recursion's stack size is unknown)
     assert "fact_c" in FACT_PTX and FACT_PTX.count("call (") >= 1     # recursion: a real call
+
+
+def half_fma(a, b):
+    return a * b + np.float16(1)
+
+
+def test_float16_travels_as_its_16_bits():
+    """Numba's ABI passes a float16 argument or result as .b16 (a result
+    stored with st.b16), and so does the C ABI; ptxjit computes in f32."""
+    ptx, ret = _dev(half_fma, (types.float16, types.float16))
+    assert ret == types.float16
+    assert "half_fma(.param .b64 half_fma_param_0, .param .b16 half_fma_param_1, .param .b16 half_fma_param_2)" \
+        in ptx
+    assert "ld.param.b16" in ptx and "cvt.f32.f16" in ptx and "st.b16 [" in ptx
+    ptx, ret = _dev(half_fma, "float16(float16, float16)", abi="c")
+    assert ".visible .func (.param .b16 func_retval0) half_fma(.param .b16 half_fma_param_0, " in ptx
+    assert "st.param.b16 [func_retval0]" in ptx
+    ptx, _ = _dev(lambda x: np.float16(x) * np.float16(0.5), (types.int8,))
+    assert "cvt.rn.f16.s8" in ptx
+
+
+HALF_PTX = _dev(half_fma, "float16(float16, float16)")[0]
+HALF_C_PTX = _dev(half_fma, "float16(float16, float16)", abi="c", abi_info={"abi_name": "half_fma_c"})[0]
+ext_half = cuda.declare_device("half_fma", "float16(float16, float16)",
+                               link=cuda.PTXSource(HALF_PTX, name="half.ptx"))
+ext_half_c = cuda.declare_device("half_fma_c", "float16(float16, float16)",
+                                 link=cuda.PTXSource(HALF_C_PTX, name="half_c.ptx"), abi="c")
+
+
+def k_half(r, a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        r[0, i] = ext_half(a[i], b[i])
+        r[1, i] = ext_half_c(a[i], b[i])
+
+
+HALF_SIG = "void(float16[:, ::1], float16[::1], float16[::1])"
+
+
+def test_float16_round_trip_links(tmp_path):
+    kernel = cuda.compile_ptx(k_half, HALF_SIG, cc=(7, 5))[0]
+    assert ".extern .func (.param .b32 __pj_st) half_fma(.param .b64 __pj_rp, .param .b16 __pj_a0, " \
+           ".param .b16 __pj_a1);" in kernel
+    assert ".extern .func (.param .b16 __pj_r) half_fma_c(.param .b16 __pj_a0, .param .b16 __pj_a1);" in kernel
+    assert "ld.local.b16" in kernel
+    rc, err = _link(tmp_path, [kernel, HALF_PTX, HALF_C_PTX])
+    assert rc == 0 and "error" not in err, err
+
+
+@pytest.mark.skipif(not ON_GPU, reason="external code runs on the GPU only")
+def test_float16_round_trip_results_on_the_gpu():
+    rng = np.random.default_rng(12)
+    n = 300
+    a = (rng.standard_normal(n) * 8).astype(np.float16)
+    b = (rng.standard_normal(n) * 8).astype(np.float16)
+    r = np.zeros((2, n), np.float16)
+    cuda.jit(k_half)[(n + 63) // 64, 64](r, a, b)
+    # one fused multiply-add rounded once to float16 (as Numba's half
+    # arithmetic, which ptxas contracts); exact in float64 before it
+    want = (a.astype(np.float64) * b + 1).astype(np.float16)
+    np.testing.assert_array_equal(r[0], want)
+    np.testing.assert_array_equal(r[1], want)
 
 
 @pytest.mark.skipif(not ON_GPU, reason="external code runs on the GPU only")

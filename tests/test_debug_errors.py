@@ -66,6 +66,32 @@ def test_without_debug_division_by_zero_gives_numpys_values(rng):
         np.testing.assert_array_equal(out, np.stack([np.floor_divide(a, b), np.remainder(a, b)], 1))
 
 
+@cuda.jit(debug=True, fastmath=True)
+def divide_debug_fast(a32, b32, a64, b64, out32, out64):
+    i = cuda.grid(1)
+    if i < a32.size:
+        out32[i] = a32[i] / b32[i]
+        if i == 0:
+            out64[0] = a64[0] / b64[0]
+
+
+def test_fastmath_float32_division_by_zero_does_not_raise(rng):
+    """Under fastmath a float32 / is the approximate division and is not
+    checked even with debug=True (Numba's fast_fdividef); float64's / is."""
+    a = rng.uniform(1, 100, 50).astype(np.float32)
+    b = rng.uniform(1, 4, 50).astype(np.float32) * rng.choice([-1, 1], 50).astype(np.float32)
+    b[[3, 17]] = 0
+    out32 = np.zeros(50, np.float32)
+    out64 = np.zeros(1)
+    one = np.ones(1)
+    divide_debug_fast[1, 64](a, b, one, one, out32, out64)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_allclose(out32, a / b, rtol=2.5e-7)
+    assert np.isinf(out32[[3, 17]]).all() and out64[0] == 1
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        divide_debug_fast[1, 64](a, b, one, np.zeros(1), out32, out64)
+
+
 @cuda.jit(debug=True)
 def gather(x, idx, out):
     i = cuda.grid(1)

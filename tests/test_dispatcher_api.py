@@ -4,6 +4,8 @@ overloads / inspection, cuda.compile's outputs and pickling.  Runs on the
 simulator, and on the GPU with PTXJIT_TEST_GPU=1; test_fake_driver_* run a
 child on the fake driver (tests/fake_cuda)."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -121,8 +123,43 @@ def test_device_function_inspection():
     assert "fma1 int64(int8, int8)" in buf.getvalue()
     with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
         fma1.inspect_sass()
-    with pytest.raises(NotImplementedError, match="no PTX of its own"):
-        fma1.inspect_asm()
+    asm = fma1.inspect_asm()
+    assert set(asm) == set(fma1.overloads) and ("int8", "int8") in asm
+    for ptx in asm.values():
+        assert ".visible .func (.param .b32 func_retval0) fma1(" in ptx and ".entry" not in ptx
+
+
+@cuda.jit(device=True, fastmath=True)
+def fast_ratio(x, y):
+    return math.sin(x) / y
+
+
+@cuda.jit("float32(float32, float32)", device=True)
+def ratio(x, y):
+    return math.sin(x) / y
+
+
+def test_device_function_inspect_asm_is_the_function_alone():
+    """inspect_asm() of a device function is its PTX compiled on its own
+    (compile_ptx(device=True)), with the dispatcher's options, for every
+    signature typed (the declared ones without a call, the one asked for
+    when none is declared); ptxas takes it."""
+    from ptxjit import float32, int32
+    from conftest import assert_ptx_assembles
+    sig = (float32, float32)
+    fast = fast_ratio.inspect_asm(sig)
+    assert "sin.approx.ftz.f32" in fast and "div.approx.ftz.f32" in fast and "div.rn.f32" not in fast
+    prec = ratio.inspect_asm(sig)
+    assert "div.rn.f32" in prec and ".approx" not in prec
+    assert list(ratio.inspect_asm()) == [("float32", "float32")]
+    assert ratio.overloads[sig].inspect_asm() == prec
+    assert ".target sm_80" in ratio.overloads[sig].inspect_asm((8, 0))
+    fast_ratio.compile_device((int32, float32))
+    assert set(fast_ratio.inspect_asm()) == {("float32", "float32"), ("int32", "float32")}
+    assert "st.f64" in fast_ratio.inspect_asm((int32, float32))     # sin of an int is a float64
+    with pytest.raises(KeyError, match="no compiled signature"):
+        ratio.inspect_asm((int32, int32))
+    assert_ptx_assembles([fast_ratio, ratio], 3)
 
 
 def test_inspect_sass():

@@ -409,6 +409,37 @@ def test_what_float16_refuses_says_so_at_the_line():
 
 # ------------------------------------------------------------ PTX check
 
+@kernel
+def ints_to_half(a8, a16, u8, u16, a64, out):
+    i = cuda.grid(1)
+    if i < a8.size:
+        out[0, i] = np.float16(a8[i])
+        out[1, i] = np.float16(a16[i])
+        out[2, i] = np.float16(u8[i])
+        out[3, i] = np.float16(u16[i])
+        out[4, i] = np.float16(a64[i])
+
+
+def test_narrow_integers_convert_to_half(rng):
+    """An 8- or 16-bit integer becomes a float16 with one cvt.rn.f16 from
+    its own type (the register holds it extended), as Numba's cast; the
+    values are NumPy's, negative ones and those past 2048 (rounded) too."""
+    n = 200
+    a8 = rng.integers(-128, 128, n).astype(np.int8)
+    a16 = rng.integers(-32768, 32768, n).astype(np.int16)
+    u8 = rng.integers(0, 256, n).astype(np.uint8)
+    u16 = rng.integers(0, 65536, n).astype(np.uint16)
+    a64 = rng.integers(-70000, 70000, n)
+    out = np.zeros((5, n), f16)
+    ints_to_half[2, 128](a8, a16, u8, u16, a64, out)
+    with np.errstate(over="ignore"):
+        for row, a in enumerate((a8, a16, u8, u16, a64)):
+            np.testing.assert_array_equal(out[row], a.astype(f16), err_msg="row %d" % row)
+    ptx = ints_to_half.inspect_asm(ints_to_half.signatures[0])
+    for t in ("s8", "s16", "u8", "u16", "s64"):
+        assert "cvt.rn.f16.%s " % t in ptx
+
+
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
     assert_ptx_assembles(KERNELS, 6)

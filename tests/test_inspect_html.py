@@ -165,6 +165,82 @@ def test_a_kernel_without_lineinfo_gets_it_for_the_page(tmp_path, rng):
     _check_page(path, ptx, [no_lineinfo.py_func], 4)
 
 
+def empty(x):
+    pass
+
+
+def test_lineinfo_names_the_file_of_an_empty_function(tmp_path):
+    """With lineinfo (or debug) the PTX of a function, even an empty one,
+    names its source file and starts at its def line (Numba's too), so a
+    profiler places the prologue; ptxas takes it."""
+    from conftest import assert_ptx_assembles
+    line = inspect.getsourcelines(empty)[1]
+    for opts in (dict(lineinfo=True), dict(debug=True, opt=False), dict(device=True, lineinfo=True),
+                 dict(device=True, debug=True, opt=False)):
+        ptx, _ = cuda.compile_ptx(empty, ("float32[::1]",) if not opts.get("device") else ("float32",), **opts)
+        assert '.file 1 "%s"' % __file__ in ptx, opts
+        assert "\t.loc 1 %d 1\n" % line in ptx, opts
+    ptx, _ = cuda.compile_ptx(empty, ("float32[::1]",))
+    assert ".file" not in ptx and ".loc" not in ptx
+    k = cuda.jit("void(float32[::1])", lineinfo=True)(empty)
+    assert_ptx_assembles([k], 1)
+
+
+@cuda.jit(device=True)
+def fact(n):
+    if n <= 1:
+        return 1
+    return n * fact(n - 1)
+
+
+def uses_fact(x, n):
+    x[0] = fact(n)
+
+
+def _section(ptx, name):
+    m = re.search(r"\.section %s\n\{\n(.*?)\n\}" % re.escape(name), ptx, re.S)
+    return m.group(1).split("\n") if m else None
+
+
+def test_debug_writes_dwarf_naming_each_function(tmp_path):
+    """debug=True adds .debug_abbrev and .debug_info: one compile unit (the
+    source file and its directory) with a subprogram for the kernel and for
+    each function it calls for real, between labels of its first and last
+    instruction, at its def line.  The unit's length is its size, ptxas -g
+    takes the module and (where readelf is installed) readelf decodes it."""
+    import shutil
+    import subprocess
+    ptx, _ = cuda.compile_ptx(uses_fact, "void(int64[::1], int64)", debug=True, opt=False)
+    assert _section(ptx, ".debug_abbrev") is not None
+    info = _section(ptx, ".debug_info")
+    size = {".b8": 1, ".b32": 4, ".b64": 8}
+    assert info[0].startswith(".b32 ") and int(info[0][5:]) == sum(size[w.split()[0]] for w in info[1:])
+    data = bytes(int(w.split()[1]) for w in info if w.startswith(".b8 "))
+    for name in (b"uses_fact_", b"fact_f0\0", os.path.basename(__file__).encode() + b"\0",
+                 os.path.dirname(__file__).encode() + b"\0"):
+        assert name in data
+    entry = re.search(r"\.entry (\w+)\(", ptx).group(1)
+    for f in (entry, "fact_f0"):
+        assert "$L__begin_%s:" % f in ptx and "$L__end_%s:" % f in ptx
+        assert ".b64 $L__begin_%s\n.b64 $L__end_%s" % (f, f) in ptx
+    text, first = inspect.getsourcelines(fact.py_func)
+    line = first + next(k for k, t in enumerate(text) if t.startswith("def "))
+    assert ".b32 %d\n.b8 1\n.b8 0" % line in ptx        # fact's decl_line, external, the unit's end
+    assert ".debug_info" not in cuda.compile_ptx(uses_fact, "void(int64[::1], int64)", lineinfo=True)[0]
+    ptxas = shutil.which("ptxas")
+    if not ptxas:
+        return
+    src, obj = tmp_path / "d.ptx", tmp_path / "d.o"
+    src.write_text(ptx)
+    r = subprocess.run([ptxas, "-arch=sm_90", "-g", "-c", str(src), "-o", str(obj)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    readelf = shutil.which("readelf")
+    if readelf:
+        out = subprocess.run([readelf, "--debug-dump=info", str(obj)], capture_output=True, text=True).stdout
+        assert "DW_TAG_compile_unit" in out and out.count("DW_TAG_subprogram") == 2
+        assert re.search(r"DW_AT_name\s*: fact_f0", out) and re.search(r"DW_AT_name\s*: %s" % entry, out)
+
+
 CLI_KERNEL = '''import math
 from ptxjit import cuda
 

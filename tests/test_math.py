@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from ptxjit import cuda
+from ptxjit.cuda import libdevice
 
 import mpmath
 
@@ -527,6 +528,71 @@ def test_fastmath_uses_approximations(rng, on_gpu):
     tols = [2e-6, 2e-6, 4e-6, 4e-6, 1e-3, 4e-6, 1e-6]
     for c, (w, t) in enumerate(zip(want, tols)):
         np.testing.assert_allclose(out[:, c], np.array(w), rtol=t, atol=t, err_msg="column %d" % c)
+
+
+@cuda.jit(fastmath=True)
+def fast_tan(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = math.tan(x[i])
+        out[i, 1] = libdevice.fast_fdividef(x[i], x[i] + np.float32(4))
+
+
+@cuda.jit
+def fast_tan_precise_kernel(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = libdevice.fast_tanf(x[i])
+        out[i, 1] = libdevice.fast_fdividef(x[i], x[i] + np.float32(4))
+
+
+def test_fastmath_tan_divides_sine_by_cosine(rng):
+    """fastmath's float32 tan is div.approx(sin.approx, cos.approx), as
+    Numba's (__nv_fast_tanf); libdevice's fast_tanf and fast_fdividef use
+    div.approx in a fastmath kernel and rcp.approx without fastmath."""
+    x = rng.uniform(-1.5, 1.5, 200).astype(np.float32)
+    xd = x.astype(np.float64)
+    want = np.stack([np.tan(xd), xd / (xd + 4)], 1)
+    for k in (fast_tan, fast_tan_precise_kernel):
+        out = np.zeros((200, 2), np.float32)
+        k[2, 128](x, out)
+        np.testing.assert_allclose(out, want, rtol=3e-5, atol=3e-6)
+    ptx = fast_tan.inspect_asm(fast_tan.signatures[0])
+    assert ptx.count("div.approx.ftz.f32") == 2 and "rcp.approx" not in ptx
+    assert "sin.approx.ftz.f32" in ptx and "cos.approx.ftz.f32" in ptx
+    ptx = fast_tan_precise_kernel.inspect_asm(fast_tan_precise_kernel.signatures[0])
+    assert ptx.count("rcp.approx.ftz.f32") == 2 and "div.approx" not in ptx
+
+
+def sin_ratio(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.sin(x[i]) / (x[i] + np.float32(4))
+
+
+@pytest.mark.parametrize("flags, fast", [({"arcp"}, True), ({"fast": True, "nsz": False}, True),
+                                         ({"nsz": False}, False), (set(), False), (True, True)])
+def test_fastmath_flag_sets_are_all_or_nothing(rng, flags, fast):
+    """fastmath takes a set or dict of LLVM's fast-math flag names, as
+    Numba's: any flag on turns on the whole of fastmath, as for Numba's
+    CUDA target (NVVM's options have no finer grain); unknown names are a
+    ValueError."""
+    k = cuda.jit(fastmath=flags)(sin_ratio)
+    x = rng.uniform(-3, 3, 100).astype(np.float32)
+    out = np.zeros_like(x)
+    k[1, 128](x, out)
+    xd = x.astype(np.float64)
+    np.testing.assert_allclose(out, np.sin(xd) / (xd + 4), rtol=4e-6, atol=4e-6)
+    ptx = k.inspect_asm(k.signatures[0])
+    assert ("div.approx.ftz.f32" in ptx and "sin.approx.ftz.f32" in ptx) == fast
+    assert ("div.rn.f32" in ptx) != fast
+
+
+def test_fastmath_refuses_unknown_flags():
+    with pytest.raises(ValueError, match="Unrecognized fastmath flags: \\['fastt'\\]"):
+        cuda.jit(fastmath={"fastt"})(sin_ratio)
+    with pytest.raises(ValueError, match="fastmath is True, False, or a set or dict"):
+        cuda.jit(fastmath="yes")(sin_ratio)
 
 
 @cuda.jit

@@ -5,6 +5,8 @@ Compiling:
                            message names file:line:col, shows the line with a caret
                            and says what is supported (Numba raises TypingError too).
                            CompileError is the same class.
+    KernelTypeError        a TypingError that is also a TypeError, where Numba raises
+                           TypeError: a kernel that returns a value
     SourceNotFoundError    the function's source text cannot be found (a TypingError)
     SourceChangedError     the function's file no longer holds the code Python runs
                            (edited after the import; a TypingError)
@@ -45,6 +47,7 @@ Warning filters (warnings.filterwarnings, python -W) silence them as usual.
 
 from ._core import (  # noqa: F401
     TypingError,
+    KernelTypeError,
     InternalCompilerError,
     CudaSupportError,
     CudaDriverError,
@@ -79,7 +82,7 @@ class SourceChangedError(TypingError):
 
 
 __all__ = [
-    "TypingError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
+    "TypingError", "KernelTypeError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
     "InternalCompilerError",
     "CudaSupportError", "CudaDriverError", "CudaAPIError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",

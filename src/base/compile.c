@@ -239,6 +239,7 @@ static const PjOptions defaults = {.arch = 90, .opt_level = 1};
 static void diag_to_err(const Ctx *c, PjError *err)
 {
 	err->kind = c->diag.kind;
+	err->type_error = c->diag.type_error;
 	snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
 	snprintf(err->file, sizeof err->file, "%s", c->diag.file ? c->diag.file : "");
 	err->line = c->diag.line;
@@ -292,7 +293,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 		Src *sigsrc = arena_alloc(c->arena, sizeof *sigsrc);
 		*sigsrc = (Src){.file = "<signature>", .text = argsig, .len = (int)strlen(argsig), .first_line = 1};
 		Span sp = {sigsrc, 0, (int32_t)strcspn(argsig, "(")};
-		err_at(c, sp, "a kernel signature returns void: \"void(float32[::1], int64)\"",
+		err_type_at(c, sp, "a kernel signature returns void: \"void(float32[::1], int64)\"",
 		       "CUDA kernel must have void return type, not %s", ty_str_of(c, ret));
 	}
 	if (o->device_abi) {
@@ -325,7 +326,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	if (c->dump & DUMP_OPT)
 		print_module(c->dumpf, f);
 	char *ptx = ptx_emit(c, f, o->arch ? o->arch : 90,
-	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
+	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90, o->arch_variant));
 	if (c->dump & DUMP_PTX)
 		fputs(ptx, c->dumpf);
 	k->ptx = heap_strdup(ptx);
@@ -505,7 +506,8 @@ static void compile_device(Ctx *c, PjKernel *k, const PjFunc *f, int nargs, Type
 	optimise_module(c, fn);
 	if (c->dump & DUMP_OPT)
 		print_module(c->dumpf, fn);
-	char *ptx = ptx_emit(c, fn, o->arch ? o->arch : 90, ptx_version_for(o->driver_version, o->arch ? o->arch : 90));
+	char *ptx = ptx_emit(c, fn, o->arch ? o->arch : 90,
+	                     ptx_version_for(o->driver_version, o->arch ? o->arch : 90, o->arch_variant));
 	if (c->dump & DUMP_PTX)
 		fputs(ptx, c->dumpf);
 	k->ptx = heap_strdup(ptx);

@@ -97,17 +97,34 @@ static void put(Diag *d, int *n, char ch)
 	d->msg[*n] = 0;
 }
 
+static _Noreturn void report(Ctx *c, Span sp, int type_error, const char *hint, const char *what);
+
 void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 {
-	Diag *d = &c->diag;
-	Loc l = span_loc(sp);
 	char what[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
+	report(c, sp, 0, hint, what);
+}
 
+void err_type_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	report(c, sp, 1, hint, what);
+}
+
+static void report(Ctx *c, Span sp, int type_error, const char *hint, const char *what)
+{
+	Diag *d = &c->diag;
+	Loc l = span_loc(sp);
 	d->kind = PJ_ERR_USER;
+	d->type_error = type_error;
 	d->file = l.file;
 	d->line = l.line;
 	d->col = l.col;

@@ -38,6 +38,7 @@ Fn *ir_new_fn(Ctx *c, const char *name)
 	f->name = name ? arena_strdup(c->arena, name) : "kernel";
 	f->ctx = c;
 	f->cur_loc = -1;
+	f->def_loc = -1;
 	f->mod = f;
 	return f;
 }

@@ -646,7 +646,7 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	Blk *entry = lower_new_blk(L);
 	lower_seal(L, entry);
 	lower_enter(L, entry);
-	L->f->cur_loc = ir_add_loc(L->f, kernel->def->span);
+	L->f->cur_loc = L->f->def_loc = ir_add_loc(L->f, kernel->def->span);
 
 	FuncDef *def = kernel->def;
 	for (int i = 0, leaf = 0; i < def->nparams; i++) {

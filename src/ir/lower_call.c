@@ -73,6 +73,20 @@ static void comp_classes(Lower *L, Type *t, uint8_t **cls, int *n)
 	*n += m;
 }
 
+/* Argument t's components appended to f's classes, and, for the ABI
+ * of a visible or external function, their scalar kinds. */
+static void abi_arg(Lower *L, Fn *f, Type *t)
+{
+	int n0 = f->nfargs;
+	comp_classes(L, t, &f->fargcls, &f->nfargs);
+	uint8_t *sk = arena_alloc(L->c->arena, (size_t)f->nfargs + 1);
+	if (n0)
+		memcpy(sk, f->fargsk, (size_t)n0);
+	for (int i = n0; i < f->nfargs; i++)
+		sk[i] = t->kind == TY_SCALAR && f->nfargs - n0 == 1 ? (uint8_t)t->sk : (uint8_t)NSK;
+	f->fargsk = sk;
+}
+
 /* A PTX identifier for the function: "<name>_f<index>". */
 static const char *func_name(Lower *L, Spec *sp, int idx)
 {
@@ -152,7 +166,7 @@ static int extern_index(Lower *L, Spec *sp)
 	f->abi_c = pf->abi_c;
 	f->ext_retsk = sp->ret->kind == TY_SCALAR ? (int)sp->ret->sk : SK_I32;
 	for (int i = 0; i < sp->nargs; i++)
-		comp_classes(L, sp->argtypes[i], &f->fargcls, &f->nfargs);
+		abi_arg(L, f, sp->argtypes[i]);
 	comp_classes(L, sp->ret, &f->fretcls, &f->nfrets);
 	/* the index space is the called device functions': CallMod keeps a
 	 * NULL for it, which lower_call_pending skips */
@@ -229,7 +243,7 @@ static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 	Blk *entry = lower_new_blk(L);
 	lower_seal(L, entry);
 	lower_enter(L, entry);
-	f->cur_loc = ir_add_loc(f, def->span);
+	f->cur_loc = f->def_loc = ir_add_loc(f, def->span);
 	fr.retslot = lower_new_slots(L, fr.retty, "return");
 	int k = 0;
 	for (int i = 0; i < def->nparams; i++) {
@@ -296,7 +310,7 @@ Fn *lower_device(Ctx *c, Spec *sp, int checked, const char *name, int abi)
 			err_at(c, def->params[i].span, "compile a kernel that calls the function, or give it numbers",
 			       "compile_ptx(device=True): parameter '%s' is a %s; a device function compiled on its own "
 			       "takes integers, floats and bools", def->params[i].name, ty_str_of(c, t));
-		comp_classes(L, t, &f->fargcls, &f->nfargs);
+		abi_arg(L, f, t);
 	}
 	Type *rt = sp->ret ? sp->ret : ty_none();
 	if (rt->kind != TY_NONE && (rt->kind != TY_SCALAR || ty_is_complex(rt)))

@@ -235,7 +235,9 @@ Value lower_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span sp)
 	a = lower_convert(L, a, ty, sp);
 	b = lower_convert(L, b, ty, sp);
 	int isf = lower_is_floatsk(sk);
-	if (op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD)
+	/* a fastmath float32 '/' is the approximate division, unchecked (Numba's too) */
+	int fastdiv = op == OP_DIV && sk == SK_F32 && L->c->opt && L->c->opt->fastmath;
+	if ((op == OP_DIV && !fastdiv) || op == OP_FLOORDIV || op == OP_MOD)
 		lower_zerodiv(L, sk, b.r, op == OP_MOD ? "modulo" : "division");
 	Ref r;
 	switch (op) {

@@ -504,7 +504,7 @@ static int fast(MB *b, int in, const Ref *x, Ref *out)
 		b->fast = save;
 		return 1;
 	case IN_LD_fast_fdividef:
-		*out = mb_mul(b, x[0], mb_approx(b, AP_RCP, x[1]));
+		*out = mb_div_fast(b, x[0], x[1]);
 		b->fast = save;
 		return 1;
 	default:

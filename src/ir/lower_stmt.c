@@ -419,8 +419,8 @@ static void lower_return(Lower *L, Stmt *s)
 	Expr *ve = s->ret.value;
 	if (!fr->up) {
 		if (ve && !(ve->ty && ve->ty->kind == TY_NONE))
-			err_at(L->c, ve->span, "store results into an array argument",
-			       "a kernel cannot return a value");
+			err_type_at(L->c, ve->span, "store results into an array argument",
+			            "a kernel cannot return a value (a CUDA kernel must have void return type)");
 		if (ve)
 			lower_expr(L, ve);
 	} else {

@@ -105,6 +105,13 @@ Ref mb_div(MB *b, Ref x, Ref y)
 	return f2(b, O_DIV, x, y);
 }
 
+Ref mb_div_fast(MB *b, Ref x, Ref y)
+{
+	if (b->L->c->opt && b->L->c->opt->fastmath)
+		return f2(b, O_DIV, x, y);     /* div.approx.ftz.f32 in a fastmath kernel */
+	return mb_mul(b, x, mb_approx(b, AP_RCP, y));
+}
+
 Ref mb_sqrt(MB *b, Ref x)
 {
 	if (b->sk == SK_F32 && b->fast) {

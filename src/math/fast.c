@@ -4,7 +4,7 @@
  * PTX approximation) use the GPU's approximate instructions (O_APPROX):
  *
  *   sin, cos       sin.approx, cos.approx
- *   tan            sin.approx * rcp.approx(cos.approx)   (__nv_fast_tanf)
+ *   tan            sin.approx / cos.approx, div.approx   (__nv_fast_tanf)
  *   exp            ex2.approx(x * log2(e))                (__nv_fast_expf)
  *   exp2           ex2.approx(x)
  *   log, log2,     lg2.approx(x) * ln(2), 1, log10(2)     (__nv_fast_logf ...)
@@ -30,8 +30,7 @@ Ref math_fast(MB *b, int in, Ref x, Ref y)
 		return mb_approx(b, AP_COS, x);
 	case IN_MATH_TAN: case IN_NP_TAN: {
 		Ref s = mb_approx(b, AP_SIN, x);
-		Ref rc = mb_approx(b, AP_RCP, mb_approx(b, AP_COS, x));
-		return mb_mul(b, s, rc);
+		return mb_div_fast(b, s, mb_approx(b, AP_COS, x));
 	}
 	case IN_MATH_EXP: case IN_NP_EXP:
 		return mb_approx(b, AP_EX2, mb_mul(b, x, mb_f(b, 1.4426950408889634)));

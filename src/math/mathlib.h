@@ -60,6 +60,9 @@ Ref mb_add(MB *b, Ref x, Ref y);
 Ref mb_sub(MB *b, Ref x, Ref y);
 Ref mb_mul(MB *b, Ref x, Ref y);
 Ref mb_div(MB *b, Ref x, Ref y);           /* IEEE division, even under fastmath */
+/* float32 only: x / y approximated: div.approx.ftz.f32 (the '/' of a
+ * fastmath kernel), or x * rcp.approx(y) in a kernel without fastmath */
+Ref mb_div_fast(MB *b, Ref x, Ref y);
 Ref mb_fma(MB *b, Ref x, Ref y, Ref z);    /* x*y + z rounded once */
 /* float32 only: x*y + z with the modes FMA_RM, FMA_SAT */
 Ref mb_fma_mode(MB *b, Ref x, Ref y, Ref z, int mode);

@@ -91,6 +91,49 @@ static void load_param(Emit *e, const char *d, const char *name, int k)
 		ptx_line(e, "ld.param.%s %s, [%s];", pty(k), d, name);
 }
 
+/* The ABI of visible and external functions passes a float16 as its 16
+ * bits (.b16), as Numba's does; ptxjit holds it exactly in an f32
+ * register. */
+static int is_half_arg(const Fn *f, int k)
+{
+	return f->fargsk && f->fargsk[k] == SK_F16;
+}
+
+static const char *arg_pty(const Fn *f, int k)
+{
+	return is_half_arg(f, k) ? "b16" : pty(f->fargcls[k]);
+}
+
+static const char *ret_pty(const Fn *f)
+{
+	return f->ext_retsk == SK_F16 ? "b16" : pty(f->fretcls[0]);
+}
+
+static const char *half_bits(Emit *e, Ref r)
+{
+	const char *h = ptx_tmp(e, RK_H);
+	ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h, ptx_reg(e, r));
+	return h;
+}
+
+static void store_abi(Emit *e, const char *name, Ref r, int k, int half)
+{
+	if (half)
+		ptx_line(e, "st.param.b16 [%s], %s;", name, half_bits(e, r));
+	else
+		store_param(e, name, r, k);
+}
+
+static void load_abi(Emit *e, const char *d, const char *name, int k, int half)
+{
+	if (half) {
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "ld.param.b16 %s, [%s];", h, name);
+		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+	} else
+		load_param(e, d, name, k);
+}
+
 /* An external function (cuda.declare_device) in its ABI: Numba's,
  *     .extern .func (.param .b32 __pj_st) NAME(.param .b64 __pj_rp, .param .b32 __pj_a0)
  * (a status returned, the result stored through the generic pointer
@@ -102,11 +145,11 @@ static void extern_prototype(Emit *e, PtxBuf *b, const Fn *f)
 	if (!f->abi_c)
 		ptx_bprintf(e, b, "(.param .b32 __pj_st) %s(.param .b64 __pj_rp%s", f->name, f->nfargs ? ", " : "");
 	else if (f->nfrets)
-		ptx_bprintf(e, b, "(.param .%s __pj_r) %s(", pty(f->fretcls[0]), f->name);
+		ptx_bprintf(e, b, "(.param .%s __pj_r) %s(", ret_pty(f), f->name);
 	else
 		ptx_bprintf(e, b, "%s(", f->name);
 	for (int k = 0; k < f->nfargs; k++)
-		ptx_bprintf(e, b, "%s.param .%s __pj_a%d", k ? ", " : "", pty(f->fargcls[k]), k);
+		ptx_bprintf(e, b, "%s.param .%s __pj_a%d", k ? ", " : "", arg_pty(f, k), k);
 	ptx_bprintf(e, b, ")");
 }
 
@@ -140,12 +183,12 @@ void ptx_visible_prototype(Emit *e, PtxBuf *b)
 	if (numba)
 		ptx_bprintf(e, b, "(.param .b32 func_retval0) ");
 	else if (f->nfrets)
-		ptx_bprintf(e, b, "(.param .%s func_retval0) ", pty(f->fretcls[0]));
+		ptx_bprintf(e, b, "(.param .%s func_retval0) ", ret_pty(f));
 	ptx_bprintf(e, b, "%s(", f->name);
 	if (numba)
 		ptx_bprintf(e, b, ".param .b64 %s_param_0", f->name), first = 1;
 	for (int k = 0; k < f->nfargs; k++)
-		ptx_bprintf(e, b, "%s.param .%s %s_param_%d", k + first ? ", " : "", pty(f->fargcls[k]), f->name, k + first);
+		ptx_bprintf(e, b, "%s.param .%s %s_param_%d", k + first ? ", " : "", arg_pty(f, k), f->name, k + first);
 	ptx_bprintf(e, b, ")\n");
 }
 
@@ -154,21 +197,24 @@ static void visible_retv(Emit *e, const Ins *i)
 {
 	const Fn *f = e->f;
 	int k = f->fretcls[i->aux];
+	int sk = f->ext_retsk;
 	if (f->visible_abi != PJ_ABI_NUMBA) {
-		store_param(e, "func_retval0", i->arg[0], k);
+		store_abi(e, "func_retval0", i->arg[0], k, sk == SK_F16);
 		return;
 	}
 	static const char *const st[NSK] = {
 		[SK_BOOL] = "u8", [SK_I8] = "u8", [SK_I16] = "u16", [SK_I32] = "u32", [SK_I64] = "u64",
-		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64", [SK_F32] = "f32", [SK_F64] = "f64",
+		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64",
+		[SK_F16] = "b16", [SK_F32] = "f32", [SK_F64] = "f64",
 	};
-	int sk = f->ext_retsk;
 	if (sk < 0 || sk >= NSK || !st[sk])
 		ICE(e->c, "result of kind %d", sk);
 	const char *p = ptx_tmp(e, KL);
 	ptx_line(e, "ld.param.u64 %s, [%s_param_0];", p, f->name);
 	if (k == KB)
 		ptx_line(e, "st.u8 [%s], %s;", p, pred_word(e, i->arg[0]));
+	else if (sk == SK_F16)
+		ptx_line(e, "st.b16 [%s], %s;", p, half_bits(e, i->arg[0]));
 	else
 		ptx_line(e, "st.%s [%s], %s;", st[sk], p, ptx_opnd(e, i->arg[0]));
 }
@@ -182,7 +228,7 @@ static void load_result(Emit *e, const char *d, int sk, int k)
 	static const char *const ld[NSK] = {
 		[SK_BOOL] = "u8", [SK_I8] = "s8", [SK_I16] = "s16", [SK_I32] = "s32", [SK_I64] = "s64",
 		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64",
-		[SK_F32] = "f32", [SK_F64] = "f64",
+		[SK_F16] = "b16", [SK_F32] = "f32", [SK_F64] = "f64",
 	};
 	const char *t = sk >= 0 && sk < NSK && ld[sk] ? ld[sk] : NULL;
 	if (!t)
@@ -191,6 +237,10 @@ static void load_result(Emit *e, const char *d, int sk, int k)
 		const char *w = ptx_tmp(e, KW);
 		ptx_line(e, "ld.local.u8 %s, [__pj_xr];", w);
 		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, w);
+	} else if (sk == SK_F16) {
+		const char *h = ptx_tmp(e, RK_H);
+		ptx_line(e, "ld.local.b16 %s, [__pj_xr];", h);
+		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
 	} else
 		ptx_line(e, "ld.local.%s %s, [__pj_xr];", t, d);
 }
@@ -201,15 +251,15 @@ static void call_extern(Emit *e, const Fn *g, const Ins *args, const Ins *res)
 	const char *al = "";
 	for (int k = 0; k < g->nfargs; k++) {
 		const char *name = arena_printf(e->c->arena, "__pj_ca%d", k);
-		ptx_line(e, ".param .%s %s;", pty(g->fargcls[k]), name);
-		store_param(e, name, args[k].arg[0], g->fargcls[k]);
+		ptx_line(e, ".param .%s %s;", arg_pty(g, k), name);
+		store_abi(e, name, args[k].arg[0], g->fargcls[k], is_half_arg(g, k));
 		al = arena_printf(e->c->arena, "%s, %s", al, name);
 	}
 	if (g->abi_c) {
 		if (g->nfrets) {
-			ptx_line(e, ".param .%s __pj_cr;", pty(g->fretcls[0]));
+			ptx_line(e, ".param .%s __pj_cr;", ret_pty(g));
 			ptx_line(e, "call (__pj_cr), %s, (%s);", g->name, *al ? al + 2 : "");
-			load_param(e, ptx_def(e, &res[0]), "__pj_cr", g->fretcls[0]);
+			load_abi(e, ptx_def(e, &res[0]), "__pj_cr", g->fretcls[0], g->ext_retsk == SK_F16);
 		} else
 			ptx_line(e, "call %s, (%s);", g->name, *al ? al + 2 : "");
 		return;
@@ -377,9 +427,10 @@ void ptx_call(Emit *e, const Ins *i)
 	case O_FARG:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfargs)
 			ICE(e->c, "farg %d outside a function's arguments", i->aux);
-		load_param(e, ptx_def(e, i), f->visible_abi ?
-		           arena_printf(e->c->arena, "%s_param_%d", f->name, i->aux + (f->visible_abi == PJ_ABI_NUMBA)) :
-		           arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux]);
+		load_abi(e, ptx_def(e, i), f->visible_abi ?
+		         arena_printf(e->c->arena, "%s_param_%d", f->name, i->aux + (f->visible_abi == PJ_ABI_NUMBA)) :
+		         arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux],
+		         f->visible_abi && is_half_arg(f, i->aux));
 		return;
 	case O_RETV:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfrets)

@@ -543,7 +543,7 @@ static void jump(Emit *e, Blk *b)
 
 /* ------------------------------------------------------ line info */
 
-static int file_index(Emit *e, const char *file)
+int ptx_file_index(Emit *e, const char *file)
 {
 	for (int k = 0; k < e->nfiles; k++)
 		if (strcmp(e->files[k], file) == 0)
@@ -552,20 +552,26 @@ static int file_index(Emit *e, const char *file)
 	return e->nfiles;
 }
 
-/* A .loc directive when instruction i starts a new source position. */
-static void source_line(Emit *e, const Ins *i)
+/* A .loc directive when the instruction at source position loc (an
+ * index of Fn.locs) starts a new one. */
+static void source_loc(Emit *e, int loc)
 {
-	if (!e->lineinfo || i->loc < 0 || i->loc >= e->f->nlocs)
+	if (!e->lineinfo || loc < 0 || loc >= e->f->nlocs)
 		return;
-	Loc *l = &e->f->locs[i->loc];
+	Loc *l = &e->f->locs[loc];
 	if (!l->file || l->line <= 0)
 		return;
-	int file = file_index(e, l->file);
+	int file = ptx_file_index(e, l->file);
 	if (file == e->last_file && l->line == e->last_line)
 		return;
 	e->last_file = file;
 	e->last_line = l->line;
 	ptx_bprintf(e, &e->body, "\t.loc %d %d %d\n", file, l->line, l->col > 0 ? l->col : 0);
+}
+
+static void source_line(Emit *e, const Ins *i)
+{
+	source_loc(e, i->loc);
 }
 
 /* PTX strings have no escapes and ptxas refuses non-ASCII bytes: quotes,
@@ -732,8 +738,13 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 		int cls = f->val[k].cls;
 		e->reg[k] = cls > KX && cls < NK ? e->nreg[cls]++ : -1;
 	}
+	source_loc(e, f->def_loc);     /* the function's file and def line, even when it is empty */
+	if (e->debuginfo)
+		ptx_label_line(e, arena_printf(c->arena, "$L__begin_%s", f->name));
 	for (int k = 0; k < f->nblk; k++)
 		block(e, f->blk[k]);
+	if (e->debuginfo)
+		ptx_label_line(e, arena_printf(c->arena, "$L__end_%s", f->name));
 
 	ptx_bprintf(e, out, "{\n");
 	for (int k = KB; k < NRK; k++)
@@ -751,7 +762,7 @@ void ptx_fn_text(Emit *e, PtxBuf *out)
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 {
 	Emit E = {.c = c, .f = f, .arch = arch, .fast = c->opt && c->opt->fastmath,
-	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug)};
+	          .lineinfo = c->opt && (c->opt->lineinfo || c->opt->debug), .debuginfo = c->opt && c->opt->debug};
 	Emit *e = &E;
 	if (!is_ident(f->name))
 		ICE(c, "kernel name \"%s\" is not a PTX identifier", f->name ? f->name : "");
@@ -760,12 +771,16 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	decl_params(e, &params);
 	ptx_fn_text(e, &kbody);
 	ptx_funcs(e, &funcs);      /* the device functions it calls (call.c) */
+	PtxBuf dwarf = {0};
+	if (e->debuginfo)
+		ptx_debug_sections(e, &dwarf);
 
 	PtxBuf out = {0};
 	ptx_bprintf(e, &out, "//\n// ptxjit %s: %s %s\n//\n\n", PJ_VERSION, f->visible_abi ? "device function" : "kernel",
 	            f->name);
-	ptx_bprintf(e, &out, ".version %d.%d\n.target sm_%d\n.address_size 64\n\n",
-	            ptx_version / 10, ptx_version % 10, arch);
+	int variant = c->opt ? c->opt->arch_variant : 0;
+	ptx_bprintf(e, &out, ".version %d.%d\n.target sm_%d%s\n.address_size 64\n\n",
+	            ptx_version / 10, ptx_version % 10, arch, variant == 'a' ? "a" : variant == 'f' ? "f" : "");
 	decl_files(e, &out);
 	int dyn = 0, nmod = 0;
 	for (int k = 0; k < f->narrays; k++) {
@@ -796,5 +811,7 @@ char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version)
 	ptx_bprintf(e, &out, "%s", kbody.p);
 	if (funcs.n)
 		ptx_bprintf(e, &out, "%s", funcs.p);
+	if (dwarf.n)
+		ptx_bprintf(e, &out, "%s", dwarf.p);
 	return out.p;
 }

@@ -618,8 +618,12 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 	}
 	if (is_int_sk(from)) {
 		if (to == SK_F16) {
+			/* an 8- or 16-bit kind is held extended in its register, whose
+			 * low bits cvt reads (PTX's wider source register): the
+			 * same value, named as Numba's cast names it */
 			const char *h = ptx_tmp(e, RK_H);
-			ptx_line(e, "cvt.rn.f16.%s %s, %s;", int_src(from), h, s);
+			int narrow = from == SK_I8 || from == SK_I16 || from == SK_U8 || from == SK_U16;
+			ptx_line(e, "cvt.rn.f16.%s %s, %s;", narrow ? ptx_sk_mem(from) : int_src(from), h, s);
 			ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
 		} else
 			ptx_line(e, "cvt.rn.%s.%s %s, %s;", fty(tk), int_src(from), d, s);

@@ -33,6 +33,7 @@ typedef struct Emit {
 	int nlabel;          /* labels made inside a block (CAS loops) */
 	const char **pname;  /* name of each kernel parameter */
 	int lineinfo;        /* write .file/.loc */
+	int debuginfo;       /* debug=True: DWARF sections, and labels at each function's start and end (dwarf.c) */
 	const char **files;  /* source files named by .file, 1-based in the text */
 	int nfiles, capfiles;
 	int last_file, last_line;
@@ -114,6 +115,10 @@ void ptx_trap_word(Emit *e, const char *p, int idx, const char *index, const cha
 void ptx_warp(Emit *e, const Ins *i);
 /* warp.c: bar.grid, the barrier of a cooperative launch's whole grid */
 void ptx_grid_sync(Emit *e);
+
+/* dwarf.c: the .debug_abbrev and .debug_info sections of a debug=True module */
+void ptx_debug_sections(Emit *e, PtxBuf *out);
+int ptx_file_index(Emit *e, const char *file);    /* emit.c: a source file's .file number */
 
 /* approx.c: O_APPROX, the fastmath hardware approximations */
 void ptx_approx(Emit *e, const Ins *i);

@@ -46,7 +46,9 @@ static int arch_min(int arch)
 	return 50;
 }
 
-int ptx_version_for(int driver_version, int arch)
+/* variant: PjOptions.arch_variant; sm_90a needs PTX ISA 8.0, the family
+ * targets (sm_100f, ...) 8.8 */
+int ptx_version_for(int driver_version, int arch, int variant)
 {
 	int v = isa[NISA - 1].ptx;
 	if (driver_version > 0) {
@@ -56,5 +58,9 @@ int ptx_version_for(int driver_version, int arch)
 				v = isa[i].ptx;
 	}
 	int need = arch_min(arch);
+	if (variant == 'a' && need < 80)
+		need = 80;
+	if (variant == 'f' && need < 88)
+		need = 88;
 	return v > need ? v : need;
 }

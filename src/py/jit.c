@@ -1409,6 +1409,13 @@ PyObject *py_compile(PyObject *mod, PyObject *args)
 		st->gpu_compiled |= !ptx_only;
 		o.arch = 90;
 	}
+	PyObject *variant = PyDict_GetItemString(opts, "arch_variant");
+	if (variant && variant != Py_None) {
+		const char *v = PyUnicode_AsUTF8(variant);
+		if (!v)
+			return NULL;
+		o.arch_variant = v[0];
+	}
 	PyObject *arch = PyDict_GetItemString(opts, "arch");
 	if (arch && arch != Py_None) {
 		long a = PyLong_AsLong(arch);

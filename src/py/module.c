@@ -12,7 +12,9 @@
  * the driver nor a kernel compiled for the GPU has been used.
  *
  * Exceptions (all re-exported by ptxjit.errors):
- *   TypingError(Exception)            the kernel's source is not supported
+ *   TypingError(Exception)            the kernel's source is not supported;
+ *                                     KernelTypeError, a subclass, is also a
+ *                                     TypeError (a kernel returning a value)
  *   InternalCompilerError(Exception)  a bug in the compiler
  *   CudaSupportError(RuntimeError)    no driver or no GPU
  *   CudaDriverError(RuntimeError)     the driver refused; CudaAPIError, a
@@ -190,7 +192,7 @@ PyObject *raise_pj(ModState *st, const PjError *e)
 {
 	const char *msg = e->msg[0] ? e->msg : "compilation failed";
 	if (e->kind == PJ_ERR_USER)
-		return raise_with(st->TypingError, msg, 0, NULL);
+		return raise_with(e->type_error ? st->KernelTypeError : st->TypingError, msg, 0, NULL);
 	return raise_with(st->InternalCompilerError, msg, 0, NULL);
 }
 
@@ -814,7 +816,12 @@ static int module_exec(PyObject *m)
 	    !(st->SimulatorError = new_exc(m, "SimulatorError", PyExc_RuntimeError,
 	                                   "The simulator stopped a kernel.")))
 		return -1;
-	if (!(b2 = PyTuple_Pack(2, st->SimulatorError, PyExc_IndexError)))
+	if (!(b2 = PyTuple_Pack(2, st->TypingError, PyExc_TypeError)))
+		return -1;
+	st->KernelTypeError = new_exc(m, "KernelTypeError", b2,
+	                              "A kernel's source is wrong in a way Numba reports as a TypeError (it returns a value).");
+	Py_DECREF(b2);
+	if (!st->KernelTypeError || !(b2 = PyTuple_Pack(2, st->SimulatorError, PyExc_IndexError)))
 		return -1;
 	st->SimIndexError = new_exc(m, "SimIndexError", b2,
 	                            "A kernel accessed an array out of its bounds (simulator).");
@@ -878,6 +885,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 {
 	ModState *st = mstate(m);
 	Py_VISIT(st->TypingError);
+	Py_VISIT(st->KernelTypeError);
 	Py_VISIT(st->launch_hook);
 	Py_VISIT(st->InternalCompilerError);
 	Py_VISIT(st->CudaSupportError);
@@ -911,6 +919,7 @@ static int module_clear(PyObject *m)
 {
 	ModState *st = mstate(m);
 	Py_CLEAR(st->TypingError);
+	Py_CLEAR(st->KernelTypeError);
 	Py_CLEAR(st->launch_hook);
 	Py_CLEAR(st->InternalCompilerError);
 	Py_CLEAR(st->CudaSupportError);

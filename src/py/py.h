@@ -80,6 +80,7 @@ typedef struct ModState {
 	int sim;
 	int gpu_compiled;          /* a kernel was compiled for the GPU (use_simulator refuses) */
 	PyObject *TypingError, *InternalCompilerError;
+	PyObject *KernelTypeError;       /* TypingError and TypeError: what Numba raises as TypeError */
 	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError;
 	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
 	PyObject *UninitializedReadError, *RaceError;

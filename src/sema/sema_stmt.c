@@ -311,7 +311,8 @@ static void type_return(Scope *sc, Stmt *s)
 	Expr *v = s->ret.value;
 	if (sc->spec->is_kernel) {
 		if (v && v->kind != E_NONE)
-			err_at(c, s->span, "write results into an array argument instead", "a kernel cannot return a value");
+			err_type_at(c, s->span, "write results into an array argument instead",
+			            "a kernel cannot return a value (a CUDA kernel must have void return type)");
 		if (v)
 			type_expr(sc, v);
 		return;

@@ -460,7 +460,7 @@ TEST(nc_marks_loads_of_read_only_arrays)
 	}
 	Fn *g = ir_parse(&ctx, s);
 	CHECK(strcmp(text_of(g), s) == 0);
-	char *ptx = ptx_emit(&ctx, g, 90, ptx_version_for(0, 90));
+	char *ptx = ptx_emit(&ctx, g, 90, ptx_version_for(0, 90, 0));
 	CHECK_EQ_INT(count(ptx, "ld.global.nc.f32"), 1);
 	CHECK_EQ_INT(count(ptx, "ld.global.f32"), 1);
 }

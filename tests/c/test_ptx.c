@@ -97,7 +97,7 @@ static char *emit(Fn *f, int arch)
 		printf("unexpected error: %s", ctx.diag.msg);
 		return NULL;
 	}
-	char *s = ptx_emit(&ctx, f, arch, ptx_version_for(0, arch));
+	char *s = ptx_emit(&ctx, f, arch, ptx_version_for(0, arch, 0));
 	if (getenv("PTX_TEST_DUMP"))
 		fputs(s, stdout);
 	return s;
@@ -225,29 +225,35 @@ enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
 TEST(version_map)
 {
-	CHECK_EQ_INT(ptx_version_for(11000, 75), 70);
-	CHECK_EQ_INT(ptx_version_for(11010, 75), 71);
-	CHECK_EQ_INT(ptx_version_for(11080, 75), 78);
-	CHECK_EQ_INT(ptx_version_for(11040, 80), 74);
-	CHECK_EQ_INT(ptx_version_for(12000, 80), 80);
-	CHECK_EQ_INT(ptx_version_for(12030, 90), 83);
-	CHECK_EQ_INT(ptx_version_for(12050, 90), 85);
-	CHECK_EQ_INT(ptx_version_for(12060, 90), 85);
-	CHECK_EQ_INT(ptx_version_for(12080, 90), 87);
-	CHECK_EQ_INT(ptx_version_for(12090, 90), 88);
-	CHECK_EQ_INT(ptx_version_for(13000, 90), 90);
-	CHECK_EQ_INT(ptx_version_for(13020, 90), 90);
-	CHECK_EQ_INT(ptx_version_for(0, 75), 90);
+	CHECK_EQ_INT(ptx_version_for(11000, 75, 0), 70);
+	CHECK_EQ_INT(ptx_version_for(11010, 75, 0), 71);
+	CHECK_EQ_INT(ptx_version_for(11080, 75, 0), 78);
+	CHECK_EQ_INT(ptx_version_for(11040, 80, 0), 74);
+	CHECK_EQ_INT(ptx_version_for(12000, 80, 0), 80);
+	CHECK_EQ_INT(ptx_version_for(12030, 90, 0), 83);
+	CHECK_EQ_INT(ptx_version_for(12050, 90, 0), 85);
+	CHECK_EQ_INT(ptx_version_for(12060, 90, 0), 85);
+	CHECK_EQ_INT(ptx_version_for(12080, 90, 0), 87);
+	CHECK_EQ_INT(ptx_version_for(12090, 90, 0), 88);
+	CHECK_EQ_INT(ptx_version_for(13000, 90, 0), 90);
+	CHECK_EQ_INT(ptx_version_for(13020, 90, 0), 90);
+	CHECK_EQ_INT(ptx_version_for(0, 75, 0), 90);
 	/* never below what the target needs */
-	CHECK_EQ_INT(ptx_version_for(11000, 90), 78);
-	CHECK_EQ_INT(ptx_version_for(11000, 89), 78);
-	CHECK_EQ_INT(ptx_version_for(11000, 86), 71);
-	CHECK_EQ_INT(ptx_version_for(10000, 80), 70);
-	CHECK_EQ_INT(ptx_version_for(10000, 75), 63);
-	CHECK_EQ_INT(ptx_version_for(12060, 100), 86);
-	CHECK_EQ_INT(ptx_version_for(12080, 100), 87);
-	CHECK_EQ_INT(ptx_version_for(12060, 120), 87);
-	CHECK_EQ_INT(ptx_version_for(12090, 120), 88);
+	CHECK_EQ_INT(ptx_version_for(11000, 90, 0), 78);
+	CHECK_EQ_INT(ptx_version_for(11000, 89, 0), 78);
+	CHECK_EQ_INT(ptx_version_for(11000, 86, 0), 71);
+	CHECK_EQ_INT(ptx_version_for(10000, 80, 0), 70);
+	CHECK_EQ_INT(ptx_version_for(10000, 75, 0), 63);
+	CHECK_EQ_INT(ptx_version_for(12060, 100, 0), 86);
+	CHECK_EQ_INT(ptx_version_for(12080, 100, 0), 87);
+	CHECK_EQ_INT(ptx_version_for(12060, 120, 0), 87);
+	CHECK_EQ_INT(ptx_version_for(12090, 120, 0), 88);
+	/* sm_90a needs 8.0, the family targets 8.8 */
+	CHECK_EQ_INT(ptx_version_for(11080, 90, 'a'), 80);
+	CHECK_EQ_INT(ptx_version_for(12030, 90, 'a'), 83);
+	CHECK_EQ_INT(ptx_version_for(12060, 100, 'a'), 86);
+	CHECK_EQ_INT(ptx_version_for(12080, 100, 'f'), 88);
+	CHECK_EQ_INT(ptx_version_for(0, 120, 'f'), 90);
 }
 
 TEST(module_header)
@@ -264,12 +270,12 @@ TEST(module_header)
 	CHECK_STR_CONTAINS(s, "ld.param.u64 %rd0, [vec_add_param_0];");
 	CHECK_STR_CONTAINS(s, "cvta.to.global.u64 %rd0, %rd0;");
 	CHECK_STR_CONTAINS(s, "\tret;\n}\n");
-	s = ptx_emit(&ctx, k.f, 86, ptx_version_for(11040, 86));
+	s = ptx_emit(&ctx, k.f, 86, ptx_version_for(11040, 86, 0));
 	CHECK_STR_CONTAINS(s, ".version 7.4\n.target sm_86\n");
 	CHECK(assembles(s, 86));
-	s = ptx_emit(&ctx, k.f, 100, ptx_version_for(0, 100));
+	s = ptx_emit(&ctx, k.f, 100, ptx_version_for(0, 100, 0));
 	CHECK(assembles(s, 100));
-	s = ptx_emit(&ctx, k.f, 120, ptx_version_for(12080, 120));
+	s = ptx_emit(&ctx, k.f, 120, ptx_version_for(12080, 120, 0));
 	CHECK_STR_CONTAINS(s, ".version 8.7\n.target sm_120\n");
 	CHECK(assembles(s, 120));
 }

@@ -99,7 +99,7 @@ TEST(text_round_trip)
 	CHECK_STR_CONTAINS(one, "barred.popc bool");
 	CHECK_STR_CONTAINS(one, "syncwarp u32");
 
-	char *ptx = ptx_emit(&ctx, f, 75, ptx_version_for(0, 75));
+	char *ptx = ptx_emit(&ctx, f, 75, ptx_version_for(0, 75, 0));
 	CHECK_STR_CONTAINS(ptx, "popc.b32");
 	CHECK_STR_CONTAINS(ptx, "clz.b32");
 	CHECK_STR_CONTAINS(ptx, "brev.b32");

@@ -203,6 +203,26 @@ def pick_overload(what, overloads, argtypes, hint=""):
                     % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
 
 
+_FASTMATH_FLAGS = frozenset(("fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"))
+
+
+def _fastmath(value, name):
+    """fastmath=True/False, or a set or dict of LLVM's fast-math flag names
+    as Numba takes them ({'arcp', 'nsz'}, {'fast': True}): any flag on is
+    the whole of fastmath, as for Numba's CUDA target, whose NVVM options
+    (ftz, prec-div, prec-sqrt, fma) are all-or-nothing."""
+    if isinstance(value, (set, frozenset, dict)):
+        bad = set(value) - _FASTMATH_FLAGS
+        if bad:
+            raise ValueError("kernel '%s': Unrecognized fastmath flags: %s; the flags are %s"
+                             % (name, sorted(bad), ", ".join(sorted(_FASTMATH_FLAGS))))
+        return any(value.values()) if isinstance(value, dict) else bool(value)
+    if value is None or isinstance(value, (bool, int)):
+        return bool(value)
+    raise ValueError("kernel '%s': fastmath is True, False, or a set or dict of fast-math flags "
+                     "({'arcp', 'nsz'}), not %r" % (name, value))
+
+
 def _launch_bounds(lb, name):
     """launch_bounds=128, (128,), (128, 2) or (128, 2, 4): (most threads a
     block, least blocks a multiprocessor, most blocks a cluster), 0 where
@@ -210,7 +230,10 @@ def _launch_bounds(lb, name):
     if lb is None:
         return (0, 0, 0)
     vals = lb if isinstance(lb, tuple) else (lb,)
-    if not 1 <= len(vals) <= 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+    if len(vals) > 3:
+        raise ValueError("kernel '%s': Got %d launch bounds: %r. A maximum of three are supported: (max threads "
+                         "per block, min blocks per multiprocessor, max blocks per cluster)" % (name, len(vals), lb))
+    if not vals or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
         raise TypeError("kernel '%s': launch_bounds is an int or a tuple of one to three ints (max threads "
                         "per block, min blocks per multiprocessor, max blocks per cluster), not %r" % (name, lb))
     if not 1 <= vals[0] <= 1024 or any(v < 1 for v in vals[1:]):
@@ -401,6 +424,7 @@ class CUDADispatcher(_core.Dispatcher):
         self._inline = inline is True or inline == "always" or bool(options.get("forceinline"))
         argnames = tuple(code.co_varnames[:code.co_argcount])
         self._bounds = _launch_bounds(options.get("launch_bounds"), py_func.__name__)
+        self._fastmath = _fastmath(options.get("fastmath"), py_func.__name__)
         self._setup(py_func.__name__, argnames, len(argnames) - len(py_func.__defaults__ or ()),
                     bool(options.get("debug")), self._device, self._bounds[0])
         if options.get("extensions") and not self._device and type(self) is CUDADispatcher:
@@ -433,7 +457,7 @@ class CUDADispatcher(_core.Dispatcher):
     def _options(self):
         o = self.targetoptions
         return {
-            "fastmath": bool(o.get("fastmath", False)),
+            "fastmath": self._fastmath,
             "debug": bool(o.get("debug", False)),
             "lineinfo": bool(o.get("lineinfo", False)),
             "opt": True if o.get("opt") is None else bool(o.get("opt")),
@@ -464,8 +488,8 @@ class CUDADispatcher(_core.Dispatcher):
         """Types the device function for these argument types (a tuple of
         types or their spellings) and returns its DeviceOverload, kept in
         .overloads: the signature, the return type and the source.  Its
-        code is compiled into each kernel that calls it (there is no PTX
-        of its own)."""
+        code is compiled into each kernel that calls it (its
+        inspect_asm() compiles it on its own)."""
         if not self._device:
             raise TypeError("compile_device: %r is a kernel, not a device function; use compile(sig)"
                             % self.__name__)
@@ -634,11 +658,20 @@ class CUDADispatcher(_core.Dispatcher):
         return self._specialized
 
     def inspect_asm(self, signature=None):
-        """The PTX: a dict by signature, or the text for one signature."""
+        """The PTX: a dict by signature, or the text for one signature.
+        For a device function, the PTX of it compiled on its own for each
+        signature it has been typed for (its declared ones among them), as
+        compile_ptx(device=True) makes it: a .visible .func in Numba's ABI
+        (kernels that call it still compile it into themselves); a
+        function without declared signatures is typed for `signature`."""
         if self._device:
-            raise NotImplementedError("inspect_asm: device function %r has no PTX of its own: ptxjit compiles "
-                                      "it into the kernels that call it; inspect_asm() of such a kernel shows it"
-                                      % self.__name__)
+            for s in self._device_sig or ():
+                self.compile(s)
+            if signature is not None:
+                if not self._device_sig:
+                    return self.compile_device(_argtypes_of(_sig_text(signature))).inspect_asm()
+                return self._kernel(signature).inspect_asm()
+            return {sig: o.inspect_asm() for sig, o in self.overloads.items()}
         if signature is not None:
             return self._kernel(signature).ptx
         return {sig: k.ptx for sig, k in self.overloads.items()}
@@ -798,13 +831,15 @@ copyreg.pickle(_core.Launcher, _reduce_launcher)
 class DeviceOverload:
     """A device function typed for argument types (Numba's compile result
     of compile_device): .signature, .argument_types, .return_type,
-    inspect_types().  It has no code of its own: kernels inline it."""
+    inspect_types(), inspect_asm().  Kernels compile it into themselves;
+    inspect_asm() compiles it on its own."""
 
     def __init__(self, dispatcher, argtypes, return_type):
         self.dispatcher = dispatcher
         self.argument_types = argtypes
         self.return_type = _canon_type(return_type)
         self.signature = "%s(%s)" % (self.return_type, ", ".join(argtypes))
+        self._ptx = {}               # compute capability (None: the current device's) -> PTX
 
     @property
     def py_func(self):
@@ -821,6 +856,24 @@ class DeviceOverload:
               file=out)
         print(text.rstrip("\n"), file=out)
         print("=" * 80, file=out)
+
+    def inspect_asm(self, cc=None):
+        """The PTX of the function compiled on its own for these argument
+        types, with its dispatcher's options (fastmath, debug, lineinfo,
+        opt): a .visible .func in Numba's ABI, as compile_ptx(device=True)
+        makes it; for compute capability cc (a (major, minor) pair), by
+        default the current device's."""
+        key = None if cc is None else int(cc[0]) * 10 + int(cc[1])
+        ptx = self._ptx.get(key)
+        if ptx is None:
+            d = self.dispatcher
+            opts = dict(d._options(), ptx_only=True, device_abi=1)
+            if key is not None:
+                opts["arch"] = key
+            if not _table_ready:
+                _build_resolve_table()
+            ptx = self._ptx[key] = _core.compile(d._pj_info(), ", ".join(self.argument_types), opts).ptx
+        return ptx
 
     def __repr__(self):
         return "<device function %s %s>" % (self.dispatcher.__qualname__, self.signature)
@@ -1005,6 +1058,24 @@ def _link_code(k, link, arch):
     k._link(inputs)
 
 
+def _target_of(cc):
+    """(arch, variant) of a compute capability (9, 0), or (9, 0, "a") for
+    the architecture-specific target sm_90a (its own features, such as
+    wgmma; it runs on that architecture only), (10, 0, "f") for the family
+    target sm_100f."""
+    if isinstance(cc, list):
+        cc = tuple(cc)
+    if not isinstance(cc, tuple) or len(cc) not in (2, 3):
+        raise ValueError("cc is a compute capability (major, minor), or (major, minor, 'a') / (major, minor, "
+                         "'f') for an architecture- or family-specific target; not %r" % (cc,))
+    arch = int(cc[0]) * 10 + int(cc[1])
+    variant = cc[2] if len(cc) == 3 else None
+    if variant not in (None, "a", "f") or (variant == "a" and arch < 90) or (variant == "f" and arch < 100):
+        raise ValueError("cc=%r: the architecture-specific targets are sm_90a and later ('a'), the family "
+                         "targets sm_100f and later ('f')" % (cc,))
+    return arch, variant
+
+
 def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max_registers=None,
                     ptx_only=True, launch_bounds=None, abi="numba", abi_info=None):
     """The Kernel of pyfunc compiled for sig outside any dispatcher (with
@@ -1028,7 +1099,7 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
     if cc is None:
         cc = _config.CUDA_DEFAULT_PTX_CC
     if cc is not None:
-        opts["arch"] = int(cc[0]) * 10 + int(cc[1])
+        opts["arch"], opts["arch_variant"] = _target_of(cc)
     if not _table_ready:
         _build_resolve_table()
     text = _sig_text(sig)
