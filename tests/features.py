@@ -696,8 +696,8 @@ FEATURES = [
      YES, '',
      ['test_reduce.py::test_sum_max_min', 'test_reduce.py::test_init_is_combined_as_in_numba', 'test_reduce.py::test_device_array_and_res']),
     ('2.21', 'Tiled 2-D transpose', '`from numba.cuda.kernels.transpose import transpose; transpose(a, b=None)`',
-     NO, 'Write the kernel (see `test_kernels.py::test_transpose_shared`).',
-     []),
+     YES, 'ptxjit\'s own tiled kernel (`ptxjit.cuda.kernels.transpose`): numbers, bool, complex and records, strided inputs. A device array\'s `.T` stays a view (Numba\'s copies through this kernel).',
+     ['test_transpose_kernel.py::test_transpose_into_given_output', 'test_transpose_kernel.py::test_transpose_makes_the_output']),
     # 2.22 CUDA ufuncs and generalized ufuncs
     ('2.22', 'Element-wise ufunc', "`@vectorize(['float32(float32, float32)', …], target='cuda')` or `@cuda.vectorize([...])` / `numba.cuda.vectorize`",
      YES, '',

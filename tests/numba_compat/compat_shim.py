@@ -15,8 +15,10 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   numba.cuda.core.config      simulator is not Numba's cudasim (shim_config.py)
   numba.cuda.core.errors      ptxjit.core.errors (Numba's names of ptxjit's exceptions)
   numba.cuda.types            ptxjit.types
-  numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors)
+  numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors,
+                              cudadrv.devicearray: ptxjit.cuda.devicearray)
   numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
+  numba.cuda.kernels[.transpose]  ptxjit.cuda.kernels[.transpose] (ptxjit's own kernel)
   numba.cuda.extending        ptxjit.extending (@overload, register_jitable, ...)
   numba.cuda.cudaimpl,        ptxjit._lowlevel: Numba's LLVM-level extension API,
   cudadecl, cgutils, models,  whose registrations are accepted and refused where a
@@ -63,6 +65,7 @@ PTXJIT_MODULES = {
     "core.errors": "ptxjit.core.errors",
     "errors": "ptxjit.core.errors",
     "cudadrv.driver": "ptxjit.cuda.driver",
+    "cudadrv.devicearray": "ptxjit.cuda.devicearray",
     "cudadrv.error": "ptxjit.errors",
     "vectorizers": "ptxjit.cuda.vectorizers",
     "libdevice": "ptxjit.cuda.libdevice",
@@ -85,6 +88,8 @@ PTXJIT_MODULES = {
     "core.callconv": "ptxjit.cuda.callconv",
     "bf16": "ptxjit.cuda.bf16",
     "_internal.cuda_bf16": "ptxjit.cuda._cuda_bf16",
+    "kernels": "ptxjit.cuda.kernels",
+    "kernels.transpose": "ptxjit.cuda.kernels.transpose",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv", "_internal"}
@@ -144,7 +149,7 @@ class CudaNamespace(Forward):
         import ptxjit.types as ptypes
         if name == "HAS_NUMBA":          # numba (the CPU target) is installed beside
             value = importlib.util.find_spec("numba.core") is not None
-        elif name in ("config", "types", "random"):
+        elif name in ("config", "types", "random") or name in OWN_PACKAGES:
             value = importlib.import_module("numba.cuda." + name)
         elif name in ptypes.__all__ and not hasattr(self._target, name):
             value = getattr(ptxjit, name, None) or getattr(ptypes, name)
@@ -152,6 +157,20 @@ class CudaNamespace(Forward):
             return Forward.__getattr__(self, name)
         self.__dict__[name] = value
         return value
+
+
+class OwnPackage(types.ModuleType):
+    """numba.cuda.cudadrv and the other packages that hold only modules of
+    the tables above: an attribute is the submodule of that name, imported
+    on first use (numba.cuda.cudadrv.devicearray without an import)."""
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        sub = self.__name__[len("numba.cuda."):] + "." + name
+        if sub in OWN_FILES or sub in PTXJIT_MODULES:
+            return importlib.import_module(self.__name__ + "." + name)
+        raise MissingName("%s.%s: ptxjit has no counterpart of this numba-cuda name" % (self.__name__, name))
 
 
 class _Loader(importlib.abc.Loader):
@@ -178,7 +197,7 @@ class Finder(importlib.abc.MetaPathFinder):
         if sub in OWN_FILES:
             return importlib.util.spec_from_file_location(name, os.path.join(HERE, OWN_FILES[sub]))
         if sub in OWN_PACKAGES:
-            spec = importlib.machinery.ModuleSpec(name, _Loader(lambda s: types.ModuleType(s.name)),
+            spec = importlib.machinery.ModuleSpec(name, _Loader(lambda s: OwnPackage(s.name)),
                                                   is_package=True)
             spec.submodule_search_locations = []
             return spec
