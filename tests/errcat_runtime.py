@@ -1237,6 +1237,21 @@ TRIGGERS += [
     ("from_dlpack_used_capsule", _dlpack_used, "TypeError", ["unused DLPack capsule"]),
 ]
 
+
+def _transpose(a, b=None):
+    from ptxjit.cuda.kernels.transpose import transpose
+    return transpose(cuda.to_device(a), b if b is None else cuda.to_device(b))
+
+
+TRIGGERS += [
+    # numba.cuda.kernels.transpose (python/ptxjit/cuda/kernels/transpose.py)
+    ("transpose_1d", lambda: _transpose(np.zeros(3)), "ValueError", ["2-D array", "1 dimensions"]),
+    ("transpose_shape", lambda: _transpose(np.zeros((2, 3)), np.zeros((2, 3))), "ValueError",
+     ["(2, 3)", "(3, 2)"]),
+    ("transpose_dtype", lambda: _transpose(np.zeros((2, 3)), np.zeros((3, 2), np.float32)), "TypeError",
+     ["float64", "float32"]),
+]
+
 SIM_TRIGGERS += [
     ("sim_from_dlpack_read_only", _dlpack_read_only, "BufferError", ["read-only"]),
     ("sim_from_dlpack_gpu_tensor", lambda: cuda.from_dlpack(_DLPackOn(2)), "BufferError",

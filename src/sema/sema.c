@@ -186,8 +186,15 @@ static void collect_body(Ctx *c, VarList *l, StmtList *b)
 			collect_body(c, l, &s->cond.orelse);
 			break;
 		case S_FOR:
-			collect_target(c, l, s->loop.target);
-			collect_body(c, l, &s->loop.body);
+			if (s->loop.nunroll > 0) {
+				for (int u = 0; u < s->loop.nunroll; u++) {
+					collect_target(c, l, s->loop.utargets[u]);
+					collect_body(c, l, &s->loop.ubodies[u]);
+				}
+			} else {
+				collect_target(c, l, s->loop.target);
+				collect_body(c, l, &s->loop.body);
+			}
 			collect_body(c, l, &s->loop.orelse);
 			break;
 		default:
@@ -275,6 +282,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 		p->var = v;
 	}
 	sema_rewrite_loops(sc);
+	sema_rewrite_unroll(sc);
 	collect_body(c, &l, &def->body);
 	sp->vars = l.v;
 	sp->nvars = l.n;

@@ -971,6 +971,9 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 		return type_math_to_int(sc, e, in);
 	case IN_MATH_SQRT: case IN_MATH_FABS:
 		return type_math1(sc, e, in);
+	case IN_LITERAL_UNROLL:   /* the iterable of a for loop is rewritten before typing (sema_unroll.c) */
+		err_at(c, e->span, "write for x in literal_unroll(t): ...",
+		       "literal_unroll() is supported only as the iterable of a for loop");
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return type_warp_intrin(sc, e, in);

@@ -18,6 +18,7 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   numba.cuda.cudadrv.driver   ptxjit.cuda.driver (and cudadrv.error: ptxjit.errors,
                               cudadrv.devicearray: ptxjit.cuda.devicearray)
   numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
+  numba.cuda.misc[.special]   ptxjit.cuda.misc[.special] (literal_unroll)
   numba.cuda.kernels[.transpose]  ptxjit.cuda.kernels[.transpose] (ptxjit's own kernel)
   numba.cuda.extending        ptxjit.extending (@overload, register_jitable, ...)
   numba.cuda.cudaimpl,        ptxjit._lowlevel: Numba's LLVM-level extension API,
@@ -88,6 +89,8 @@ PTXJIT_MODULES = {
     "core.callconv": "ptxjit.cuda.callconv",
     "bf16": "ptxjit.cuda.bf16",
     "_internal.cuda_bf16": "ptxjit.cuda._cuda_bf16",
+    "misc": "ptxjit.cuda.misc",
+    "misc.special": "ptxjit.cuda.misc.special",
     "kernels": "ptxjit.cuda.kernels",
     "kernels.transpose": "ptxjit.cuda.kernels.transpose",
 }
