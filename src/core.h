@@ -605,7 +605,9 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	/* reductions of a whole array to a scalar (sema_reduce.c, lower_reduce.c) */ \
 	X(IN_NP_SUM, "numpy.sum") X(IN_NP_PROD, "numpy.prod") X(IN_NP_AMIN, "numpy.min") \
 	X(IN_NP_AMAX, "numpy.max") X(IN_NP_ALL, "numpy.all") X(IN_NP_ANY, "numpy.any") \
-	X(IN_NP_MEAN, "numpy.mean") \
+	X(IN_NP_MEAN, "numpy.mean") X(IN_NP_NANSUM, "numpy.nansum") X(IN_NP_NANPROD, "numpy.nanprod") \
+	X(IN_NP_NANMIN, "numpy.nanmin") X(IN_NP_NANMAX, "numpy.nanmax") X(IN_NP_NANMEAN, "numpy.nanmean") \
+	X(IN_NP_VAR, "numpy.var") X(IN_NP_STD, "numpy.std") X(IN_NP_COUNT_NONZERO, "numpy.count_nonzero") \
 	/* cuda: reducing barriers, fences, warp operations, bit and float \
 	 * intrinsics (sema_warp.c, lower_warp.c) */ \
 	X(IN_SYNCTHREADS_COUNT, "cuda.syncthreads_count") X(IN_SYNCTHREADS_AND, "cuda.syncthreads_and") \

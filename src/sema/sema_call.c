@@ -937,7 +937,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
 		return sema_array_method(sc, e, in);
 	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
-	case IN_NP_MEAN:
+	case IN_NP_MEAN: case IN_NP_NANSUM: case IN_NP_NANPROD: case IN_NP_NANMIN: case IN_NP_NANMAX:
+	case IN_NP_NANMEAN: case IN_NP_VAR: case IN_NP_STD: case IN_NP_COUNT_NONZERO:
 		return sema_reduce(sc, e, in);
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
