@@ -180,3 +180,36 @@ def test_refusals():
 
     with pytest.raises(TypingError, match="only as the iterable of a for loop"):
         cuda.compile_ptx(outside_a_loop, "void(float64[::1])")
+
+
+SLICES = ["t[1:]", "t[:-1]", "t[-2:]", "t[1:100]", "t[-100:2]", "t[3:1]", "t[:]", "t[2:-2]"]
+
+
+@pytest.mark.parametrize("sl", SLICES)
+def test_slices_with_constant_bounds(sl):
+    ns = {"np": np, "literal_unroll": literal_unroll}
+    exec("def k(out, t):\n    i = 0\n    for x in literal_unroll(%s):\n        out[i] = x\n        i += 1\n" % sl, ns)
+    t = (1, 2.5, True, 4, np.float32(5.5), 6)
+    out = np.zeros(8)
+    cuda.jit(ns["k"])[1, 1](out, t)
+    want = eval(sl, {"t": (1, 2.5, 1, 4, 5.5, 6)})
+    np.testing.assert_array_equal(out[:len(want)], want)
+    assert not out[len(want):].any()
+
+
+@cuda.jit
+def shape_k(out, a):
+    i = 0
+    for n in literal_unroll(a.shape):
+        out[i] = n
+        i += 1
+    for s in literal_unroll(a.strides[1:]):
+        out[i] = s
+        i += 1
+
+
+def test_shape_and_strides_of_an_array_argument():
+    a = np.zeros((2, 3, 4))
+    out = np.zeros(5)
+    shape_k[1, 1](out, a)
+    np.testing.assert_array_equal(out, [2, 3, 4, 32, 8])

@@ -20,8 +20,9 @@
  *
  * The number of copies is the tuple's length, which must be known before
  * typing: a tuple written out, a tuple argument, a global or closure
- * tuple, or a local variable every assignment of which is one of these
- * with the same length.  The rewrite runs after sema_iter.c's, on each
+ * tuple, an array argument's shape or strides, a slice with constant
+ * bounds of one of these, or a local variable every assignment of which
+ * is one of these with the same length.  The rewrite runs after sema_iter.c's, on each
  * specialisation's own copy of the function, before its variables are
  * collected; nested literal_unroll loops are rewritten inside out (so an
  * inner loop cannot unroll the outer one's variable: its length is not
@@ -364,6 +365,55 @@ static int assigned_len(Un *u, const StmtList *b, const char *id, int len)
 	return len;
 }
 
+static int int_literal(const Expr *e, int64_t *v)
+{
+	if (e && e->kind == E_INT && !e->big) {
+		*v = e->ival;
+		return 1;
+	}
+	if (e && e->kind == E_UNARY && e->bin.op == OP_NEG && e->bin.a->kind == E_INT && !e->bin.a->big) {
+		*v = -e->bin.a->ival;
+		return 1;
+	}
+	return 0;
+}
+
+/* A slice bound of a sequence of n, as Python's slice.indices() */
+static int64_t clamp(int64_t v, int64_t n, int64_t st)
+{
+	if (v < 0)
+		v += n;
+	if (v < 0)
+		return st > 0 ? 0 : -1;
+	if (v >= n)
+		return st > 0 ? n : n - 1;
+	return v;
+}
+
+/* The length of t[lo:hi:step] with constant bounds, as Python's slice. */
+static int slice_len(Un *u, const Expr *e)
+{
+	const Expr *sl = e->sub.index;
+	int64_t n = static_len(u, e->sub.obj), lo, hi, st = 1;
+	if (n < 0 || (sl->slice.step && (!int_literal(sl->slice.step, &st) || st == 0)))
+		return -1;
+	int64_t dlo = st > 0 ? 0 : n - 1, dhi = st > 0 ? n : -1;
+	if (!sl->slice.lo)
+		lo = dlo;
+	else if (!int_literal(sl->slice.lo, &lo))
+		return -1;
+	else
+		lo = clamp(lo, n, st);
+	if (!sl->slice.hi)
+		hi = dhi;
+	else if (!int_literal(sl->slice.hi, &hi))
+		return -1;
+	else
+		hi = clamp(hi, n, st);
+	int64_t len = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
+	return (int)len;
+}
+
 /* How many elements the tuple e has, known before typing; -1 if unknown. */
 static int static_len(Un *u, const Expr *e)
 {
@@ -371,6 +421,16 @@ static int static_len(Un *u, const Expr *e)
 	FuncDef *def = sc->spec->def;
 	if (e->kind == E_TUPLE)
 		return e->tuple.n;
+	if (e->kind == E_SUBSCRIPT && e->sub.index->kind == E_SLICE)
+		return slice_len(u, e);
+	if (e->kind == E_ATTR && e->attr.obj->kind == E_NAME &&
+	    (strcmp(e->attr.name, "shape") == 0 || strcmp(e->attr.name, "strides") == 0)) {
+		int p = is_param(u, e->attr.obj->name.id);
+		Type *t = p >= 0 && def->params[p].var ? def->params[p].var->ty : NULL;
+		if (t && t->kind == TY_ARRAY && assigned_len(u, &def->body, e->attr.obj->name.id, -2) == -2)
+			return t->ndim;
+		return -1;
+	}
 	if (e->kind != E_NAME || u->depth > 8)
 		return -1;
 	const char *id = e->name.id;
