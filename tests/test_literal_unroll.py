@@ -181,6 +181,16 @@ def test_refusals():
     with pytest.raises(TypingError, match="only as the iterable of a for loop"):
         cuda.compile_ptx(outside_a_loop, "void(float64[::1])")
 
+    def conflict_in_a_copy(a):
+        for x in literal_unroll((1, a)):
+            y = x
+            y = 2.5
+            a[0] = y
+
+    # the message names the variable as written, not its copy's own name
+    with pytest.raises(TypingError, match="to variable 'y', which holds array"):
+        cuda.compile_ptx(conflict_in_a_copy, "void(float64[::1])")
+
 
 SLICES = ["t[1:]", "t[:-1]", "t[-2:]", "t[1:100]", "t[-100:2]", "t[3:1]", "t[:]", "t[2:-2]"]
 

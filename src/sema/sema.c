@@ -122,7 +122,8 @@ void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
 			       "cannot assign %s to parameter '%s', which holds %s", ty_str_of(sc->c, t), v->name,
 			       ty_str_of(sc->c, v->ty));
 		err_at(sc->c, at, "a variable has one type in a kernel; use a new name for a different kind of value",
-		       "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t), v->name,
+		       "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t),
+		       sema_user_name(sc->c, v->name),
 		       ty_str_of(sc->c, v->ty));
 	}
 	if (!v->ty || !ty_equal(u, v->ty)) {

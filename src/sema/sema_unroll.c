@@ -599,6 +599,24 @@ static void unroll_body(Un *u, StmtList *b, const StmtList *fbody)
 		*b = out;
 }
 
+const char *sema_user_name(Ctx *c, const char *name)
+{
+	const char *m = strstr(name, "__pj_u");
+	if (!m || m == name)
+		return name;
+	const char *p = m + 6;
+	int digits = 0, sep = 0;
+	for (; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '_' && digits && !sep)
+			sep = 1, digits = 0;
+		else
+			return name;
+	}
+	return sep && digits ? arena_strndup(c->arena, name, (size_t)(m - name)) : name;
+}
+
 void sema_rewrite_unroll(Scope *sc)
 {
 	Un u = {.sc = sc};
