@@ -476,7 +476,7 @@ FEATURES = [
      YES, '`for` over a 1-D array or a tuple; `enumerate` (with a start) and `zip` over arrays (rows of an N-D one) and tuples of one element type, nested in each other.',
      ['test_python_in_kernels.py::test_for_over_tuples_and_loop_else', 'test_enumerate_zip.py::test_enumerate_and_zip_match_python']),
     ('2.14', 'Unrolling heterogeneous tuples', '`for x in cuda.literal_unroll(tup)` (also `numba.cuda.misc.special.literal_unroll`)',
-     YES, 'One copy of the body per element, each typed with its element (numbers, arrays, tuples mixed), with `break`, `continue` and `else`; also `numba.literal_unroll`. The tuple\'s length must be known before typing (written out, an argument, a global, an array argument\'s `shape` or `strides`, a slice with constant bounds of these, or a local assigned one of these), so an inner loop cannot unroll the outer one\'s variable.',
+     YES, 'One copy of the body per element, each typed with its element (numbers, arrays, tuples mixed), with `break`, `continue` and `else`; also `numba.literal_unroll`. The tuple\'s length must be known before typing (written out, an argument, a global, an array argument\'s `shape` or `strides`, a slice with constant bounds of these, a local assigned one of these, or an element or slice of an enclosing literal_unroll loop\'s variable).',
      ['test_literal_unroll.py::test_global_tuple_of_arrays_of_mixed_dtypes_and_dimensions', 'test_literal_unroll.py::test_each_copy_has_its_own_types', 'test_literal_unroll.py::test_break_continue_and_else']),
     ('2.14', 'Unsupported constructs', '`try/except/finally`, `with`, list/dict/set/generator comprehensions, `yield`',
      YES, 'Refused at their line with a hint, as in Numba.',

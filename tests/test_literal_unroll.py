@@ -223,3 +223,31 @@ def test_shape_and_strides_of_an_array_argument():
     out = np.zeros(5)
     shape_k[1, 1](out, a)
     np.testing.assert_array_equal(out, [2, 3, 4, 32, 8])
+
+
+PAIRS = ((1, 2.5), (np.float32(3.5), True, 7), ((4, 5), 6.25))
+
+
+@cuda.jit
+def over_outer_k(out, a):
+    k = 0
+    for p in literal_unroll(PAIRS):
+        for x in literal_unroll(p[1:]):
+            out[k] = x * 2
+            k += 1
+        for q in literal_unroll(((a, a[1:]), (a[::2], a))):
+            for y in literal_unroll(q):
+                out[k] = np.sum(y)
+                k += 1
+
+
+def test_inner_loop_over_the_outer_variable():
+    a = RNG.standard_normal(3)
+    out = np.zeros(16)
+    over_outer_k[1, 1](out, a)
+    want = []
+    for p in PAIRS:
+        want += [x * 2 for x in p[1:]]
+        want += [np.sum(a), np.sum(a[1:]), np.sum(a[::2]), np.sum(a)]
+    np.testing.assert_allclose(out[:len(want)], want, rtol=1e-15)
+    assert len(want) == 16

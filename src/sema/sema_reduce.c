@@ -71,7 +71,7 @@ Type *sema_reduce(Scope *sc, Expr *e, int in)
 	Expr *a = sema_reduced_array(e);
 	Type *at = a->ty;
 	if (at->kind != TY_ARRAY)
-		err_at(c, a->span, "pass an array (np.%s of a scalar is the scalar itself)",
+		err_at(c, a->span, "pass an array (the reduction of a scalar is the scalar itself)",
 		       "np.%s() of %s is not supported in kernels", f, ty_str_of(c, at));
 	Type *el = at->elem;
 	if (el->kind != TY_SCALAR || !ty_is_number(el))

@@ -24,19 +24,33 @@
  * bounds of one of these, or a local variable every assignment of which
  * is one of these with the same length.  The rewrite runs after sema_iter.c's, on each
  * specialisation's own copy of the function, before its variables are
- * collected; nested literal_unroll loops are rewritten inside out (so an
- * inner loop cannot unroll the outer one's variable: its length is not
- * known before typing).
+ * collected.  Nested literal_unroll loops are rewritten inside out, but
+ * for an inner loop over the outer one's variable (or over an element or
+ * a slice of it), whose length is known only in each copy: it is left
+ * for unroll_copies, which rewrites each copy's body again with that
+ * variable bound to its element.
  */
 #include <string.h>
 
 #include "sema.h"
+
+enum { MAX_NEST = 8 };
 
 typedef struct Un {
 	Scope *sc;
 	int ntemp;
 	int nloops;            /* literal_unroll loops rewritten: their copies' names */
 	int depth;             /* of static_len's look through local variables */
+	int pending;           /* enclosing literal_unroll loops not rewritten yet */
+	/* while a copy's body is rewritten again (see unroll_copies): for
+	 * each enclosing copy, its variable, element bidx of bseq, and the
+	 * statements around the loops in it (obody, all but oskip) */
+	int nbind;
+	const char *bname[MAX_NEST];
+	const Expr *bseq[MAX_NEST];
+	int bidx[MAX_NEST];
+	const StmtList *obody[MAX_NEST + 1];
+	const Stmt *oskip[MAX_NEST + 1];
 } Un;
 
 /* ------------------------------------------------------- name mentions */
@@ -323,6 +337,7 @@ static int is_param(Un *u, const char *id)
 }
 
 static int static_len(Un *u, const Expr *e);
+static int elem_len(Un *u, const Expr *seq, int i);
 
 /* The length every assignment to the local id gives, or -1 (also when id
  * is assigned any other way: augmented, unpacked, as a loop variable). */
@@ -414,6 +429,27 @@ static int slice_len(Un *u, const Expr *e)
 	return (int)len;
 }
 
+/* The length of element i of the tuple seq, or -1 */
+static int elem_len(Un *u, const Expr *seq, int i)
+{
+	Scope *sc = u->sc;
+	FuncDef *def = sc->spec->def;
+	if (seq->kind == E_TUPLE)
+		return i < seq->tuple.n ? static_len(u, seq->tuple.elts[i]) : -1;
+	if (seq->kind != E_NAME)
+		return -1;
+	const char *id = seq->name.id;
+	int p = is_param(u, id);
+	if (assigned_len(u, &def->body, id, -2) != -2)
+		return -1;
+	if (p >= 0) {
+		Type *t = def->params[p].var ? def->params[p].var->ty : NULL;
+		return t && t->kind == TY_TUPLE && i < t->n && t->elts[i]->kind == TY_TUPLE ? t->elts[i]->n : -1;
+	}
+	Const *cv = scope_global(sc, id, seq->span);
+	return cv && cv->kind == PJ_V_TUPLE && i < cv->n && cv->elts[i].kind == PJ_V_TUPLE ? cv->elts[i].n : -1;
+}
+
 /* How many elements the tuple e has, known before typing; -1 if unknown. */
 static int static_len(Un *u, const Expr *e)
 {
@@ -434,6 +470,9 @@ static int static_len(Un *u, const Expr *e)
 	if (e->kind != E_NAME || u->depth > 8)
 		return -1;
 	const char *id = e->name.id;
+	for (int k = u->nbind - 1; k >= 0; k--)
+		if (u->bname[k] && strcmp(u->bname[k], id) == 0)
+			return elem_len(u, u->bseq[k], u->bidx[k]);
 	int p = is_param(u, id);
 	u->depth++;
 	int n = assigned_len(u, &def->body, id, -2);   /* -2: never assigned */
@@ -462,29 +501,48 @@ static void add_rename(Ctx *c, Renames *r, const char *from)
 	r->n++;
 }
 
-static void target_renames(Ctx *c, Renames *r, const Expr *t, const StmtList *fbody, const Stmt *loop)
+/* Does a statement outside the loop s mention id?  Outside is the
+ * function but for s, and but for the enclosing copies being rewritten
+ * again (whose siblings are other elements' copies). */
+static int mentioned_outside(Un *u, const StmtList *fbody, const char *id, const Stmt *s)
 {
+	if (mentions_body(&s->loop.orelse, id, NULL))
+		return 1;
+	if (!u->nbind)
+		return mentions_body(fbody, id, s);
+	for (int k = 0; k <= u->nbind; k++) {
+		const StmtList *b = k ? u->obody[k] : fbody;
+		const Stmt *skip = k < u->nbind ? u->oskip[k] : s;
+		if (mentions_body(b, id, skip))
+			return 1;
+	}
+	return 0;
+}
+
+static void target_renames(Un *u, Renames *r, const Expr *t, const StmtList *fbody, const Stmt *loop)
+{
+	Ctx *c = u->sc->c;
 	if (t->kind == E_NAME) {
-		if (!mentions_body(fbody, t->name.id, loop) && !mentions_body(&loop->loop.orelse, t->name.id, NULL))
+		if (!mentioned_outside(u, fbody, t->name.id, loop))
 			add_rename(c, r, t->name.id);
 	} else if (t->kind == E_TUPLE) {
 		for (int i = 0; i < t->tuple.n; i++)
-			target_renames(c, r, t->tuple.elts[i], fbody, loop);
+			target_renames(u, r, t->tuple.elts[i], fbody, loop);
 	}
 }
 
 /* The names private to each copy of the loop s's body (see the top). */
-static void private_names(Ctx *c, Renames *r, const StmtList *fbody, const Stmt *s)
+static void private_names(Un *u, Renames *r, const StmtList *fbody, const Stmt *s)
 {
-	target_renames(c, r, s->loop.target, fbody, s);
+	Ctx *c = u->sc->c;
+	target_renames(u, r, s->loop.target, fbody, s);
 	const StmtList *b = &s->loop.body;
 	for (int i = 0; i < b->n; i++) {
 		const Stmt *a = b->s[i];
 		if (a->kind != S_ASSIGN || a->assign.ntargets != 1 || a->assign.targets[0]->kind != E_NAME)
 			continue;
 		const char *id = a->assign.targets[0]->name.id;
-		if (renamed(r, id) || mentions_expr(a->assign.value, id) || mentions_body(fbody, id, s) ||
-		    mentions_body(&s->loop.orelse, id, NULL))
+		if (renamed(r, id) || mentions_expr(a->assign.value, id) || mentioned_outside(u, fbody, id, s))
 			continue;
 		int earlier = 0;
 		for (int k = 0; k < i && !earlier; k++)
@@ -515,6 +573,28 @@ static Stmt *assign(Ctx *c, Expr *target, Expr *value, Span sp)
 	return s;
 }
 
+static void unroll_body(Un *u, StmtList *b, const StmtList *fbody);
+
+/* The literal_unroll loops left in the copies of s (those over the
+ * variable of s, or of a loop around it), rewritten now that copy i's
+ * variable is element i of seq. */
+static void unroll_copies(Un *u, Stmt *s, const Expr *seq, const StmtList *fbody)
+{
+	if (u->nbind >= MAX_NEST)
+		return;
+	int k = u->nbind++;
+	u->bseq[k] = seq;
+	u->oskip[k] = s;
+	for (int i = 0; i < s->loop.nunroll; i++) {
+		const Expr *tg = s->loop.utargets[i];
+		u->bname[k] = tg->kind == E_NAME ? tg->name.id : NULL;
+		u->bidx[k] = i;
+		u->obody[k + 1] = &s->loop.ubodies[i];
+		unroll_body(u, &s->loop.ubodies[i], fbody);
+	}
+	u->nbind--;
+}
+
 /* The for loop s over literal_unroll(t): the copies of its body, and the
  * assignment of t to the loop's own variable, put before the loop (*pre). */
 static Stmt *unroll_for(Un *u, Stmt *s, const StmtList *fbody, Stmt **pre)
@@ -527,12 +607,15 @@ static Stmt *unroll_for(Un *u, Stmt *s, const StmtList *fbody, Stmt **pre)
 		       "literal_unroll() takes exactly one argument");
 	Expr *t = call->call.args[0];
 	int n = static_len(u, t);
+	*pre = NULL;
+	if (n < 0 && u->pending)
+		return NULL;   /* may unroll an enclosing copy's variable: again in each copy */
 	if (n < 0)
 		err_at(c, t->span,
 		       "unroll a tuple written out, a tuple argument, a global or closure tuple, or a variable "
 		       "assigned one of these",
 		       "literal_unroll() needs a tuple whose length is known before the kernel is typed");
-	*pre = NULL;
+	const Expr *seq = t;
 	if (t->kind != E_NAME) {
 		const char *tmp = arena_printf(c->arena, "__pj_u%d", u->ntemp++);
 		*pre = assign(c, name_expr(c, tmp, t->span), t, t->span);
@@ -542,7 +625,7 @@ static Stmt *unroll_for(Un *u, Stmt *s, const StmtList *fbody, Stmt **pre)
 	if (n == 0)
 		return s;   /* a for over the empty tuple: the body never runs */
 	Renames r = {0};
-	private_names(c, &r, fbody, s);
+	private_names(u, &r, fbody, s);
 	int loop = u->nloops++;
 	s->loop.utargets = arena_alloc(c->arena, sizeof(Expr *) * (size_t)n);
 	s->loop.ubodies = arena_alloc(c->arena, sizeof(StmtList) * (size_t)n);
@@ -561,6 +644,7 @@ static Stmt *unroll_for(Un *u, Stmt *s, const StmtList *fbody, Stmt **pre)
 	s->loop.nunroll = n;
 	s->loop.target = s->loop.utargets[0];
 	s->loop.body = s->loop.ubodies[0];
+	unroll_copies(u, s, seq, fbody);
 	return s;
 }
 
@@ -577,11 +661,17 @@ static void unroll_body(Un *u, StmtList *b, const StmtList *fbody)
 			unroll_body(u, &s->cond.body, fbody);
 			unroll_body(u, &s->cond.orelse, fbody);
 			break;
-		case S_FOR:
-			unroll_body(u, &s->loop.body, fbody);
+		case S_FOR: {
+			int lu = s->loop.nunroll == 0 && s->loop.iter->kind == E_CALL &&
+			         is_literal_unroll(u, s->loop.iter->call.fn);
+			u->pending += lu;
+			if (s->loop.nunroll == 0)
+				unroll_body(u, &s->loop.body, fbody);
+			for (int k = 0; k < s->loop.nunroll; k++)   /* rewritten again: loops left in its copies */
+				unroll_body(u, &s->loop.ubodies[k], fbody);
+			u->pending -= lu;
 			unroll_body(u, &s->loop.orelse, fbody);
-			if (s->loop.nunroll == 0 && s->loop.iter->kind == E_CALL &&
-			    is_literal_unroll(u, s->loop.iter->call.fn)) {
+			if (lu) {
 				Stmt *pre;
 				unroll_for(u, s, fbody, &pre);
 				if (pre) {
@@ -590,6 +680,7 @@ static void unroll_body(Un *u, StmtList *b, const StmtList *fbody)
 				}
 			}
 			break;
+		}
 		default:
 			break;
 		}
