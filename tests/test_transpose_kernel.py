@@ -56,3 +56,10 @@ def test_transpose_refuses_bad_outputs():
         transpose(d, cuda.device_array((4, 3), dtype=np.float32))
     with pytest.raises(ValueError, match="2-D"):
         transpose(cuda.to_device(np.zeros(3)))
+
+
+def test_ptx_assembles():
+    from conftest import assert_ptx_assembles
+    from ptxjit.cuda.kernels import transpose as mod
+    transpose(cuda.to_device(np.zeros((3, 2), np.float32)))
+    assert_ptx_assembles([mod._transpose], 1)
