@@ -259,7 +259,13 @@ struct Stmt {
 		struct { int ntargets; Expr **targets; Expr *value; } assign;
 		struct { AstOp op; Expr *target; Expr *value; } aug;
 		struct { Expr *cond; StmtList body, orelse; } cond;    /* if, while */
-		struct { Expr *target; Expr *iter; StmtList body, orelse; } loop;
+		/* for: nunroll > 0 for `for x in literal_unroll(t)` (sema_unroll.c):
+		 * copy i of the body, ubodies[i], runs with utargets[i] bound to
+		 * t[i]; target and body are copy 0 */
+		struct {
+			Expr *target; Expr *iter; StmtList body, orelse;
+			int nunroll; Expr **utargets; StmtList *ubodies;
+		} loop;
 		struct { Expr *value; } ret;                            /* return, raise */
 		struct { Expr *cond; Expr *msg; } assert_;
 		struct { const char *what; } unsupported;
@@ -344,6 +350,8 @@ FuncDef *parse_lambda(Ctx *c, const Src *src, int off, const char *name);
 /* astdump.c */
 void ast_dump(FILE *f, const FuncDef *fn);          /* S-expression form, stable for golden files */
 FuncDef *ast_clone(Ctx *c, const FuncDef *fn);      /* deep copy, sema fields cleared */
+Expr *ast_clone_expr(Ctx *c, const Expr *e);
+StmtList ast_clone_body(Ctx *c, StmtList l);
 
 /* --------------------------------------------------------------- types */
 
@@ -608,7 +616,9 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	/* reductions of a whole array to a scalar (sema_reduce.c, lower_reduce.c) */ \
 	X(IN_NP_SUM, "numpy.sum") X(IN_NP_PROD, "numpy.prod") X(IN_NP_AMIN, "numpy.min") \
 	X(IN_NP_AMAX, "numpy.max") X(IN_NP_ALL, "numpy.all") X(IN_NP_ANY, "numpy.any") \
-	X(IN_NP_MEAN, "numpy.mean") \
+	X(IN_NP_MEAN, "numpy.mean") X(IN_NP_NANSUM, "numpy.nansum") X(IN_NP_NANPROD, "numpy.nanprod") \
+	X(IN_NP_NANMIN, "numpy.nanmin") X(IN_NP_NANMAX, "numpy.nanmax") X(IN_NP_NANMEAN, "numpy.nanmean") \
+	X(IN_NP_VAR, "numpy.var") X(IN_NP_STD, "numpy.std") X(IN_NP_COUNT_NONZERO, "numpy.count_nonzero") \
 	/* cuda: reducing barriers, fences, warp operations, bit and float \
 	 * intrinsics (sema_warp.c, lower_warp.c) */ \
 	X(IN_SYNCTHREADS_COUNT, "cuda.syncthreads_count") X(IN_SYNCTHREADS_AND, "cuda.syncthreads_and") \
@@ -623,6 +633,7 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	X(IN_LANEMASK_LT, "cuda.lanemask_lt") X(IN_POPC, "cuda.popc") X(IN_BREV, "cuda.brev") \
 	X(IN_CLZ, "cuda.clz") X(IN_FFS, "cuda.ffs") X(IN_FMA, "cuda.fma") X(IN_CBRT, "cuda.cbrt") \
 	X(IN_SELP, "cuda.selp") X(IN_NANOSLEEP, "cuda.nanosleep") \
+	X(IN_LITERAL_UNROLL, "cuda.literal_unroll") /* only as a for loop's iterable (sema_unroll.c) */ \
 	/* cuda.fp16: half-precision arithmetic, math and comparisons \
 	 * (sema_fp16.c, lower_fp16.c) */ \
 	X(IN_FP16_HADD, "cuda.fp16.hadd") X(IN_FP16_HSUB, "cuda.fp16.hsub") \

@@ -1266,6 +1266,21 @@ TRIGGERS += [
      "ValueError", ["device_to_host", "C-contiguous"]),
 ]
 
+
+def _transpose(a, b=None):
+    from ptxjit.cuda.kernels.transpose import transpose
+    return transpose(cuda.to_device(a), b if b is None else cuda.to_device(b))
+
+
+TRIGGERS += [
+    # numba.cuda.kernels.transpose (python/ptxjit/cuda/kernels/transpose.py)
+    ("transpose_1d", lambda: _transpose(np.zeros(3)), "ValueError", ["2-D array", "1 dimensions"]),
+    ("transpose_shape", lambda: _transpose(np.zeros((2, 3)), np.zeros((2, 3))), "ValueError",
+     ["(2, 3)", "(3, 2)"]),
+    ("transpose_dtype", lambda: _transpose(np.zeros((2, 3)), np.zeros((3, 2), np.float32)), "TypeError",
+     ["float64", "float32"]),
+]
+
 SIM_TRIGGERS += [
     ("sim_driver_copy_unknown_address", lambda: _drv().device_to_host(np.zeros(2), np.zeros(2).ctypes.data, 8),
      "TypeError", ["device_to_host", "did not allocate"]),

@@ -547,6 +547,37 @@ def test_directed_arithmetic(rng, dt, op, mode):
         name, bad.size, x[bad[0]], y[bad[0]], out[bad[0]], want[bad[0]])
 
 
+@pytest.mark.parametrize("mode", ["rz", "rd", "ru"])
+@pytest.mark.parametrize("dt", [F64, F32], ids=["float64", "float32"])
+def test_directed_fma(rng, dt, mode):
+    name = ("fma_" if dt == F64 else "fmaf_") + mode
+    # products above 2^-969 (float64), 2^-102 (float32): the rounding is exact there (docs/libdevice.md)
+    top = 14 if dt == F32 else 140
+    x = (rng.standard_normal(N) * 10.0 ** rng.integers(-top, top, N)).astype(dt)
+    y = (rng.standard_normal(N) * 10.0 ** rng.integers(-top, top, N)).astype(dt)
+    x[:4] = [1.0, 0.5, -3.0, 1.0]
+    y[:4] = [-1.0, 0.25, 3.0, 2.0 ** -30]
+    # z of the product's size (cancellation, exact zeros) or of any size
+    with np.errstate(all="ignore"):
+        z = np.where(rng.integers(0, 2, N) == 1, -(x * y) * rng.choice([1, 1 + 2.0 ** -20], N),
+                     wide_args(rng, dt, N)[0]).astype(dt)
+    z[~np.isfinite(z)] = 1.5
+    z[:3] = [1.0, -0.125, -9.0]             # 1*-1 + 1 = 0, 0.5*0.25 - 0.125 = 0, -3*3 - 9
+    x[4], y[4], z[4] = -0.0, 1.0, 0.0         # -0 + 0
+    x[5], y[5], z[5] = np.finfo(dt).max, 2, 0   # overflow from finite operands
+    out = np.zeros(N, dt)
+    with np.errstate(all="ignore"):
+        launch(kernel3(getattr(libdevice, name)), x, y, z, out)
+    want = np.array([rounded(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)), dt, mode)
+                     for a, b, c in zip(x, y, z)], dt)
+    if mode == "rd":
+        want[want == 0] = -0.0              # an exact zero (and -0 + +0) is -0 rounding down (IEEE 754)
+    bits = np.int64 if dt == F64 else np.int32
+    bad = np.flatnonzero(out.view(bits) != want.view(bits))
+    assert bad.size == 0, "%s: %d wrong, first %r, %r, %r: got %r want %r" % (
+        name, bad.size, x[bad[0]], y[bad[0]], z[bad[0]], out[bad[0]], want[bad[0]])
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("dt", [F64, F32], ids=["float64", "float32"])
 def test_directed_sqrt_rcp(rng, dt, mode):

@@ -28,6 +28,9 @@ def __getattr__(name):
     if name in _LAZY:
         import importlib
         return importlib.import_module("." + name, __name__)
+    if name == "literal_unroll":
+        from .cuda.misc.special import literal_unroll
+        return literal_unroll
     raise AttributeError("module 'ptxjit' has no attribute %r" % (name,))
 
 

@@ -465,6 +465,14 @@ static Stmt *clone_stmt(Ctx *c, const Stmt *s)
 		x->loop.iter = clone_expr(c, s->loop.iter);
 		x->loop.body = clone_body(c, s->loop.body);
 		x->loop.orelse = clone_body(c, s->loop.orelse);
+		if (s->loop.nunroll > 0) {
+			x->loop.utargets = clone_exprs(c, s->loop.utargets, s->loop.nunroll);
+			x->loop.ubodies = arena_alloc(c->arena, (size_t)s->loop.nunroll * sizeof(StmtList));
+			for (int i = 0; i < s->loop.nunroll; i++)
+				x->loop.ubodies[i] = clone_body(c, s->loop.ubodies[i]);
+			x->loop.target = x->loop.utargets[0];
+			x->loop.body = x->loop.ubodies[0];
+		}
 		break;
 	case S_RETURN:
 	case S_RAISE:
@@ -489,6 +497,16 @@ static StmtList clone_body(Ctx *c, StmtList l)
 			x.s[i] = clone_stmt(c, l.s[i]);
 	}
 	return x;
+}
+
+Expr *ast_clone_expr(Ctx *c, const Expr *e)
+{
+	return clone_expr(c, e);
+}
+
+StmtList ast_clone_body(Ctx *c, StmtList l)
+{
+	return clone_body(c, l);
 }
 
 FuncDef *ast_clone(Ctx *c, const FuncDef *fn)

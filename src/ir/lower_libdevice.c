@@ -17,8 +17,7 @@
  *
  * The "unsigned" functions take and return int32/int64 as Numba declares
  * them and work on the bits as unsigned.  Functions ptxjit does not
- * build yet (the Bessel functions, fma with a directed rounding)
- * are a compile error naming them.
+ * build yet (the Bessel functions) are a compile error naming them.
  */
 #include <math.h>
 #include <string.h>
@@ -270,8 +269,8 @@ static int arith(Lower *L, int in, const char *name, const Ref *x, Ref *out)
 		*out = math_sqrt_rnd(&b, x[0], mode);
 	else if (!strcmp(name, "frsqrt_rn"))
 		*out = math_rsqrt(&b, x[0]);
-	else if ((!strncmp(name, "fma_", 4) || !strncmp(name, "fmaf_", 5)) && mode == RND_NEAR)
-		*out = mb_fma(&b, x[0], x[1], x[2]);
+	else if (!strncmp(name, "fma_", 4) || !strncmp(name, "fmaf_", 5))
+		*out = math_fma_rnd(&b, x[0], x[1], x[2], mode);
 	else
 		return 0;
 	return 1;
@@ -623,6 +622,6 @@ Value lower_libdevice(Lower *L, Expr *e, int in)
 		return v;
 	if (arith(L, in, name, x, &r) || conversion(L, in, name, x, &r))
 		return lower_scalar(ty, r);
-	err_at(L->c, e->span, "the Bessel functions (j0, y0, jn, ...) and fma with a directed rounding are not built yet",
+	err_at(L->c, e->span, "the Bessel functions (j0, y0, jn, ...) are not built yet",
 	       "%s() is not supported by ptxjit yet", intrin_name[in]);
 }

@@ -372,8 +372,9 @@ static void for_tuple(Lower *L, Stmt *s, Expr *it)
 		Blk *next = lower_new_blk(L);
 		lp.cont = next;
 		fr->loop = &lp;
-		lower_assign(L, s->loop.target, t.elts[i], s->loop.target->span);
-		lower_block(L, &s->loop.body);
+		Expr *target = s->loop.nunroll > 0 ? s->loop.utargets[i] : s->loop.target;
+		lower_assign(L, target, t.elts[i], target->span);
+		lower_block(L, s->loop.nunroll > 0 ? &s->loop.ubodies[i] : &s->loop.body);
 		fr->loop = lp.up;
 		if (L->cur)
 			lower_jump(L, next);

@@ -235,6 +235,7 @@ Cx math_cdiv(MB *b, Cx x, Cx y);
  * RND_ZERO, RND_DOWN, RND_UP), as libdevice's _rn, _rz, _rd, _ru */
 enum { RND_NEAR, RND_ZERO, RND_DOWN, RND_UP };
 Ref math_add_rnd(MB *b, Ref x, Ref y, int mode);
+Ref math_fma_rnd(MB *b, Ref x, Ref y, Ref z, int mode);   /* x*y + z rounded once in the mode */
 Ref math_mul_rnd(MB *b, Ref x, Ref y, int mode);
 Ref math_div_rnd(MB *b, Ref x, Ref y, int mode);
 Ref math_sqrt_rnd(MB *b, Ref x, int mode);

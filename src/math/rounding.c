@@ -100,6 +100,33 @@ Ref math_sqrt_rnd(MB *b, Ref x, int mode)
 	return by_sign(b, s, err, mode);
 }
 
+/* x*y + z rounded once in the mode: the exact error of the
+ * round-to-nearest fma r is (g + a2) of Boldo and Muller's ErrFma, whose
+ * rounded sum has the exact error's sign.  It is exact while x*y's own
+ * rounding error is a normal number (|x*y| above 2^-969 in float64,
+ * 2^-102 in float32). */
+Ref math_fma_rnd(MB *b, Ref x, Ref y, Ref z, int mode)
+{
+	Ref r = mb_fma(b, x, y, z);
+	if (mode == RND_NEAR)
+		return r;
+	DD u = mb_two_prod(b, x, y);
+	DD a = mb_two_sum(b, z, u.lo);
+	DD s = mb_two_sum(b, u.hi, a.hi);
+	Ref g = mb_add(b, mb_sub(b, s.hi, r), s.lo);
+	Ref err = mb_add(b, g, a.lo);
+	Ref finite = mb_and(b, mb_isfinite(b, x), mb_and(b, mb_isfinite(b, y), mb_isfinite(b, z)));
+	Ref over = mb_and(b, mb_isinf(b, r), finite);
+	err = mb_sel(b, over, mb_neg(b, r), err);
+	Ref out = by_sign(b, r, err, mode);
+	if (mode == RND_DOWN) {
+		/* an exact zero is -0 rounding down, but for +0 + +0 */
+		Ref nz = mb_neg(b, mb_fma(b, mb_neg(b, x), y, mb_neg(b, z)));
+		out = mb_sel(b, mb_and(b, mb_eq(b, r, mb_f(b, 0)), mb_eq(b, err, mb_f(b, 0))), nz, out);
+	}
+	return out;
+}
+
 /* A float64 to float32 (b is float32's builder). */
 Ref math_narrow_rnd(MB *b, Ref d, int mode)
 {

@@ -143,6 +143,8 @@ Const *resolve_member(Ctx *c, const char *module, const char *attr)
 			return module_const(c, "cuda");
 		if (strcmp(module, "numba") == 0 && strcmp(attr, "types") == 0)
 			return module_const(c, "numba.types");
+		if (strcmp(module, "numba") == 0 && strcmp(attr, "literal_unroll") == 0)
+			return resolve_member(c, "cuda", attr);
 		int sk = ty_sk_from_name(attr);
 		if (sk < 0)
 			return NULL;

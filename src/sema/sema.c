@@ -122,7 +122,8 @@ void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
 			       "cannot assign %s to parameter '%s', which holds %s", ty_str_of(sc->c, t), v->name,
 			       ty_str_of(sc->c, v->ty));
 		err_at(sc->c, at, "a variable has one type in a kernel; use a new name for a different kind of value",
-		       "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t), v->name,
+		       "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t),
+		       sema_user_name(sc->c, v->name),
 		       ty_str_of(sc->c, v->ty));
 	}
 	if (!v->ty || !ty_equal(u, v->ty)) {
@@ -186,8 +187,15 @@ static void collect_body(Ctx *c, VarList *l, StmtList *b)
 			collect_body(c, l, &s->cond.orelse);
 			break;
 		case S_FOR:
-			collect_target(c, l, s->loop.target);
-			collect_body(c, l, &s->loop.body);
+			if (s->loop.nunroll > 0) {
+				for (int u = 0; u < s->loop.nunroll; u++) {
+					collect_target(c, l, s->loop.utargets[u]);
+					collect_body(c, l, &s->loop.ubodies[u]);
+				}
+			} else {
+				collect_target(c, l, s->loop.target);
+				collect_body(c, l, &s->loop.body);
+			}
 			collect_body(c, l, &s->loop.orelse);
 			break;
 		default:
@@ -275,6 +283,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 		p->var = v;
 	}
 	sema_rewrite_loops(sc);
+	sema_rewrite_unroll(sc);
 	collect_body(c, &l, &def->body);
 	sp->vars = l.v;
 	sp->nvars = l.n;

@@ -82,6 +82,10 @@ int ty_is_static(const Type *t);   /* module, intrinsic, dtype, function, except
 /* sema_iter.c: for loops over enumerate() and zip() become loops over
  * indices (before the variables are collected) */
 void sema_rewrite_loops(Scope *sc);
+/* sema_unroll.c: for loops over literal_unroll(t), one body per element
+ * (after sema_rewrite_loops, before the variables are collected) */
+void sema_rewrite_unroll(Scope *sc);
+const char *sema_user_name(Ctx *c, const char *name);   /* "x" of a copy's "x__pj_u3_1" */
 
 /* sema_stmt.c */
 int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */

@@ -937,7 +937,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
 		return sema_array_method(sc, e, in);
 	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
-	case IN_NP_MEAN:
+	case IN_NP_MEAN: case IN_NP_NANSUM: case IN_NP_NANPROD: case IN_NP_NANMIN: case IN_NP_NANMAX:
+	case IN_NP_NANMEAN: case IN_NP_VAR: case IN_NP_STD: case IN_NP_COUNT_NONZERO:
 		return sema_reduce(sc, e, in);
 	case IN_RANGE: return type_range(sc, e);
 	case IN_LEN: return type_len(sc, e);
@@ -971,6 +972,9 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 		return type_math_to_int(sc, e, in);
 	case IN_MATH_SQRT: case IN_MATH_FABS:
 		return type_math1(sc, e, in);
+	case IN_LITERAL_UNROLL:   /* the iterable of a for loop is rewritten before typing (sema_unroll.c) */
+		err_at(c, e->span, "write for x in literal_unroll(t): ...",
+		       "literal_unroll() is supported only as the iterable of a for loop");
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return type_warp_intrin(sc, e, in);

@@ -516,7 +516,7 @@ static Type *type_name(Scope *sc, Expr *e)
 		if (!v->ty || (sc->final && !sc->seen[v->index] && sc->loop_depth == 0)) {
 			if (sc->final)
 				err_at(sc->c, e->span, "assign a value to the variable before its first use",
-				       "local variable '%s' is used before a value is assigned to it", id);
+				       "local variable '%s' is used before a value is assigned to it", sema_user_name(sc->c, id));
 			return set(e, NULL, NULL);
 		}
 		Const *cv = sc->vconst[v->index];

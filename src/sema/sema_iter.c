@@ -117,6 +117,9 @@ static int is_assigned(const StmtList *b, const char *name)
 			if (target_names(s->loop.target, name) || is_assigned(&s->loop.body, name) ||
 			    is_assigned(&s->loop.orelse, name))
 				return 1;
+			for (int u = 1; u < s->loop.nunroll; u++)
+				if (target_names(s->loop.utargets[u], name) || is_assigned(&s->loop.ubodies[u], name))
+					return 1;
 			break;
 		default:
 			break;

@@ -10,6 +10,14 @@
  *               numbers lexicographically, refused here); NaN propagates
  *   all, any    bool
  *   mean        float64 of integers and bool, else the element type
+ *   nansum,     as sum and prod (int64 of every integer type), NaNs skipped
+ *   nanprod
+ *   nanmin,     the element type; NaNs skipped (NaN only when every
+ *   nanmax      element is NaN)
+ *   nanmean     float64 (complex128 of complex), NaNs skipped
+ *   var, std    float64: the mean of |x - mean|^2 (x - mean in the mean's
+ *               type, as Numba), and its square root
+ *   count_nonzero  int64
  *
  * The axis, dtype and out arguments are refused: kernels reduce along an
  * axis with a loop.
@@ -29,7 +37,7 @@ int sema_reduce_method(const char *name)
 {
 	static const struct { const char *name; int in; } m[] = {
 		{"sum", IN_NP_SUM}, {"prod", IN_NP_PROD}, {"min", IN_NP_AMIN}, {"max", IN_NP_AMAX},
-		{"all", IN_NP_ALL}, {"any", IN_NP_ANY}, {"mean", IN_NP_MEAN},
+		{"all", IN_NP_ALL}, {"any", IN_NP_ANY}, {"mean", IN_NP_MEAN}, {"var", IN_NP_VAR}, {"std", IN_NP_STD},
 	};
 	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
 		if (strcmp(name, m[i].name) == 0)
@@ -63,7 +71,7 @@ Type *sema_reduce(Scope *sc, Expr *e, int in)
 	Expr *a = sema_reduced_array(e);
 	Type *at = a->ty;
 	if (at->kind != TY_ARRAY)
-		err_at(c, a->span, "pass an array (np.%s of a scalar is the scalar itself)",
+		err_at(c, a->span, "pass an array (the reduction of a scalar is the scalar itself)",
 		       "np.%s() of %s is not supported in kernels", f, ty_str_of(c, at));
 	Type *el = at->elem;
 	if (el->kind != TY_SCALAR || !ty_is_number(el))
@@ -71,13 +79,23 @@ Type *sema_reduce(Scope *sc, Expr *e, int in)
 		       f, ty_str_of(c, el));
 	ScalarKind sk = el->sk;
 	switch (in) {
+	case IN_NP_NANSUM: case IN_NP_NANPROD:
+		if (sk == SK_BOOL || scalar_info[sk].is_int)
+			return set(e, ty_scalar(SK_I64));
+		return set(e, ty_scalar(sk == SK_F16 ? SK_F32 : sk));
+	case IN_NP_NANMEAN:
+		return set(e, ty_scalar(scalar_info[sk].is_complex ? SK_C128 : SK_F64));
+	case IN_NP_VAR: case IN_NP_STD:
+		return set(e, ty_scalar(SK_F64));
+	case IN_NP_COUNT_NONZERO:
+		return set(e, ty_scalar(SK_I64));
 	case IN_NP_SUM: case IN_NP_PROD:
 		if (sk == SK_BOOL || (scalar_info[sk].is_int && scalar_info[sk].is_signed))
 			return set(e, ty_scalar(SK_I64));
 		if (scalar_info[sk].is_int)
 			return set(e, ty_scalar(SK_U64));
 		return set(e, ty_scalar(sk == SK_F16 ? SK_F32 : sk));
-	case IN_NP_AMIN: case IN_NP_AMAX:
+	case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_NANMIN: case IN_NP_NANMAX:
 		if (scalar_info[sk].is_complex)
 			err_at(c, a->span, "reduce the real parts (a.real) or the magnitudes yourself",
 			       "np.%s() of a complex array is not supported in kernels", f);

@@ -270,11 +270,32 @@ static void type_for_tuple(Scope *sc, Stmt *s, Type *it)
 	type_body(sc, &s->loop.orelse);
 }
 
+/* for x in literal_unroll(t) (sema_unroll.c): copy i of the body typed
+ * with its own variable bound to element i */
+static void type_for_unrolled(Scope *sc, Stmt *s, Type *it)
+{
+	if (!it)
+		return;
+	if (it->kind != TY_TUPLE || it->n != s->loop.nunroll)
+		ICE(sc->c, "literal_unroll() of a %s, copied %d times", tstr(sc, it), s->loop.nunroll);
+	for (int i = 0; i < it->n; i++) {
+		assign_target(sc, s->loop.utargets[i], it->elts[i], NULL, NULL);
+		sc->loop_depth++;
+		type_body(sc, &s->loop.ubodies[i]);
+		sc->loop_depth--;
+	}
+	type_body(sc, &s->loop.orelse);
+}
+
 static void type_for(Scope *sc, Stmt *s)
 {
 	Ctx *c = sc->c;
 	Expr *iter = s->loop.iter, *target = s->loop.target;
 	Type *it = type_expr(sc, iter);
+	if (s->loop.nunroll > 0) {
+		type_for_unrolled(sc, s, it);
+		return;
+	}
 	if (it && it->kind == TY_TUPLE) {
 		type_for_tuple(sc, s, it);
 		return;

@@ -20,6 +20,8 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
                               and cuda.cudadrv.driver are attributes too, as numba.cuda's
                               __init__ imports them)
   numba.cuda.vectorizers      ptxjit.cuda.vectorizers (numba.vectorize(target='cuda'))
+  numba.cuda.misc[.special]   ptxjit.cuda.misc[.special] (literal_unroll)
+  numba.cuda.kernels[.transpose]  ptxjit.cuda.kernels[.transpose] (ptxjit's own kernel)
   numba.cuda.extending        ptxjit.extending (@overload, register_jitable, ...)
   numba.cuda.cudaimpl,        ptxjit._lowlevel: Numba's LLVM-level extension API,
   cudadecl, cgutils, models,  whose registrations are accepted and refused where a
@@ -89,6 +91,10 @@ PTXJIT_MODULES = {
     "core.callconv": "ptxjit.cuda.callconv",
     "bf16": "ptxjit.cuda.bf16",
     "_internal.cuda_bf16": "ptxjit.cuda._cuda_bf16",
+    "misc": "ptxjit.cuda.misc",
+    "misc.special": "ptxjit.cuda.misc.special",
+    "kernels": "ptxjit.cuda.kernels",
+    "kernels.transpose": "ptxjit.cuda.kernels.transpose",
 }
 # packages of ours that only hold the files above
 OWN_PACKAGES = {"core", "np", "cudadrv", "_internal"}
@@ -148,7 +154,7 @@ class CudaNamespace(Forward):
         import ptxjit.types as ptypes
         if name == "HAS_NUMBA":          # numba (the CPU target) is installed beside
             value = importlib.util.find_spec("numba.core") is not None
-        elif name in ("config", "types", "random", "cudadrv"):
+        elif name in ("config", "types", "random") or name in OWN_PACKAGES:
             value = importlib.import_module("numba.cuda." + name)
         elif name in ptypes.__all__ and not hasattr(self._target, name):
             value = getattr(ptxjit, name, None) or getattr(ptypes, name)

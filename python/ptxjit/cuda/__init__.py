@@ -72,6 +72,7 @@ from .stubs import (  # noqa: F401
     activemask, lanemask_lt, popc, brev, clz, ffs, fma, cbrt, selp, nanosleep,
     shared, local, const, atomic, fp16, cg,
 )
+from .misc.special import literal_unroll  # noqa: F401,E402
 
 
 def is_simulator():

@@ -489,3 +489,10 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     if copy:
         return to_device(a, stream=stream), True
     return device_array(a.shape, a.dtype, strides=a.strides, stream=stream), True
+
+
+def from_array_like(ary, stream=0):
+    """A new, uninitialised device array of ary's shape and dtype (and its
+    strides where ary is contiguous in C or Fortran order)."""
+    from .api import device_array_like
+    return device_array_like(ary, stream=stream)

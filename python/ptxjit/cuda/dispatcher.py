@@ -356,6 +356,8 @@ def _build_resolve_table():
             if isinstance(obj, stubs.Stub):
                 add(obj, "intrin", "cuda.%s.%s" % (ns_name, member), ns)
     from . import libdevice, vector_types
+    from .misc.special import literal_unroll
+    add(literal_unroll, "intrin", "cuda.literal_unroll", cuda_mod)
     for stub in vector_types.STUBS.values():
         add(stub, "intrin", stub._qualname, cuda_mod)
     add(libdevice, "module", "cuda.libdevice")

@@ -1,0 +1,1 @@
+"""Kernels ptxjit ships, written in its own kernel dialect (numba.cuda.kernels)."""
