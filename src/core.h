@@ -174,6 +174,7 @@ typedef enum {
 	E_SLICE,    /* slice.lo : slice.hi : slice.step (each may be NULL) */
 	E_TUPLE,    /* tuple.n elements */
 	E_LAMBDA,   /* parsed so it can be refused with a good message */
+	E_STARRED,  /* *bin.a, a call's argument unpacked: sema spreads it into the elements */
 	E_UNSUPPORTED /* any other expression form: span says where, str what */
 } ExprKind;
 

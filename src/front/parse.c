@@ -545,8 +545,12 @@ static void arguments(Parser *p, Expr *call)
 			int two = is_op(t, "**");
 			advance(p);
 			Expr *v = expression(p);
-			a = new_unsupported(p, span_join(t->span, v->span),
-			                    two ? "**kwargs argument unpacking" : "*args argument unpacking");
+			if (two) {
+				a = new_unsupported(p, span_join(t->span, v->span), "**kwargs argument unpacking");
+			} else {
+				a = new_expr(p, E_STARRED, span_join(t->span, v->span));
+				a->bin.a = v;
+			}
 			VEC_PUSH(p->c, args, n, cap, a);
 		} else if (t->kind == T_NAME && is_op(t + 1, "=")) {
 			for (int i = 0; i < nkw; i++)

@@ -275,6 +275,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 		p->var = v;
 	}
 	sema_rewrite_loops(sc);
+	sema_rewrite_stars(sc);
 	collect_body(c, &l, &def->body);
 	sp->vars = l.v;
 	sp->nvars = l.n;
@@ -595,9 +596,13 @@ Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
 	FuncDef *def = parse_function(c, src, kernel->name);
 	if ((c->dump & DUMP_AST) && c->dumpf)
 		ast_dump(c->dumpf, def);
-	if (def->has_varargs || def->star)
+	if (def->has_varargs)
 		err_at(c, def->span, "give the kernel a fixed list of parameters",
-		       "kernels with *args or **kwargs are not supported");
+		       "kernels with **kwargs or keyword-only parameters are not supported");
+	if (def->star)
+		err_at(c, def->span, "launch a kernel with a fixed list of parameters; one with *args can be called "
+		       "from another kernel",
+		       "a kernel with *args cannot be launched");
 	Spec *sp = new_spec(&S, def, kernel, !(c->opt && c->opt->target_cpu));   /* a CPU function returns */
 	Scope *sc = new_scope(&S, sp, NULL);
 	int np = def->nparams, required = 0;

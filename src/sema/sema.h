@@ -83,6 +83,12 @@ int ty_is_static(const Type *t);   /* module, intrinsic, dtype, function, except
  * indices (before the variables are collected) */
 void sema_rewrite_loops(Scope *sc);
 
+/* sema_star.c: f(*t), a tuple unpacked into a call's arguments: hoisted
+ * into a variable before typing, spread into t[0], t[1], ... once t's type
+ * is known (0 while it is not) */
+void sema_rewrite_stars(Scope *sc);
+int sema_spread_stars(Scope *sc, Expr *e);
+
 /* sema_stmt.c */
 int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */
 

@@ -182,9 +182,11 @@ Type *type_attr(Scope *sc, Expr *e)
 static int type_args(Scope *sc, Expr *e)
 {
 	int known = 1;
-	for (int i = 0; i < e->call.nargs; i++)
-		if (!type_expr(sc, e->call.args[i]))
+	for (int i = 0; i < e->call.nargs; i++) {
+		Expr *a = e->call.args[i];
+		if (!type_expr(sc, a->kind == E_STARRED ? a->bin.a : a))
 			known = 0;
+	}
 	for (int i = 0; i < e->call.nkw; i++)
 		if (!type_expr(sc, e->call.kwargs[i]))
 			known = 0;
@@ -1236,6 +1238,11 @@ Type *type_call(Scope *sc, Expr *e)
 	Ctx *c = sc->c;
 	e->call.intrin = 0;
 	e->call.spec = NULL;
+	if (!sema_spread_stars(sc, e)) {
+		type_expr(sc, e->call.fn);
+		type_args(sc, e);
+		return set(e, NULL, NULL);
+	}
 	if (e->call.fn->kind == E_ATTR && strcmp(e->call.fn->attr.name, "conjugate") == 0) {
 		Type *ot = type_expr(sc, e->call.fn->attr.obj);
 		if (!ot)

@@ -1172,6 +1172,8 @@ Type *type_expr(Scope *sc, Expr *e)
 	case E_LAMBDA:
 		err_at(c, e->span, "define a @cuda.jit(device=True) function and call it instead",
 		       "lambda functions are not supported in kernels");
+	case E_STARRED:
+		ICE(c, "*x outside a call's arguments (the parser makes it only there; type_call spreads it)");
 	default: /* E_UNSUPPORTED */
 		err_at(c, e->span,
 		       "kernels work on arrays passed as arguments, numbers and tuples; for a per-thread "
