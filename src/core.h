@@ -238,7 +238,7 @@ typedef enum {
 	S_RETURN,     /* value may be NULL */
 	S_ASSERT,     /* cond, msg may be NULL */
 	S_RAISE,      /* value may be NULL */
-	S_DEF,        /* a nested def: refused by sema with a message */
+	S_DEF,        /* a nested def, nested.fn: a closure (sema_closure.c) */
 	S_UNSUPPORTED /* with/try/class/global/...: refused by sema; str names it */
 } StmtKind;
 
@@ -259,6 +259,8 @@ struct Stmt {
 		struct { Expr *value; } ret;                            /* return, raise */
 		struct { Expr *cond; Expr *msg; } assert_;
 		struct { const char *what; } unsupported;
+		/* S_DEF: what as for unsupported; fn the function (NULL: a decorated def, refused) */
+		struct { const char *what; FuncDef *fn; } nested;
 	};
 };
 

@@ -169,6 +169,9 @@ TRIGGERS = [
     ("star_some_paths", "def k(a):\n    a[0] = max(*divmod(a[1], 2)) if a[2] else 0  #!\n", A),
     ("star_after_call", "def k(a):\n    a[0] = max(min(a[1], 2), *divmod(a[1], 2))  #!\n", A),
     ("is_arrays", "def k(a):\n    b = a\n    a[0] = a is b  #!\n", A),
+    ("capture_twice@5", "def k(a):\n    s = 1.0\n    if a[0] > 0:\n        s = 2.0\n    def f(v):\n        return v * s\n"
+     "    a[1] = f(a[0])\n", A),
+    ("capture_not_constant@3", "def k(a):\n    s = a[0]\n    def f(v):\n        return v * s\n    a[1] = f(a[0])\n", A),
     ("kernel_kwargs@1", "def k(a, **x):\n    a[0] = 1\n", A),
     ("kernel_star_launched@1", "def k(a, *x):\n    a[0] = 1\n", A),
     ("star_in_default@1", "def f(x, y=max(*divmod(3, 2))):\n    return x + y\n\ndef k(a):\n    a[0] = f(1)\n", A),

@@ -190,6 +190,10 @@ static void collect_body(Ctx *c, VarList *l, StmtList *b)
 			collect_body(c, l, &s->loop.body);
 			collect_body(c, l, &s->loop.orelse);
 			break;
+		case S_DEF:
+			if (s->nested.fn)
+				add_var(c, l, s->nested.fn->name, s->span);
+			break;
 		default:
 			break;
 		}
@@ -203,7 +207,9 @@ Const *scope_global(Scope *sc, const char *name, Span at)
 	for (int i = 0; i < sc->nglobals; i++)
 		if (strcmp(sc->globals[i].name, name) == 0)
 			return sc->globals[i].cv;
-	Const *cv = sema_resolve_global(sc->c, sc->func, name, at);
+	Const *cv = sema_captured(sc, name);
+	if (!cv)
+		cv = sema_resolve_global(sc->c, sc->func, name, at);
 	GlobalEnt g = {name, cv};
 	VEC_PUSH(sc->c, sc->globals, sc->nglobals, sc->capglobals, g);
 	return cv;

@@ -59,6 +59,14 @@ typedef struct Template {
 	FuncDef *def;           /* parsed once, for the parameters of calls */
 } Template;
 
+/* A closure (sema_closure.c): the constants its captured names hold. */
+typedef struct Closure {
+	const PjFunc *func;
+	int n;
+	const char **names;
+	Const **vals;
+} Closure;
+
 struct Sema {
 	Ctx *c;
 	Spec **all;             /* every specialisation made, transient ones included */
@@ -66,6 +74,8 @@ struct Sema {
 	int nall, capall, capscopes;
 	Template *tmpl;
 	int ntmpl, captmpl;
+	Closure *closures;
+	int nclosures, capclosures;
 };
 
 /* sema.c */
@@ -88,6 +98,11 @@ void sema_rewrite_loops(Scope *sc);
  * is known (0 while it is not) */
 void sema_rewrite_stars(Scope *sc);
 int sema_spread_stars(Scope *sc, Expr *e);
+
+/* sema_closure.c: a def inside a function, a device function whose
+ * captured local names are constants (sema_captured: NULL if not one) */
+void sema_nested_def(Scope *sc, Stmt *s);
+Const *sema_captured(Scope *sc, const char *name);
 
 /* sema_stmt.c */
 int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */

@@ -1053,7 +1053,7 @@ static const char *def_hint(Scope *sc, const PjFunc *f, FuncDef *def)
 	for (int i = 0; i < def->nparams; i++)
 		s = arena_printf(sc->c->arena, "%s%s%s%s", s, i ? ", " : "", def->params[i].name,
 		                 def->params[i].defval ? "=..." : "");
-	return arena_printf(sc->c->arena, "the function is defined as %s(%s)", f->name, s);
+	return arena_printf(sc->c->arena, "the function is defined as %s(%s)", def->name, s);
 }
 
 /* A call of a function whose last parameter (of np) is *args: the
@@ -1067,7 +1067,7 @@ static void pack_star(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 	for (int k = 0; k < e->call.nkw; k++)
 		if (strcmp(e->call.kwnames[k], star) == 0)
 			err_at(c, e->call.kwargs[k]->span, def_hint(sc, f, def), "%s() got an unexpected keyword argument '%s'",
-			       f->name, star);
+			       def->name, star);
 	int extra = n > fixed ? n - fixed : 0;
 	Expr *t = arena_alloc(c->arena, sizeof *t);
 	t->kind = E_TUPLE;
@@ -1108,7 +1108,7 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 {
 	Ctx *c = sc->c;
 	int np = def->nparams;
-	const char *name = f->name;
+	const char *name = def->name;   /* a closure's PjFunc name carries its place (sema_closure.c) */
 	if (def->has_varargs)
 		err_at(c, def->span, "give the device function a fixed list of parameters",
 		       "device functions with *args or **kwargs are not supported");
