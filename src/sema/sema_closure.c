@@ -252,6 +252,9 @@ void sema_nested_def(Scope *sc, Stmt *s)
 	cl.vals = arena_alloc(c->arena, sizeof(Const *) * (size_t)(fv.n ? fv.n : 1));
 	const char *caps = "";
 	for (int i = 0; i < fv.n; i++) {
+		if (strcmp(fv.v[i], fn->name) == 0)
+			err_at(c, s->span, "define a recursive function at module level with @cuda.jit(device=True)",
+			       "a function defined inside a kernel cannot call itself");
 		Const *cv = NULL;
 		Var *v = scope_find_var(sc, fv.v[i]);
 		if (!v) {
@@ -259,11 +262,11 @@ void sema_nested_def(Scope *sc, Stmt *s)
 			if (!cv)
 				continue;                      /* a global: the resolver's */
 		} else {
-			if (sc->nassign[v->index] > 1)
+			cv = sc->vconst[v->index];
+			if (!cv && !v->is_param && sc->nassign[v->index] > 1)
 				err_at(c, s->span, "assign the variable once, or pass the value to the function as an argument",
 				       "Cannot capture a constant value for variable '%s' as there are multiple definitions "
 				       "present", v->name);
-			cv = sc->vconst[v->index];
 			if (!cv && !v->ty && !sc->final)
 				return;                            /* not typed yet: the next pass */
 			if (!cv || !cv->ty)
