@@ -174,6 +174,7 @@ TRIGGERS = [
     ("capture_not_constant@3", "def k(a):\n    s = a[0]\n    def f(v):\n        return v * s\n    a[1] = f(a[0])\n", A),
     ("closure_recursion@2", "def k(a):\n    def f(n):\n        return 1 if n < 2 else n * f(n - 1)\n"
      "    a[0] = f(3)\n", A),
+    ("zip_unpacked", "def k(a):\n    t = (a, a)\n    for x, y in zip(*t):  #!\n        a[0] = x\n", A),
     ("kernel_kwargs@1", "def k(a, **x):\n    a[0] = 1\n", A),
     ("kernel_star_launched@1", "def k(a, *x):\n    a[0] = 1\n", A),
     ("star_in_default@1", "def f(x, y=max(*divmod(3, 2))):\n    return x + y\n\ndef k(a):\n    a[0] = f(1)\n", A),
