@@ -179,6 +179,7 @@ typedef enum {
 	E_SLICE,    /* slice.lo : slice.hi : slice.step (each may be NULL) */
 	E_TUPLE,    /* tuple.n elements */
 	E_LAMBDA,   /* parsed so it can be refused with a good message */
+	E_STARRED,  /* *bin.a, a call's argument unpacked: sema spreads it into the elements */
 	E_UNSUPPORTED /* any other expression form: span says where, str what */
 } ExprKind;
 
@@ -242,7 +243,7 @@ typedef enum {
 	S_RETURN,     /* value may be NULL */
 	S_ASSERT,     /* cond, msg may be NULL */
 	S_RAISE,      /* value may be NULL */
-	S_DEF,        /* a nested def: refused by sema with a message */
+	S_DEF,        /* a nested def, nested.fn: a closure (sema_closure.c) */
 	S_UNSUPPORTED /* with/try/class/global/...: refused by sema; str names it */
 } StmtKind;
 
@@ -269,6 +270,8 @@ struct Stmt {
 		struct { Expr *value; } ret;                            /* return, raise */
 		struct { Expr *cond; Expr *msg; } assert_;
 		struct { const char *what; } unsupported;
+		/* S_DEF: what as for unsupported; fn the function (NULL: a decorated def, refused) */
+		struct { const char *what; FuncDef *fn; } nested;
 	};
 };
 

@@ -656,7 +656,7 @@ TRIGGERS = [
      ["teardown_callback must be callable"]),
     ("nvrtc_missing", _nvrtc_missing, "NvrtcError", ["libnvrtc", "/nonexistent/libnvrtc.so", "PTXSource"]),
     ("jit_number", lambda: cuda.jit(3), "TypeError", ["3"]),
-    ("jit_varargs", lambda: cuda.jit(lambda *a: None), "TypeError", ["*args"]),
+    ("jit_varkw", lambda: cuda.jit(lambda **a: None), "TypeError", ["**kwargs"]),
     ("jit_bad_signature", lambda: cuda.jit(3.5), "TypeError", ["3.5"]),
     ("pickle_local_cpu_ufunc", _pickle_local_cpu_ufunc, "PicklingError", ["u_local", "define it at module level"]),
     ("pickle_empty_cell", _pickle_empty_cell, "PicklingError", ["d_later", "later_value", "no value yet"]),

@@ -229,6 +229,11 @@ static void dump_expr(FILE *f, const Expr *e)
 	case E_LAMBDA:
 		fputs("(lambda)", f);
 		return;
+	case E_STARRED:
+		fputs("(starred ", f);
+		dump_expr(f, e->bin.a);
+		fputc(')', f);
+		return;
 	case E_UNSUPPORTED:
 		fputs("(unsupported ", f);
 		dump_str(f, e->str.s ? e->str.s : "", e->str.s ? (int)strlen(e->str.s) : 0);
@@ -386,6 +391,7 @@ static Expr *clone_expr(Ctx *c, const Expr *e)
 		break;
 	case E_UNARY:
 	case E_BINARY:
+	case E_STARRED:
 		x->bin.a = clone_expr(c, e->bin.a);
 		x->bin.b = clone_expr(c, e->bin.b);
 		break;

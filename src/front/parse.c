@@ -544,8 +544,12 @@ static void arguments(Parser *p, Expr *call)
 			int two = is_op(t, "**");
 			advance(p);
 			Expr *v = expression(p);
-			a = new_unsupported(p, span_join(t->span, v->span),
-			                    two ? "**kwargs argument unpacking" : "*args argument unpacking");
+			if (two) {
+				a = new_unsupported(p, span_join(t->span, v->span), "**kwargs argument unpacking");
+			} else {
+				a = new_expr(p, E_STARRED, span_join(t->span, v->span));
+				a->bin.a = v;
+			}
 			VEC_PUSH(p->c, args, n, cap, a);
 		} else if (t->kind == T_NAME && is_op(t + 1, "=")) {
 			for (int i = 0; i < nkw; i++)
@@ -1362,7 +1366,10 @@ static void statement(Parser *p, StmtList *out, int *cap)
 			return;
 		}
 		if (is_kw(t, "def")) {
-			push_stmt(p, out, cap, unsupported_compound(p, S_DEF, "def"));
+			Stmt *s = new_stmt(p, S_DEF, span_join(t->span, t[1].span));
+			s->nested.what = "def";
+			s->nested.fn = function_def(p);
+			push_stmt(p, out, cap, s);
 			return;
 		}
 		static const char *const refused[] = {"with", "try", "class", "async", NULL};
@@ -1446,7 +1453,15 @@ FuncDef *parse_function(Ctx *c, const Src *src, const char *name)
 	parse_init(p, c, src, toks, ntok);
 	Token *found = NULL;
 	int depth = 0;
-	for (Token *t = toks; t->kind != T_EOF; t++) {
+	const char *at = name ? strchr(name, '@') : NULL;
+	if (at && at != name) {
+		/* "NAME@OFF...": the def at byte OFF, at any depth (a closure: sema_closure.c) */
+		long off = strtol(at + 1, NULL, 10);
+		for (Token *t = toks; t->kind != T_EOF && !found; t++)
+			if (is_kw(t, "def") && t->span.off == off && t[1].kind == T_NAME)
+				found = t;
+	}
+	for (Token *t = toks; t->kind != T_EOF && !found; t++) {
 		if (t->kind == T_INDENT)
 			depth++;
 		else if (t->kind == T_DEDENT)

@@ -572,6 +572,13 @@ Ref lower_compare(Lower *L, AstOp op, Value a, Value b, Span sp)
 		return op == OP_NOTIN ? lower_not(L, r) : r;
 	}
 	int an = a.ty->kind == TY_NONE, bn = b.ty->kind == TY_NONE;
+	if ((op == OP_IS || op == OP_ISNOT) && !an && !bn) {   /* sema_expr.c's compare_pair says why */
+		if (!ty_equal(a.ty, b.ty))
+			return ir_con_bool(f, op == OP_ISNOT);
+		if (a.ty->kind != TY_SCALAR && a.ty->kind != TY_TUPLE)
+			return ir_con_bool(f, op == OP_IS);
+		op = op == OP_IS ? OP_EQ : OP_NE;
+	}
 	if (an || bn) {
 		int same = an && bn;
 		int eq = op == OP_IS || op == OP_EQ;

@@ -559,6 +559,8 @@ static void lower_stmt(Lower *L, Stmt *s)
 		lower_raise(L, s);
 		return;
 	case S_DEF:
+		if (s->nested.fn)
+			return;   /* a closure is a constant (sema_closure.c) */
 		lower_unsupported(L, s->span, "a nested function");
 	default:
 		lower_unsupported(L, s->span, s->unsupported.what ? s->unsupported.what : "this statement");

@@ -267,12 +267,27 @@ Cx math_ctanh(MB *b, Cx z)
 {
 	int d = mb_is64(b);
 	Ref one = mb_f(b, 1);
-	Ref tx = math_tanh(b, z.re), ty = math_tan(b, z.im);
-	Ref cx_ = mb_div(b, one, math_cosh(b, z.re));
-	Ref txty = mb_mul(b, tx, ty);
-	Ref den = mb_fma(b, txty, txty, one);
-	Ref re = mb_div(b, mb_mul(b, tx, mb_fma(b, ty, ty, one)), den);
-	Ref im = mb_mul(b, mb_mul(b, mb_div(b, ty, den), cx_), cx_);
+	Ref tx = math_tanh(b, z.re), ty = math_tan(b, z.im), ch = math_cosh(b, z.re);
+	/* float32: the parts combine in float64, as Numba's (whose literal 1 makes
+	 * them float64); in float32 the quotients add 4 ulps near tan's poles */
+	MB w = d ? *b : mb_new(b->L, SK_F64);
+	w.fast = b->fast;
+	if (!d) {
+		tx = mb_cvt(b, tx, SK_F32, SK_F64);
+		ty = mb_cvt(b, ty, SK_F32, SK_F64);
+		ch = mb_cvt(b, ch, SK_F32, SK_F64);
+	}
+	Ref onew = mb_f(&w, 1);
+	Ref cx_ = mb_div(&w, onew, ch);
+	Ref txty = mb_mul(&w, tx, ty);
+	Ref den = mb_fma(&w, txty, txty, onew);
+	Ref re = mb_div(&w, mb_mul(&w, tx, mb_fma(&w, ty, ty, onew)), den);
+	Ref im = mb_mul(&w, mb_mul(&w, mb_div(&w, ty, den), cx_), cx_);
+	if (!d) {
+		tx = mb_cvt(b, tx, SK_F64, SK_F32);
+		re = mb_cvt(b, re, SK_F64, SK_F32);
+		im = mb_cvt(b, im, SK_F64, SK_F32);
+	}
 	/* |x| large: (sign x, 4 sin y cos y e^-2|x|) */
 	Ref ax = mb_abs(b, z.re);
 	Ref big = mb_gt(b, ax, mb_f(b, d ? 354 : 44));

@@ -198,6 +198,10 @@ static void collect_body(Ctx *c, VarList *l, StmtList *b)
 			}
 			collect_body(c, l, &s->loop.orelse);
 			break;
+		case S_DEF:
+			if (s->nested.fn)
+				add_var(c, l, s->nested.fn->name, s->span);
+			break;
 		default:
 			break;
 		}
@@ -211,7 +215,9 @@ Const *scope_global(Scope *sc, const char *name, Span at)
 	for (int i = 0; i < sc->nglobals; i++)
 		if (strcmp(sc->globals[i].name, name) == 0)
 			return sc->globals[i].cv;
-	Const *cv = sema_resolve_global(sc->c, sc->func, name, at);
+	Const *cv = sema_captured(sc, name);
+	if (!cv)
+		cv = sema_resolve_global(sc->c, sc->func, name, at);
 	GlobalEnt g = {name, cv};
 	VEC_PUSH(sc->c, sc->globals, sc->nglobals, sc->capglobals, g);
 	return cv;
@@ -284,6 +290,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 	}
 	sema_rewrite_loops(sc);
 	sema_rewrite_unroll(sc);
+	sema_rewrite_stars(sc);
 	collect_body(c, &l, &def->body);
 	sp->vars = l.v;
 	sp->nvars = l.n;
@@ -604,9 +611,13 @@ Spec *sema_kernel(Ctx *c, const PjFunc *kernel, int nargs, Type **argtypes)
 	FuncDef *def = parse_function(c, src, kernel->name);
 	if ((c->dump & DUMP_AST) && c->dumpf)
 		ast_dump(c->dumpf, def);
-	if (def->has_varargs || def->star)
+	if (def->has_varargs)
 		err_at(c, def->span, "give the kernel a fixed list of parameters",
-		       "kernels with *args or **kwargs are not supported");
+		       "kernels with **kwargs or keyword-only parameters are not supported");
+	if (def->star)
+		err_at(c, def->span, "launch a kernel with a fixed list of parameters; one with *args can be called "
+		       "from another kernel",
+		       "a kernel with *args cannot be launched");
 	Spec *sp = new_spec(&S, def, kernel, !(c->opt && c->opt->target_cpu));   /* a CPU function returns */
 	Scope *sc = new_scope(&S, sp, NULL);
 	int np = def->nparams, required = 0;

@@ -59,6 +59,14 @@ typedef struct Template {
 	FuncDef *def;           /* parsed once, for the parameters of calls */
 } Template;
 
+/* A closure (sema_closure.c): the constants its captured names hold. */
+typedef struct Closure {
+	const PjFunc *func;
+	int n;
+	const char **names;
+	Const **vals;
+} Closure;
+
 struct Sema {
 	Ctx *c;
 	Spec **all;             /* every specialisation made, transient ones included */
@@ -66,6 +74,8 @@ struct Sema {
 	int nall, capall, capscopes;
 	Template *tmpl;
 	int ntmpl, captmpl;
+	Closure *closures;
+	int nclosures, capclosures;
 };
 
 /* sema.c */
@@ -86,6 +96,17 @@ void sema_rewrite_loops(Scope *sc);
  * (after sema_rewrite_loops, before the variables are collected) */
 void sema_rewrite_unroll(Scope *sc);
 const char *sema_user_name(Ctx *c, const char *name);   /* "x" of a copy's "x__pj_u3_1" */
+
+/* sema_star.c: f(*t), a tuple unpacked into a call's arguments: hoisted
+ * into a variable before typing, spread into t[0], t[1], ... once t's type
+ * is known (0 while it is not) */
+void sema_rewrite_stars(Scope *sc);
+int sema_spread_stars(Scope *sc, Expr *e);
+
+/* sema_closure.c: a def inside a function, a device function whose
+ * captured local names are constants (sema_captured: NULL if not one) */
+void sema_nested_def(Scope *sc, Stmt *s);
+Const *sema_captured(Scope *sc, const char *name);
 
 /* sema_stmt.c */
 int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */

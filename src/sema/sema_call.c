@@ -182,9 +182,11 @@ Type *type_attr(Scope *sc, Expr *e)
 static int type_args(Scope *sc, Expr *e)
 {
 	int known = 1;
-	for (int i = 0; i < e->call.nargs; i++)
-		if (!type_expr(sc, e->call.args[i]))
+	for (int i = 0; i < e->call.nargs; i++) {
+		Expr *a = e->call.args[i];
+		if (!type_expr(sc, a->kind == E_STARRED ? a->bin.a : a))
 			known = 0;
+	}
 	for (int i = 0; i < e->call.nkw; i++)
 		if (!type_expr(sc, e->call.kwargs[i]))
 			known = 0;
@@ -1055,7 +1057,7 @@ static const char *def_hint(Scope *sc, const PjFunc *f, FuncDef *def)
 	for (int i = 0; i < def->nparams; i++)
 		s = arena_printf(sc->c->arena, "%s%s%s%s", s, i ? ", " : "", def->params[i].name,
 		                 def->params[i].defval ? "=..." : "");
-	return arena_printf(sc->c->arena, "the function is defined as %s(%s)", f->name, s);
+	return arena_printf(sc->c->arena, "the function is defined as %s(%s)", def->name, s);
 }
 
 /* A call of a function whose last parameter (of np) is *args: the
@@ -1069,7 +1071,7 @@ static void pack_star(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 	for (int k = 0; k < e->call.nkw; k++)
 		if (strcmp(e->call.kwnames[k], star) == 0)
 			err_at(c, e->call.kwargs[k]->span, def_hint(sc, f, def), "%s() got an unexpected keyword argument '%s'",
-			       f->name, star);
+			       def->name, star);
 	int extra = n > fixed ? n - fixed : 0;
 	Expr *t = arena_alloc(c->arena, sizeof *t);
 	t->kind = E_TUPLE;
@@ -1110,7 +1112,7 @@ static void order_args(Scope *sc, Expr *e, const PjFunc *f, FuncDef *def)
 {
 	Ctx *c = sc->c;
 	int np = def->nparams;
-	const char *name = f->name;
+	const char *name = def->name;   /* a closure's PjFunc name carries its place (sema_closure.c) */
 	if (def->has_varargs)
 		err_at(c, def->span, "give the device function a fixed list of parameters",
 		       "device functions with *args or **kwargs are not supported");
@@ -1240,6 +1242,11 @@ Type *type_call(Scope *sc, Expr *e)
 	Ctx *c = sc->c;
 	e->call.intrin = 0;
 	e->call.spec = NULL;
+	if (!sema_spread_stars(sc, e)) {
+		type_expr(sc, e->call.fn);
+		type_args(sc, e);
+		return set(e, NULL, NULL);
+	}
 	if (e->call.fn->kind == E_ATTR && strcmp(e->call.fn->attr.name, "conjugate") == 0) {
 		Type *ot = type_expr(sc, e->call.fn->attr.obj);
 		if (!ot)

@@ -636,11 +636,16 @@ static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
 	Type *a = l->ty, *b = r->ty;
 	int an = a->kind == TY_NONE, bn = b->kind == TY_NONE;
 	if (op == OP_IS || op == OP_ISNOT) {
-		if (!an && !bn)
-			err_at(c, e->span, "use == and != to compare numbers",
-			       "'is' is only supported for comparisons with None in kernels");
-		int same = an && bn;
-		return bool_const(c, op == OP_IS ? same : !same);
+		/* Numba's rule: values of one immutable type are the same object when
+		 * they are equal; values of different types never are */
+		if (an || bn || !ty_equal(a, b))
+			return bool_const(c, (an && bn) == (op == OP_IS));
+		if (a->kind == TY_ARRAY || a->kind == TY_RECORD)
+			err_at(c, e->span, "compare the elements with ==, or test 'is None'",
+			       "'is' between arrays or records is not supported in kernels");
+		if (a->kind != TY_SCALAR && a->kind != TY_TUPLE)
+			return bool_const(c, op == OP_IS);   /* one static value per type: the same one */
+		return compare_pair(sc, e, op == OP_IS ? OP_EQ : OP_NE, l, r);
 	}
 	if (op == OP_IN || op == OP_NOTIN)
 		return contains(sc, e, op, l, r);
@@ -1176,6 +1181,8 @@ Type *type_expr(Scope *sc, Expr *e)
 	case E_LAMBDA:
 		err_at(c, e->span, "define a @cuda.jit(device=True) function and call it instead",
 		       "lambda functions are not supported in kernels");
+	case E_STARRED:
+		ICE(c, "*x outside a call's arguments (the parser makes it only there; type_call spreads it)");
 	default: /* E_UNSUPPORTED */
 		err_at(c, e->span,
 		       "kernels work on arrays passed as arguments, numbers and tuples; for a per-thread "

@@ -141,8 +141,13 @@ static int builtin_call(Rw *w, const Expr *e, const char *which)
 	if (is_assigned(&def->body, which))
 		return 0;
 	Const *cv = scope_global(sc, which, e->span);
-	return cv->kind == PJ_V_INTRIN && !cv->ty && cv->s && strncmp(cv->s, "the builtin ", 12) == 0 &&
+	int builtin = cv->kind == PJ_V_INTRIN && !cv->ty && cv->s && strncmp(cv->s, "the builtin ", 12) == 0 &&
 	       strncmp(cv->s + 12, which, strlen(which)) == 0;
+	for (int i = 0; builtin && i < e->call.nargs; i++)
+		if (e->call.args[i]->kind == E_STARRED)
+			err_at(sc->c, e->call.args[i]->span, "name the iterables: zip(t[0], t[1])",
+			       "%s() in a for loop takes its iterables written out, not unpacked from a tuple", which);
+	return builtin;
 }
 
 /* An iterable of the loop: its length and its element at index k. */

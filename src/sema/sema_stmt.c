@@ -478,8 +478,13 @@ static int type_stmt(Scope *sc, Stmt *s)
 		return 1;
 	}
 	case S_DEF:
-		err_at(c, s->span, "define the function at module level with @cuda.jit(device=True) and call it",
-		       "nested functions ('def' inside a kernel) are not supported");
+		if (s->nested.fn) {
+			sema_nested_def(sc, s);
+			return 0;
+		}
+		err_at(c, s->span, "drop the decorator: a def inside a kernel is compiled with it, or define the "
+		       "function at module level with @cuda.jit(device=True)",
+		       "a decorated function inside a kernel is not supported");
 	case S_UNSUPPORTED:
 	default:
 		err_at(c, s->span, unsupported_hint(s->unsupported.what), "'%s' statements are not supported in kernels",

@@ -423,6 +423,9 @@ const char *ty_str_of(Ctx *c, const Type *t)
 	case TY_RANGE:
 		return arena_printf(A, "range(%s)", ty_str_of(c, t->elem));
 	case TY_FUNC:
+		if (t->func && t->func->name && strchr(t->func->name, '@'))   /* a closure: "NAME@OFF[...]" */
+			return arena_printf(A, "function(%.*s)", (int)(strchr(t->func->name, '@') - t->func->name),
+			                    t->func->name);
 		return arena_printf(A, "function(%s)", t->func && t->func->name ? t->func->name : "?");
 	case TY_EXC:
 		return arena_printf(A, "class(%s)", t->name);

@@ -494,7 +494,7 @@ TEST(parse_atoms)
 	CHECK_STR_EQ(expr_of("a[-1:, i]"), "(subscript (name a) (tuple (slice (unary - (int 1)) _ _) (name i)))");
 	CHECK_STR_EQ(expr_of("f(a, b=1, c=d)"), "(call (name f) (name a) (kw b (int 1)) (kw c (name d)))");
 	CHECK_STR_EQ(expr_of("f(*a, **k)"),
-		"(call (name f) (unsupported \"*args argument unpacking\") (unsupported \"**kwargs argument unpacking\"))");
+		"(call (name f) (starred (name a)) (unsupported \"**kwargs argument unpacking\"))");
 	CHECK_STR_EQ(expr_of("f(x for x in y)"), "(call (name f) (unsupported \"generator expression\"))");
 	CHECK_STR_EQ(expr_of("([1, 2], [x for x in y if x], {}, {1: 2}, {1, 2}, {k: v for k, v in d}, {x for x in y})"),
 		"(tuple (unsupported \"list display\") (unsupported \"list comprehension\") (unsupported \"dict display\") "

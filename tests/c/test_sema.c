@@ -638,8 +638,8 @@ TEST(errors_names_and_statements)
 	CHECK_STR_CONTAINS(e, "hint: kernels can use");
 	e = err_of("def k(a):\n    with a:\n        pass\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "k.py:11:9: error: 'with' statements are not supported in kernels");
-	e = err_of("def k(a):\n    def inner():\n        pass\n", "k", "float32[:]");
-	CHECK_STR_CONTAINS(e, "nested functions ('def' inside a kernel) are not supported");
+	e = err_of("def k(a):\n    @cuda.jit\n    def inner():\n        pass\n", "k", "float32[:]");
+	CHECK_STR_CONTAINS(e, "a decorated function inside a kernel is not supported");
 	e = err_of("def k(a):\n    f = lambda x: x\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "lambda functions are not supported in kernels");
 	e = err_of("def k(a):\n    x = [1, 2]\n", "k", "float32[:]");
@@ -661,7 +661,7 @@ TEST(errors_names_and_statements)
 	CHECK_STR_CONTAINS(e, "k.py:11:16: error: name 'sum' refers to the builtin sum(), which kernels cannot use yet");
 	CHECK_STR_CONTAINS(e, "hint: add the values up in a loop");
 	e = err_of("def k(a):\n    a[0] = max(*a)\n", "k", "float32[:]");
-	CHECK_STR_CONTAINS(e, "*args argument unpacking is not supported in kernels");
+	CHECK_STR_CONTAINS(e, "*array(float32, 1d, A): kernels unpack only tuples into a call's arguments");
 	e = err_of("def k(a):\n    raise\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "a bare 'raise' is not supported");
 	CHECK_STR_CONTAINS(err_of("def k(a, n=3):\n    a[0] = n\n", "k", "float32[:]"), "(no error)");

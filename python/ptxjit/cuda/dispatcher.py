@@ -398,9 +398,9 @@ class CUDADispatcher(_core.Dispatcher):
         code = getattr(py_func, "__code__", None)
         if code is None:
             raise TypeError("cuda.jit needs a Python function, not %s" % type(py_func).__name__)
-        if code.co_flags & (0x08 if device else 0x0C) or code.co_kwonlyargcount:
-            raise TypeError("kernel %r: *args, **kwargs and keyword-only parameters are not supported; "
-                            "kernels take a fixed list of positional parameters" % py_func.__name__)
+        if code.co_flags & 0x08 or code.co_kwonlyargcount:
+            raise TypeError("kernel %r: **kwargs and keyword-only parameters are not supported; "
+                            "kernels take positional parameters and a last *args" % py_func.__name__)
         options = dict(options or {})
         self.py_func = py_func
         self.__name__ = py_func.__name__

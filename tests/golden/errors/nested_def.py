@@ -1,4 +1,4 @@
-# A function defined inside a kernel.
+# A decorated function defined inside a kernel.
 # sig: void(float32[::1])
 # error: def
 # line: 12
@@ -9,6 +9,7 @@ from ptxjit import cuda
 
 @cuda.jit
 def k(x):
+    @cuda.jit(device=True)
     def helper(v):
         return v + 1
     x[0] = helper(x[0])

@@ -1,4 +1,4 @@
-# A call with *args.
+# A call with **kwargs.
 # sig: void(float32[::1])
 # error: *
 # line: 18
@@ -15,4 +15,4 @@ def add(a, b):
 @cuda.jit
 def k(x):
     t = (1.0, 2.0)
-    x[0] = add(*t)
+    x[0] = add(**t)
