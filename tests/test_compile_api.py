@@ -145,7 +145,7 @@ def test_record_make_c_struct(rng):
     from ptxjit import types
     rec = types.Record.make_c_struct([("x", types.float32), ("n", types.int64), ("c", types.complex64)])
     assert isinstance(rec, types.Record) and not isinstance(np.dtype(np.float32), types.Record)
-    assert rec.fields["n"][1] == 8 and rec.itemsize == 24       # aligned as a C compiler does
+    assert rec.fields["n"][1] == 8 and rec.size == 24           # aligned as a C compiler does
     assert types.from_dtype(rec) == rec
     with pytest.raises(TypeError, match="structured NumPy dtype"):
         types.Record()

@@ -341,5 +341,6 @@ int record_kind(ModState *st, PyObject *dtype);        /* -1 with an exception *
 const char *record_name(ModState *st, int kind);      /* the Numba spelling */
 PyObject *record_sig(PyObject *dtype);                 /* new str, or NULL with an exception */
 int is_record_dtype(PyObject *dtype);                  /* a NumPy dtype with fields */
+int is_record_type(PyObject *obj);                     /* a ptxjit.types.Record; -1 with an exception */
 
 #endif
