@@ -17,6 +17,13 @@ Running on the GPU:
     CudaDriverError        the driver refused an operation (a RuntimeError);
     CudaAPIError           its subclass for a failed driver call: .code is the
                            CUresult, .name its name (CUDA_ERROR_ILLEGAL_ADDRESS)
+    CudaLaunchError        a launch configuration the driver would refuse (a block
+                           beyond the kernel's launch_bounds or over 1024 threads,
+                           a grid too large), refused before the launch: a
+                           CudaAPIError named CUDA_ERROR_INVALID_VALUE, as the
+                           driver would return, and a ValueError
+    Where cuda.core (CUDA Python) is loaded, these CudaAPIErrors are also its
+    CUDAError, which numba-cuda's launches raise, so code that catches it works.
 
 Running on the simulator (PTXJIT_SIM=1):
     SimulatorError         base class (a RuntimeError)
@@ -28,7 +35,8 @@ Running on the simulator (PTXJIT_SIM=1):
                            (PTXJIT_SIM_CHECK=race)
 
 Launch arguments and configurations that are wrong raise TypeError or ValueError
-before anything reaches the device.
+(CudaLaunchError for those the driver would refuse) before anything reaches the
+device.
 
 Warnings, with Numba's names (also importable from ptxjit.core.errors, where
 numba.core.errors has them):
@@ -49,6 +57,7 @@ from ._core import (  # noqa: F401
     CudaSupportError,
     CudaDriverError,
     CudaAPIError,
+    CudaLaunchError,
     SimulatorError,
     SimIndexError,
     DeadlockError,
@@ -78,10 +87,29 @@ class SourceChangedError(TypingError):
     Python runs: it was edited after the module was imported."""
 
 
+_CUDA_CORE_CLASSES = {}
+
+
+def _with_cuda_core(cls):
+    """cls, or where cuda.core is loaded, its subclass that is also
+    cuda.core's CUDAError (made once per class); the extension raises driver
+    errors through it."""
+    import sys
+    base = getattr(sys.modules.get("cuda.core._utils.cuda_utils"), "CUDAError", None)
+    if not isinstance(base, type) or issubclass(cls, base):
+        return cls
+    sub = _CUDA_CORE_CLASSES.get(cls)
+    if sub is None:
+        sub = type(cls.__name__, (cls, base), {"__module__": cls.__module__, "__doc__": cls.__doc__,
+                                               "__qualname__": cls.__qualname__})
+        _CUDA_CORE_CLASSES[cls] = sub
+    return sub
+
+
 __all__ = [
     "TypingError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
     "InternalCompilerError",
-    "CudaSupportError", "CudaDriverError", "CudaAPIError",
+    "CudaSupportError", "CudaDriverError", "CudaAPIError", "CudaLaunchError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
     "UninitializedReadError", "RaceError",
     "NumbaWarning", "NumbaPerformanceWarning", "NumbaInvalidConfigWarning",

@@ -153,29 +153,33 @@ static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsign
 	return 0;
 }
 
+/* A configuration the driver would refuse with CUDA_ERROR_INVALID_VALUE is
+ * refused here, with a message that says why, as a CudaLaunchError. */
 static int check_config(DispatcherObject *d, const unsigned grid[3], const unsigned block[3])
 {
 	static const unsigned max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffff, 65535, 65535};
 	unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
 	if (threads > 1024) {
-		PyErr_Format(PyExc_ValueError, "kernel '%s': a block of (%u, %u, %u) is %llu threads; a block has at "
-		             "most 1024 threads", d->name, block[0], block[1], block[2], threads);
+		PyErr_Format(launch_error_class(d->st), "kernel '%s': a block of (%u, %u, %u) is %llu threads; a block "
+		             "has at most 1024 threads (CUDA_ERROR_INVALID_VALUE)", d->name, block[0], block[1], block[2],
+		             threads);
 		return -1;
 	}
 	if (d->max_threads > 0 && threads > (unsigned long long)d->max_threads) {
-		PyErr_Format(PyExc_ValueError, "kernel '%s': a block of (%u, %u, %u) is %llu threads; its launch_bounds "
-		             "allow at most %d", d->name, block[0], block[1], block[2], threads, d->max_threads);
+		PyErr_Format(launch_error_class(d->st), "kernel '%s': a block of (%u, %u, %u) is %llu threads; its "
+		             "launch_bounds allow at most %d (CUDA_ERROR_INVALID_VALUE)", d->name, block[0], block[1],
+		             block[2], threads, d->max_threads);
 		return -1;
 	}
 	for (int j = 0; j < 3; j++) {
 		if (block[j] > max_block[j]) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': block dimension %c is %u; the most is %u",
-			             d->name, "xyz"[j], block[j], max_block[j]);
+			PyErr_Format(launch_error_class(d->st), "kernel '%s': block dimension %c is %u; the most is %u "
+			             "(CUDA_ERROR_INVALID_VALUE)", d->name, "xyz"[j], block[j], max_block[j]);
 			return -1;
 		}
 		if (grid[j] > max_grid[j]) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': grid dimension %c is %u; the most is %u",
-			             d->name, "xyz"[j], grid[j], max_grid[j]);
+			PyErr_Format(launch_error_class(d->st), "kernel '%s': grid dimension %c is %u; the most is %u "
+			             "(CUDA_ERROR_INVALID_VALUE)", d->name, "xyz"[j], grid[j], max_grid[j]);
 			return -1;
 		}
 	}

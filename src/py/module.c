@@ -17,6 +17,12 @@
  *   CudaSupportError(RuntimeError)    no driver or no GPU
  *   CudaDriverError(RuntimeError)     the driver refused; CudaAPIError, a
  *                                     subclass, carries .code and .name
+ *   CudaLaunchError(CudaAPIError, ValueError)  a launch configuration the
+ *                                     driver would refuse, refused before it
+ *                                     (.name CUDA_ERROR_INVALID_VALUE)
+ * Where cuda.core is loaded, a CudaAPIError raised is also cuda.core's
+ * CUDAError (launch_error_class, ptxjit.errors._with_cuda_core), which is
+ * what numba-cuda's launches raise.
  *   SimulatorError(RuntimeError)      the simulator stopped a kernel;
  *                                     SimIndexError is also an IndexError;
  *                                     DeadlockError, TrapError,
@@ -122,12 +128,38 @@ int kind_of_format(const char *f, Py_ssize_t itemsize)
 
 /* ---------------------------------------------------------- errors */
 
-static PyObject *raise_with(PyObject *cls, const char *msg, int code, const char *name)
+/* cls, or where cuda.core is loaded its subclass that is also cuda.core's
+ * CUDAError (ptxjit.errors._with_cuda_core); a new reference. */
+static PyObject *with_cuda_core(PyObject *cls)
+{
+	PyObject *mods = PySys_GetObject("modules");
+	if (!mods || !PyDict_Check(mods) || !PyDict_GetItemString(mods, "cuda.core._utils.cuda_utils"))
+		return Py_NewRef(cls);
+	PyObject *errs = PyImport_ImportModule("ptxjit.errors");
+	PyObject *sub = errs ? PyObject_CallMethod(errs, "_with_cuda_core", "O", cls) : NULL;
+	Py_XDECREF(errs);
+	if (!sub) {
+		PyErr_Clear();
+		return Py_NewRef(cls);
+	}
+	return sub;
+}
+
+PyObject *launch_error_class(ModState *st)
+{
+	PyObject *cls = with_cuda_core(st->CudaLaunchError);
+	Py_DECREF(cls);            /* a subclass lives in ptxjit.errors' cache */
+	return cls;
+}
+
+static PyObject *raise_with(PyObject *base, const char *msg, int code, const char *name)
 {
 	PyObject *m = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
 	if (!m)
 		return NULL;
+	PyObject *cls = name ? with_cuda_core(base) : Py_NewRef(base);
 	PyObject *exc = PyObject_CallOneArg(cls, m);
+	Py_DECREF(cls);
 	Py_DECREF(m);
 	if (!exc)
 		return NULL;
@@ -814,6 +846,20 @@ static int module_exec(PyObject *m)
 	    !(st->SimulatorError = new_exc(m, "SimulatorError", PyExc_RuntimeError,
 	                                   "The simulator stopped a kernel.")))
 		return -1;
+	if (!(b2 = PyTuple_Pack(2, st->CudaAPIError, PyExc_ValueError)))
+		return -1;
+	st->CudaLaunchError = new_exc(m, "CudaLaunchError", b2,
+	                              "A launch configuration the driver would refuse (CUDA_ERROR_INVALID_VALUE), "
+	                              "refused before the launch.");
+	Py_DECREF(b2);
+	PyObject *code = PyLong_FromLong(1), *cname = PyUnicode_FromString("CUDA_ERROR_INVALID_VALUE");
+	int bad = !st->CudaLaunchError || !code || !cname ||
+	          PyObject_SetAttrString(st->CudaLaunchError, "code", code) ||
+	          PyObject_SetAttrString(st->CudaLaunchError, "name", cname);
+	Py_XDECREF(code);
+	Py_XDECREF(cname);
+	if (bad)
+		return -1;
 	if (!(b2 = PyTuple_Pack(2, st->SimulatorError, PyExc_IndexError)))
 		return -1;
 	st->SimIndexError = new_exc(m, "SimIndexError", b2,
@@ -883,6 +929,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->CudaSupportError);
 	Py_VISIT(st->CudaDriverError);
 	Py_VISIT(st->CudaAPIError);
+	Py_VISIT(st->CudaLaunchError);
 	Py_VISIT(st->SimulatorError);
 	Py_VISIT(st->SimIndexError);
 	Py_VISIT(st->DeadlockError);
@@ -916,6 +963,7 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->CudaSupportError);
 	Py_CLEAR(st->CudaDriverError);
 	Py_CLEAR(st->CudaAPIError);
+	Py_CLEAR(st->CudaLaunchError);
 	Py_CLEAR(st->SimulatorError);
 	Py_CLEAR(st->SimIndexError);
 	Py_CLEAR(st->DeadlockError);

@@ -80,7 +80,7 @@ typedef struct ModState {
 	int sim;
 	int gpu_compiled;          /* a kernel was compiled for the GPU (use_simulator refuses) */
 	PyObject *TypingError, *InternalCompilerError;
-	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError;
+	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError, *CudaLaunchError;
 	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
 	PyObject *UninitializedReadError, *RaceError;
 	PyObject *NumbaWarning, *NumbaPerformanceWarning, *NumbaInvalidConfigWarning;
@@ -140,6 +140,9 @@ PyObject *py_select_device(PyObject *m, PyObject *arg);
 PyObject *py_current_device(PyObject *m, PyObject *unused);
 /* Raises the Python exception for a runtime error; returns NULL. */
 PyObject *raise_rt(ModState *st, const RtErr *e);
+/* The class of a launch configuration the driver would refuse: CudaLaunchError
+ * (or its subclass that is also cuda.core's CUDAError); borrowed. */
+PyObject *launch_error_class(ModState *st);
 /* raise_rt for an error of a launch of kernel `name`: the message names the
  * kernel (prefixed "kernel 'name': " when the runtime's text does not). */
 PyObject *raise_rt_kernel(ModState *st, const RtErr *e, const char *name);

@@ -210,7 +210,11 @@ def _launch_bounds(lb, name):
     if lb is None:
         return (0, 0, 0)
     vals = lb if isinstance(lb, tuple) else (lb,)
-    if not 1 <= len(vals) <= 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+    if len(vals) > 3:
+        raise ValueError("kernel '%s': launch_bounds %r is too long. Got %d launch bounds: at most three are "
+                         "given (max threads per block, min blocks per multiprocessor, max blocks per cluster)"
+                         % (name, lb, len(vals)))
+    if not vals or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
         raise TypeError("kernel '%s': launch_bounds is an int or a tuple of one to three ints (max threads "
                         "per block, min blocks per multiprocessor, max blocks per cluster), not %r" % (name, lb))
     if not 1 <= vals[0] <= 1024 or any(v < 1 for v in vals[1:]):
