@@ -465,6 +465,7 @@ TRIGGERS = [
      ["k_store", "2000", "1024", "CUDA_ERROR_INVALID_VALUE"]),
     ("launch_bounds_exceeded", lambda: cuda.jit(launch_bounds=64)(k_store.py_func)[1, 128](_f32(), 1.0),
      "CudaLaunchError", ["k_store", "128 threads", "launch_bounds allow at most 64", "CUDA_ERROR_INVALID_VALUE"]),
+    ("opt_level_bad", lambda: cuda.config._OptLevel(7), "ValueError", ["optimisation level", "'max'", "7"]),
     ("launch_bounds_too_long", lambda: cuda.jit(launch_bounds=(128, 2, 4, 8))(k_store.py_func), "ValueError",
      ["k_store", "Got 4 launch bounds", "(128, 2, 4, 8)"]),
     ("launch_bounds_type", lambda: cuda.jit(launch_bounds="64")(k_store.py_func), "TypeError",

@@ -106,16 +106,30 @@ PyType_Spec Launcher_spec = {
 
 /* ------------------------------------------ parsing a configuration */
 
+/* The configuration o as a list, as Numba's messages show it ([2.0] for 2.0). */
+static PyObject *dims_list(PyObject *o)
+{
+	if (PyTuple_Check(o) || PyList_Check(o))
+		return PySequence_List(o);
+	PyObject *l = PyList_New(1);
+	if (l)
+		PyList_SET_ITEM(l, 0, Py_NewRef(o));
+	return l;
+}
+
 static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsigned out[3])
 {
 	out[0] = out[1] = out[2] = 1;
-	PyObject *items[3];
+	PyObject *items[3], *l;
 	Py_ssize_t n;
 	if (PyTuple_Check(o) || PyList_Check(o)) {
 		n = PySequence_Fast_GET_SIZE(o);
 		if (n < 1 || n > 3) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': the %s %R has %zd dimensions; it must be an int "
-			             "or a tuple of 1 to 3 ints", d->name, what, o, n);
+			if ((l = dims_list(o)))
+				PyErr_Format(PyExc_ValueError, "kernel '%s': the %s %R has %zd dimensions; it must be an int "
+				             "or a tuple of 1 to 3 ints (%sdim must be a sequence of 1, 2 or 3 integers, got %R)",
+				             d->name, what, o, n, what, l);
+			Py_XDECREF(l);
 			return -1;
 		}
 		for (Py_ssize_t j = 0; j < n; j++)
@@ -124,14 +138,20 @@ static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsign
 		n = 1;
 		items[0] = o;
 	} else {
-		PyErr_Format(PyExc_TypeError, "kernel '%s': the %s must be an int or a tuple of 1 to 3 ints, "
-		             "not %.100s", d->name, what, Py_TYPE(o)->tp_name);
+		if ((l = dims_list(o)))
+			PyErr_Format(PyExc_TypeError, "kernel '%s': the %s must be an int or a tuple of 1 to 3 ints, "
+			             "not %.100s (%sdim must be a sequence of integers, got %R)", d->name, what,
+			             Py_TYPE(o)->tp_name, what, l);
+		Py_XDECREF(l);
 		return -1;
 	}
 	for (Py_ssize_t j = 0; j < n; j++) {
 		if (!PyIndex_Check(items[j]) || PyBool_Check(items[j])) {
-			PyErr_Format(PyExc_TypeError, "kernel '%s': the %s %R holds a %.100s; it must be an int or a "
-			             "tuple of 1 to 3 ints", d->name, what, o, Py_TYPE(items[j])->tp_name);
+			if ((l = dims_list(o)))
+				PyErr_Format(PyExc_TypeError, "kernel '%s': the %s %R holds a %.100s; it must be an int or a "
+				             "tuple of 1 to 3 ints (%sdim must be a sequence of integers, got %R)", d->name,
+				             what, o, Py_TYPE(items[j])->tp_name, what, l);
+			Py_XDECREF(l);
 			return -1;
 		}
 		PyObject *ix = PyNumber_Index(items[j]);
@@ -472,8 +492,8 @@ static PyObject *Dispatcher_call(DispatcherObject *d, PyObject *args, PyObject *
 	if (d->is_device)
 		return PyErr_Format(PyExc_TypeError, "'%s' is a device function (device=True); call it from a "
 		                    "kernel, not from Python", d->name);
-	return PyErr_Format(PyExc_ValueError, "kernel '%s' was called without a launch configuration; launch "
-	                    "it as %s[blocks, threads](...)", d->name, d->name);
+	return PyErr_Format(PyExc_ValueError, "kernel '%s' was called without a launch configuration (launch "
+	                    "configuration was not specified); launch it as %s[blocks, threads](...)", d->name, d->name);
 }
 
 static PyMethodDef Dispatcher_methods[] = {
