@@ -391,7 +391,7 @@ UNREACHABLE = {
         "sema checks Dim3 attributes", ("dim3_w", "def k(a):\n    a[0] = cuda.blockIdx.w  #!\n", A),
         "%s has no attribute '%s'"),
     "%s() takes the number of dimensions 1, 2 or 3": (
-        "sema checks cuda.grid()'s argument", ("grid_var", "def k(a):\n    n = int(a[0])\n    i = cuda.grid(n)  #!\n", A),
+        "sema checks cuda.grid()'s argument", ("grid_four", "def k(a):\n    i = cuda.grid(4)  #!\n", A),
         "%s() takes a constant 1, 2 or 3"),
     "%s() of one argument needs a tuple": (
         "sema checks min and max of one argument", ("min_one", "def k(a):\n    a[0] = min(a[1])  #!\n", A),

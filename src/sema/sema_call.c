@@ -629,6 +629,11 @@ static Type *type_grid(Scope *sc, Expr *e, int in)
 	if (!const_int_value(a, &n) || n < 1 || n > 3) {
 		if (!a->cval && !sc->final)
 			return set(e, NULL, NULL);
+		if (!a->cval)
+			err_at(sc->c, a->span, "cuda.grid(1) gives an int; cuda.grid(2) and cuda.grid(3) give tuples: write "
+			                       "the number itself, or a global constant",
+			       "%s() takes a constant 1, 2 or 3, not a variable (RequireLiteralValue: the number of "
+			       "dimensions must be known when the kernel is compiled)", fname(in));
 		err_at(sc->c, a->span, "cuda.grid(1) gives an int; cuda.grid(2) and cuda.grid(3) give tuples",
 		       "%s() takes a constant 1, 2 or 3", fname(in));
 	}
