@@ -102,6 +102,25 @@ def test_specialize(rng):
     assert other is not sp and other.signatures == [("float64[::1]", "float64")]
 
 
+def test_one_signature_makes_a_specialized_kernel_and_a_list_does_not(rng):
+    # as in Numba: cuda.jit(sig) is specialized (its attribute getters give one value), cuda.jit([sig]) is not
+    def scale(x, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= k
+    one = cuda.jit("void(float32[::1], float32)")(scale)
+    listed = cuda.jit(["void(float32[::1], float32)"])(scale)
+    assert one.specialized and not listed.specialized
+    x = rng.random(64).astype(f32)
+    want = x * f32(3)
+    one[1, 64](x, 3)
+    np.testing.assert_array_equal(x, want)
+    listed[1, 64](x, 0.5)
+    np.testing.assert_array_equal(x, want * f32(0.5))
+    with pytest.raises(RuntimeError, match="already specialized"):
+        one.specialize(x, f32(2))
+
+
 def test_specialize_then_forall(rng):
     x, y = rng.random(50), rng.random(50)
     out = np.zeros(50)

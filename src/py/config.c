@@ -65,7 +65,23 @@ static PyObject *Launcher_dispatcher(LauncherObject *L, void *c)
 	return (PyObject *)L->d;
 }
 
+/* The arguments of the launch compiling its kernel on this thread
+ * (ptxjit.cuda.launchconfig), None at any other time, as Numba's. */
+static PyObject *Launcher_args(LauncherObject *L, void *c)
+{
+	PyObject *m = PyImport_ImportModule("ptxjit.cuda.launchconfig");
+	PyObject *cfg = m ? PyObject_CallMethod(m, "current_launch_config", NULL) : NULL;
+	Py_XDECREF(m);
+	if (!cfg || cfg == Py_None)
+		return cfg;
+	PyObject *a = PyObject_GetAttrString(cfg, "args");
+	Py_DECREF(cfg);
+	return a;
+}
+
 static PyGetSetDef Launcher_getset[] = {
+	{"args", (getter)Launcher_args, NULL, "the arguments of the launch compiling on this thread, else None",
+	 NULL},
 	{"griddim", (getter)Launcher_griddim, NULL, "blocks in the grid (x, y, z)", NULL},
 	{"blockdim", (getter)Launcher_blockdim, NULL, "threads in a block (x, y, z)", NULL},
 	{"sharedmem", (getter)Launcher_sharedmem, NULL, "bytes of dynamic shared memory", NULL},
