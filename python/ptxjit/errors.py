@@ -23,7 +23,9 @@ Running on the GPU:
                            CudaAPIError named CUDA_ERROR_INVALID_VALUE, as the
                            driver would return, and a ValueError
     Where cuda.core (CUDA Python) is loaded, these CudaAPIErrors are also its
-    CUDAError, which numba-cuda's launches raise, so code that catches it works.
+    CUDAError, which numba-cuda's launches raise, so code that catches it works;
+    likewise where Numba is loaded, a compile error (TypingError) is also
+    numba.core.errors.TypingError, as numba-cuda's are then.
 
 Running on the simulator (PTXJIT_SIM=1):
     SimulatorError         base class (a RuntimeError)
@@ -87,22 +89,35 @@ class SourceChangedError(TypingError):
     Python runs: it was edited after the module was imported."""
 
 
-_CUDA_CORE_CLASSES = {}
+# ptxjit's class -> (module, class) of a package whose code catches such
+# errors: numba-cuda's launches raise cuda.core's CUDAError, and its compile
+# errors are Numba's TypingError where Numba is installed.
+_FOREIGN = {"CudaAPIError": ("cuda.core._utils.cuda_utils", "CUDAError"),
+            "TypingError": ("numba.core.errors", "TypingError")}
+_FOREIGN_CLASSES = {}
 
 
-def _with_cuda_core(cls):
-    """cls, or where cuda.core is loaded, its subclass that is also
-    cuda.core's CUDAError (made once per class); the extension raises driver
-    errors through it."""
+def _foreign_class(cls):
+    """cls, or where the package of its _FOREIGN entry is loaded, its
+    subclass that is also that package's class (made once per class; the
+    extension raises through it, so code written for numba-cuda catches
+    ptxjit's errors)."""
     import sys
-    base = getattr(sys.modules.get("cuda.core._utils.cuda_utils"), "CUDAError", None)
+    for c in cls.__mro__:
+        entry = _FOREIGN.get(c.__name__) if c.__module__ == __name__ else None
+        if entry:
+            break
+    else:
+        return cls
+    base = getattr(sys.modules.get(entry[0]), entry[1], None)
     if not isinstance(base, type) or issubclass(cls, base):
         return cls
-    sub = _CUDA_CORE_CLASSES.get(cls)
+    sub = _FOREIGN_CLASSES.get(cls)
     if sub is None:
         sub = type(cls.__name__, (cls, base), {"__module__": cls.__module__, "__doc__": cls.__doc__,
-                                               "__qualname__": cls.__qualname__})
-        _CUDA_CORE_CLASSES[cls] = sub
+                                               "__qualname__": cls.__qualname__,
+                                               "__reduce__": lambda e: (cls, e.args, e.__dict__ or None)})
+        _FOREIGN_CLASSES[cls] = sub
     return sub
 
 

@@ -21,8 +21,9 @@
  *                                     driver would refuse, refused before it
  *                                     (.name CUDA_ERROR_INVALID_VALUE)
  * Where cuda.core is loaded, a CudaAPIError raised is also cuda.core's
- * CUDAError (launch_error_class, ptxjit.errors._with_cuda_core), which is
- * what numba-cuda's launches raise.
+ * CUDAError, which numba-cuda's launches raise, and where Numba is, a
+ * TypingError is also numba.core.errors.TypingError, which numba-cuda's
+ * compile errors are then (foreign_class, ptxjit.errors._foreign_class).
  *   SimulatorError(RuntimeError)      the simulator stopped a kernel;
  *                                     SimIndexError is also an IndexError;
  *                                     DeadlockError, TrapError,
@@ -128,15 +129,17 @@ int kind_of_format(const char *f, Py_ssize_t itemsize)
 
 /* ---------------------------------------------------------- errors */
 
-/* cls, or where cuda.core is loaded its subclass that is also cuda.core's
- * CUDAError (ptxjit.errors._with_cuda_core); a new reference. */
-static PyObject *with_cuda_core(PyObject *cls)
+/* cls, or where a package whose code catches errors like it is loaded
+ * (cuda.core, Numba) its subclass that is also that package's class
+ * (ptxjit.errors._foreign_class); a new reference. */
+static PyObject *foreign_class(PyObject *cls)
 {
 	PyObject *mods = PySys_GetObject("modules");
-	if (!mods || !PyDict_Check(mods) || !PyDict_GetItemString(mods, "cuda.core._utils.cuda_utils"))
+	if (!mods || !PyDict_Check(mods) || (!PyDict_GetItemString(mods, "cuda.core._utils.cuda_utils") &&
+	                                     !PyDict_GetItemString(mods, "numba.core.errors")))
 		return Py_NewRef(cls);
 	PyObject *errs = PyImport_ImportModule("ptxjit.errors");
-	PyObject *sub = errs ? PyObject_CallMethod(errs, "_with_cuda_core", "O", cls) : NULL;
+	PyObject *sub = errs ? PyObject_CallMethod(errs, "_foreign_class", "O", cls) : NULL;
 	Py_XDECREF(errs);
 	if (!sub) {
 		PyErr_Clear();
@@ -147,7 +150,7 @@ static PyObject *with_cuda_core(PyObject *cls)
 
 PyObject *launch_error_class(ModState *st)
 {
-	PyObject *cls = with_cuda_core(st->CudaLaunchError);
+	PyObject *cls = foreign_class(st->CudaLaunchError);
 	Py_DECREF(cls);            /* a subclass lives in ptxjit.errors' cache */
 	return cls;
 }
@@ -157,7 +160,7 @@ static PyObject *raise_with(PyObject *base, const char *msg, int code, const cha
 	PyObject *m = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
 	if (!m)
 		return NULL;
-	PyObject *cls = name ? with_cuda_core(base) : Py_NewRef(base);
+	PyObject *cls = foreign_class(base);
 	PyObject *exc = PyObject_CallOneArg(cls, m);
 	Py_DECREF(cls);
 	Py_DECREF(m);
