@@ -138,6 +138,8 @@ TRIGGERS = [
     # overloaded functions (ptxjit.extending)
     ("overload_declined", "def k(a):\n    a[0] = F(1)  #!\n", A, {"globals": {"F": declined}}),
     # device functions
+    ("dev_str_not_const", "def f(v):\n    return 1\n\ndef k(a):\n    s = 'a'\n    if a[1] > 0:\n"
+     "        s = 'b'\n    a[0] = f(s)  #!\n", A),
     ("dev_sig_argc", "def f(x, y=1):\n    return x\n\ndef k(a):\n    a[0] = f(1, 2)  #!\n", A,
      {"devsig": {"f": "float32(float32)"}}),
     ("dev_sig_convert", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(a)  #!\n", A,
@@ -153,7 +155,7 @@ TRIGGERS = [
     ("enumerate_bad_kw", "def k(a):\n    for i, v in enumerate(a, begin=1):  #!\n        a[i] = v\n", A),
     ("enumerate_no_args", "def k(a):\n    for i, v in enumerate():  #!\n        a[i] = v\n", A),
     ("zip_kw", "def k(a):\n    for u, v in zip(a, a, strict=True):  #!\n        a[0] = u\n", A),
-    ("dev_pass_str", "def f(x):\n    return 1\n\ndef k(a):\n    a[0] = f('s')  #!\n", A),
+    ("dev_pass_range", "def f(x):\n    return 1\n\ndef k(a):\n    a[0] = f(range(3))  #!\n", A),
     ("dev_kw_twice", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(1, x=2)  #!\n", A),
     ("dev_return_sig", "def f(x):\n    return (1, 2)  #!\n\ndef k(a):\n    a[0] = f(1.0)\n", A,
      {"devsig": {"f": "float32(float32)"}}),

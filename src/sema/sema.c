@@ -461,6 +461,8 @@ static int same_const(const Const *a, const Const *b)
 				return 0;
 		return 1;
 	}
+	if (a->kind == PJ_V_STR)
+		return a->s && b->s && strcmp(a->s, b->s) == 0;
 	return a->i == b->i;
 }
 
