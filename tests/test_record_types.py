@@ -135,3 +135,23 @@ def test_record_type_errors():
         types.Record.make_c_struct([("a", "x")])
     rec = types.Record.make_c_struct([("x", types.float32), ("p", types.Record(NESTED))])
     assert isinstance(rec, types.Record) and rec.offset("p") == 4
+
+
+def test_dtypes_that_differ_only_in_align_are_different_record_types(rng):
+    # NumPy's == ignores align=True; the Record type (and so the signature) does not
+    packed = np.dtype([("x", np.float16), ("y", np.float16)])
+    aligned = np.dtype([("x", np.float16), ("y", np.float16)], align=True)
+    assert packed == aligned and types.Record(packed) != types.Record(aligned)
+
+    def f(a, out):
+        out[0] = a[0].x + a[0].y
+
+    k1, k2 = cuda.jit(f), cuda.jit(f)
+    out = np.zeros(2)
+    for k, dt in ((k1, packed), (k2, aligned)):
+        a = np.zeros(1, dt)
+        a["x"], a["y"] = rng.uniform(-2, 2, 2)
+        k[1, 1](cuda.to_device(a), out)
+        assert out[0] == np.float64(a[0]["x"] + a[0]["y"])      # float16 + float16 is a float16
+    assert k1.signatures[0] != k2.signatures[0]
+    assert k1.signatures[0][0].endswith(";4;False)[::1]") and k2.signatures[0][0].endswith(";4;True)[::1]")

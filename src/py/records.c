@@ -10,10 +10,10 @@
  * launch path keys a signature with one byte per argument kind, so each
  * record dtype seen is numbered: kind K_RECORD + its index in
  * ModState.records, a list of (dtype, spelling).  Equal dtypes (same
- * names, formats, offsets and itemsize) get the same number.  Arrays of
- * records are arrays whose kind is a record kind; a record scalar
- * (numpy.void) is launched like a 0-d array of layout 'R' whose type is
- * the bare record (launch.c).
+ * names, formats, offsets, itemsize and align=True or not) get the same
+ * number.  Arrays of records are arrays whose kind is a record kind; a
+ * record scalar (numpy.void) is launched like a 0-d array of layout 'R'
+ * whose type is the bare record (launch.c).
  */
 #include "py.h"
 
@@ -62,6 +62,18 @@ PyObject *record_sig(PyObject *dtype)
 	return s;
 }
 
+/* NumPy's == of dtypes ignores align=True, which the Record type spells:
+ * 1 when a and b agree on it, 0 when not, -1 with an exception. */
+static int same_alignedness(PyObject *a, PyObject *b)
+{
+	PyObject *x = PyObject_GetAttrString(a, "isalignedstruct");
+	PyObject *y = x ? PyObject_GetAttrString(b, "isalignedstruct") : NULL;
+	int r = y ? PyObject_RichCompareBool(x, y, Py_EQ) : -1;
+	Py_XDECREF(x);
+	Py_XDECREF(y);
+	return r;
+}
+
 int record_kind(ModState *st, PyObject *dtype)
 {
 	if (!st->records && !(st->records = PyList_New(0)))
@@ -73,6 +85,8 @@ int record_kind(ModState *st, PyObject *dtype)
 		if (dt == dtype)
 			return K_RECORD + (int)i;
 		int eq = PyObject_RichCompareBool(dt, dtype, Py_EQ);
+		if (eq > 0)
+			eq = same_alignedness(dt, dtype);
 		if (eq < 0)
 			return -1;
 		if (eq)
