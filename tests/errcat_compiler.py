@@ -146,6 +146,8 @@ TRIGGERS = [
     # overloaded functions (ptxjit.extending)
     ("overload_declined", "def k(a):\n    a[0] = F(1)  #!\n", A, {"globals": {"F": declined}}),
     # device functions
+    ("dev_str_not_const", "def f(v):\n    return 1\n\ndef k(a):\n    s = 'a'\n    if a[1] > 0:\n"
+     "        s = 'b'\n    a[0] = f(s)  #!\n", A),
     ("dev_sig_argc", "def f(x, y=1):\n    return x\n\ndef k(a):\n    a[0] = f(1, 2)  #!\n", A,
      {"devsig": {"f": "float32(float32)"}}),
     ("dev_sig_convert", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(a)  #!\n", A,
@@ -164,7 +166,7 @@ TRIGGERS = [
     ("literal_unroll_args", "def k(a):\n    for x in cuda.literal_unroll((1,), (2,)):  #!\n        a[0] = x\n", A),
     ("literal_unroll_length", "def k(a):\n    for x in cuda.literal_unroll(a):  #!\n        a[0] = x\n", A),
     ("literal_unroll_value", "def k(a):\n    t = cuda.literal_unroll((1, 2))  #!\n    a[0] = t[0]\n", A),
-    ("dev_pass_str", "def f(x):\n    return 1\n\ndef k(a):\n    a[0] = f('s')  #!\n", A),
+    ("dev_pass_range", "def f(x):\n    return 1\n\ndef k(a):\n    a[0] = f(range(3))  #!\n", A),
     ("dev_kw_twice", "def f(x):\n    return x\n\ndef k(a):\n    a[0] = f(1, x=2)  #!\n", A),
     ("dev_return_sig", "def f(x):\n    return (1, 2)  #!\n\ndef k(a):\n    a[0] = f(1.0)\n", A,
      {"devsig": {"f": "float32(float32)"}}),
@@ -402,7 +404,7 @@ UNREACHABLE = {
         "sema checks Dim3 attributes", ("dim3_w", "def k(a):\n    a[0] = cuda.blockIdx.w  #!\n", A),
         "%s has no attribute '%s'"),
     "%s() takes the number of dimensions 1, 2 or 3": (
-        "sema checks cuda.grid()'s argument", ("grid_var", "def k(a):\n    n = int(a[0])\n    i = cuda.grid(n)  #!\n", A),
+        "sema checks cuda.grid()'s argument", ("grid_four", "def k(a):\n    i = cuda.grid(4)  #!\n", A),
         "%s() takes a constant 1, 2 or 3"),
     "%s() of one argument needs a tuple": (
         "sema checks min and max of one argument", ("min_one", "def k(a):\n    a[0] = min(a[1])  #!\n", A),

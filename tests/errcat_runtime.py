@@ -461,9 +461,13 @@ GPU = "gpu"       # needs a GPU (PTXJIT_TEST_GPU=1)
 
 TRIGGERS = [
     # launch configuration (src/py/config.c)
-    ("block_too_large", lambda: k_store[1, 2000](_f32(), 1.0), "ValueError", ["k_store", "2000", "1024"]),
+    ("block_too_large", lambda: k_store[1, 2000](_f32(), 1.0), "CudaLaunchError",
+     ["k_store", "2000", "1024", "CUDA_ERROR_INVALID_VALUE"]),
     ("launch_bounds_exceeded", lambda: cuda.jit(launch_bounds=64)(k_store.py_func)[1, 128](_f32(), 1.0),
-     "ValueError", ["k_store", "128 threads", "launch_bounds allow at most 64"]),
+     "CudaLaunchError", ["k_store", "128 threads", "launch_bounds allow at most 64", "CUDA_ERROR_INVALID_VALUE"]),
+    ("opt_level_bad", lambda: cuda.config._OptLevel(7), "ValueError", ["optimisation level", "'max'", "7"]),
+    ("launch_bounds_too_long", lambda: cuda.jit(launch_bounds=(128, 2, 4, 8))(k_store.py_func), "ValueError",
+     ["k_store", "Got 4 launch bounds", "(128, 2, 4, 8)"]),
     ("launch_bounds_type", lambda: cuda.jit(launch_bounds="64")(k_store.py_func), "TypeError",
      ["k_store", "launch_bounds", "'64'"]),
     ("launch_bounds_range", lambda: cuda.jit(launch_bounds=(4096, 1))(k_store.py_func), "ValueError",
@@ -483,8 +487,10 @@ TRIGGERS = [
     ("grid_four_dims", lambda: k_store[(1, 1, 1, 1), 32](_f32(), 1.0), "ValueError", ["k_store", "4 dimensions"]),
     ("grid_float", lambda: k_store[1.5, 32](_f32(), 1.0), "TypeError", ["k_store", "grid", "float"]),
     ("grid_holds_str", lambda: k_store[(1, "x"), 32](_f32(), 1.0), "TypeError", ["k_store", "str"]),
-    ("block_z_too_large", lambda: k_store[1, (1, 1, 128)](_f32(), 1.0), "ValueError", ["k_store", "dimension z"]),
-    ("grid_y_too_large", lambda: k_store[(1, 70000), 1](_f32(), 1.0), "ValueError", ["k_store", "grid dimension y"]),
+    ("block_z_too_large", lambda: k_store[1, (1, 1, 128)](_f32(), 1.0), "CudaLaunchError",
+     ["k_store", "dimension z", "CUDA_ERROR_INVALID_VALUE"]),
+    ("grid_y_too_large", lambda: k_store[(1, 70000), 1](_f32(), 1.0), "CudaLaunchError",
+     ["k_store", "grid dimension y", "CUDA_ERROR_INVALID_VALUE"]),
     ("config_one_element", lambda: k_store[1](_f32(), 1.0), "ValueError", ["k_store", "[grid, block]"]),
     ("shared_bytes_str", lambda: k_store[1, 8, 0, "x"](_f32(), 1.0), "TypeError", ["k_store", "bytes"]),
     ("shared_bytes_negative", lambda: k_store[1, 8, 0, -5](_f32(), 1.0), "ValueError", ["k_store", "-5"]),

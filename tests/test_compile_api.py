@@ -145,7 +145,7 @@ def test_record_make_c_struct(rng):
     from ptxjit import types
     rec = types.Record.make_c_struct([("x", types.float32), ("n", types.int64), ("c", types.complex64)])
     assert isinstance(rec, types.Record) and not isinstance(np.dtype(np.float32), types.Record)
-    assert rec.fields["n"][1] == 8 and rec.itemsize == 24       # aligned as a C compiler does
+    assert rec.fields["n"][1] == 8 and rec.size == 24           # aligned as a C compiler does
     assert types.from_dtype(rec) == rec
     with pytest.raises(TypeError, match="structured NumPy dtype"):
         types.Record()
@@ -215,3 +215,25 @@ def test_a_kernel_returning_a_value_is_a_type_error():
     with pytest.raises(TypingError) as e:
         cuda.compile_ptx(reads_no_attribute, "void(uint32[::1])")
     assert not isinstance(e.value, TypeError)
+
+
+def test_cuda_types_names_in_kernels(rng):
+    # numba.cuda.types is Numba's types namespace: its names are dtypes and casts in kernels too
+    @cuda.jit
+    def k(x, out16, out32, outi):
+        i = cuda.grid(1)
+        if i < x.size:
+            h = cuda.types.float16(x[i])
+            out16[i] = h * cuda.types.float16(2)
+            out32[i] = cuda.types.float32(x[i]) / 3
+            outi[i] = cuda.types.int32(x[i] * 10)
+            tmp = cuda.local.array(1, cuda.types.int16)
+            tmp[0] = outi[i]
+            outi[i] += tmp[0]
+
+    x = rng.uniform(-4, 4, 90)
+    o16, o32, oi = np.zeros(90, np.float16), np.zeros(90, np.float32), np.zeros(90, np.int32)
+    k[2, 64](x, o16, o32, oi)
+    np.testing.assert_array_equal(o16, x.astype(np.float16) * np.float16(2))
+    np.testing.assert_array_equal(o32, x.astype(np.float32) / np.float32(3))
+    np.testing.assert_array_equal(oi, 2 * (x * 10).astype(np.int32))

@@ -317,3 +317,49 @@ def test_recursion(load, rng):
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
     assert_ptx_assembles(KERNELS, 5)
+
+
+MODE = "scale"
+
+
+@cuda.jit(device=True, forceinline=True)
+def _pick(a, i, how):
+    if how == "scale":
+        a[i] = a[i] * 3
+    elif how != "keep":
+        a[i] = -a[i]
+
+
+def test_constant_strings_through_device_functions(rng):
+    # a string literal or a global string passed on is a constant of the callee: == and != on it fold,
+    # and each string gets its own specialisation (Numba's literal strings)
+    @cuda.jit
+    def k(a, b, c, d):
+        i = cuda.grid(1)
+        if i < a.size:
+            _pick(a, i, "scale")
+            _pick(b, i, "keep")
+            _pick(c, i, "negate")
+            _pick(d, i, MODE)
+
+    arrs = [rng.standard_normal(70) for _ in range(4)]
+    want = [arrs[0] * 3, arrs[1].copy(), -arrs[2], arrs[3] * 3]
+    k[2, 64](*arrs)
+    for got, w in zip(arrs, want):
+        np.testing.assert_array_equal(got, w)
+
+
+def test_a_string_that_is_not_a_constant_cannot_be_passed():
+    def f(v):
+        return 1
+
+    dev = cuda.jit(device=True)(f)
+
+    def k(a):
+        s = "a"
+        if a[1] > 0:
+            s = "b"
+        a[0] = dev(s)
+
+    with pytest.raises(TypingError, match="must be a constant known when the kernel is compiled"):
+        cuda.jit("void(float32[::1])")(k)

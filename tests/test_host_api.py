@@ -190,6 +190,30 @@ def test_config_from_the_environment(tmp_path):
     assert any("NUMBA_CUDA_DEBUGINFO='yes'" in w for w in res["warnings"])
 
 
+def test_opt_level_setting(tmp_path):
+    from ptxjit.cuda import config
+    assert isinstance(config.OPT, config._OptLevel) and config.OPT == 3
+    for v, want in ((0, 0), (2, 2), ("1", 1), ("max", 3)):
+        o = config._OptLevel(v)
+        assert o == want and isinstance(o, int) and o.is_opt_max == (v == "max")
+    assert repr(config._OptLevel("max")) == "_OptLevel('max')"
+    for bad in (4, -1, "fast", 1.5, True):
+        with pytest.raises(ValueError, match="0, 1, 2, 3 or 'max'"):
+            config._OptLevel(bad)
+    res, _ = child(CONFIG, tmp_path, PTXJIT_SIM="1", NUMBA_OPT="max")
+    assert res["opt"] == 3 and res["warnings"] == []
+    res, _ = child(CONFIG, tmp_path, PTXJIT_SIM="1", NUMBA_OPT="7")
+    assert res["opt"] == 3 and len(res["warnings"]) == 1 and "NUMBA_OPT='7'" in res["warnings"][0]
+    # OPT = _OptLevel(0) makes opt=False the default of @cuda.jit, as NUMBA_OPT=0 does
+    old = config.OPT
+    try:
+        config.OPT = config._OptLevel(0)
+        k = cuda.jit(lambda a: None)
+        assert k.targetoptions["opt"] is False
+    finally:
+        config.OPT = old
+
+
 def test_environment_silences_performance_warnings(tmp_path):
     res, _ = child(RUN_KERNEL, tmp_path, PTXJIT_SIM="1")
     assert res["ok"] and len(res["warnings"]) == 2, res

@@ -262,3 +262,18 @@ def test_warp_bits_catalogue(load, rng):
     neg = x64 <= 0
     np.testing.assert_array_equal(r64[neg], [exact_fma(v, 2.0, v) for v in x64[neg]])
     assert ulp_diff(r64[~neg], cbrt_ref(x64[~neg]), np.float64).max() <= 1
+
+
+def _grid_of(x):
+    cuda.grid(x)
+
+
+def _gridsize_of(x):
+    cuda.gridsize(x)
+
+
+@pytest.mark.parametrize("fn, name", [(_grid_of, "cuda.grid"), (_gridsize_of, "cuda.gridsize")])
+def test_grid_of_a_variable_is_refused_in_numbas_words_too(fn, name):
+    with pytest.raises(TypingError, match=r"%s\(\) takes a constant 1, 2 or 3, not a variable "
+                                          r"\(RequireLiteralValue" % name.replace(".", r"\.")):
+        cuda.jit("void(int32)")(fn)

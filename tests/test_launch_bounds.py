@@ -7,7 +7,7 @@ PTXJIT_TEST_GPU=1 python3 -m pytest -q tests/test_launch_bounds.py
 import numpy as np
 import pytest
 
-from ptxjit import cuda
+from ptxjit import cuda, errors
 
 
 def fill(a):
@@ -50,6 +50,28 @@ def test_a_larger_block_is_refused():
     assert not a.any()
     k[4, 64](a)
     np.testing.assert_array_equal(a, np.arange(256) * 2)
+
+
+def test_a_refused_launch_is_a_driver_error_named_invalid_value():
+    # the driver returns CUDA_ERROR_INVALID_VALUE for such a launch; it is refused before it, as that
+    k = cuda.jit(launch_bounds=128)(fill)
+    a = np.zeros(256)
+    for grid, block in ((1, 256), (1, 2048), (1, (1, 1, 128)), ((1, 70000), 1)):
+        with pytest.raises(errors.CudaLaunchError, match="CUDA_ERROR_INVALID_VALUE") as info:
+            k[grid, block](a)
+        e = info.value
+        assert isinstance(e, errors.CudaAPIError) and isinstance(e, ValueError)
+        assert (e.code, e.name) == (1, "CUDA_ERROR_INVALID_VALUE")
+    assert not a.any()
+
+
+def test_a_refused_launch_is_cuda_cores_error_where_it_is_loaded():
+    core = pytest.importorskip("cuda.core._utils.cuda_utils")
+    k = cuda.jit(launch_bounds=64)(fill)
+    with pytest.raises(core.CUDAError, match="CUDA_ERROR_INVALID_VALUE") as info:
+        k[1, 128](np.zeros(128))
+    assert isinstance(info.value, errors.CudaLaunchError)
+    assert type(info.value).__name__ == "CudaLaunchError"
 
 
 @pytest.mark.parametrize("bad, exc", [((), TypeError), ((1, 2, 3, 4), ValueError), ("128", TypeError),

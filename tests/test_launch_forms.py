@@ -102,6 +102,25 @@ def test_specialize(rng):
     assert other is not sp and other.signatures == [("float64[::1]", "float64")]
 
 
+def test_one_signature_makes_a_specialized_kernel_and_a_list_does_not(rng):
+    # as in Numba: cuda.jit(sig) is specialized (its attribute getters give one value), cuda.jit([sig]) is not
+    def scale(x, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= k
+    one = cuda.jit("void(float32[::1], float32)")(scale)
+    listed = cuda.jit(["void(float32[::1], float32)"])(scale)
+    assert one.specialized and not listed.specialized
+    x = rng.random(64).astype(f32)
+    want = x * f32(3)
+    one[1, 64](x, 3)
+    np.testing.assert_array_equal(x, want)
+    listed[1, 64](x, 0.5)
+    np.testing.assert_array_equal(x, want * f32(0.5))
+    with pytest.raises(RuntimeError, match="already specialized"):
+        one.specialize(x, f32(2))
+
+
 def test_specialize_then_forall(rng):
     x, y = rng.random(50), rng.random(50)
     out = np.zeros(50)
@@ -266,6 +285,24 @@ def test_bad_configurations(config, exc, match):
 def test_unconfigured_call():
     with pytest.raises(ValueError, match=r"without a launch configuration.*axpy\[blocks, threads\]"):
         axpy(1.0, np.zeros(1), np.zeros(1), np.zeros(1))
+    typed = cuda.jit("void(int32)")(lambda x: None)
+    with pytest.raises(ValueError, match="launch configuration was not specified"):   # Numba's words too
+        typed(0)
+
+
+@pytest.mark.parametrize("config,exc,numbas", [
+    (((1, 2, 3, 4), (5, 6)), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, got [1, 2, 3, 4]"),
+    (((1, 2), [3, 4, 5, 6]), ValueError, "blockdim must be a sequence of 1, 2 or 3 integers, got [3, 4, 5, 6]"),
+    ((2.0, 3), TypeError, "griddim must be a sequence of integers, got [2.0]"),
+    ((2, 3.0), TypeError, "blockdim must be a sequence of integers, got [3.0]"),
+    (((2, "x"), 3), TypeError, "griddim must be a sequence of integers, got [2, 'x']"),
+])
+def test_bad_configurations_say_it_in_numbas_words_too(config, exc, numbas):
+    # code written against Numba matches its messages; ptxjit's own come first
+    with pytest.raises(exc) as ei:
+        axpy[config]
+    msg = str(ei.value)
+    assert msg.startswith("kernel 'axpy': the ") and numbas in msg
 
 
 def test_too_much_shared_memory(on_gpu):

@@ -111,3 +111,37 @@ def test_compile_for_args_compiles_for_the_argument_types():
 
     k = add._compile_for_args(np.zeros(1, np.float32), np.float32(1))
     assert k is add.overloads[("float32[::1]", "float32")]
+
+
+def test_a_launchers_args_are_those_of_the_launch_compiling_on_this_thread():
+    @cuda.jit
+    def put(x, v):
+        x[0] = v
+
+    configured = put[1, 1]
+    barrier = threading.Barrier(2)
+    seen, errors = [], []
+    orig = put._compile_for_args
+
+    def wrapped(*args, **kws):
+        try:
+            barrier.wait(timeout=10)          # both threads compile at once
+            seen.append((threading.get_ident(), configured.args))
+        except BaseException as e:            # noqa: BLE001
+            errors.append(e)
+            raise
+        return orig(*args, **kws)
+    put._compile_for_args = wrapped
+    rng = np.random.default_rng(5)
+    arrays = [np.zeros(1, np.int32), np.zeros(1, np.float64)]
+    vals = [int(rng.integers(1, 100)), float(rng.uniform(1, 2))]
+    assert configured.args is None
+    threads = [threading.Thread(target=lambda a=a, v=v: configured(a, v)) for a, v in zip(arrays, vals)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=20)
+    assert not errors and len(seen) == 2
+    assert {id(args[0]) for _, args in seen} == {id(a) for a in arrays}
+    assert configured.args is None
+    assert arrays[0][0] == vals[0] and arrays[1][0] == vals[1]

@@ -117,8 +117,8 @@ def test_no_signature_fits_lists_them_all():
         run(call_f, 1.5j, 2.5j)
     text = str(e.value)
     line = call_f.py_func.__code__.co_firstlineno + 2
-    assert re.search(r"test_overloads\.py:%d:14: error: no declared signature of add\(\) takes "
-                     r"\(complex128, complex128\)" % line, text), text
+    assert re.search(r"test_overloads\.py:%d:14: error: Invalid use of type add\(\) with parameters "
+                     r"\(complex128, complex128\): no declared signature of add\(\) takes them" % line, text), text
     assert '"float32(float32, float32)" and "int32(int32, int32)"' in text
     assert "out[0] = add_f(x, y)\n" in text and "\n                 ^~~~~~~~~~~" in text
 
@@ -237,5 +237,6 @@ def n_nomatch(a):
 
 
 def test_njit_no_signature_fits():
-    with pytest.raises(TypingError, match=r'no declared signature of nsub\(\) takes \(complex128, complex128\)'):
+    with pytest.raises(TypingError, match=r'Invalid use of type nsub\(\) with parameters '
+                                         r'\(complex128, complex128\): no declared signature of nsub'):
         n_nomatch(1j)

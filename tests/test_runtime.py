@@ -845,6 +845,23 @@ def test_fake_driver_launch_packs_parameters(fake_driver, tmp_path):
     assert res["regs"] == 32
 
 
+def test_fake_driver_attributes_of_a_specialized_kernel(fake_driver, tmp_path):
+    # a kernel made for one signature gives one value, one made for a list a dict by signature (Numba's rule)
+    res = run_fake("""
+        def f(x):
+            x[0] = 1.0
+        one = cuda.jit("void(float32[::1])")(f)
+        listed = cuda.jit(["void(float32[::1])", "void(float64[::1])"])(f)
+        result["one"] = one.get_regs_per_thread()
+        result["one_smem"] = one.get_shared_mem_per_block()
+        result["listed"] = sorted(str(k) for k in listed.get_regs_per_thread())
+        result["listed_one"] = listed.get_regs_per_thread("void(float64[::1])")
+    """, fake_driver, tmp_path)
+    assert "raised" not in res, res
+    assert res["one"] == 32 and isinstance(res["one_smem"], int)
+    assert res["listed"] == ["('float32[::1]',)", "('float64[::1]',)"] and res["listed_one"] == 32
+
+
 def test_fake_driver_numpy_arguments(fake_driver, tmp_path):
     res = run_fake("""
         @cuda.jit

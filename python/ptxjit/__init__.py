@@ -85,18 +85,20 @@ def guvectorize(*args, **kwargs):
 def from_dtype(dtype):
     """Numba's from_dtype: the type of a NumPy dtype's elements in kernels:
     ptxjit's number type of that name (float32), or for a structured dtype
-    the dtype itself, a record type."""
+    its record type (types.Record)."""
     from .cuda.records import from_dtype as _from_dtype
     return _from_dtype(dtype)
 
 
 def as_dtype(typ):
     """Numba's as_dtype, from_dtype's inverse: the NumPy dtype of a number
-    type (float32 -> dtype('float32')); a NumPy dtype is returned as it is."""
+    type (float32 -> dtype('float32')) or record type; a NumPy dtype is
+    returned as it is."""
     import numpy as np
-    if isinstance(typ, NumberType):
+    from .types import Record
+    if isinstance(typ, (NumberType, Record)):
         return typ.dtype
     if isinstance(typ, np.dtype):
         return typ
-    raise NotImplementedError("%r has no NumPy dtype: as_dtype takes number types (float32, int64, ...)"
-                              % (typ,))
+    raise NotImplementedError("%r has no NumPy dtype: as_dtype takes number types (float32, int64, ...) "
+                              "and record types" % (typ,))

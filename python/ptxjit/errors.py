@@ -19,6 +19,15 @@ Running on the GPU:
     CudaDriverError        the driver refused an operation (a RuntimeError);
     CudaAPIError           its subclass for a failed driver call: .code is the
                            CUresult, .name its name (CUDA_ERROR_ILLEGAL_ADDRESS)
+    CudaLaunchError        a launch configuration the driver would refuse (a block
+                           beyond the kernel's launch_bounds or over 1024 threads,
+                           a grid too large), refused before the launch: a
+                           CudaAPIError named CUDA_ERROR_INVALID_VALUE, as the
+                           driver would return, and a ValueError
+    Where cuda.core (CUDA Python) is loaded, these CudaAPIErrors are also its
+    CUDAError, which numba-cuda's launches raise, so code that catches it works;
+    likewise where Numba is loaded, a compile error (TypingError) is also
+    numba.core.errors.TypingError, as numba-cuda's are then.
 
 Running on the simulator (PTXJIT_SIM=1):
     SimulatorError         base class (a RuntimeError)
@@ -30,7 +39,8 @@ Running on the simulator (PTXJIT_SIM=1):
                            (PTXJIT_SIM_CHECK=race)
 
 Launch arguments and configurations that are wrong raise TypeError or ValueError
-before anything reaches the device.
+(CudaLaunchError for those the driver would refuse) before anything reaches the
+device.
 
 Warnings, with Numba's names (also importable from ptxjit.core.errors, where
 numba.core.errors has them):
@@ -52,6 +62,7 @@ from ._core import (  # noqa: F401
     CudaSupportError,
     CudaDriverError,
     CudaAPIError,
+    CudaLaunchError,
     SimulatorError,
     SimIndexError,
     DeadlockError,
@@ -81,10 +92,42 @@ class SourceChangedError(TypingError):
     Python runs: it was edited after the module was imported."""
 
 
+# ptxjit's class -> (module, class) of a package whose code catches such
+# errors: numba-cuda's launches raise cuda.core's CUDAError, and its compile
+# errors are Numba's TypingError where Numba is installed.
+_FOREIGN = {"CudaAPIError": ("cuda.core._utils.cuda_utils", "CUDAError"),
+            "TypingError": ("numba.core.errors", "TypingError")}
+_FOREIGN_CLASSES = {}
+
+
+def _foreign_class(cls):
+    """cls, or where the package of its _FOREIGN entry is loaded, its
+    subclass that is also that package's class (made once per class; the
+    extension raises through it, so code written for numba-cuda catches
+    ptxjit's errors)."""
+    import sys
+    for c in cls.__mro__:
+        entry = _FOREIGN.get(c.__name__) if c.__module__ == __name__ else None
+        if entry:
+            break
+    else:
+        return cls
+    base = getattr(sys.modules.get(entry[0]), entry[1], None)
+    if not isinstance(base, type) or issubclass(cls, base):
+        return cls
+    sub = _FOREIGN_CLASSES.get(cls)
+    if sub is None:
+        sub = type(cls.__name__, (cls, base), {"__module__": cls.__module__, "__doc__": cls.__doc__,
+                                               "__qualname__": cls.__qualname__,
+                                               "__reduce__": lambda e: (cls, e.args, e.__dict__ or None)})
+        _FOREIGN_CLASSES[cls] = sub
+    return sub
+
+
 __all__ = [
     "TypingError", "KernelTypeError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
     "InternalCompilerError",
-    "CudaSupportError", "CudaDriverError", "CudaAPIError",
+    "CudaSupportError", "CudaDriverError", "CudaAPIError", "CudaLaunchError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
     "UninitializedReadError", "RaceError",
     "NumbaWarning", "NumbaPerformanceWarning", "NumbaInvalidConfigWarning",

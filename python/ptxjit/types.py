@@ -35,6 +35,28 @@ class Type:
         raise TypeError("%s() takes types to make a signature" % self.name)
 
 
+def _array_type(elt, index):
+    """The array type `elt[index]` spells: float32[:, ::1] is a C-contiguous
+    2-d array of float32, rec[::1] a 1-d one of records."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    layout = "A"
+    for pos, s in enumerate(index):
+        if not isinstance(s, slice) or s.start is not None or s.stop is not None:
+            raise TypeError("array types are spelled with slices: %s[:], %s[::1], %s[:, ::1]"
+                            % (elt.name, elt.name, elt.name))
+        if s.step is not None:
+            if s.step != 1:
+                raise TypeError("only ::1 marks the contiguous dimension of an array type")
+            if pos == len(index) - 1:
+                layout = "C"
+            elif pos == 0:
+                layout = "F"
+            else:
+                raise TypeError("::1 goes on the first (F order) or last (C order) dimension")
+    return ArrayType(elt, len(index), layout)
+
+
 class NumberType(Type):
     """A scalar type: `float32`.  `np_name` is NumPy's name for its dtype."""
     __slots__ = ("np_name",)
@@ -44,23 +66,7 @@ class NumberType(Type):
         self.np_name = np_name
 
     def __getitem__(self, index):
-        if not isinstance(index, tuple):
-            index = (index,)
-        layout = "A"
-        for pos, s in enumerate(index):
-            if not isinstance(s, slice) or s.start is not None or s.stop is not None:
-                raise TypeError("array types are spelled with slices: %s[:], %s[::1], %s[:, ::1]"
-                                % (self.name, self.name, self.name))
-            if s.step is not None:
-                if s.step != 1:
-                    raise TypeError("only ::1 marks the contiguous dimension of an array type")
-                if pos == len(index) - 1:
-                    layout = "C"
-                elif pos == 0:
-                    layout = "F"
-                else:
-                    raise TypeError("::1 goes on the first (F order) or last (C order) dimension")
-        return ArrayType(self, len(index), layout)
+        return _array_type(self, index)
 
     def __call__(self, *args):
         if args and all(isinstance(a, Type) for a in args):
@@ -243,19 +249,85 @@ class RawPointer(Type):
     __slots__ = ()
 
 
-class _RecordClass(type):
-    def __instancecheck__(cls, obj):
-        return getattr(obj, "fields", None) is not None and hasattr(obj, "isalignedstruct")
+class RecordField(tuple):
+    """One field of a record type: (type, offset), as .type and .offset."""
+    __slots__ = ()
+
+    def __new__(cls, type, offset):
+        return tuple.__new__(cls, (type, offset))
+
+    type = property(lambda self: self[0])
+    offset = property(lambda self: self[1])
 
 
-class Record(metaclass=_RecordClass):
-    """Numba's record type.  ptxjit's record type is the structured NumPy
-    dtype itself (from_dtype(dt) is dt), so isinstance(dt, types.Record)
-    holds for a structured dtype, and make_c_struct builds one."""
+class NestedArray(Type):
+    """The type of a record field that is an array: nestedarray(int32, (2, 3))."""
+    __slots__ = ("dtype", "shape")
 
-    def __new__(cls, *args, **kwargs):
-        raise TypeError("a record type is a structured NumPy dtype: use types.Record.make_c_struct"
-                        "([(name, type), ...]) or numpy.dtype([...], align=True)")
+    def __init__(self, dtype, shape):
+        Type.__init__(self, "nestedarray(%s, (%s%s))" % (dtype, ", ".join(str(n) for n in shape),
+                                                         "," if len(shape) == 1 else ""))
+        self.dtype = dtype
+        self.shape = tuple(shape)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+
+class Record(Type):
+    """Numba's record type: the type of the elements of a NumPy structured
+    dtype, Record(numpy.dtype([("x", "f4"), ("n", "i4")], align=True)) or
+    from_dtype of that dtype.  Its name is Numba's spelling, which signatures
+    use; rec[::1] is the type of a C-contiguous 1-d array of these records.
+    .dtype is the NumPy dtype (so numpy.zeros(4, rec) works), .fields maps
+    each name to (type, offset), .size is the size in bytes."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, *args):
+        import numpy
+        dt = None
+        if len(args) == 1:
+            try:
+                dt = numpy.dtype(args[0])
+            except TypeError:
+                dt = None
+        if dt is None or dt.fields is None:
+            raise TypeError("Record(dtype) takes a structured NumPy dtype (numpy.dtype([(name, type), ...], "
+                            "align=True)), or use types.Record.make_c_struct([(name, type), ...]); not %s"
+                            % ", ".join(repr(a) for a in args))
+        from .cuda.records import record_sig
+        Type.__init__(self, record_sig(dt))
+        self.dtype = dt
+
+    def __getitem__(self, index):
+        return _array_type(self, index)
+
+    @property
+    def fields(self):
+        out = {}
+        for name in self.dtype.names:
+            fdt, off = self.dtype.fields[name][:2]
+            if fdt.subdtype is not None:
+                t = NestedArray(from_dtype(fdt.subdtype[0]), fdt.subdtype[1])
+            else:
+                t = from_dtype(fdt)
+            out[name] = RecordField(t, off)
+        return out
+
+    @property
+    def size(self):
+        return self.dtype.itemsize
+
+    @property
+    def aligned(self):
+        return bool(self.dtype.isalignedstruct)
+
+    def typeof(self, name):
+        return self.fields[name].type
+
+    def offset(self, name):
+        return self.fields[name].offset
 
     @staticmethod
     def make_c_struct(name_types):
@@ -265,11 +337,11 @@ class Record(metaclass=_RecordClass):
         fields = []
         for name, t in name_types:
             dt = t if isinstance(t, numpy.dtype) else getattr(t, "dtype", None)
-            if dt is None:
+            if not isinstance(dt, numpy.dtype):
                 raise TypeError("make_c_struct: field %r has type %r, which is not a number or record type"
                                 % (name, t))
             fields.append((name, dt))
-        return numpy.dtype(fields, align=True)
+        return Record(numpy.dtype(fields, align=True))
 
 
 class Literal(Type):
@@ -382,7 +454,8 @@ complex_domain = frozenset([complex64, complex128])               # noqa: F821
 number_domain = real_domain | integer_domain | complex_domain
 
 __all__ += ["void", "none", "voidptr", "Type", "NumberType", "Number", "Boolean", "Integer", "Float", "Complex",
-            "NoneType", "BaseTuple", "UniTuple", "Tuple", "CPointer", "RawPointer", "Record", "ArrayType", "Array",
+            "NoneType", "BaseTuple", "UniTuple", "Tuple", "CPointer", "RawPointer", "Record", "RecordField",
+            "NestedArray", "ArrayType", "Array",
             "Signature", "number_types", "from_dtype", "Literal", "IntegerLiteral", "BooleanLiteral", "literal",
             "unliteral", "signed_domain", "unsigned_domain", "integer_domain",
             "real_domain", "complex_domain", "number_domain"]

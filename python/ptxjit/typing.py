@@ -49,7 +49,7 @@ def typeof(value):
         return types.float64
     if isinstance(value, complex):
         return types.complex128
-    if isinstance(value, np.generic) and not isinstance(value, np.void):
+    if isinstance(value, np.generic) and (not isinstance(value, np.void) or value.dtype.fields is not None):
         return types.from_dtype(value.dtype)
     if isinstance(value, np.ndarray):
         return types.ArrayType(types.from_dtype(value.dtype), value.ndim,

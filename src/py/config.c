@@ -65,7 +65,23 @@ static PyObject *Launcher_dispatcher(LauncherObject *L, void *c)
 	return (PyObject *)L->d;
 }
 
+/* The arguments of the launch compiling its kernel on this thread
+ * (ptxjit.cuda.launchconfig), None at any other time, as Numba's. */
+static PyObject *Launcher_args(LauncherObject *L, void *c)
+{
+	PyObject *m = PyImport_ImportModule("ptxjit.cuda.launchconfig");
+	PyObject *cfg = m ? PyObject_CallMethod(m, "current_launch_config", NULL) : NULL;
+	Py_XDECREF(m);
+	if (!cfg || cfg == Py_None)
+		return cfg;
+	PyObject *a = PyObject_GetAttrString(cfg, "args");
+	Py_DECREF(cfg);
+	return a;
+}
+
 static PyGetSetDef Launcher_getset[] = {
+	{"args", (getter)Launcher_args, NULL, "the arguments of the launch compiling on this thread, else None",
+	 NULL},
 	{"griddim", (getter)Launcher_griddim, NULL, "blocks in the grid (x, y, z)", NULL},
 	{"blockdim", (getter)Launcher_blockdim, NULL, "threads in a block (x, y, z)", NULL},
 	{"sharedmem", (getter)Launcher_sharedmem, NULL, "bytes of dynamic shared memory", NULL},
@@ -106,16 +122,30 @@ PyType_Spec Launcher_spec = {
 
 /* ------------------------------------------ parsing a configuration */
 
+/* The configuration o as a list, as Numba's messages show it ([2.0] for 2.0). */
+static PyObject *dims_list(PyObject *o)
+{
+	if (PyTuple_Check(o) || PyList_Check(o))
+		return PySequence_List(o);
+	PyObject *l = PyList_New(1);
+	if (l)
+		PyList_SET_ITEM(l, 0, Py_NewRef(o));
+	return l;
+}
+
 static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsigned out[3])
 {
 	out[0] = out[1] = out[2] = 1;
-	PyObject *items[3];
+	PyObject *items[3], *l;
 	Py_ssize_t n;
 	if (PyTuple_Check(o) || PyList_Check(o)) {
 		n = PySequence_Fast_GET_SIZE(o);
 		if (n < 1 || n > 3) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': the %s %R has %zd dimensions; it must be an int "
-			             "or a tuple of 1 to 3 ints", d->name, what, o, n);
+			if ((l = dims_list(o)))
+				PyErr_Format(PyExc_ValueError, "kernel '%s': the %s %R has %zd dimensions; it must be an int "
+				             "or a tuple of 1 to 3 ints (%sdim must be a sequence of 1, 2 or 3 integers, got %R)",
+				             d->name, what, o, n, what, l);
+			Py_XDECREF(l);
 			return -1;
 		}
 		for (Py_ssize_t j = 0; j < n; j++)
@@ -124,14 +154,20 @@ static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsign
 		n = 1;
 		items[0] = o;
 	} else {
-		PyErr_Format(PyExc_TypeError, "kernel '%s': the %s must be an int or a tuple of 1 to 3 ints, "
-		             "not %.100s", d->name, what, Py_TYPE(o)->tp_name);
+		if ((l = dims_list(o)))
+			PyErr_Format(PyExc_TypeError, "kernel '%s': the %s must be an int or a tuple of 1 to 3 ints, "
+			             "not %.100s (%sdim must be a sequence of integers, got %R)", d->name, what,
+			             Py_TYPE(o)->tp_name, what, l);
+		Py_XDECREF(l);
 		return -1;
 	}
 	for (Py_ssize_t j = 0; j < n; j++) {
 		if (!PyIndex_Check(items[j]) || PyBool_Check(items[j])) {
-			PyErr_Format(PyExc_TypeError, "kernel '%s': the %s %R holds a %.100s; it must be an int or a "
-			             "tuple of 1 to 3 ints", d->name, what, o, Py_TYPE(items[j])->tp_name);
+			if ((l = dims_list(o)))
+				PyErr_Format(PyExc_TypeError, "kernel '%s': the %s %R holds a %.100s; it must be an int or a "
+				             "tuple of 1 to 3 ints (%sdim must be a sequence of integers, got %R)", d->name,
+				             what, o, Py_TYPE(items[j])->tp_name, what, l);
+			Py_XDECREF(l);
 			return -1;
 		}
 		PyObject *ix = PyNumber_Index(items[j]);
@@ -153,29 +189,33 @@ static int parse_dims(DispatcherObject *d, PyObject *o, const char *what, unsign
 	return 0;
 }
 
+/* A configuration the driver would refuse with CUDA_ERROR_INVALID_VALUE is
+ * refused here, with a message that says why, as a CudaLaunchError. */
 static int check_config(DispatcherObject *d, const unsigned grid[3], const unsigned block[3])
 {
 	static const unsigned max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffff, 65535, 65535};
 	unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
 	if (threads > 1024) {
-		PyErr_Format(PyExc_ValueError, "kernel '%s': a block of (%u, %u, %u) is %llu threads; a block has at "
-		             "most 1024 threads", d->name, block[0], block[1], block[2], threads);
+		PyErr_Format(launch_error_class(d->st), "kernel '%s': a block of (%u, %u, %u) is %llu threads; a block "
+		             "has at most 1024 threads (CUDA_ERROR_INVALID_VALUE)", d->name, block[0], block[1], block[2],
+		             threads);
 		return -1;
 	}
 	if (d->max_threads > 0 && threads > (unsigned long long)d->max_threads) {
-		PyErr_Format(PyExc_ValueError, "kernel '%s': a block of (%u, %u, %u) is %llu threads; its launch_bounds "
-		             "allow at most %d", d->name, block[0], block[1], block[2], threads, d->max_threads);
+		PyErr_Format(launch_error_class(d->st), "kernel '%s': a block of (%u, %u, %u) is %llu threads; its "
+		             "launch_bounds allow at most %d (CUDA_ERROR_INVALID_VALUE)", d->name, block[0], block[1],
+		             block[2], threads, d->max_threads);
 		return -1;
 	}
 	for (int j = 0; j < 3; j++) {
 		if (block[j] > max_block[j]) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': block dimension %c is %u; the most is %u",
-			             d->name, "xyz"[j], block[j], max_block[j]);
+			PyErr_Format(launch_error_class(d->st), "kernel '%s': block dimension %c is %u; the most is %u "
+			             "(CUDA_ERROR_INVALID_VALUE)", d->name, "xyz"[j], block[j], max_block[j]);
 			return -1;
 		}
 		if (grid[j] > max_grid[j]) {
-			PyErr_Format(PyExc_ValueError, "kernel '%s': grid dimension %c is %u; the most is %u",
-			             d->name, "xyz"[j], grid[j], max_grid[j]);
+			PyErr_Format(launch_error_class(d->st), "kernel '%s': grid dimension %c is %u; the most is %u "
+			             "(CUDA_ERROR_INVALID_VALUE)", d->name, "xyz"[j], grid[j], max_grid[j]);
 			return -1;
 		}
 	}
@@ -468,8 +508,8 @@ static PyObject *Dispatcher_call(DispatcherObject *d, PyObject *args, PyObject *
 	if (d->is_device)
 		return PyErr_Format(PyExc_TypeError, "'%s' is a device function (device=True); call it from a "
 		                    "kernel, not from Python", d->name);
-	return PyErr_Format(PyExc_ValueError, "kernel '%s' was called without a launch configuration; launch "
-	                    "it as %s[blocks, threads](...)", d->name, d->name);
+	return PyErr_Format(PyExc_ValueError, "kernel '%s' was called without a launch configuration (launch "
+	                    "configuration was not specified); launch it as %s[blocks, threads](...)", d->name, d->name);
 }
 
 static PyMethodDef Dispatcher_methods[] = {

@@ -732,6 +732,15 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 				return -1;
 		} else if (nd_type_named(Py_TYPE(obj), "numpy.generic")) {
 			return numpy_scalar(obj, out, arena);
+		} else if ((t = is_record_type(obj)) != 0) {
+			PyObject *sig = t < 0 ? NULL : PyObject_Str(obj);
+			Py_ssize_t n;
+			const char *s = sig ? PyUnicode_AsUTF8AndSize(sig, &n) : NULL;
+			out->kind = PJ_V_DTYPE;
+			out->s = s ? copy_str(arena, s, n) : NULL;
+			Py_XDECREF(sig);
+			if (!s)
+				return -1;
 		} else {
 			int e = enum_kind(obj);
 			if (e < 0)

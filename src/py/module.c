@@ -19,6 +19,13 @@
  *   CudaSupportError(RuntimeError)    no driver or no GPU
  *   CudaDriverError(RuntimeError)     the driver refused; CudaAPIError, a
  *                                     subclass, carries .code and .name
+ *   CudaLaunchError(CudaAPIError, ValueError)  a launch configuration the
+ *                                     driver would refuse, refused before it
+ *                                     (.name CUDA_ERROR_INVALID_VALUE)
+ * Where cuda.core is loaded, a CudaAPIError raised is also cuda.core's
+ * CUDAError, which numba-cuda's launches raise, and where Numba is, a
+ * TypingError is also numba.core.errors.TypingError, which numba-cuda's
+ * compile errors are then (foreign_class, ptxjit.errors._foreign_class).
  *   SimulatorError(RuntimeError)      the simulator stopped a kernel;
  *                                     SimIndexError is also an IndexError;
  *                                     DeadlockError, TrapError,
@@ -124,12 +131,40 @@ int kind_of_format(const char *f, Py_ssize_t itemsize)
 
 /* ---------------------------------------------------------- errors */
 
-static PyObject *raise_with(PyObject *cls, const char *msg, int code, const char *name)
+/* cls, or where a package whose code catches errors like it is loaded
+ * (cuda.core, Numba) its subclass that is also that package's class
+ * (ptxjit.errors._foreign_class); a new reference. */
+static PyObject *foreign_class(PyObject *cls)
+{
+	PyObject *mods = PySys_GetObject("modules");
+	if (!mods || !PyDict_Check(mods) || (!PyDict_GetItemString(mods, "cuda.core._utils.cuda_utils") &&
+	                                     !PyDict_GetItemString(mods, "numba.core.errors")))
+		return Py_NewRef(cls);
+	PyObject *errs = PyImport_ImportModule("ptxjit.errors");
+	PyObject *sub = errs ? PyObject_CallMethod(errs, "_foreign_class", "O", cls) : NULL;
+	Py_XDECREF(errs);
+	if (!sub) {
+		PyErr_Clear();
+		return Py_NewRef(cls);
+	}
+	return sub;
+}
+
+PyObject *launch_error_class(ModState *st)
+{
+	PyObject *cls = foreign_class(st->CudaLaunchError);
+	Py_DECREF(cls);            /* a subclass lives in ptxjit.errors' cache */
+	return cls;
+}
+
+static PyObject *raise_with(PyObject *base, const char *msg, int code, const char *name)
 {
 	PyObject *m = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
 	if (!m)
 		return NULL;
+	PyObject *cls = foreign_class(base);
 	PyObject *exc = PyObject_CallOneArg(cls, m);
+	Py_DECREF(cls);
 	Py_DECREF(m);
 	if (!exc)
 		return NULL;
@@ -821,7 +856,23 @@ static int module_exec(PyObject *m)
 	st->KernelTypeError = new_exc(m, "KernelTypeError", b2,
 	                              "A kernel's source is wrong in a way Numba reports as a TypeError (it returns a value).");
 	Py_DECREF(b2);
-	if (!st->KernelTypeError || !(b2 = PyTuple_Pack(2, st->SimulatorError, PyExc_IndexError)))
+	if (!st->KernelTypeError)
+		return -1;
+	if (!(b2 = PyTuple_Pack(2, st->CudaAPIError, PyExc_ValueError)))
+		return -1;
+	st->CudaLaunchError = new_exc(m, "CudaLaunchError", b2,
+	                              "A launch configuration the driver would refuse (CUDA_ERROR_INVALID_VALUE), "
+	                              "refused before the launch.");
+	Py_DECREF(b2);
+	PyObject *code = PyLong_FromLong(1), *cname = PyUnicode_FromString("CUDA_ERROR_INVALID_VALUE");
+	int bad = !st->CudaLaunchError || !code || !cname ||
+	          PyObject_SetAttrString(st->CudaLaunchError, "code", code) ||
+	          PyObject_SetAttrString(st->CudaLaunchError, "name", cname);
+	Py_XDECREF(code);
+	Py_XDECREF(cname);
+	if (bad)
+		return -1;
+	if (!(b2 = PyTuple_Pack(2, st->SimulatorError, PyExc_IndexError)))
 		return -1;
 	st->SimIndexError = new_exc(m, "SimIndexError", b2,
 	                            "A kernel accessed an array out of its bounds (simulator).");
@@ -891,6 +942,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->CudaSupportError);
 	Py_VISIT(st->CudaDriverError);
 	Py_VISIT(st->CudaAPIError);
+	Py_VISIT(st->CudaLaunchError);
 	Py_VISIT(st->SimulatorError);
 	Py_VISIT(st->SimIndexError);
 	Py_VISIT(st->DeadlockError);
@@ -925,6 +977,7 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->CudaSupportError);
 	Py_CLEAR(st->CudaDriverError);
 	Py_CLEAR(st->CudaAPIError);
+	Py_CLEAR(st->CudaLaunchError);
 	Py_CLEAR(st->SimulatorError);
 	Py_CLEAR(st->SimIndexError);
 	Py_CLEAR(st->DeadlockError);

@@ -81,7 +81,7 @@ typedef struct ModState {
 	int gpu_compiled;          /* a kernel was compiled for the GPU (use_simulator refuses) */
 	PyObject *TypingError, *InternalCompilerError;
 	PyObject *KernelTypeError;       /* TypingError and TypeError: what Numba raises as TypeError */
-	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError;
+	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError, *CudaLaunchError;
 	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
 	PyObject *UninitializedReadError, *RaceError;
 	PyObject *NumbaWarning, *NumbaPerformanceWarning, *NumbaInvalidConfigWarning;
@@ -141,6 +141,9 @@ PyObject *py_select_device(PyObject *m, PyObject *arg);
 PyObject *py_current_device(PyObject *m, PyObject *unused);
 /* Raises the Python exception for a runtime error; returns NULL. */
 PyObject *raise_rt(ModState *st, const RtErr *e);
+/* The class of a launch configuration the driver would refuse: CudaLaunchError
+ * (or its subclass that is also cuda.core's CUDAError); borrowed. */
+PyObject *launch_error_class(ModState *st);
 /* raise_rt for an error of a launch of kernel `name`: the message names the
  * kernel (prefixed "kernel 'name': " when the runtime's text does not). */
 PyObject *raise_rt_kernel(ModState *st, const RtErr *e, const char *name);
@@ -350,5 +353,6 @@ const char *record_name(ModState *st, int kind);      /* the Numba spelling */
 PyObject *record_sig(PyObject *dtype);                 /* new str, or NULL with an exception */
 int is_record_dtype(PyObject *dtype);                  /* a NumPy dtype with fields */
 int is_charseq_dtype(PyObject *dtype);                 /* |S<n> or <U<n>: a record kind too */
+int is_record_type(PyObject *obj);                     /* a ptxjit.types.Record; -1 with an exception */
 
 #endif

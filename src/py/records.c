@@ -50,6 +50,20 @@ int is_record_dtype(PyObject *dtype)
 	return r;
 }
 
+int is_record_type(PyObject *obj)
+{
+	PyObject *m = PyImport_ImportModule("ptxjit.types");
+	if (!m)
+		return -1;
+	PyObject *cls = PyObject_GetAttrString(m, "Record");
+	Py_DECREF(m);
+	if (!cls)
+		return -1;
+	int r = PyObject_IsInstance(obj, cls);
+	Py_DECREF(cls);
+	return r;
+}
+
 PyObject *record_sig(PyObject *dtype)
 {
 	PyObject *m = PyImport_ImportModule("ptxjit.cuda.records");

@@ -162,6 +162,8 @@ Const *resolve_member(Ctx *c, const char *module, const char *attr)
 			if (strcmp(attr, alias[i][0]) == 0)
 				attr = alias[i][1];
 	}
+	if (strcmp(module, "cuda") == 0 && strcmp(attr, "types") == 0)   /* numba.cuda.types */
+		return module_const(c, "numba.types");
 	const char *q = arena_printf(c->arena, "%s.%s", module, attr);
 	if (is_namespace(q) && strcmp(module, "numba") != 0)
 		return module_const(c, q);

@@ -460,7 +460,8 @@ static int pick_signature(Ctx *c, const PjFunc *f, int nargs, Type **argtypes, S
 		list = arena_printf(c->arena, "%s%s\"%s\"", list, i == 0 ? "" : i == n - 1 ? " and " : ", ", f->sigs[i]);
 	err_at(c, at, arena_printf(c->arena, "%s() is declared for %s; pass arguments that convert to one of them, "
 	                           "or declare a signature for these", f->name, list),
-	       "no declared signature of %s() takes (%s)", f->name, args);
+	       "Invalid use of type %s() with parameters (%s): no declared signature of %s() takes them", f->name,
+	       args, f->name);
 }
 
 static int same_const(const Const *a, const Const *b)
@@ -477,6 +478,8 @@ static int same_const(const Const *a, const Const *b)
 				return 0;
 		return 1;
 	}
+	if (a->kind == PJ_V_STR)
+		return a->s && b->s && strcmp(a->s, b->s) == 0;
 	return a->i == b->i;
 }
 

@@ -631,6 +631,11 @@ static Type *type_grid(Scope *sc, Expr *e, int in)
 	if (!const_int_value(a, &n) || n < 1 || n > 3) {
 		if (!a->cval && !sc->final)
 			return set(e, NULL, NULL);
+		if (!a->cval)
+			err_at(sc->c, a->span, "cuda.grid(1) gives an int; cuda.grid(2) and cuda.grid(3) give tuples: write "
+			                       "the number itself, or a global constant",
+			       "%s() takes a constant 1, 2 or 3, not a variable (RequireLiteralValue: the number of "
+			       "dimensions must be known when the kernel is compiled)", fname(in));
 		err_at(sc->c, a->span, "cuda.grid(1) gives an int; cuda.grid(2) and cuda.grid(3) give tuples",
 		       "%s() takes a constant 1, 2 or 3", fname(in));
 	}
@@ -1003,7 +1008,7 @@ static int passable(const Type *t)
 {
 	switch (t->kind) {
 	case TY_SCALAR: case TY_ARRAY: case TY_NONE: case TY_DTYPE: case TY_FUNC: case TY_INTRIN:
-	case TY_RECORD:
+	case TY_RECORD: case TY_STR:
 		return 1;
 	case TY_TUPLE:
 		for (int i = 0; i < t->n; i++)
@@ -1030,6 +1035,8 @@ static int literal_value(const Const *v)
 		return 0;
 	if (v->kind == PJ_V_INT || v->kind == PJ_V_BOOL)
 		return v->ty->kind == TY_SCALAR;
+	if (v->kind == PJ_V_STR)
+		return v->ty->kind == TY_STR && v->s;
 	if (v->kind != PJ_V_TUPLE || v->ty->kind != TY_TUPLE || v->n == 0)
 		return 0;
 	for (int i = 0; i < v->n; i++)
@@ -1209,8 +1216,13 @@ Type *sema_device_call(Scope *sc, Expr *e, const PjFunc *f)
 	for (int i = 0; i < n; i++) {
 		Expr *a = e->call.args[i];
 		if (!passable(a->ty))
-			err_at(c, a->span, "device functions take numbers, arrays, tuples, dtypes and functions",
+			err_at(c, a->span, "device functions take numbers, arrays, tuples, constant strings, dtypes and "
+			                   "functions",
 			       "a %s cannot be passed to a device function", tstr(sc, a->ty));
+		if (a->ty->kind == TY_STR && !literal_value(a->cval))
+			err_at(c, a->span, "pass a string literal or a global string constant",
+			       "a string passed to a device function must be a constant known when the kernel is "
+			       "compiled");
 		argtypes[i] = a->ty;
 		argconsts[i] = literal_value(a->cval) && ty_equal(a->cval->ty, a->ty) ? a->cval : NULL;
 	}

@@ -649,6 +649,9 @@ static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
 	}
 	if (op == OP_IN || op == OP_NOTIN)
 		return contains(sc, e, op, l, r);
+	if (a->kind == TY_STR && b->kind == TY_STR && (op == OP_EQ || op == OP_NE) && l->cval && r->cval &&
+	    l->cval->kind == PJ_V_STR && r->cval->kind == PJ_V_STR && l->cval->s && r->cval->s)
+		return bool_const(c, (strcmp(l->cval->s, r->cval->s) == 0) == (op == OP_EQ));
 	if ((an || bn) && (op == OP_EQ || op == OP_NE))
 		return bool_const(c, (an && bn) == (op == OP_EQ));
 	if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && (op == OP_EQ || op == OP_NE)) {

@@ -62,8 +62,8 @@ static const RecField *find_field(Scope *sc, Type *rt, const char *name, Span sp
 	if (f->off % al || rt->size % al || esz % al)
 		err_at(c, sp, "make the dtype with align=True (numpy.dtype([...], align=True)) so every field "
 		              "lies at a multiple of its size",
-		       "field '%s' (%s at byte %d of a %d-byte record) is not aligned to %d bytes, which the GPU "
-		       "needs for a load or store", name, field_desc(c, f), f->off, rt->size, al);
+		       "field '%s': type %s is not aligned (it lies at byte %d of a %d-byte record; the GPU loads "
+		       "and stores it at a multiple of %d bytes)", name, ty_str_of(c, f->ty), f->off, rt->size, al);
 	return f;
 }
 

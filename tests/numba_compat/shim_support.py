@@ -87,15 +87,15 @@ def temp_directory(prefix):
 
 def run_in_subprocess(code, flags=(), env=None, timeout=30):
     """Runs `code` in a new Python with the ptxjit shim installed; returns
-    (stdout, stderr) as bytes and fails on a non-zero status."""
+    (stdout, stderr) as text, as numba-cuda's does, and fails on a non-zero
+    status."""
     boot = "import compat_shim; compat_shim.install()\n"
     full_env = dict(os.environ)
     full_env.update(env or {})
-    p = subprocess.run([sys.executable, *flags, "-c", boot + code], capture_output=True,
-                       env=full_env, timeout=timeout)
+    p = subprocess.run([sys.executable, *flags, "-c", boot + code], capture_output=True, text=True,
+                       errors="replace", env=full_env, timeout=timeout)
     if p.returncode:
-        raise AssertionError("process failed with code %s: stderr follows\n%s"
-                             % (p.returncode, p.stderr.decode(errors="replace")))
+        raise AssertionError("process failed with code %s: stderr follows\n%s" % (p.returncode, p.stderr))
     return p.stdout, p.stderr
 
 

@@ -6,7 +6,8 @@ is imported, under Numba's attribute names (numba.config.CUDA_...).
     NUMBA_DISABLE_CUDA=1                  no GPU: cuda.is_available() is False and
                                           launches raise CudaSupportError
     NUMBA_CUDA_DEBUGINFO=1                debug=True is the default of @cuda.jit
-    NUMBA_OPT=0                           opt=False is the default of @cuda.jit
+    NUMBA_OPT=0                           opt=False is the default of @cuda.jit (OPT is an
+                                          _OptLevel, an int: 0 to 3, and "max" reads as 3)
     NUMBA_CUDA_DEFAULT_PTX_CC=8.0         compile_ptx's compute capability when cc is not given
     NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0   no NumbaPerformanceWarning for small grids
     NUMBA_CUDA_WARN_ON_IMPLICIT_COPY=0    no NumbaPerformanceWarning for host arrays
@@ -54,6 +55,28 @@ def _read(name, parse, default, accepted):
         return default
 
 
+class _OptLevel(int):
+    """Numba's optimisation level setting: an int from 0 to 3, made from
+    0..3 or "max" (3, with .is_opt_max true); config.OPT holds one."""
+
+    def __new__(cls, value):
+        level = 3 if value == "max" else value
+        if isinstance(level, str) and level.strip().isdigit():
+            level = int(level)
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 3:
+            raise ValueError("an optimisation level is 0, 1, 2, 3 or 'max', not %r" % (value,))
+        self = int.__new__(cls, level)
+        self._raw_value = "max" if value == "max" else level
+        return self
+
+    @property
+    def is_opt_max(self):
+        return self._raw_value == "max"
+
+    def __repr__(self):
+        return "_OptLevel(%r)" % (self._raw_value,)
+
+
 def _on(name):      # the rule of ptxjit._core for the variables it reads itself
     return os.environ.get(name, "") not in ("", "0", "false", "no")
 
@@ -61,7 +84,7 @@ def _on(name):      # the rule of ptxjit._core for the variables it reads itself
 ENABLE_CUDASIM = _core.is_simulator()      # cuda.use_simulator() sets it too
 DISABLE_CUDA = _on("NUMBA_DISABLE_CUDA") and not ENABLE_CUDASIM
 CUDA_DEBUGINFO_DEFAULT = _read("NUMBA_CUDA_DEBUGINFO", _flag, False, "0 or 1")
-OPT = _read("NUMBA_OPT", lambda t: 3 if t.strip() == "max" else int(t), 3, "0 to 3 or max")
+OPT = _read("NUMBA_OPT", lambda t: _OptLevel(t.strip()), _OptLevel(3), "0 to 3 or max")
 CUDA_DEFAULT_PTX_CC = _read("NUMBA_CUDA_DEFAULT_PTX_CC", _cc, None, 'a compute capability such as "8.0"')
 DISABLE_PERFORMANCE_WARNINGS = _read("NUMBA_DISABLE_PERFORMANCE_WARNINGS", _flag, False, "0 or 1")
 CUDA_LOW_OCCUPANCY_WARNINGS = _read("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", _flag, True, "0 or 1")

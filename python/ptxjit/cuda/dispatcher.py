@@ -656,7 +656,9 @@ class CUDADispatcher(_core.Dispatcher):
 
     @property
     def specialized(self):
-        """True for the kernel specialize() returns."""
+        """True for the kernel specialize() returns and one made for a
+        single signature (cuda.jit(sig), not cuda.jit([sig, ...])), as in
+        Numba."""
         return self._specialized
 
     def inspect_asm(self, signature=None):
@@ -777,6 +779,8 @@ class CUDADispatcher(_core.Dispatcher):
     def _kernel_attr(self, attr, signature):
         if signature is not None:
             return self._kernel(signature)._attr(attr)
+        if self._specialized and len(self.overloads) == 1:
+            return next(iter(self.overloads.values()))._attr(attr)
         return {sig: k._attr(attr) for sig, k in self.overloads.items()}
 
     def get_regs_per_thread(self, signature=None):
@@ -1028,13 +1032,22 @@ def jit(func_or_sig=None, device=False, **options):
         sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
         for s in sigs:
             _sig_text(s)
-        return lambda f: CUDADispatcher(getattr(f, "py_func", f), sigs, device, options)
+        return lambda f: _specialized(CUDADispatcher(getattr(f, "py_func", f), sigs, device, options),
+                                      not isinstance(func_or_sig, list))
     lines = None
     if isinstance(func_or_sig, CUDADispatcher):
         func_or_sig, lines = func_or_sig.py_func, func_or_sig._lines
     if not callable(func_or_sig):
         raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
     return CUDADispatcher(func_or_sig, None, device, options, lines)
+
+
+def _specialized(d, one):
+    """d, marked specialized when it was made for one signature (not a
+    list of them), as Numba marks it: its getters of kernel attributes then
+    give the one kernel's value, not a dict by signature."""
+    d._specialized = one
+    return d
 
 
 def _link_code(k, link, arch):

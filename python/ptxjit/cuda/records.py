@@ -87,11 +87,11 @@ def record_sig(dtype):
 def from_dtype(dtype):
     """numba.from_dtype: the type kernels use for a dtype.  A number dtype
     gives ptxjit's type of that name (float32, so from_dtype(dt)[::1] is an
-    array type, as in Numba); a structured dtype is its own record type."""
+    array type, as in Numba); a structured dtype gives its Record type (so
+    from_dtype(dt)[::1] is an array of records)."""
     dt = np.dtype(dtype)
     if dt.fields is not None:
-        record_sig(dt)
-        return dt
+        return _types.Record(dt)
     from .. import types
     for t in types.number_types():
         if np.dtype(t.np_name) == dt:

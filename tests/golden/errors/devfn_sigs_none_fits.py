@@ -1,7 +1,7 @@
 # A device function declared for float32 and int32 called with complex
 # numbers: no declared signature takes them, and the message lists them all.
 # sig: void(complex128[::1])
-# error: no declared signature of add() takes (complex128, complex128)
+# error: Invalid use of type add() with parameters (complex128, complex128): no declared signature of add() takes them
 # line: 16
 from ptxjit import cuda
 
