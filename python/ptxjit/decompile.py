@@ -56,6 +56,8 @@ _CMPOPS = ("<", "<=", "==", "!=", ">", ">=")
 _SKIP = {"RESUME", "NOP", "PRECALL", "PUSH_NULL", "CACHE", "EXTENDED_ARG", "COPY_FREE_VARS", "MAKE_CELL",
          "END_FOR", "TO_BOOL", "NOT_TAKEN", "RETURN_GENERATOR"}
 
+# the links of a chained comparison: `a < b is c in d`
+_COMPARES = ("COMPARE_OP", "IS_OP", "CONTAINS_OP")
 _CONDJUMP = {
     # name: (jumps when the value is true, pops always)
     "POP_JUMP_IF_FALSE": False, "POP_JUMP_IF_TRUE": True,
@@ -394,8 +396,8 @@ class Decompiler:
 
     def is_link(self, k):
         return (self.op(k) == "SWAP" and self.ins[k].arg == 2 and self.op(k + 1) == "COPY" and
-                self.ins[k + 1].arg == 2 and self.op(k + 2) == "COMPARE_OP") or (
-                self.op(k) == "DUP_TOP" and self.op(k + 1) == "ROT_THREE" and self.op(k + 2) == "COMPARE_OP")
+                self.ins[k + 1].arg == 2 and self.op(k + 2) in _COMPARES) or (
+                self.op(k) == "DUP_TOP" and self.op(k + 1) == "ROT_THREE" and self.op(k + 2) in _COMPARES)
 
     def chain(self, k, st):
         """At a link k with [a, b] on st: reads the chain, pushes it; returns
@@ -425,7 +427,7 @@ class Decompiler:
             else:
                 self.fail(k, "a chained comparison")
             sub = [b]
-            while not (len(sub) == 2 and (self.is_link(k) or self.op(k) == "COMPARE_OP")):
+            while not (len(sub) == 2 and (self.is_link(k) or self.op(k) in _COMPARES)):
                 if self.op(k) in _SKIP:
                     self.seen.add(k)
                 elif k >= len(self.ins) or not self.expr_op(k, sub):
@@ -433,7 +435,7 @@ class Decompiler:
                 k += 1
             a, b = sub
             args.append(b)
-            if self.op(k) == "COMPARE_OP":
+            if self.op(k) in _COMPARES:
                 tmp = [a, b]
                 self.expr_op(k, tmp)
                 ops.append(tmp[-1].text[len(_paren(a, P_CMP + 1)) + 1:].rsplit(" " + _paren(b, P_CMP + 1), 1)[0])
