@@ -34,6 +34,8 @@ SLICE = {
     "test_idiv": 2,
     "test_vectorize_decor": 7,
     "test_vectorize": 14,
+    "test_record_dtype": 36,
+    "test_array_reductions": 16,
 }
 
 
