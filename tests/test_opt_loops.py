@@ -316,3 +316,29 @@ def test_outer_loop_of_runtime_loop(rng):
         (got,) = launch_all(rows_thrice, 2, 32, [a, out, np.int64(n)], [1])
         want = a[:, :n].sum(axis=1, dtype=np.float32)[:, None] * np.arange(1, 4, dtype=np.float32)
         np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@cuda.jit
+def triangle(a, out):
+    """10 outer trips, each fixing the inner loop's count (60 down to 51)."""
+    i = cuda.grid(1)
+    if i < out.size:
+        s = np.float32(0)
+        r = 0
+        while r < 10:
+            k = 0
+            while k < 60 - r:
+                s += a[i, k] * np.float32(r + 1) + a[i, k + 1] * a[i, k + 2] - a[i, 62 - k] * np.float32(k)
+                k += 1
+            r += 1
+        out[i] = s
+
+
+def test_inner_counts_from_the_outer_counter(rng):
+    a = rng.random((40, 63), dtype=np.float32)
+    (got,) = launch_all(triangle, 2, 32, [a, np.zeros(40, np.float32)], [1])
+    want = np.zeros(40, np.float32)
+    for r in range(10):
+        for k in range(60 - r):
+            want += a[:, k] * np.float32(r + 1) + a[:, k + 1] * a[:, k + 2] - a[:, 62 - k] * np.float32(k)
+    np.testing.assert_allclose(got, want, rtol=1e-5)
