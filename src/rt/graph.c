@@ -260,8 +260,7 @@ void rt_graph_free(Rt *rt, RtGraph *g)
 	if (rt->capture == g)
 		rt_graph_end(rt, g, 0, &ignored);
 	free_ops(g->ops, g->nops);
-	drop_recorded(g);
-	free(g->rec);
+	free_ops(g->rec, g->nrec);
 	g->ops = g->rec = NULL;
 	g->nops = g->nrec = 0;
 	if (!rt->sim && g->exec && g->gen == rt->gen && rt->state == RT_READY && !rt->sticky &&
