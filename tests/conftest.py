@@ -119,12 +119,13 @@ def same_bits(a, b):
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
-def launch_all(kernel, grid, block, args, outs):
+def launch_all(kernel, grid, block, args, outs, variants=(0, 1, 3, 7)):
     """The outputs (indices outs of args) of kernel compiled unoptimised;
-    the optimised compiles (plain, small extents, small extents and
-    disjoint arrays, and with a small grid) must give the same bits."""
+    the optimised compiles in each launch variant (by default plain, small
+    extents, small extents and disjoint arrays, and with a small grid)
+    must give the same bits."""
     want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
-    for flags in (0, 1, 3, 7):
+    for flags in variants:
         got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
         for g, w in zip(got, want):
             assert same_bits(g, w), "variant %d differs from opt=False" % flags

@@ -24,7 +24,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import ROOT, load_module, run_variant, same_bits
+from conftest import ROOT, launch_all, load_module, run_variant, same_bits
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import suite_cases  # noqa: E402
@@ -128,21 +128,6 @@ def with_barrier(a, out, n):
 
 def copies(*arrays):
     return [a.copy() for a in arrays]
-
-
-def launch_all(kernel, grid, block, args, outs):
-    """Runs kernel unoptimised, optimised plain and optimised in the small
-    variant; the three results of each output index in outs must agree."""
-    class Inst:
-        pass
-    inst = Inst()
-    inst.args, inst.outputs, inst.grid, inst.block = args, outs, grid, block
-    want, _ = run_inst(kernel.py_func, inst, 0, opt=False)
-    for flags in (0, 1, 3, 7):
-        got, k = run_inst(kernel.py_func, inst, flags)
-        for g, w in zip(got, want):
-            assert same_bits(g, w), "variant %d differs from opt=False" % flags
-    return want
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 7, 8, 9, 33])

@@ -30,7 +30,7 @@ import pytest
 
 from ptxjit import cuda
 
-from conftest import run_variant, same_bits
+from conftest import launch_all
 
 SIM = cuda.is_simulator() if hasattr(cuda, "is_simulator") else True
 
@@ -42,12 +42,7 @@ def compiled(kernel, args, flags):
 
 
 def all_variants(kernel, grid, block, args, outs):
-    want, _ = run_variant(kernel.py_func, args, outs, grid, block, 0, opt=False)
-    for flags in (0, 3, 4, 7):
-        got, _ = run_variant(kernel.py_func, args, outs, grid, block, flags)
-        for g, w in zip(got, want):
-            assert same_bits(g, w), "variant %d differs from opt=False" % flags
-    return want
+    return launch_all(kernel, grid, block, args, outs, variants=(0, 3, 4, 7))
 
 
 # ------------------------------------------------------------------ kernels
