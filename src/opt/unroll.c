@@ -552,6 +552,19 @@ static int linear(U *u, Ins *cond)
 	return (a0 && cond->arg[1].kind == R_CON) || (a1 && cond->arg[0].kind == R_CON);
 }
 
+/* The header of l (one latch) when it branches on one value and the
+ * latch jumps back to it, the shape both unrollings take; NULL when not,
+ * or when the loop was unrolled already. */
+static Blk *plain_header(Fn *f, Loop *l)
+{
+	Blk *h = f->blk[l->head];
+	Blk *lb = f->blk[l->latch[0]];
+	if (h->unrolled || !h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP ||
+	    h->cond.kind != R_VAL)
+		return NULL;
+	return h;
+}
+
 /* Do the tests of the loops directly inside u->l compare only values
  * that u->l's induction variable and constants determine (an inner
  * header phi by its first value)?  Then each copy of a full unrolling
@@ -591,11 +604,8 @@ static int try_loop(Fn *f, U *u, int allow_partial)
 	Loop *l = u->l;
 	if ((l->ninner && allow_partial) || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
 		return 0;
-	Blk *h = f->blk[l->head];
-	Blk *lb = f->blk[l->latch[0]];
-	if (h->unrolled)
-		return 0;
-	if (!h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
+	Blk *h = plain_header(f, l);
+	if (!h)
 		return 0;
 	int stay_if = l->in[h->s1];
 	int exit = stay_if ? h->s2 : h->s1;
@@ -699,11 +709,8 @@ static int try_runtime(Fn *f, U *u, int general)
 	Loop *l = u->l;
 	if (l->ninner || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
 		return 0;
-	Blk *h = f->blk[l->head];
-	Blk *lb = f->blk[l->latch[0]];
-	if (h->unrolled)
-		return 0;
-	if (!h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
+	Blk *h = plain_header(f, l);
+	if (!h)
 		return 0;
 	if (!l->in[h->s1] || l->in[h->s2])
 		return 0;            /* stays on true: `jnz (iv < n) body exit` */
