@@ -124,13 +124,19 @@ static void store_abi(Emit *e, const char *name, Ref r, int k, int half)
 		store_param(e, name, r, k);
 }
 
+/* d = the float16 whose bits `ld` (ld.param, ld.local) reads at addr */
+static void load_half(Emit *e, const char *d, const char *ld, const char *addr)
+{
+	const char *h = ptx_tmp(e, RK_H);
+	ptx_line(e, "%s.b16 %s, [%s];", ld, h, addr);
+	ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+}
+
 static void load_abi(Emit *e, const char *d, const char *name, int k, int half)
 {
-	if (half) {
-		const char *h = ptx_tmp(e, RK_H);
-		ptx_line(e, "ld.param.b16 %s, [%s];", h, name);
-		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
-	} else
+	if (half)
+		load_half(e, d, "ld.param", name);
+	else
 		load_param(e, d, name, k);
 }
 
@@ -238,9 +244,7 @@ static void load_result(Emit *e, const char *d, int sk, int k)
 		ptx_line(e, "ld.local.u8 %s, [__pj_xr];", w);
 		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, w);
 	} else if (sk == SK_F16) {
-		const char *h = ptx_tmp(e, RK_H);
-		ptx_line(e, "ld.local.b16 %s, [__pj_xr];", h);
-		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+		load_half(e, d, "ld.local", "__pj_xr");
 	} else
 		ptx_line(e, "ld.local.%s %s, [__pj_xr];", t, d);
 }
