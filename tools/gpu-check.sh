@@ -113,8 +113,8 @@ if want tests; then
 	# that check what their own process compiled (every kernel of their
 	# file) run afterwards in one process
 	if $PY -c 'import xdist' 2>/dev/null; then
-		serial="tests/test_arrays.py tests/test_device_functions.py tests/test_float16.py"
-		serial="$serial tests/test_python_in_kernels.py tests/test_records_nested.py tests/test_kernels.py"
+		# (those that call conftest's assert_ptx_assembles, and test_kernels.py)
+		serial="tests/test_kernels.py $(grep -l 'assert_ptx_assembles(' tests/test_*.py | tr '\n' ' ')"
 		# GPU_SHARD=k/n runs the k-th of n slices of the test files (a call
 		# each when the whole no longer fits one call); the serial files go
 		# with the first slice
