@@ -143,7 +143,7 @@ class DeviceNDArray(_core.DeviceArray):
             "data": (self._ptr, False),
             "typestr": self.dtype.str,
             "version": 3,
-            "stream": _cai_stream(self.stream, None if _sim() else 1),
+            "stream": _cai_stream(self.stream, None),
         }
 
     def get_ipc_handle(self):
