@@ -20,6 +20,7 @@ import ptxjit
 from ptxjit import cuda
 
 import ipc_child
+from conftest import ON_GPU
 
 from test_runtime import fake_driver, run_fake  # noqa: F401  (the fixture)
 
@@ -293,3 +294,88 @@ def test_fake_driver_ipc_handle_round_trip(fake_driver, tmp_path):  # noqa: F811
     assert res["values"] == list(range(10, 40))
     assert res["closes_while_used"] == 0 and res["closes"] == 1
     assert res["gets"] == 1 and res["opens"] == 1
+
+
+def _numba_plugin_class():
+    """A plugin written against numba-cuda's own classes, as RAPIDS RMM's
+    RMMNumbaManager is: it derives from numba.cuda.HostOnlyCUDAMemoryManager
+    and returns numba.cuda.MemoryPointer, whose device_pointer is a
+    cuda.bindings CUdeviceptr; the memory itself comes from ptxjit."""
+    np.row_stack = getattr(np, "row_stack", np.vstack)
+    nbcuda = pytest.importorskip("numba.cuda")
+    binding = pytest.importorskip("cuda.bindings.driver")
+
+    class NumbaStyle(nbcuda.HostOnlyCUDAMemoryManager):
+        calls = []
+
+        def initialize(self):
+            self.inner = cuda.emm.NumbaCUDAMemoryManager(context=self.context)
+
+        def memalloc(self, size):
+            block = self.inner.memalloc(size)
+            ptr = binding.CUdeviceptr(block.device_pointer.value)
+            self.allocations[int(ptr)] = block
+            NumbaStyle.calls.append(size)
+
+            def free(key=int(ptr), allocations=self.allocations):
+                allocations.pop(key, None)
+            return nbcuda.MemoryPointer(self.context, ptr, size, finalizer=free)
+
+        def get_memory_info(self):
+            raise NotImplementedError
+
+        def get_ipc_handle(self, memory):
+            raise NotImplementedError
+
+        @property
+        def interface_version(self):
+            return 1
+    return NumbaStyle
+
+
+def test_plugin_of_numba_cudas_classes_serves_ptxjit_arrays():
+    import gc
+    plugin = _numba_plugin_class()
+    rng = np.random.default_rng(31)
+    n = 777
+    x, y = rng.random(n), rng.random(n)
+    cuda.set_memory_manager(plugin)
+    try:
+        mgr = cuda.emm.memory_manager()
+        dx = cuda.to_device(x)
+        dout = cuda.device_array(n)
+        assert plugin.calls == [n * 8, n * 8] and len(mgr.allocations) == 2
+        add[(n + 127) // 128, 128](dx, y, dout)
+        np.testing.assert_array_equal(dout.copy_to_host(), x + y)
+        ptrs = {dx.__cuda_array_interface__["data"][0], dout.__cuda_array_interface__["data"][0]}
+        assert ptrs <= set(mgr.allocations)
+        del dx, dout
+        gc.collect()
+        assert not ptrs & set(mgr.allocations)       # freed through Numba's MemoryPointer finalizer
+    finally:
+        cuda.set_memory_manager(None)
+
+
+@pytest.mark.skipif(not ON_GPU, reason="RMM allocates on a GPU")
+def test_rmm_numba_plugin_unchanged():
+    """RAPIDS RMM's own Numba plugin, as it is, serves ptxjit's device arrays
+    (the allocations are RMM's: its pool's statistics count them)."""
+    np.row_stack = getattr(np, "row_stack", np.vstack)
+    rmm = pytest.importorskip("rmm")
+    from rmm.allocators.numba import RMMNumbaManager
+    import rmm.statistics
+    rng = np.random.default_rng(32)
+    n = 1 << 16
+    x, y = rng.random(n), rng.random(n)
+    rmm.reinitialize(pool_allocator=True, initial_pool_size=1 << 26)
+    cuda.set_memory_manager(RMMNumbaManager)
+    try:
+        with rmm.statistics.statistics():
+            dx = cuda.to_device(x)
+            dout = cuda.device_array(n)
+            stats = rmm.statistics.get_statistics()
+            assert stats.current_count >= 2 and stats.current_bytes >= 2 * n * 8
+            add[(n + 255) // 256, 256](dx, y, dout)
+            np.testing.assert_array_equal(dout.copy_to_host(), x + y)
+    finally:
+        cuda.set_memory_manager(None)

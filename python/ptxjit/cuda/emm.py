@@ -28,13 +28,18 @@ _INTERFACE_VERSION = 1
 
 
 def _address(p):
-    """An int from an int, a ctypes pointer or integer, or None."""
+    """An int from an int, a ctypes pointer or integer, a CUdeviceptr of
+    NVIDIA's cuda.bindings (what Numba's own MemoryPointer holds), or None."""
     if p is None:
         return 0
     if isinstance(p, int):
         return p
-    v = getattr(p, "value", p)
-    return int(v or 0)
+    if isinstance(p, (ctypes._SimpleCData, ctypes._Pointer)):
+        return int(p.value or 0)
+    try:
+        return int(p)
+    except TypeError:
+        return int(getattr(p, "value", 0) or 0)
 
 
 class MemoryPointer:
@@ -240,7 +245,7 @@ def set_memory_manager(mm_plugin):
         devicearray.alloc_hook = None
         _install_launch_hook(False)
         return
-    if not (isinstance(mm_plugin, type) and issubclass(mm_plugin, BaseCUDAMemoryManager)):
+    if not _is_plugin(mm_plugin):
         raise TypeError("cuda.set_memory_manager takes a subclass of BaseCUDAMemoryManager, not %r" % (mm_plugin,))
     from .api import current_context
     mgr = mm_plugin(context=current_context())
@@ -252,6 +257,18 @@ def set_memory_manager(mm_plugin):
     _manager = mgr
     devicearray.alloc_hook = _new_device_array
     _install_launch_hook(True)
+
+
+def _is_plugin(cls):
+    """A class of ours or of numba-cuda's plugin interface: RAPIDS RMM's
+    RMMNumbaManager derives from numba.cuda.HostOnlyCUDAMemoryManager, and
+    its memalloc returns Numba's MemoryPointer, which is used as it is."""
+    if not isinstance(cls, type):
+        return False
+    if issubclass(cls, BaseCUDAMemoryManager):
+        return True
+    return any(b.__name__ == "BaseCUDAMemoryManager" and b.__module__.startswith("numba")
+               for b in cls.__mro__)
 
 
 def _new_device_array(shape, strides, dtype):
