@@ -139,11 +139,13 @@ quick: ext
 	PYTHONPATH=$(CURDIR)/python PTXJIT_SIM=1 python3 -m pytest -q tests/test_kernels.py tests/test_seeds.py \
 	  tests/test_njit.py tests/test_docs.py tests/test_features.py
 
-# numba-cuda's own cudapy tests against ptxjit, every file on the simulator
+# numba-cuda's own tests against ptxjit, every file on the simulator
 # (tests/numba_compat/run.py; NUMBA_COMPAT_ARGS=--gpu for the GPU): the
-# table and the classes of failures in tests/numba_compat/RESULTS.md.
+# tables and the classes of failures in tests/numba_compat/RESULTS.md
+# (cudapy/, the kernel language) and RESULTS_cudadrv.md (the driver-level API).
 numba-compat: ext
 	python3 tests/numba_compat/run.py --results tests/numba_compat/RESULTS.md $(NUMBA_COMPAT_ARGS)
+	python3 tests/numba_compat/run.py --suite cudadrv --results tests/numba_compat/RESULTS_cudadrv.md $(NUMBA_COMPAT_ARGS)
 
 # A wheel of the checkout for this machine's Python (pip wheel .), installed
 # into a fresh virtual environment: the README's first example, an @njit

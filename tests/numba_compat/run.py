@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""numba-cuda's own cudapy tests, run against ptxjit.
+"""numba-cuda's own tests (cudapy/, or cudadrv/ with --suite), run against ptxjit.
 
     python3 tests/numba_compat/run.py                # every file, on the simulator
     python3 tests/numba_compat/run.py --gpu          # on the GPU
     python3 tests/numba_compat/run.py test_laplace test_warp_ops
     python3 tests/numba_compat/run.py --results tests/numba_compat/RESULTS.md
+    python3 tests/numba_compat/run.py --suite cudadrv --results tests/numba_compat/RESULTS_cudadrv.md
 
 The test files are read from the installed numba-cuda wheel
-(numba_cuda/numba/cuda/tests/cudapy/test_*.py), never copied here.  By
+(numba_cuda/numba/cuda/tests/{cudapy,cudadrv}/test_*.py), never copied here.  By
 default they run in build-ci/compat-venv, made on first use from
 pyproject.toml's `compat` extra (numba and numba-cuda pinned: test-only);
 --current-env uses this Python instead.  `numba.cuda` is ptxjit there
@@ -39,6 +40,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VENV = os.path.join(ROOT, "build-ci", "compat-venv")
+
+
+SUITES = ("cudapy", "cudadrv")
 
 
 def requirements():
@@ -255,7 +259,7 @@ def report(table, classes, details, skips, idle, meta):
         tot.update(c)
     gaps = sum(v for k, v in classes.items() if not k.startswith("tests of Numba internals"))
     score = 100.0 * tot["passed"] / max(tot["passed"] + gaps, 1)
-    L = ["# numba-cuda's cudapy tests under ptxjit", ""]
+    L = ["# numba-cuda's %s tests under ptxjit" % meta.get("suite", "cudapy"), ""]
     L += ["- date: %s" % meta["date"], "- ptxjit commit: %s" % meta["commit"],
           "- numba %s, numba-cuda %s, Python %s" % (meta["numba"], meta["numba_cuda"], meta["python"]),
           "- target: %s; limits: %d s a test, %d s a file" % (meta["target"], meta["timeout"], meta["file_timeout"]),
@@ -289,6 +293,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", help="test file names (test_x or test_x.py); default: all")
     ap.add_argument("--gpu", action="store_true", help="run on the GPU (default: PTXJIT_SIM=1)")
+    ap.add_argument("--suite", default="cudapy", choices=SUITES,
+                    help="numba-cuda's test folder: cudapy (the kernel language and its API, the "
+                    "default) or cudadrv (the driver-level host API); a cudadrv file is named "
+                    "cudadrv/test_x in the records")
     ap.add_argument("--current-env", action="store_true", help="use this Python, not build-ci/compat-venv")
     ap.add_argument("--timeout", type=int, default=60, help="seconds a test (default 60)")
     ap.add_argument("--jobs", type=int, default=1, help="files run at once (default 1)")
@@ -305,13 +313,16 @@ def main():
         saved = json.load(open(args.from_json))
         return write_report(saved["meta"], list(saved["results"].items()), internals, args)
     py = sys.executable if args.current_env else venv_python()
-    cudapy = ask(py, "import importlib.util as u, os; "
-                 "print(os.path.join(list(u.find_spec('numba_cuda').submodule_search_locations)[0], "
-                 "'numba', 'cuda', 'tests', 'cudapy'))")
-    files = sorted(f for f in os.listdir(cudapy) if f.startswith("test_") and f.endswith(".py"))
+    tests = ask(py, "import importlib.util as u, os; "
+                "print(os.path.join(list(u.find_spec('numba_cuda').submodule_search_locations)[0], "
+                "'numba', 'cuda', 'tests'))")
+    prefix = "" if args.suite == "cudapy" else args.suite + "/"
+    files = sorted(prefix + f for f in os.listdir(os.path.join(tests, args.suite))
+                   if f.startswith("test_") and f.endswith(".py"))
     if args.files:
-        want = {f if f.endswith(".py") else f + ".py" for f in args.files}
+        want = {prefix + os.path.basename(f if f.endswith(".py") else f + ".py") for f in args.files}
         files = [f for f in files if f in want]
+    folder = tests if prefix else os.path.join(tests, "cudapy")
     results, everything, seconds = [], {}, {}
     with tempfile.TemporaryDirectory(prefix="numba-compat-") as tmp:
         with open(os.path.join(tmp, "pytest.ini"), "w") as ini:
@@ -319,9 +330,9 @@ def main():
 
         def one(f):
             t0 = time.monotonic()
-            recs, cerr, status, tail = run_file(py, os.path.join(cudapy, f), args, tmp)
+            recs, cerr, status, tail = run_file(py, os.path.join(folder, f), args, tmp)
             seconds[f] = round(time.monotonic() - t0, 1)
-            recs = file_records(os.path.join(cudapy, f), recs, cerr, status, tail)
+            recs = file_records(os.path.join(folder, f), recs, cerr, status, tail)
             c = collections.Counter(r["outcome"] for r in recs)
             print("%-45s %s" % (f, " ".join("%s=%d" % kv for kv in sorted(c.items()))), flush=True)
             return f, recs
@@ -338,7 +349,7 @@ def main():
         "numba": ask(py, "import numba; print(numba.__version__)"),
         "numba_cuda": ask(py, "import importlib.metadata as m; print(m.version('numba-cuda'))"),
         "python": ask(py, "import platform; print(platform.python_version())"),
-        "target": "GPU" if args.gpu else "simulator (PTXJIT_SIM=1)",
+        "target": "GPU" if args.gpu else "simulator (PTXJIT_SIM=1)", "suite": args.suite,
         "timeout": args.timeout, "file_timeout": args.file_timeout, "seconds": seconds,
     }
     if args.update and args.json and os.path.exists(args.json):

@@ -29,6 +29,9 @@ except ImportError:
     _have_cffi = False
 skip_unless_cffi = unittest.skipUnless(_have_cffi, "requires cffi")
 
+IS_NUMPY_2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+skip_if_numpy_2 = unittest.skipIf(IS_NUMPY_2, "Not supported on numpy 2.0+")
+
 
 @contextlib.contextmanager
 def override_config(name, value):

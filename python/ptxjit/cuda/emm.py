@@ -251,7 +251,7 @@ def set_memory_manager(mm_plugin):
     mgr = mm_plugin(context=current_context())
     version = mgr.interface_version
     if version != _INTERFACE_VERSION:
-        raise RuntimeError("the memory manager %s has interface version %r; ptxjit supports version %d"
+        raise RuntimeError("the memory manager %s has interface version %r: version %d required"
                            % (mm_plugin.__name__, version, _INTERFACE_VERSION))
     mgr.initialize()
     _manager = mgr
