@@ -29,10 +29,14 @@ def _sim():
 
 
 def shape_tuple(shape):
-    """An int or a sequence of ints as a tuple of ints (NumPy's rules)."""
-    if isinstance(shape, (tuple, list)):
+    """An int or a sequence of ints (a NumPy array of them too) as a tuple
+    of ints (NumPy's rules)."""
+    if isinstance(shape, tuple) and all(type(s) is int for s in shape):
+        return shape
+    try:
+        return (operator.index(shape),)
+    except TypeError:
         return tuple(operator.index(s) for s in shape)
-    return (operator.index(shape),)
 
 
 def f_strides(shape, itemsize):
@@ -110,6 +114,23 @@ class DeviceNDArray(_core.DeviceArray):
 
     __cuda_memory__ = True
     __slots__ = ("__weakref__", "_pj_stream")
+
+    def __new__(cls, shape, strides, dtype, stream=0):
+        """Numba's constructor: new device memory for an array of this shape,
+        strides (None: C order) and dtype (anything numpy.dtype takes)."""
+        if strides is not None:
+            strides = tuple(operator.index(s) for s in strides)
+        a = _core.DeviceArray.__new__(cls, shape_tuple(shape), strides, check_dtype(dtype))
+        if stream:
+            a._pj_stream = stream
+        return a
+
+    def bind(self, stream=0):
+        """A view of the whole array made with `stream` (Numba's bind)."""
+        v = self[...]
+        if stream:
+            v._pj_stream = stream
+        return v
 
     def __reduce__(self):
         # pickled as its contents, copied to the host now; unpickling
@@ -318,6 +339,8 @@ class DeviceNDArray(_core.DeviceArray):
         self._htod(buf, lo, _stream(stream))
 
     def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("`copy=False` is not supported: device memory is always copied to the host")
         a = self.copy_to_host()
         return a if dtype is None else a.astype(dtype, copy=False)
 

@@ -1,0 +1,54 @@
+"""DeviceNDArray as numba-cuda's API makes and converts it: the
+constructor with a dtype class, a NumPy array as a shape, bind(stream),
+and np.array(d, copy=False) refused (a copy is always made)."""
+
+import numpy as np
+import pytest
+
+from ptxjit import cuda
+from ptxjit.cuda.devicearray import DeviceNDArray
+
+
+@cuda.jit
+def _plus_one(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] + 1
+
+
+def test_constructor_takes_dtype_classes_and_any_strides(rng):
+    a = DeviceNDArray((1, 10), (800, 8), np.float64)     # relaxed strides: still contiguous
+    assert a.dtype == np.dtype(np.float64) and a.flags["C_CONTIGUOUS"] and a.flags["F_CONTIGUOUS"]
+    b = DeviceNDArray((7, 3), None, "int32")
+    h = rng.integers(-50, 50, (7, 3)).astype(np.int32)
+    b.copy_to_device(h)
+    np.testing.assert_array_equal(b.copy_to_host(), h)
+    z = DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)
+    z.copy_to_host(np.ndarray(shape=(0,), strides=(0,), dtype=np.int8))
+
+
+def test_shape_given_as_a_numpy_array(rng):
+    d = cuda.device_array(shape=np.array([10, 6]), dtype=np.float32)
+    assert d.shape == (10, 6)
+    d = cuda.device_array(shape=np.int64(5))
+    assert d.shape == (5,)
+
+
+def test_bind_gives_a_view_on_the_stream(rng):
+    s = cuda.stream()
+    h = rng.standard_normal(300)
+    d = cuda.to_device(h)
+    v = d.bind(s)
+    assert v.stream is s and d.stream == 0 and v.shape == d.shape
+    _plus_one[3, 128, s](v)
+    s.synchronize()
+    np.testing.assert_array_equal(d.copy_to_host(), h + 1)
+
+
+def test_numpy_copy_false_is_refused(rng):
+    h = rng.standard_normal(4)
+    d = cuda.to_device(h)
+    with pytest.raises(ValueError, match="copy=False"):
+        np.array(d, copy=False)
+    np.testing.assert_array_equal(np.array(d), h)
+    np.testing.assert_array_equal(np.asarray(d, dtype=np.float32), h.astype(np.float32))
