@@ -52,3 +52,15 @@ def test_numpy_copy_false_is_refused(rng):
         np.array(d, copy=False)
     np.testing.assert_array_equal(np.array(d), h)
     np.testing.assert_array_equal(np.asarray(d, dtype=np.float32), h.astype(np.float32))
+
+
+def test_numba_type_names_the_layout_kernels_see():
+    from ptxjit import types
+    cases = [(np.zeros(10, order="F"), "C"), (np.zeros((2, 10), order="F"), "F"),
+             (np.zeros((2, 10)), "C")]
+    for a, layout in cases:
+        t = cuda.to_device(a)._numba_type_
+        assert (t.layout, t.ndim, t.dtype) == (layout, a.ndim, types.float64)
+    assert cuda.to_device(np.zeros((5, 5)))[:, 2]._numba_type_.layout == "A"
+    assert cuda.to_device(np.zeros((5, 5), order="F"))[2, :]._numba_type_.layout == "A"
+    assert cuda.to_device(np.zeros((5, 5), np.int16))[1:3]._numba_type_ == types.int16[:, ::1]

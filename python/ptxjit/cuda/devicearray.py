@@ -125,6 +125,14 @@ class DeviceNDArray(_core.DeviceArray):
             a._pj_stream = stream
         return a
 
+    @property
+    def _numba_type_(self):
+        """The array type a kernel gives this array (layout 'C', 'F' or 'A'),
+        under the attribute name Numba's typing reads."""
+        from .. import types
+        from ..types import from_dtype
+        return types.Array(from_dtype(self.dtype), self.ndim, self._layout)
+
     def bind(self, stream=0):
         """A view of the whole array made with `stream` (Numba's bind)."""
         v = self[...]
