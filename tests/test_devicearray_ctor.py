@@ -64,3 +64,23 @@ def test_numba_type_names_the_layout_kernels_see():
     assert cuda.to_device(np.zeros((5, 5)))[:, 2]._numba_type_.layout == "A"
     assert cuda.to_device(np.zeros((5, 5), order="F"))[2, :]._numba_type_.layout == "A"
     assert cuda.to_device(np.zeros((5, 5), np.int16))[1:3]._numba_type_ == types.int16[:, ::1]
+
+
+def test_devicearray_module_helpers():
+    from ptxjit.cuda import devicearray as da
+    d = cuda.device_array(100)
+    da.verify_cuda_ndarray_interface(d)
+    da.verify_cuda_ndarray_interface(cuda.to_device(np.asarray(1.25)))
+    with pytest.raises(ValueError):
+        da.verify_cuda_ndarray_interface(np.zeros(3))
+    views = (lambda a: a, lambda a: a.T, lambda a: a[..., ::2], lambda a: a[:1])
+    for shape, order in (((10,), "C"), ((10, 12), "C"), ((10, 12, 14), "F"), ((1, 5), "F")):
+        a, h = cuda.device_array(shape, order=order), np.empty(shape, order=order)
+        for view in views:
+            v = view(a)
+            assert da.is_contiguous(v) == da.array_core(v).flags["C_CONTIGUOUS"]
+            assert da.is_contiguous(v) == view(h).flags.c_contiguous      # NumPy's own rule
+    b = np.broadcast_to(np.arange(4.0), (3, 4))
+    assert da.is_contiguous(b) and da.array_core(b).shape == (4,)
+    with pytest.raises(ValueError, match="ascontiguousarray"):
+        da.auto_device(np.zeros((4, 6))[:, ::2])

@@ -516,7 +516,7 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
         return as_cuda_array(obj), False
     a = np.asarray(obj)
     if not (a.flags.c_contiguous or a.flags.f_contiguous):
-        raise ValueError("Array contains non-contiguous buffer: copy it first (np.ascontiguousarray)")
+        raise ValueError(errmsg_contiguous_buffer)
     if copy:
         return to_device(a, stream=stream), True
     return device_array(a.shape, a.dtype, strides=a.strides, stream=stream), True
@@ -527,3 +527,51 @@ def from_array_like(ary, stream=0):
     strides where ary is contiguous in C or Fortran order)."""
     from .api import device_array_like
     return device_array_like(ary, stream=stream)
+
+
+# ---- numba.cuda.cudadrv.devicearray's helpers, under their names
+
+errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be transferred as a single "
+                            "memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
+
+
+def is_cuda_ndarray(obj):
+    """Whether obj is device memory as Numba's API marks it (__cuda_memory__)."""
+    return getattr(obj, "__cuda_memory__", False)
+
+
+def require_cuda_ndarray(obj):
+    if not is_cuda_ndarray(obj):
+        raise ValueError("require an cuda ndarray object")
+
+
+def verify_cuda_ndarray_interface(obj):
+    """Raises unless obj is a device array with a tuple shape and strides,
+    a NumPy dtype and an int size."""
+    require_cuda_ndarray(obj)
+    for attr, typ in (("shape", tuple), ("strides", tuple), ("dtype", np.dtype), ("size", int)):
+        if not hasattr(obj, attr):
+            raise AttributeError(attr)
+        if not isinstance(getattr(obj, attr), typ):
+            raise AttributeError("%s must be of type %s" % (attr, typ))
+
+
+def array_core(ary):
+    """The array without its broadcast (stride 0) dimensions: each becomes
+    its first element, so that what is left can be copied as one block
+    when it is contiguous."""
+    if not ary.strides or 0 not in ary.strides:
+        return ary
+    return ary[tuple(0 if st == 0 else slice(None) for st in ary.strides)]
+
+
+def is_contiguous(ary):
+    """Whether ary is C-contiguous once dimensions of extent 1 and
+    broadcast dimensions are left out."""
+    want = ary.dtype.itemsize
+    for n, st in zip(reversed(ary.shape), reversed(ary.strides)):
+        if n > 1 and st != 0:
+            if st != want:
+                return False
+            want *= n
+    return True
