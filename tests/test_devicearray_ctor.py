@@ -84,3 +84,31 @@ def test_devicearray_module_helpers():
     assert da.is_contiguous(b) and da.array_core(b).shape == (4,)
     with pytest.raises(ValueError, match="ascontiguousarray"):
         da.auto_device(np.zeros((4, 6))[:, ::2])
+
+
+def test_context_allocates_through_its_memory_manager(rng):
+    ctx = cuda.current_context()
+    assert isinstance(ctx.memory_manager, cuda.emm.NumbaCUDAMemoryManager)
+    n = 257
+    mem = ctx.memalloc(n * 8)
+    assert mem.size == n * 8 and mem.device_pointer.value
+    d = DeviceNDArray((n,), None, np.float64, gpu_data=mem)
+    h = rng.standard_normal(n)
+    d.copy_to_device(h)
+    _plus_one[3, 128](d)
+    np.testing.assert_array_equal(d.copy_to_host(), h + 1)
+    # mapped host memory: the kernel writes what the host then reads
+    mapped = ctx.memhostalloc(n * 8, mapped=True)
+    host = np.ctypeslib.as_array((np.ctypeslib.ctypes.c_double * n).from_address(mapped.host_pointer.value))
+    host[:] = h
+    m = DeviceNDArray((n,), None, np.float64, gpu_data=mapped)
+    _plus_one[3, 128](m)
+    cuda.synchronize()
+    np.testing.assert_array_equal(host, h + 1)
+    managed = ctx.memallocmanaged(64)
+    assert managed.size == 64 and managed.device_pointer.value
+    assert isinstance(ctx.memhostalloc(32), cuda.emm.PinnedMemory)
+    s, e = ctx.create_stream(), ctx.create_event()
+    e.record(s)
+    e.synchronize()
+    assert ctx.get_default_stream().handle == 0

@@ -379,3 +379,57 @@ def test_rmm_numba_plugin_unchanged():
             np.testing.assert_array_equal(dout.copy_to_host(), x + y)
     finally:
         cuda.set_memory_manager(None)
+
+
+def test_context_memory_manager_is_settable_and_used():
+    """Numba's Context.memory_manager: the built-in one by default; an
+    instance assigned to it serves allocations, its get_memory_info is the
+    context's, and Context.reset() resets it."""
+    ctx = cuda.current_context()
+    assert isinstance(ctx.memory_manager, cuda.emm.NumbaCUDAMemoryManager)
+
+    class Info(_Counting):
+        resets = 0
+
+        def get_memory_info(self):
+            return cuda.MemoryInfo(free=32, total=64)
+
+        def reset(self):
+            Info.resets += 1
+
+    mgr = Info(context=ctx)
+    ctx.memory_manager = mgr
+    try:
+        assert cuda.current_context().memory_manager is mgr
+        d = cuda.device_array(100)
+        assert mgr.allocs == 1 and d.shape == (100,)
+        assert tuple(cuda.current_context().get_memory_info()) == (32, 64)
+        cuda.current_context().reset()
+        assert Info.resets == 1
+    finally:
+        cuda.current_context().memory_manager = None
+    assert isinstance(cuda.current_context().memory_manager, cuda.emm.NumbaCUDAMemoryManager)
+    assert cuda.current_context().get_memory_info().total > 64
+
+
+def test_driver_memset_and_memory_size():
+    from ptxjit.cuda import driver
+    rng = np.random.default_rng(41)
+    h = rng.integers(1, 1000, 37).astype(np.uint32)
+    d = cuda.to_device(h)
+    assert driver.device_memory_size(d) == h.nbytes
+    driver.device_memset(d, 0xAB, 4 * 10)
+    want = h.copy()
+    want[:10] = 0xABABABAB
+    np.testing.assert_array_equal(d.copy_to_host(), want)
+    m = cuda.mapped_array(9, np.uint16)
+    m[:] = 5
+    driver.device_memset(m, 1, driver.device_memory_size(m))
+    assert (m == 0x0101).all()
+    mem = cuda.current_context().memalloc(64)
+    driver.device_memset(mem, 2, 64)
+    out = np.zeros(64, np.uint8)
+    driver.device_to_host(out, mem, 64)
+    assert (out == 2).all()
+    with pytest.raises(ValueError, match="do not fit"):
+        driver.device_memset(mem, 0, 65)

@@ -232,13 +232,70 @@ def close():
 
 
 class Context:
-    """cuda.current_context(): memory information of the device."""
+    """cuda.current_context(): the current device's context, with Numba's
+    methods; memory comes from its memory_manager (the plugin set with
+    cuda.set_memory_manager, else the built-in allocator)."""
 
     def get_memory_info(self):
+        from . import emm
+        if emm.memory_manager() is not None:
+            return emm.memory_manager().get_memory_info()
         return MemoryInfo(*_core.mem_info())
 
+    @property
+    def memory_manager(self):
+        from . import emm
+        return emm.context_memory_manager(self)
+
+    @memory_manager.setter
+    def memory_manager(self, mgr):
+        """An instance of a memory manager plugin serves this context's
+        allocations from now on (cuda.set_memory_manager takes the class)."""
+        from . import emm
+        emm.use_manager(mgr)
+
+    def memalloc(self, bytesize):
+        """A MemoryPointer to bytesize bytes of device memory."""
+        return self.memory_manager.memalloc(bytesize)
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        return self.memory_manager.memallocmanaged(bytesize, attach_global)
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        """Page-locked host memory (PinnedMemory), mapped into the device
+        when mapped is true (MappedMemory)."""
+        return self.memory_manager.memhostalloc(bytesize, mapped, portable, wc)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        return self.memory_manager.mempin(owner, pointer, size, mapped)
+
+    def defer_cleanup(self):
+        return self.memory_manager.defer_cleanup()
+
+    def create_stream(self):
+        return stream()
+
+    def create_external_stream(self, ptr):
+        return external_stream(ptr)
+
+    def get_default_stream(self):
+        return default_stream()
+
+    def get_legacy_default_stream(self):
+        return legacy_default_stream()
+
+    def get_per_thread_default_stream(self):
+        return per_thread_default_stream()
+
+    def create_event(self, timing=True):
+        return event(timing)
+
     def reset(self):
-        """Releases the current device's context (Device.reset())."""
+        """Releases the current device's context (Device.reset()), and
+        resets the memory manager plugin in use."""
+        from . import emm
+        if emm.memory_manager() is not None:
+            emm.memory_manager().reset()
         get_current_device().reset()
 
     def synchronize(self):

@@ -115,12 +115,18 @@ class DeviceNDArray(_core.DeviceArray):
     __cuda_memory__ = True
     __slots__ = ("__weakref__", "_pj_stream")
 
-    def __new__(cls, shape, strides, dtype, stream=0):
+    def __new__(cls, shape, strides, dtype, stream=0, gpu_data=None):
         """Numba's constructor: new device memory for an array of this shape,
-        strides (None: C order) and dtype (anything numpy.dtype takes)."""
+        strides (None: C order) and dtype (anything numpy.dtype takes), or
+        the memory of gpu_data (a MemoryPointer, Context.memalloc's)."""
         if strides is not None:
             strides = tuple(operator.index(s) for s in strides)
-        a = _core.DeviceArray.__new__(cls, shape_tuple(shape), strides, check_dtype(dtype))
+        shape, dtype = shape_tuple(shape), check_dtype(dtype)
+        if gpu_data is not None:
+            from .emm import _address
+            a = cls._view(gpu_data, _address(gpu_data.device_pointer), shape, strides, dtype, host=True)
+        else:
+            a = _core.DeviceArray.__new__(cls, shape, strides, dtype)
         if stream:
             a._pj_stream = stream
         return a

@@ -1,8 +1,9 @@
 """Names of Numba's numba.cuda.cudadrv.driver that programs import: the
 driver's exceptions, Stream, Event, Device and Context, `driver`, the
-loaded driver (is_available, get_version()), and the copies between raw
-device memory and host arrays (device_to_host, host_to_device,
-device_to_device).
+loaded driver (is_available, get_version()), the memory classes
+(MemoryPointer, AutoFreePointer, MappedMemory, PinnedMemory), and the
+copies and memsets of raw device memory (device_to_host, host_to_device,
+device_to_device, device_memset, device_memory_size).
 
 ptxjit opens the driver itself (src/rt/driver.c, with dlopen): there are
 no driver entry points to call from Python here, and nvJitLink, which
@@ -12,6 +13,7 @@ Numba's link-time optimisation uses, is never used (_have_nvjitlink()).
 from .. import _core
 from ..errors import CudaAPIError, CudaDriverError, CudaSupportError  # noqa: F401
 from .api import Context, Device, Event, Stream  # noqa: F401
+from .emm import AutoFreePointer, MappedMemory, MemoryPointer, PinnedMemory  # noqa: F401
 
 
 class Driver:
@@ -41,19 +43,25 @@ def _have_nvjitlink():
 def _device_view(mem, size, what):
     """A uint8 DeviceNDArray over size bytes of device memory `mem`: a
     MemoryPointer (DeviceNDArray.gpu_data, an opened IPC handle's, a
-    memory manager's), whose owner keeps the memory alive, or an address
-    (an int or a ctypes pointer).  On the simulator an address must lie in
-    memory the simulator allocated."""
+    memory manager's), whose owner keeps the memory alive, an array with
+    the CUDA array interface (a device array, a mapped or managed array),
+    or an address (an int or a ctypes pointer).  On the simulator an
+    address must lie in memory the simulator allocated."""
     import numpy as np
     from .devicearray import DeviceNDArray
-    ptr = getattr(mem, "device_pointer", mem)
-    ptr = int(getattr(ptr, "value", ptr) or 0)
+    array = hasattr(mem, "__cuda_array_interface__") and not hasattr(mem, "device_pointer")
+    if array:           # a device array, or a mapped or managed one (host memory on the simulator)
+        ptr = mem.__cuda_array_interface__["data"][0]
+    else:
+        ptr = getattr(mem, "device_pointer", mem)
+        ptr = int(getattr(ptr, "value", ptr) or 0)
     size = int(size)
     if size < 0:
         raise ValueError("%s: size is %d bytes; it must not be negative" % (what, size))
-    if hasattr(mem, "size") and size > int(mem.size):
-        raise ValueError("%s: %d bytes do not fit the %d bytes of %r" % (what, size, int(mem.size), mem))
-    owner = getattr(mem, "owner", None)
+    span = getattr(mem, "nbytes", None) if hasattr(mem, "__cuda_array_interface__") else getattr(mem, "size", None)
+    if span is not None and size > int(span):
+        raise ValueError("%s: %d bytes do not fit the %d bytes of %r" % (what, size, int(span), mem))
+    owner = mem if array else getattr(mem, "owner", None)
     ours = _core.is_simulator() and owner is not None and not isinstance(owner, DeviceNDArray)
     d = DeviceNDArray._view(owner if owner is not None else mem, ptr, (size,), None, np.dtype(np.uint8),
                             host=ours)
@@ -94,3 +102,27 @@ def device_to_device(dst, src, size, stream=0):
     if size:
         _device_view(dst, size, "device_to_device").copy_to_device(_device_view(src, size, "device_to_device"),
                                                                    stream=stream)
+
+
+def device_memset(dst, val, size, stream=0):
+    """Sets size bytes of device memory dst (a MemoryPointer or an
+    address) to the byte val (Numba's driver.device_memset); done when
+    this returns (stream 0: synchronous, as in Numba; with a stream, that
+    stream is synchronised)."""
+    if size:
+        _device_view(dst, size, "device_memset")._memset(int(val) & 0xFF)
+        if stream:
+            stream.synchronize()
+        else:
+            from .api import synchronize
+            synchronize()
+
+
+def device_memory_size(devmem):
+    """The bytes of device memory devmem spans: a MemoryPointer's size, a
+    device array's allocation, a mapped or managed array's bytes."""
+    for attr in ("_cuda_memsize_", "alloc_size"):
+        n = getattr(devmem, attr, None)
+        if n is not None:
+            return int(n)
+    return int(devmem.nbytes)

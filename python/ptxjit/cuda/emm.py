@@ -161,6 +161,12 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
             mem._set_device_pointer(buf.device_ptr)
         return mem
 
+    def memallocmanaged(self, size, attach_global=True):
+        """Managed (unified) memory, at the same address for the host and
+        the device (CU_MEM_ATTACH_HOST when attach_global is false)."""
+        buf = _core.HostBuffer(int(size), 2, attach_global=bool(attach_global))
+        return MemoryPointer(self.context, buf.device_ptr, size, owner=buf)
+
     def mempin(self, owner, pointer, size, mapped=False):
         a = np.ctypeslib.as_array((ctypes.c_ubyte * int(size)).from_address(_address(pointer)))
         if mapped:
@@ -234,25 +240,46 @@ def memory_manager():
     return _manager
 
 
+_builtin = None
+
+
+def context_memory_manager(context):
+    """What Context.memory_manager is: the plugin in use, else the built-in
+    allocator seen through the plugin interface (NumbaCUDAMemoryManager)."""
+    global _builtin
+    if _manager is not None:
+        return _manager
+    if _builtin is None:
+        _builtin = NumbaCUDAMemoryManager(context=context)
+    return _builtin
+
+
 def set_memory_manager(mm_plugin):
     """Device arrays take their memory from instances of this class
     (a BaseCUDAMemoryManager subclass) from now on; None, or
     NumbaCUDAMemoryManager, goes back to the built-in allocator."""
+    if mm_plugin is None or mm_plugin is NumbaCUDAMemoryManager:
+        return use_manager(None)
+    if not _is_plugin(mm_plugin):
+        raise TypeError("cuda.set_memory_manager takes a subclass of BaseCUDAMemoryManager, not %r" % (mm_plugin,))
+    from .api import current_context
+    use_manager(mm_plugin(context=current_context()))
+
+
+def use_manager(mgr):
+    """Device arrays take their memory from the plugin instance mgr (None
+    or the built-in manager: the built-in allocator) from now on."""
     global _manager
     from . import devicearray
-    if mm_plugin is None or mm_plugin is NumbaCUDAMemoryManager:
+    if mgr is None or mgr is _builtin or type(mgr) is NumbaCUDAMemoryManager:
         _manager = None
         devicearray.alloc_hook = None
         _install_launch_hook(False)
         return
-    if not _is_plugin(mm_plugin):
-        raise TypeError("cuda.set_memory_manager takes a subclass of BaseCUDAMemoryManager, not %r" % (mm_plugin,))
-    from .api import current_context
-    mgr = mm_plugin(context=current_context())
     version = mgr.interface_version
     if version != _INTERFACE_VERSION:
         raise RuntimeError("the memory manager %s has interface version %r: version %d required"
-                           % (mm_plugin.__name__, version, _INTERFACE_VERSION))
+                           % (type(mgr).__name__, version, _INTERFACE_VERSION))
     mgr.initialize()
     _manager = mgr
     devicearray.alloc_hook = _new_device_array
