@@ -34,8 +34,11 @@ SNPRINTF_DIRS = ("src/py/*.c", "src/rt/*.c", "src/sim/*.c")
 MSG_DEST = re.compile(r"^\w+(->|\.)msg\b")
 
 
-def _py_literal(node):
-    """The format text of a raise's first argument, or None."""
+def _py_literal(node, consts=None):
+    """The format text of a raise's first argument, or None; a name bound
+    to a string at the module's top level (consts) reads as that string."""
+    if isinstance(node, ast.Name) and consts and node.id in consts:
+        return consts[node.id].replace("{", "{{").replace("}", "}}")
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value.replace("{", "{{").replace("}", "}}")
     if isinstance(node, ast.JoinedStr):
@@ -87,11 +90,14 @@ def runtime_formats():
         rel = os.path.relpath(path, ROOT)
         with open(path) as f:
             tree = ast.parse(f.read())
+        consts = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                  and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)
+                  for t in n.targets if isinstance(t, ast.Name)}
         for node in ast.walk(tree):
             if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call) or not node.exc.args:
                 continue
             where = "%s:%d" % (rel, node.lineno)
-            lit = _py_literal(node.exc.args[0])
+            lit = _py_literal(node.exc.args[0], consts)
             if lit is None or not lit.strip("{}"):
                 found.setdefault("<dynamic %s: %s>" % (rel, ast.unparse(node.exc)), where)
             else:
@@ -150,6 +156,16 @@ def message_regex(fmt):
 import numpy as np                                   # noqa: E402
 
 import ptxjit                                        # noqa: E402
+
+
+class _FakeDeviceArray:
+    """Marked as device memory, with a shape that is not a tuple."""
+    __cuda_memory__ = True
+    shape = [3]
+
+
+class _NoShape:
+    __cuda_memory__ = True
 from ptxjit import cuda, njit, vectorize, guvectorize, types as _types   # noqa: E402
 
 
@@ -1130,12 +1146,24 @@ TRIGGERS += [
     # device arrays
     ("copy_to_device_from_device", lambda: cuda.to_device(np.zeros(4)).copy_to_device(cuda.device_array(5)),
      "ValueError", ["copy_to_device", "(5,)", "(4,)"]),
-    ("device_ndarray_shape_list", lambda: cuda.DeviceNDArray([3], None, np.dtype(np.float32)), "TypeError",
+    ("device_ndarray_shape_list", lambda: ptxjit._core.DeviceArray([3], None, np.dtype(np.float32)), "TypeError",
      ["shape", "tuple"]),
     ("device_ndarray_strides", lambda: cuda.DeviceNDArray((3,), (4, 4), np.dtype(np.float32)), "ValueError",
      ["strides", "1 ints"]),
-    ("device_ndarray_dtype_type", lambda: cuda.DeviceNDArray((3,), None, np.float32), "TypeError",
+    ("device_ndarray_dtype_type", lambda: ptxjit._core.DeviceArray((3,), None, np.float32), "TypeError",
      ["numpy.dtype", "not type"]),
+    ("device_ndarray_copy_false", lambda: np.array(cuda.to_device(np.zeros(3)), copy=False), "ValueError",
+     ["copy=False", "copied"]),
+    ("cuda_ndarray_required", lambda: cuda.devicearray.verify_cuda_ndarray_interface(np.zeros(3)),
+     "ValueError", ["cuda ndarray"]),
+    ("cuda_ndarray_attr_type", lambda: cuda.devicearray.verify_cuda_ndarray_interface(_FakeDeviceArray()),
+     "AttributeError", ["shape", "tuple"]),
+    ("cuda_ndarray_attr_missing", lambda: cuda.devicearray.verify_cuda_ndarray_interface(_NoShape()),
+     "AttributeError", ["shape"]),
+    ("device_memory_required", lambda: cuda.driver.require_device_memory(np.zeros(3)), "Exception",
+     ["Not a CUDA memory object"]),
+    ("memory_pointer_view", lambda: cuda.current_context().memalloc(8).view(2, 20), "IndexError",
+     ["view(2, 20)", "8 bytes"]),
     ("device_ndarray_negative_strides", lambda: cuda.DeviceNDArray((3,), (-4,), np.dtype(np.float32)),
      "ValueError", ["negative strides"]),
     ("device_array_empty_record", lambda: cuda.device_array(3, np.dtype([])), "ValueError", ["no item size"]),

@@ -433,3 +433,38 @@ def test_driver_memset_and_memory_size():
     assert (out == 2).all()
     with pytest.raises(ValueError, match="do not fit"):
         driver.device_memset(mem, 0, 65)
+
+
+def test_memory_pointer_views_and_driver_helpers():
+    import ctypes
+    import gc
+    from ptxjit.cuda import driver
+    ctx = cuda.current_context()
+    m = ctx.memalloc(1024)
+    assert driver.is_device_memory(m) and driver.is_device_memory(cuda.device_array(3))
+    assert not driver.is_device_memory(np.zeros(3))
+    with pytest.raises(Exception, match="Not a CUDA memory object"):
+        driver.require_device_memory(np.zeros(3))
+    assert isinstance(m.device_ctypes_pointer, ctypes.c_size_t)
+    assert int(m.handle) == m.device_pointer.value == driver.device_pointer(m) != 0
+    v1 = m.view(16)
+    v2 = v1.view(16, 80)
+    assert v1.owner is m and v2.owner is m and m.refct == 3
+    assert (int(v1.handle) - int(m.handle), int(v2.handle) - int(m.handle)) == (16, 32)
+    assert (v1.size, v2.size) == (1008, 64)
+    with pytest.raises(IndexError):
+        m.view(10, 2000)
+    # bytes written through a view land at its offset
+    rng = np.random.default_rng(43)
+    h = rng.integers(0, 256, 64).astype(np.uint8)
+    driver.host_to_device(v2, h, 64)
+    back = np.zeros(1024, np.uint8)
+    driver.device_to_host(back, m, 1024)
+    np.testing.assert_array_equal(back[32:96], h)
+    del v1, v2
+    gc.collect()
+    assert m.refct == 1
+    f = np.asfortranarray(np.arange(100).reshape(2, 50))
+    assert driver.host_memory_extents(f) == (f.ctypes.data, f.ctypes.data + f.nbytes)
+    assert driver.host_memory_size(np.arange(10.0)[::3]) == 8 * 9 + 8
+    assert driver.host_memory_size(ctypes.c_double(1.5)) == 8

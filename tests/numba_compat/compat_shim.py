@@ -69,6 +69,7 @@ PTXJIT_MODULES = {
     "errors": "ptxjit.core.errors",
     "cudadrv.driver": "ptxjit.cuda.driver",
     "cudadrv.devicearray": "ptxjit.cuda.devicearray",
+    "cudadrv.devices": "ptxjit.cuda.devices",
     "cudadrv.error": "ptxjit.errors",
     "vectorizers": "ptxjit.cuda.vectorizers",
     "libdevice": "ptxjit.cuda.libdevice",

@@ -537,8 +537,7 @@ def from_array_like(ary, stream=0):
 
 # ---- numba.cuda.cudadrv.devicearray's helpers, under their names
 
-errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be transferred as a single "
-                            "memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
+errmsg_contiguous_buffer = "Array contains non-contiguous buffer and cannot be transferred as a single memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()"  # noqa: E501
 
 
 def is_cuda_ndarray(obj):
@@ -557,7 +556,7 @@ def verify_cuda_ndarray_interface(obj):
     require_cuda_ndarray(obj)
     for attr, typ in (("shape", tuple), ("strides", tuple), ("dtype", np.dtype), ("size", int)):
         if not hasattr(obj, attr):
-            raise AttributeError(attr)
+            raise AttributeError("the CUDA ndarray interface needs the attribute %r" % attr)
         if not isinstance(getattr(obj, attr), typ):
             raise AttributeError("%s must be of type %s" % (attr, typ))
 

@@ -126,3 +126,37 @@ def device_memory_size(devmem):
         if n is not None:
             return int(n)
     return int(devmem.nbytes)
+
+
+def is_device_memory(obj):
+    """Whether obj is device memory as Numba marks it (__cuda_memory__):
+    a MemoryPointer or a device array."""
+    return getattr(obj, "__cuda_memory__", False)
+
+
+def require_device_memory(obj):
+    if not is_device_memory(obj):
+        raise Exception("Not a CUDA memory object.")
+
+
+def host_memory_extents(obj):
+    """(start, end): the host addresses obj's buffer spans, end excluded
+    (a NumPy array of any strides, or anything with the buffer protocol)."""
+    import numpy as np
+    a = obj if isinstance(obj, np.ndarray) else np.frombuffer(memoryview(obj).cast("B"), np.uint8)
+    lo, hi = np.lib.array_utils.byte_bounds(a) if hasattr(np.lib, "array_utils") else np.byte_bounds(a)
+    return lo, hi
+
+
+def host_memory_size(obj):
+    """The bytes obj's host buffer spans."""
+    lo, hi = host_memory_extents(obj)
+    return hi - lo
+
+
+def device_pointer(obj):
+    """The device address of a MemoryPointer, a device array or an array
+    with the CUDA array interface, as an int."""
+    if hasattr(obj, "device_pointer"):
+        return int(getattr(obj.device_pointer, "value", obj.device_pointer) or 0)
+    return int(obj.__cuda_array_interface__["data"][0])

@@ -42,26 +42,57 @@ def _address(p):
         return int(getattr(p, "value", 0) or 0)
 
 
+class DevicePtr(int):
+    """A device address, as the int it is and with .value (what code
+    written for a ctypes pointer or a cuda.bindings CUdeviceptr reads)."""
+
+    @property
+    def value(self):
+        return int(self)
+
+
 class MemoryPointer:
-    """Device memory a manager hands out: `context`, `device_pointer` (a
-    ctypes c_uint64; .value is the address), `size`; `finalizer` (no
-    arguments) runs when the pointer is collected or free()d, `owner`
-    is kept alive with it."""
+    """Device memory a manager hands out: `context`, `device_pointer` and
+    `handle` (a DevicePtr: int() or .value is the address), `size`;
+    `finalizer` (no arguments) runs when the pointer is collected or
+    free()d, `owner` is kept alive with it.  view(start, stop) is a
+    pointer into it; `refct` counts the pointer and its live views."""
 
     __cuda_memory__ = True
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.context = context
-        self.device_pointer = ctypes.c_uint64(_address(pointer))
+        self.device_pointer = DevicePtr(_address(pointer))
         self.size = self._cuda_memsize_ = int(size)
         self.is_managed = finalizer is not None
         self.handle = self.device_pointer
         self._owner = owner
+        self.refct = 1
         self._finalizer = weakref.finalize(self, finalizer) if finalizer is not None else None
 
     @property
     def owner(self):
         return self if self._owner is None else self._owner
+
+    @property
+    def device_ctypes_pointer(self):
+        return ctypes.c_size_t(int(self.device_pointer))
+
+    def view(self, start, stop=None):
+        """A MemoryPointer to bytes [start, stop) of this memory, which it
+        keeps alive (the owner's refct counts it while it lives)."""
+        stop = self.size if stop is None else stop
+        if not 0 <= start <= stop <= self.size:
+            raise IndexError("view(%d, %d) of %d bytes of device memory" % (start, stop, self.size))
+        base = self._owner if isinstance(self._owner, MemoryPointer) else self
+        v = MemoryPointer(self.context, int(self.device_pointer) + start, stop - start, owner=base)
+        base.refct += 1
+        weakref.finalize(v, MemoryPointer._unref, base)
+        return v
+
+    @staticmethod
+    def _unref(base):
+        base.refct -= 1
 
     @property
     def device_pointer_value(self):
@@ -88,7 +119,7 @@ class MappedMemory(MemoryPointer):
     where kernels reach it."""
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
-        self.host_pointer = ctypes.c_uint64(_address(pointer))
+        self.host_pointer = DevicePtr(_address(pointer))
         dev = _address(pointer) if _core.is_simulator() else None
         super().__init__(context, dev, size, owner, finalizer)
         self._buflen_ = self.size
@@ -96,14 +127,14 @@ class MappedMemory(MemoryPointer):
         self.handle = self.host_pointer
 
     def _set_device_pointer(self, dev):
-        self.device_pointer = ctypes.c_uint64(dev)
+        self.device_pointer = DevicePtr(dev)
 
 
 class PinnedMemory(MemoryPointer):
     """Page-locked host memory at `pointer` (no device address)."""
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
-        self.host_pointer = ctypes.c_uint64(_address(pointer))
+        self.host_pointer = DevicePtr(_address(pointer))
         super().__init__(context, None, size, owner, finalizer)
         self._buflen_ = self.size
         self._bufptr_ = self.host_pointer.value
