@@ -1658,7 +1658,7 @@ COVERED_ELSEWHERE = {
     "race on shared memory: this thread %s byte %lld of shared array '%s' that %s %s%s with no cuda.syncthreads() between them\n  %s": 'test_sim_race',  # src/sim/launch.c:192
     "read of uninitialised shared memory: byte %lld of shared array '%s' was not written by any thread of block (%u, %u, %u) before this %s\n  %s": 'test_sim_uninitialised_read',  # src/sim/launch.c:247
     # the settings read at import, in child processes of tests/test_host_api.py
-    "CUDA is disabled by NUMBA_DISABLE_CUDA=1 in the environment; %s": 'host_api_disable_cuda',  # src/rt/driver.c
+    "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1 in the environment; %s": 'host_api_disable_cuda',  # src/rt/driver.c
     "cuda.use_simulator() comes too late: %s; call it before the first kernel is compiled or the GPU is used, "
     "or set PTXJIT_SIM=1 (or NUMBA_ENABLE_CUDASIM=1) in the environment": 'host_api_use_simulator_too_late',
     'py:a compute capability is written "major.minor", such as "8.0"': 'host_api_config',  # cuda/config.py

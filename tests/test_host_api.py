@@ -96,6 +96,28 @@ def test_numba_disable_cuda(tmp_path):
     assert res["sim"] and res["ok"], res
 
 
+CUDA_ERROR = """
+    import json
+    from ptxjit import cuda
+    res = {"before": cuda.cuda_error()}
+    try:
+        cuda.device_array(1)
+    except ImportError as e:            # Numba's CudaSupportError is an ImportError
+        res.update(msg=e.msg, runtime=isinstance(e, RuntimeError))
+    res["after"] = cuda.cuda_error()
+    print(json.dumps(res))
+"""
+
+
+def test_cuda_error_and_support_error_as_numba(tmp_path):
+    res, _ = child(CUDA_ERROR, tmp_path, NUMBA_DISABLE_CUDA="1")
+    want = "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1"
+    assert res["before"].startswith(want) and res["msg"].startswith(want) and res["runtime"], res
+    assert res["after"] == res["before"]
+    res, _ = child(CUDA_ERROR, tmp_path, PTXJIT_SIM="1")
+    assert res == {"before": None, "after": None}, res
+
+
 def test_no_driver_error_says_how_to_use_the_simulator(tmp_path):
     res, _ = child(RUN_KERNEL, tmp_path, PTXJIT_SIM="0", PTXJIT_LIBCUDA="/nonexistent/libcuda.so.1")
     msg = res["error"]

@@ -15,7 +15,7 @@ Compiling:
     InternalCompilerError  a bug in ptxjit's compiler
 
 Running on the GPU:
-    CudaSupportError       no CUDA driver or no GPU (a RuntimeError)
+    CudaSupportError       no CUDA driver or no GPU (an ImportError and a RuntimeError)
     CudaDriverError        the driver refused an operation (a RuntimeError);
     CudaAPIError           its subclass for a failed driver call: .code is the
                            CUresult, .name its name (CUDA_ERROR_ILLEGAL_ADDRESS)

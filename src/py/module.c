@@ -16,7 +16,7 @@
  *                                     KernelTypeError, a subclass, is also a
  *                                     TypeError (a kernel returning a value)
  *   InternalCompilerError(Exception)  a bug in the compiler
- *   CudaSupportError(RuntimeError)    no driver or no GPU
+ *   CudaSupportError(ImportError, RuntimeError)  no driver or no GPU
  *   CudaDriverError(RuntimeError)     the driver refused; CudaAPIError, a
  *                                     subclass, carries .code and .name
  *   CudaLaunchError(CudaAPIError, ValueError)  a launch configuration the
@@ -837,13 +837,17 @@ static int module_exec(PyObject *m)
 		PyErr_NoMemory();
 		return -1;
 	}
-	PyObject *b2;
-	if (!(st->TypingError = new_exc(m, "TypingError", PyExc_Exception,
+	PyObject *b2, *b3;
+	if (!(b3 = PyTuple_Pack(2, PyExc_ImportError, PyExc_RuntimeError)))
+		return -1;
+	st->CudaSupportError = new_exc(m, "CudaSupportError", b3, "No CUDA driver or no GPU was found "
+	                               "(an ImportError, as Numba's, and a RuntimeError).");
+	Py_DECREF(b3);
+	if (!st->CudaSupportError ||
+	    !(st->TypingError = new_exc(m, "TypingError", PyExc_Exception,
 	                                "A kernel uses Python that ptxjit does not support; the message shows where.")) ||
 	    !(st->InternalCompilerError = new_exc(m, "InternalCompilerError", PyExc_Exception,
 	                                          "A bug in ptxjit's compiler.")) ||
-	    !(st->CudaSupportError = new_exc(m, "CudaSupportError", PyExc_RuntimeError,
-	                                     "No CUDA driver or no GPU was found.")) ||
 	    !(st->CudaDriverError = new_exc(m, "CudaDriverError", PyExc_RuntimeError,
 	                                    "The CUDA driver refused an operation.")) ||
 	    !(st->CudaAPIError = new_exc(m, "CudaAPIError", st->CudaDriverError,

@@ -108,7 +108,7 @@ Rt *rt_new(int sim, int sim_check, int devnum)
 	} else if (env_on("NUMBA_DISABLE_CUDA")) {
 		rt->state = RT_FAILED;
 		rt_fail_rt(&rt->init_err, RT_E_NODRIVER, "CUDA disabled",
-		           "CUDA is disabled by NUMBA_DISABLE_CUDA=1 in the environment; %s", no_driver_hint);
+		           "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1 in the environment; %s", no_driver_hint);
 	}
 	return rt;
 }

@@ -35,7 +35,7 @@ from ..errors import (  # noqa: F401
 from . import config  # noqa: F401  (reads Numba's settings from the environment)
 from .api import (  # noqa: F401
     Context, Device, Event, MemoryInfo, Stream,
-    as_cuda_array, close, current_context, default_stream, defer_cleanup, detect,
+    as_cuda_array, close, cuda_error, current_context, default_stream, defer_cleanup, detect,
     device_array, device_array_like, event, event_elapsed_time, external_stream, from_cuda_array_interface,
     get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
     legacy_default_stream, list_devices, managed_array, mapped, mapped_array, mapped_array_like, pinned, pinned_array,

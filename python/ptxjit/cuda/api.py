@@ -181,6 +181,20 @@ def is_available():
     return _core.is_simulator() or _core.available()
 
 
+def cuda_error():
+    """None when the CUDA driver initialised (or the simulator is in use);
+    else the message of what stopped it (no driver, NUMBA_DISABLE_CUDA=1,
+    no GPU), as Numba's cuda.cuda_error()."""
+    if is_available():
+        return None
+    from ..errors import CudaSupportError
+    try:
+        _core.mem_info()            # opens the driver and the device's context
+    except CudaSupportError as e:
+        return str(e)
+    return None
+
+
 def is_float16_supported():
     """True when kernels can compute with float16: on the simulator, and
     on a device of compute capability 5.3 or later."""
