@@ -118,6 +118,12 @@ def test_cuda_error_and_support_error_as_numba(tmp_path):
     assert res == {"before": None, "after": None}, res
 
 
+def test_is_supported_version():
+    assert cuda.is_supported_version() is True
+    if ON_GPU:
+        assert cuda.driver.driver.get_version() >= (10, 0)
+
+
 def test_no_driver_error_says_how_to_use_the_simulator(tmp_path):
     res, _ = child(RUN_KERNEL, tmp_path, PTXJIT_SIM="0", PTXJIT_LIBCUDA="/nonexistent/libcuda.so.1")
     msg = res["error"]

@@ -38,6 +38,7 @@ from .api import (  # noqa: F401
     as_cuda_array, close, cuda_error, current_context, default_stream, defer_cleanup, detect,
     device_array, device_array_like, event, event_elapsed_time, external_stream, from_cuda_array_interface,
     get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
+    is_supported_version,
     legacy_default_stream, list_devices, managed_array, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
     pinned_array_like, per_thread_default_stream, profile_start, profile_stop, profiling, require_context, select_device,
     simulator_active, stream, synchronize, to_device,

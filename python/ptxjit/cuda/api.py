@@ -195,6 +195,16 @@ def cuda_error():
     return None
 
 
+def is_supported_version():
+    """True when ptxjit can use the CUDA driver: on the simulator, or a
+    driver of CUDA 10.0 or later (the oldest release whose PTX ISA
+    ptxjit's table knows, src/ptx/version.c).  ptxjit needs no CUDA
+    runtime or toolkit, whose version Numba checks here."""
+    if _core.is_simulator():
+        return True
+    return is_available() and _core.device_info()["driver_version"] >= 10000
+
+
 def is_float16_supported():
     """True when kernels can compute with float16: on the simulator, and
     on a device of compute capability 5.3 or later."""
