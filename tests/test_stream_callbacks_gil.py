@@ -163,6 +163,24 @@ SCENARIOS = {
         result["copied"] = small.copy_to_host().tolist()
         seen.append("copied")
     """,
+    "asyncio_then_copy": """
+        # as stream.async_done(): the callback wakes the event loop
+        # (call_soon_threadsafe writes to a socket, letting the GIL go)
+        # and is still running when the awaiting code copies to the host
+        import asyncio
+        async def run():
+            loop = asyncio.get_running_loop()
+            f = loop.create_future()
+            def cb(st, status, arg):
+                loop.call_soon_threadsafe(f.set_result, st)
+                time.sleep(0.2)               # the rest of the callback, without the GIL for a while
+                seen.append("ran")
+            cuda.to_device(np.zeros(1 << 17), stream=s)
+            s.add_callback(cb)
+            return await asyncio.wait_for(f, 10)
+        result["resolved"] = asyncio.run(run()) is s
+        result["copied"] = small.copy_to_host().tolist()
+    """,
     "other_thread_waits": """
         # a callback queued by one thread, a wait in another
         def queue():
@@ -188,7 +206,7 @@ SCENARIOS = {
 
 # operations that do not wait for the callback in the fake (a callback
 # pending while they run is harmless)
-NO_WAIT = {"callback_running", "callback_drops_its_stream"}
+NO_WAIT = {"callback_running", "callback_drops_its_stream", "asyncio_then_copy"}
 
 
 def run_scenario(fake_driver, tmp_path, text, timeout=40, finish=FINISH, **env):
@@ -216,6 +234,8 @@ def test_waiting_operation_lets_a_queued_callback_run(name, fake_driver, tmp_pat
         assert res["seen"] == ["slow", "copied"], res
     if name == "drop_kernel":
         assert res["unloaded"] >= 1, res
+    if name == "asyncio_then_copy":
+        assert res["resolved"], res
     if name == "memset":
         assert res["zeros"], res
 
