@@ -540,7 +540,7 @@ static PyObject *py_register_host(PyObject *m, PyObject *obj)
 	ModState *st = mstate(m);
 	Py_buffer v;
 	RtErr e;
-	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
+	if (enter_rt(st, cur_rt(st)) || PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
 	int rc;
 	NOGIL(rc = rt_host_register(cur_rt(st), v.buf, (size_t)v.len, &e));
