@@ -551,7 +551,7 @@ void arg_release(ModState *st, ArgInfo *a, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (a[i].tmp)
-			rt_release(cur_rt(st), a[i].tmp, a[i].nbytes, cur_rt(st)->gen);
+			release_mem(cur_rt(st), a[i].tmp, a[i].nbytes, cur_rt(st)->gen);
 		PyMem_RawFree(a[i].host_tmp);
 		if (a[i].has_view)
 			PyBuffer_Release(&a[i].view);

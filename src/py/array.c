@@ -207,9 +207,11 @@ static PyObject *DeviceArray_new(PyTypeObject *type, PyObject *args, PyObject *k
 		goto fail;
 	}
 	RtErr e;
+	int rc;
 	if (hi > 0 && enter_rt(st, a->rt))
 		goto fail;
-	if (rt_alloc(a->rt, (size_t)hi, &a->alloc, &e)) {
+	NOGIL_IF(st->host_funcs, rc = rt_alloc(a->rt, (size_t)hi, &a->alloc, &e));
+	if (rc) {
 		raise_rt(st, &e);
 		goto fail;
 	}
@@ -265,11 +267,18 @@ static PyObject *DeviceArray_view(PyObject *cls, PyObject *args, PyObject *kwds)
 	return (PyObject *)a;
 }
 
+void release_mem(Rt *rt, CUdeviceptr p, size_t n, unsigned gen)
+{
+	int bin;
+	rt_size_class(n, &bin);
+	NOGIL_IF(bin < 0, rt_release(rt, p, n, gen));
+}
+
 static void DeviceArray_dealloc(DeviceArrayObject *a)
 {
 	PyTypeObject *tp = Py_TYPE(a);
 	if (a->alloc)
-		rt_release(a->rt, a->alloc, a->alloc_n, a->gen);
+		release_mem(a->rt, a->alloc, a->alloc_n, a->gen);
 	Py_XDECREF(a->dtype);
 	Py_XDECREF(a->base);
 	tp->tp_free((PyObject *)a);
@@ -355,13 +364,8 @@ static PyObject *DeviceArray_htod(DeviceArrayObject *a, PyObject *args, PyObject
 			return NULL;
 		Py_RETURN_NONE;
 	}
-	if (!async && (v.len >= (1 << 20) || st->host_funcs)) {
-		Py_BEGIN_ALLOW_THREADS
-		rc = rt_htod(a->rt, a->ptr + off, v.buf, (size_t)v.len, s, 0, &e);
-		Py_END_ALLOW_THREADS
-	} else {
-		rc = rt_htod(a->rt, a->ptr + off, v.buf, (size_t)v.len, s, async, &e);
-	}
+	NOGIL_IF(v.len >= (1 << 20) || st->host_funcs,
+	         rc = rt_htod(a->rt, a->ptr + off, v.buf, (size_t)v.len, s, async, &e));
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -440,13 +444,10 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 			return NULL;
 		Py_RETURN_NONE;
 	}
-	if (!async && (v.len >= (1 << 20) || st->host_funcs)) {
-		Py_BEGIN_ALLOW_THREADS
-		rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
-		Py_END_ALLOW_THREADS
-	} else if (async) {
+	int wait = v.len >= (1 << 20) || st->host_funcs;
+	if (async) {
 		RtHostCopy *job = NULL;
-		rc = rt_dtoh_async(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, &job, &e);
+		NOGIL_IF(wait, rc = rt_dtoh_async(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, &job, &e));
 		if (job) {
 			keep_until_done(st, job, &v);
 			if (rc)
@@ -454,7 +455,7 @@ static PyObject *DeviceArray_dtoh(DeviceArrayObject *a, PyObject *args, PyObject
 			Py_RETURN_NONE;
 		}
 	} else {
-		rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e);
+		NOGIL_IF(wait, rc = rt_dtoh(a->rt, v.buf, a->ptr + off, (size_t)v.len, s, 0, &e));
 	}
 	PyBuffer_Release(&v);
 	if (rc)
@@ -485,8 +486,9 @@ static PyObject *DeviceArray_dtod(DeviceArrayObject *a, PyObject *args, PyObject
 	                                                          (void *)(uintptr_t)(b->ptr + soff), n, 0, srco) : 1;
 	if (rc <= 0)
 		return rc ? NULL : (Py_INCREF(Py_None), Py_None);
-	rc = a->rt == b->rt ? rt_dtod(a->rt, a->ptr + doff, b->ptr + soff, (size_t)n, s, async, &e)
-	                    : rt_peer_copy(a->rt, a->ptr + doff, b->rt, b->ptr + soff, (size_t)n, s, async, &e);
+	NOGIL_IF(!async || st->host_funcs,
+	         rc = a->rt == b->rt ? rt_dtod(a->rt, a->ptr + doff, b->ptr + soff, (size_t)n, s, async, &e)
+	                             : rt_peer_copy(a->rt, a->ptr + doff, b->rt, b->ptr + soff, (size_t)n, s, async, &e));
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
@@ -507,7 +509,8 @@ static PyObject *DeviceArray_memset(DeviceArrayObject *a, PyObject *args)
 	int rc = a->rt->capture ? captured_copy(a, NULL, (void *)(uintptr_t)(a->ptr + lo), NULL, lo - hi, byte, NULL) : 1;
 	if (rc <= 0)
 		return rc ? NULL : (Py_INCREF(Py_None), Py_None);
-	if (rt_memset(a->rt, a->ptr + lo, byte, (size_t)(hi - lo), &e))
+	NOGIL(rc = rt_memset(a->rt, a->ptr + lo, byte, (size_t)(hi - lo), &e));
+	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }
@@ -670,10 +673,10 @@ static PyObject *HostBuffer_new(PyTypeObject *type, PyObject *args, PyObject *kw
 	RtErr e;
 	int rc;
 	if (kind == HB_MANAGED) {
-		rc = rt_managed_alloc(b->rt, (size_t)n, global, &b->dev, &b->gen, &e);
+		NOGIL(rc = rt_managed_alloc(b->rt, (size_t)n, global, &b->dev, &b->gen, &e));
 		b->p = (void *)(uintptr_t)b->dev;
 	} else {
-		rc = rt_host_alloc(b->rt, (size_t)n, &b->p, kind == HB_MAPPED ? &b->dev : NULL, &e);
+		NOGIL(rc = rt_host_alloc(b->rt, (size_t)n, &b->p, kind == HB_MAPPED ? &b->dev : NULL, &e));
 	}
 	if (rc) {
 		Py_DECREF(b);
@@ -687,9 +690,9 @@ static void HostBuffer_dealloc(HostBufferObject *b)
 {
 	PyTypeObject *tp = Py_TYPE(b);
 	if (b->p && b->kind == HB_MANAGED)
-		rt_managed_free(b->rt, b->dev, b->gen);
+		NOGIL(rt_managed_free(b->rt, b->dev, b->gen));
 	else if (b->p)
-		rt_host_free(b->rt, b->p);
+		NOGIL(rt_host_free(b->rt, b->p));
 	tp->tp_free((PyObject *)b);
 	Py_DECREF(tp);
 }

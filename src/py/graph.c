@@ -122,7 +122,7 @@ static PyObject *Graph_launch(GraphObject *g, PyObject *args, PyObject *kwds)
 		Py_END_ALLOW_THREADS
 		stop_end();
 	} else {
-		rc = rt_graph_launch(g->rt, &g->g, s, &e);
+		NOGIL_IF(st->host_funcs, rc = rt_graph_launch(g->rt, &g->g, s, &e));
 	}
 	if (rc) {
 		if (e.code == RT_E_SIM && e.sim == PJ_SIM_STOPPED)

@@ -54,7 +54,8 @@ int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg
 			}
 			continue;
 		}
-		if (rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e)) {
+		NOGIL_IF(st->host_funcs, rc = rt_alloc(rt, a[i].nbytes, &a[i].tmp, &e));
+		if (rc) {
 			raise_rt_kernel(st, &e, L->d->name);
 			return -1;
 		}
@@ -64,9 +65,7 @@ int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg
 	}
 	if (!sg->nin)
 		return 0;
-	Py_BEGIN_ALLOW_THREADS
-	rc = rt_put(rt, sg->in, sg->nin, L->stream, &e);
-	Py_END_ALLOW_THREADS
+	NOGIL(rc = rt_put(rt, sg->in, sg->nin, L->stream, &e));
 	if (rc) {
 		raise_rt_kernel(st, &e, L->d->name);
 		stage_abort(L, sg, e.sticky);
@@ -88,14 +87,12 @@ int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *s
 				if (sg->in[j].dev == a[i].tmp)
 					x->reg = sg->in[j].reg;
 		}
-	Py_BEGIN_ALLOW_THREADS
-	rc = rt_get(rt, sg->out, sg->nout, L->stream, e);
-	Py_END_ALLOW_THREADS
-	if (rc)
-		return -1;
-	rt_unregister_xfers(rt, sg->in, sg->nin, 1);
-	rt_unregister_xfers(rt, sg->out, sg->nout, 2);
-	return 0;
+	NOGIL(rc = rt_get(rt, sg->out, sg->nout, L->stream, e);
+	      if (!rc) {
+		      rt_unregister_xfers(rt, sg->in, sg->nin, 1);
+		      rt_unregister_xfers(rt, sg->out, sg->nout, 2);
+	      });
+	return rc ? -1 : 0;
 }
 
 void stage_abort(LauncherObject *L, Stage *sg, int sticky)
@@ -103,12 +100,12 @@ void stage_abort(LauncherObject *L, Stage *sg, int sticky)
 	ModState *st = L->d->st;
 	if (st->sim)
 		return;
-	if (!sticky) {
-		/* copies may still be queued into the scratch arrays, which are
-		 * about to go back to the allocator */
-		RtErr ignored;
-		rt_stream_sync(cur_rt(st), L->stream, &ignored);
-	}
-	rt_unregister_xfers(cur_rt(st), sg->in, sg->nin, 1);
-	rt_unregister_xfers(cur_rt(st), sg->out, sg->nout, 2);
+	Rt *rt = cur_rt(st);
+	RtErr ignored;
+	/* copies may still be queued into the scratch arrays, which are
+	 * about to go back to the allocator */
+	NOGIL(if (!sticky)
+		      rt_stream_sync(rt, L->stream, &ignored);
+	      rt_unregister_xfers(rt, sg->in, sg->nin, 1);
+	      rt_unregister_xfers(rt, sg->out, sg->nout, 2));
 }

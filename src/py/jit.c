@@ -883,12 +883,12 @@ static void Kernel_dealloc(KernelObject *k)
 	PyTypeObject *tp = Py_TYPE(k);
 	PyObject_GC_UnTrack(k);
 	if (k->pk) {
-		rt_kernel_unload(k->rt, &k->rk);
-		for (int i = 0; i < RT_MAXDEV; i++)
-			if (k->on[i]) {
-				rt_kernel_unload(k->on[i]->rt, &k->on[i]->rk);
-				free(k->on[i]);
-			}
+		NOGIL(rt_kernel_unload(k->rt, &k->rk);     /* cuModuleUnload waits (py.h) */
+		      for (int i = 0; i < RT_MAXDEV; i++)
+			      if (k->on[i]) {
+				      rt_kernel_unload(k->on[i]->rt, &k->on[i]->rk);
+				      free(k->on[i]);
+			      });
 		pj_kernel_free(k->pk);
 	}
 	Py_CLEAR(k->dict);
@@ -986,9 +986,11 @@ static PyObject *Kernel_load(KernelObject *k, PyObject *unused)
 	ModState *st = k->st;
 	RtKernel *rk = kernel_on(k, cur_rt(st));
 	RtErr e;
+	int rc;
 	if (!rk || enter_rt(st, cur_rt(st)))
 		return NULL;
-	if (rt_kernel_load(cur_rt(st), rk, &e))
+	NOGIL(rc = rt_kernel_load(cur_rt(st), rk, &e));
+	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
 }

@@ -56,9 +56,11 @@ PyObject *kcache_cubin(KernelObject *k, PyObject *unused)
 	RtErr e;
 	void *buf = NULL;
 	size_t n = 0;
+	int rc;
 	if (enter_rt(st, k->rt))
 		return NULL;
-	if (rt_link_cubin(k->rt, &k->rk, &buf, &n, &e))
+	NOGIL(rc = rt_link_cubin(k->rt, &k->rk, &buf, &n, &e));
+	if (rc)
 		return raise_rt(st, &e);
 	PyObject *b = PyBytes_FromStringAndSize(buf, (Py_ssize_t)n);
 	free(buf);
@@ -76,7 +78,8 @@ PyObject *kcache_load(KernelObject *k, PyObject *data)
 		PyBuffer_Release(&v);
 		return NULL;
 	}
-	int rc = rt_kernel_load_image(k->rt, &k->rk, v.buf, &e);
+	int rc;
+	NOGIL(rc = rt_kernel_load_image(k->rt, &k->rk, v.buf, &e));
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -370,8 +373,10 @@ PyObject *kcache_from_entry(PyObject *type, PyObject *args)
 	}
 	if (load) {
 		RtErr e;
-		int rc = enter_rt(st, k->rt);
-		if (!rc && rt_kernel_load_image(k->rt, &k->rk, image, &e)) {
+		int rc = enter_rt(st, k->rt), lrc = 0;
+		if (!rc)
+			NOGIL(lrc = rt_kernel_load_image(k->rt, &k->rk, image, &e));
+		if (lrc) {
 			raise_rt(st, &e);
 			rc = -1;
 		}

@@ -278,8 +278,9 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, s, buf, (size_t)pk->param_bytes, &e);
 		Py_END_ALLOW_THREADS
 		stop_end();
-	} else {
-		rc = rt_launch(rt, rk, L->grid, L->block, L->smem, s, buf, (size_t)pk->param_bytes, &e);
+	} else {   /* a full command queue waits for a callback that needs the GIL (py.h) */
+		NOGIL_IF(st->host_funcs,
+		         rc = rt_launch(rt, rk, L->grid, L->block, L->smem, s, buf, (size_t)pk->param_bytes, &e));
 	}
 	if (buf != local)
 		PyMem_RawFree(buf);
@@ -293,13 +294,7 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 	if (pk->ntraps) {   /* a thread's assert or raise under debug, a range's zero step (kexc.c) */
 		uint32_t word[PJ_TRAP_WORDS];
 		int trc;
-		if (st->host_funcs) {       /* a stream callback may need the GIL first (stream.c) */
-			Py_BEGIN_ALLOW_THREADS
-			trc = rt_read_trap(rt, rk, L->stream, word, &e);
-			Py_END_ALLOW_THREADS
-		} else {
-			trc = rt_read_trap(rt, rk, L->stream, word, &e);
-		}
+		NOGIL_IF(st->host_funcs, trc = rt_read_trap(rt, rk, L->stream, word, &e));
 		if (trc) {
 			raise_rt_kernel(st, &e, d->name);
 			return -1;

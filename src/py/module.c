@@ -365,9 +365,7 @@ static PyObject *py_synchronize(PyObject *m, PyObject *unused)
 		return NULL;
 	if (rt_graph_no_sync(cur_rt(st), NULL, "cuda.synchronize()", &e))
 		return raise_rt(st, &e);
-	Py_BEGIN_ALLOW_THREADS
-	rc = rt_sync(cur_rt(st), &e);
-	Py_END_ALLOW_THREADS
+	NOGIL(rc = rt_sync(cur_rt(st), &e));
 	drain_copies(st);
 	if (rc)
 		return raise_rt(st, &e);
@@ -386,9 +384,7 @@ static PyObject *py_stream_synchronize(PyObject *m, PyObject *arg)
 		return NULL;
 	if (enter_rt(st, cur_rt(st)))
 		return NULL;
-	Py_BEGIN_ALLOW_THREADS
-	rc = rt_stream_sync(cur_rt(st), (CUstream)(uintptr_t)h, &e);
-	Py_END_ALLOW_THREADS
+	NOGIL(rc = rt_stream_sync(cur_rt(st), (CUstream)(uintptr_t)h, &e));
 	if (rc)
 		return raise_rt(st, &e);
 	Py_RETURN_NONE;
@@ -412,12 +408,16 @@ static PyObject *py_close(PyObject *m, PyObject *args)
 		Rt *rt = device_rt(st, only);
 		if (!rt)
 			return NULL;
+		NOGIL(rt_settle(rt));     /* the callbacks run before the context goes */
 		rc = rt_close(rt, &e);
 		drain_copies(st);
 		if (rc)
 			return raise_rt(st, &e);
 		Py_RETURN_NONE;
 	}
+	for (int i = RT_MAXDEV - 1; i >= 0; i--)
+		if (st->rts[i])
+			NOGIL(rt_settle(st->rts[i]));
 	for (int i = RT_MAXDEV - 1; i >= 0; i--)
 		if (st->rts[i] && rt_close(st->rts[i], rc ? &e1 : &e))
 			rc = -1;
@@ -505,9 +505,13 @@ static PyObject *py_set_transfer(PyObject *m, PyObject *args, PyObject *kw)
 	}
 	if ((chunk != -1 && chunk <= 0) || (threads != -1 && threads <= 0))
 		return PyErr_Format(PyExc_ValueError, "set_transfer: chunk and threads must be positive");
-	for (int i = 0; i < RT_MAXDEV; i++)
-		if (mstate(m)->rts[i] && rt_set_transfer(mstate(m)->rts[i], imode, chunk, threads, &e))
+	for (int i = 0; i < RT_MAXDEV; i++) {
+		int rc = 0;
+		if (mstate(m)->rts[i])
+			NOGIL(rc = rt_set_transfer(mstate(m)->rts[i], imode, chunk, threads, &e));
+		if (rc)
 			return raise_rt(mstate(m), &e);
+	}
 	static const char *const modes[] = {"staged", "driver", "register"};
 	return Py_BuildValue("{s:s,s:n,s:i}", "mode", modes[rt->xfer_mode],
 	                     "chunk", (Py_ssize_t)rt->chunk, "threads", rt->copy_threads);
@@ -517,7 +521,7 @@ static PyObject *py_trim(PyObject *m, PyObject *unused)
 {
 	for (int i = 0; i < RT_MAXDEV; i++)
 		if (mstate(m)->rts[i])
-			rt_trim(mstate(m)->rts[i]);
+			NOGIL(rt_trim(mstate(m)->rts[i]));
 	Py_RETURN_NONE;
 }
 
@@ -536,9 +540,10 @@ static PyObject *py_register_host(PyObject *m, PyObject *obj)
 	ModState *st = mstate(m);
 	Py_buffer v;
 	RtErr e;
-	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
+	if (enter_rt(st, cur_rt(st)) || PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
-	int rc = rt_host_register(cur_rt(st), v.buf, (size_t)v.len, &e);
+	int rc;
+	NOGIL(rc = rt_host_register(cur_rt(st), v.buf, (size_t)v.len, &e));
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -555,7 +560,8 @@ static PyObject *py_map_host(PyObject *m, PyObject *obj)
 	CUdeviceptr dev = 0;
 	if (enter_rt(st, cur_rt(st)) || PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) < 0)
 		return NULL;
-	int rc = rt_host_map(cur_rt(st), v.buf, (size_t)v.len, &dev, &e);
+	int rc;
+	NOGIL(rc = rt_host_map(cur_rt(st), v.buf, (size_t)v.len, &dev, &e));
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -611,9 +617,11 @@ static PyObject *py_ipc_open(PyObject *m, PyObject *arg)
 	CUdeviceptr p = 0;
 	unsigned gen = 0;
 	RtErr e;
+	int rc;
 	if (enter_rt(st, cur_rt(st)))
 		return NULL;
-	if (rt_ipc_open(cur_rt(st), (const unsigned char *)h, &p, &gen, &e))
+	NOGIL(rc = rt_ipc_open(cur_rt(st), (const unsigned char *)h, &p, &gen, &e));
+	if (rc)
 		return raise_rt(st, &e);
 	return Py_BuildValue("KI", (unsigned long long)p, gen);
 }
@@ -625,7 +633,7 @@ static PyObject *py_ipc_close(PyObject *m, PyObject *args)
 	unsigned gen;
 	if (!PyArg_ParseTuple(args, "KI", &p, &gen))
 		return NULL;
-	rt_ipc_close(cur_rt(mstate(m)), p, gen);
+	NOGIL(rt_ipc_close(cur_rt(mstate(m)), p, gen));
 	Py_RETURN_NONE;
 }
 
@@ -636,7 +644,8 @@ static PyObject *py_unregister_host(PyObject *m, PyObject *obj)
 	RtErr e;
 	if (PyObject_GetBuffer(obj, &v, PyBUF_ANY_CONTIGUOUS) < 0)
 		return NULL;
-	int rc = rt_host_unregister(cur_rt(st), v.buf, &e);
+	int rc;
+	NOGIL(rc = rt_host_unregister(cur_rt(st), v.buf, &e));
 	PyBuffer_Release(&v);
 	if (rc)
 		return raise_rt(st, &e);
@@ -755,6 +764,8 @@ static PyMethodDef module_methods[] = {
 	{"current_device", py_current_device, METH_NOARGS, "this thread's current device"},
 	{"synchronize", py_synchronize, METH_NOARGS, "waits for all work on the device"},
 	{"pending_callbacks", py_pending_callbacks, METH_NOARGS, "stream callbacks queued and not yet run"},
+	{"finish_callbacks", py_finish_callbacks, METH_NOARGS,
+	 "waits for every device's work, so that the queued stream callbacks run (at exit)"},
 	{"stream_synchronize", py_stream_synchronize, METH_O, "waits for a stream given by its handle"},
 	{"close", py_close, METH_VARARGS,
 	 "close(i=every device): frees cached memory and releases the context (resets it after a fault)"},

@@ -115,13 +115,77 @@ typedef struct ModState {
 	 * with a stream): the buffer each writes into is held until it is done */
 	struct Pending { RtHostCopy *job; Py_buffer view; } *pending;
 	int npending, cappending;
-	/* stream.c: stream callbacks queued and not yet run.  A callback takes
-	 * the GIL on a driver thread, so while one is queued, calls that wait
-	 * for the device's work (synchronous copies, a trap word's read)
-	 * release the GIL. */
+	/* stream.c: stream callbacks queued or running (counted until they
+	 * return).  A callback takes the GIL on a driver thread, so while one
+	 * is, the hot calls that may wait for the device let the GIL go too
+	 * (NOGIL_IF, below).  ran: the callbacks that have run, whose callables
+	 * are dropped on a thread of ours (a callable may hold the last
+	 * reference to a stream or an array, whose release calls the driver,
+	 * which a driver thread must not); ran_drop: a pending call to drop
+	 * them is queued. */
 	int host_funcs;
+	struct HostFunc *ran;
+	int ran_drop;
 	struct CpuState *cpu;      /* cpu.c: @njit's types and caches */
 } ModState;
+
+/* ------------------------------------------------ waits and the GIL
+ *
+ * A stream callback (stream.c: stream.add_callback, stream.async_done)
+ * runs Python on a thread of the driver, so it takes the GIL there, and
+ * the stream's later work waits until it returns.  A thread that holds
+ * the GIL while the driver waits for that callback (or for work queued
+ * behind it) waits for ever, and so does the callback; neither Ctrl-C nor
+ * a timeout thread can end it, as both need the GIL.  So every call into
+ * the runtime that may wait for the device goes through NOGIL, which lets
+ * the GIL go around it.  Where that would cost a launch or a small copy a
+ * thread switch for nothing, NOGIL_IF(st->host_funcs, ...) lets it go only
+ * while a callback of ours is queued or running (host_funcs counts them
+ * until they return).  The objects a call uses must be held (a Py_buffer,
+ * a reference) or be the caller's alone (an object being deallocated).
+ *
+ * What may wait, by the driver calls each runtime call makes (the calls
+ * the driver documents as blocking or implicitly synchronising):
+ *   rt_sync, rt_stream_sync, rt_event_sync, rt_settle     they wait
+ *   rt_read_trap, rt_put, rt_get                          the stream, the ring's events
+ *   rt_htod, rt_dtoh, rt_dtod, rt_peer_copy               synchronous cuMemcpy*; an
+ *                                                         asynchronous one from or to
+ *                                                         pageable memory may wait
+ *   rt_dtoh_async                                         cuMemcpyDtoHAsync to pageable
+ *                                                         memory below the staging size
+ *   rt_memset                                             cuMemsetD8
+ *   rt_release (a block too big to cache), rt_trim,
+ *   rt_managed_free                                       cuMemFree
+ *   rt_alloc                                              cuMemAlloc, and cuMemFree of
+ *                                                         the cache when memory is short
+ *   rt_host_free, rt_host_unregister, rt_unregister_xfers cuMemHostUnregister
+ *   rt_host_alloc, rt_host_register, rt_host_map,
+ *   rt_managed_alloc                                      pinning and allocation
+ *                                                         synchronise implicitly
+ *   rt_kernel_unload, rt_kernel_load_image, rt_link_cubin cuModuleUnload (of the module
+ *                                                         replaced); loads run ptxas
+ *   rt_kernel_load                                        (and, lazily, may synchronise)
+ *   rt_stream_free                                        cuStreamDestroy (documented to
+ *                                                         return at once; not relied on)
+ *   rt_ipc_open, rt_ipc_close                             cuIpcCloseMemHandle unmaps
+ *   rt_set_transfer                                       frees the ring: its events,
+ *                                                         cuMemFreeHost
+ *   rt_launch, rt_graph_launch, rt_stream_host_func       a full command queue waits
+ *                                                         for room (hot: NOGIL_IF)
+ *   rt_close                                              all of the above: py_close
+ *                                                         settles the context first
+ * What does not wait: rt_stream_new, rt_stream_query, rt_stream_order,
+ * rt_event_new, rt_event_record, rt_event_query, rt_event_wait,
+ * rt_event_elapsed, rt_event_free (cuEventDestroy returns at once),
+ * rt_device_attr, rt_device_count, rt_mem_info, rt_mem_stats,
+ * rt_kernel_attr, rt_kernel_max_block, rt_kernel_active_blocks (after the
+ * kernel's load), rt_ipc_get, rt_graph_begin, rt_graph_end, rt_graph_copy,
+ * rt_graph_memset, rt_graph_free (cuGraphExecDestroy returns at once),
+ * rt_capturing, rt_graph_stream, rt_graph_no_sync, rt_sim_share,
+ * rt_enter (an automatic reset after a fault runs no callback).
+ */
+#define NOGIL(...) do { Py_BEGIN_ALLOW_THREADS __VA_ARGS__; Py_END_ALLOW_THREADS } while (0)
+#define NOGIL_IF(cond, ...) do { if (cond) NOGIL(__VA_ARGS__); else { __VA_ARGS__; } } while (0)
 
 /* module.c */
 /* This thread's current device (cuda.select_device, `with cuda.gpus[i]`):
@@ -170,6 +234,9 @@ PyObject *raise_stopped(void);
 /* array.c */
 /* Lets go of the buffers of finished asynchronous copies to the host. */
 void drain_copies(ModState *st);
+/* Frees device memory of an array (rt_release) from a thread with the
+ * GIL: without it when the block is too big to cache (cuMemFree waits). */
+void release_mem(Rt *rt, CUdeviceptr p, size_t n, unsigned gen);
 typedef struct DeviceArrayObject {
 	PyObject_HEAD
 	ModState *st;
@@ -225,6 +292,10 @@ typedef struct EventObject {
 	RtEvent ev;
 } EventObject;
 extern PyType_Spec Stream_spec, Event_spec;
+/* finish_callbacks(): waits (without the GIL) for the work of every
+ * device's context, so that every queued callback runs, and drops the
+ * callables of those that ran; at exit, before the interpreter goes. */
+PyObject *py_finish_callbacks(PyObject *m, PyObject *unused);
 
 /* graph.c */
 extern PyType_Spec Graph_spec;

@@ -4,7 +4,8 @@
  *
  * A Stream owns a driver stream (destroyed when collected) unless it is
  * one of the default streams (handle 0, or the driver's legacy 1 and
- * per-thread 2) or a stream another library made (external=True).  Waits release the GIL.  In the
+ * per-thread 2) or a stream another library made (external=True).  Waits
+ * release the GIL (py.h, NOGIL).  In the
  * simulator a stream is a token and an event records the host clock:
  * work runs when it is issued, so both are ordered queues already.
  */
@@ -55,7 +56,7 @@ static void Stream_dealloc(StreamObject *s)
 {
 	PyTypeObject *tp = Py_TYPE(s);
 	if (s->owned)
-		rt_stream_free(s->rt, s->s, s->gen);
+		NOGIL(rt_stream_free(s->rt, s->s, s->gen));
 	tp->tp_free((PyObject *)s);
 	Py_DECREF(tp);
 }
@@ -77,9 +78,7 @@ static PyObject *Stream_synchronize(StreamObject *s, PyObject *unused)
 	int rc;
 	if (stream_live(s) || enter_rt(st, s->rt))
 		return NULL;
-	Py_BEGIN_ALLOW_THREADS
-	rc = rt_stream_sync(s->rt, s->s, &e);
-	Py_END_ALLOW_THREADS
+	NOGIL(rc = rt_stream_sync(s->rt, s->s, &e));
 	drain_copies(st);
 	if (rc)
 		return raise_rt(st, &e);
@@ -111,25 +110,66 @@ static PyObject *Stream_external(StreamObject *s, void *c)
 typedef struct HostFunc {
 	PyObject *fn;
 	ModState *st;
+	struct HostFunc *next;    /* on st->ran, once it has run */
 } HostFunc;
+
+#if PY_VERSION_HEX >= 0x030D0000
+#define finalizing() Py_IsFinalizing()
+#else
+#define finalizing() _Py_IsFinalizing()
+#endif
+
+/* Drops the callables of the callbacks that have run (with the GIL, on a
+ * thread of ours). */
+static int drop_ran(void *arg)
+{
+	ModState *st = arg;
+	HostFunc *h = st->ran;
+	st->ran = NULL;
+	st->ran_drop = 0;
+	while (h) {
+		HostFunc *next = h->next;
+		Py_DECREF(h->fn);
+		PyMem_RawFree(h);
+		h = next;
+	}
+	return 0;
+}
 
 /* A host function's Python callable, run by a driver thread with the GIL
  * taken; what it raises is reported as unraisable (the driver thread has
- * no caller to hand it to). */
+ * no caller to hand it to).  It counts as queued until it returns, and
+ * its callable is dropped later by the main thread (drop_ran).  While the
+ * interpreter shuts down it does not run: taking the GIL then would end
+ * the driver's thread (finish_callbacks ran the queued ones at exit). */
 static void call_host_func(void *arg)
 {
 	HostFunc *h = arg;
-	if (!Py_IsInitialized())
+	if (!Py_IsInitialized() || finalizing())
 		return;
 	PyGILState_STATE g = PyGILState_Ensure();
-	h->st->host_funcs--;
+	ModState *st = h->st;
 	PyObject *r = PyObject_CallNoArgs(h->fn);
 	if (!r)
 		PyErr_WriteUnraisable(h->fn);
 	Py_XDECREF(r);
-	Py_DECREF(h->fn);
-	PyMem_RawFree(h);
+	h->next = st->ran;
+	st->ran = h;
+	if (!st->ran_drop && Py_AddPendingCall(drop_ran, st) == 0)
+		st->ran_drop = 1;
+	st->host_funcs--;
 	PyGILState_Release(g);
+}
+
+PyObject *py_finish_callbacks(PyObject *m, PyObject *unused)
+{
+	ModState *st = PyModule_GetState(m);
+	for (int i = 0; i < RT_MAXDEV; i++)
+		if (st->rts[i])
+			NOGIL(rt_settle(st->rts[i]));
+	drain_copies(st);
+	drop_ran(st);
+	Py_RETURN_NONE;
 }
 
 static PyObject *Stream_host_func(StreamObject *s, PyObject *fn)
@@ -144,8 +184,13 @@ static PyObject *Stream_host_func(StreamObject *s, PyObject *fn)
 	Py_INCREF(fn);
 	h->fn = fn;
 	h->st = st;
+	h->next = NULL;
+	if (st->ran)
+		drop_ran(st);
+	int rc, queued = st->host_funcs;   /* a full queue waits for the callbacks before */
 	st->host_funcs++;
-	if (rt_stream_host_func(s->rt, s->s, call_host_func, h, &e)) {
+	NOGIL_IF(queued, rc = rt_stream_host_func(s->rt, s->s, call_host_func, h, &e));
+	if (rc) {
 		st->host_funcs--;
 		Py_DECREF(fn);
 		PyMem_RawFree(h);
@@ -273,9 +318,7 @@ static PyObject *Event_synchronize(EventObject *ev, PyObject *unused)
 	int rc;
 	if (enter_rt(st, ev->rt))
 		return NULL;
-	Py_BEGIN_ALLOW_THREADS
-	rc = rt_event_sync(ev->rt, &ev->ev, &e);
-	Py_END_ALLOW_THREADS
+	NOGIL(rc = rt_event_sync(ev->rt, &ev->ev, &e));
 	drain_copies(st);
 	if (rc)
 		return raise_rt(st, &e);

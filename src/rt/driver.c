@@ -496,6 +496,14 @@ int rt_sync(Rt *rt, RtErr *e)
 	return 0;
 }
 
+void rt_settle(Rt *rt)
+{
+	RtErr ignored;
+	if (!rt->sim && rt->state == RT_READY && !rt->sticky &&
+	    !atomic_load_explicit(&forked_after_init, memory_order_relaxed) && rt_enter(rt, &ignored) == 0)
+		rt->d.cuCtxSynchronize();
+}
+
 int rt_close(Rt *rt, RtErr *e)
 {
 	if (rt->sim) {
@@ -521,8 +529,8 @@ int rt_close(Rt *rt, RtErr *e)
 	if (rt->order_ev)
 		rt->d.cuEventDestroy_v2(rt->order_ev);
 	rt->order_ev = NULL;
-	pthread_mutex_lock(&rt->lock);
 	rt_free_stages(rt);
+	pthread_mutex_lock(&rt->lock);
 	rt->npinned = 0;  /* registrations end with the context; the memory stays */
 	pthread_mutex_unlock(&rt->lock);
 	CUresult r;

@@ -286,15 +286,20 @@ void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen)
 	pthread_mutex_unlock(&rt->lock);
 }
 
+/* The blocks are taken out of the cache under the lock and freed after:
+ * cuMemFree waits for the device, and a stream callback may be what it
+ * waits for, holding the GIL while it wants the lock (an array it
+ * releases). */
 void rt_trim(Rt *rt)
 {
+	RtBlock *all = NULL;
 	pthread_mutex_lock(&rt->lock);
 	for (int i = 0; i < RT_NBINS; i++) {
 		RtBlock *b = rt->cache.bin[i], *next;
 		for (; b; b = next) {
 			next = b->next;
-			raw_free(rt, b->ptr);
-			free(b);
+			b->next = all;
+			all = b;
 		}
 		rt->cache.bin[i] = NULL;
 	}
@@ -305,6 +310,11 @@ void rt_trim(Rt *rt)
 	rt->cache.spare = NULL;
 	rt->cache.cached_bytes = 0;
 	pthread_mutex_unlock(&rt->lock);
+	for (RtBlock *b = all, *next; b; b = next) {
+		next = b->next;
+		raw_free(rt, b->ptr);
+		free(b);
+	}
 }
 
 void rt_mem_stats(Rt *rt, RtMemStats *s)
@@ -323,8 +333,10 @@ void rt_mem_stats(Rt *rt, RtMemStats *s)
 #define RT_STAGE_MAX ((size_t)64 << 20)
 
 /* A staging buffer of at least n bytes that no queued copy reads, or NULL
- * (then the copy goes without one). */
-static RtStage *free_stage(Rt *rt, size_t n)
+ * (then the copy goes without one).  rt->lock is held: a smaller buffer
+ * it replaces goes to *old, for the caller to free (cuMemFreeHost) once
+ * the lock is let go, since that call waits for the device. */
+static RtStage *free_stage(Rt *rt, size_t n, void **old)
 {
 	RtStage *best = NULL, *spare = NULL;
 	for (int i = 0; i < rt->nstage; i++) {
@@ -347,8 +359,7 @@ static RtStage *free_stage(Rt *rt, size_t n)
 		rt->nstage++;
 	} else if (spare) {
 		st = spare;
-		if (st->p)
-			rt->d.cuMemFreeHost(st->p);
+		*old = st->p;
 		st->p = NULL;
 		st->cap = 0;
 	} else {
@@ -365,14 +376,18 @@ static RtStage *free_stage(Rt *rt, size_t n)
 
 void rt_free_stages(Rt *rt)
 {
-	for (int i = 0; i < rt->nstage; i++) {
-		RtStage *st = &rt->stage[i];
-		if (st->done)
-			rt->d.cuEventDestroy_v2(st->done);
-		if (st->p)
-			rt->d.cuMemFreeHost(st->p);
-	}
+	RtStage stage[RT_NSTAGE];
+	pthread_mutex_lock(&rt->lock);
+	int n = rt->nstage;
+	memcpy(stage, rt->stage, (size_t)n * sizeof *stage);
 	rt->nstage = 0;
+	pthread_mutex_unlock(&rt->lock);
+	for (int i = 0; i < n; i++) {
+		if (stage[i].done)
+			rt->d.cuEventDestroy_v2(stage[i].done);
+		if (stage[i].p)
+			rt->d.cuMemFreeHost(stage[i].p);
+	}
 }
 
 int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int async, RtErr *e)
@@ -386,8 +401,9 @@ int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int 
 	if (rt_enter(rt, e))
 		return -1;
 	if (async == 1 && n >= RT_STAGE_MIN && n <= RT_STAGE_MAX && !rt_is_pinned(rt, src, n)) {
+		void *old = NULL;
 		pthread_mutex_lock(&rt->lock);
-		RtStage *st = free_stage(rt, n);
+		RtStage *st = free_stage(rt, n, &old);
 		CUresult r = CUDA_SUCCESS;
 		if (st) {
 			memcpy(st->p, src, n);
@@ -397,6 +413,8 @@ int rt_htod(Rt *rt, CUdeviceptr dst, const void *src, size_t n, CUstream s, int 
 			rt->staged_copies++;
 		}
 		pthread_mutex_unlock(&rt->lock);
+		if (old)
+			rt->d.cuMemFreeHost(old);
 		if (st) {
 			if (r != CUDA_SUCCESS)
 				return rt_fail(rt, e, r, "cuMemcpyHtoDAsync(%zu bytes to a device array, staged)", n);
@@ -450,8 +468,9 @@ int rt_dtoh_async(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, RtHo
 	if (n >= RT_STAGE_MIN && n <= RT_STAGE_MAX && !rt_is_pinned(rt, dst, n) && (j = malloc(sizeof *j))) {
 		CUresult r = CUDA_SUCCESS;
 		int queued = 0;
+		void *old = NULL;
 		pthread_mutex_lock(&rt->lock);
-		RtStage *st = free_stage(rt, n);
+		RtStage *st = free_stage(rt, n, &old);
 		if (st) {
 			j->dst = dst;
 			j->src = st->p;
@@ -465,6 +484,8 @@ int rt_dtoh_async(Rt *rt, void *dst, CUdeviceptr src, size_t n, CUstream s, RtHo
 			rt->staged_copies++;
 		}
 		pthread_mutex_unlock(&rt->lock);
+		if (old)
+			rt->d.cuMemFreeHost(old);
 		if (queued)
 			*job = j;      /* the host function will touch j: the caller keeps it */
 		else

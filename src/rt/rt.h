@@ -25,8 +25,11 @@
  * Device pointers are CUdeviceptr in both (host addresses in SIM).
  * Functions return 0 on success and -1 with *e filled on failure.  The
  * caller serialises calls (the Python layer holds the GIL, except around
- * waits, simulator runs and the launch copies of xfer.c, which take
- * their own locks).
+ * the calls that may wait for the device (src/py/py.h, NOGIL, lists
+ * them), simulator runs and the launch copies of xfer.c, which take
+ * their own locks).  rt->lock is never held across a driver call that
+ * waits for the device: a stream callback, which holds the GIL, may be
+ * what the driver waits for, and may want the lock (an array it drops).
  */
 #ifndef PTXJIT_RT_H
 #define PTXJIT_RT_H
@@ -309,6 +312,10 @@ int rt_available(Rt *rt);
 int rt_device_attr(Rt *rt, int attr, int *out, RtErr *e);
 int rt_mem_info(Rt *rt, size_t *free_b, size_t *total_b, RtErr *e);
 int rt_sync(Rt *rt, RtErr *e);
+/* Waits for the context's work when the runtime holds a working context
+ * (it makes none, reports nothing): what rt_close is about to wait for,
+ * done first without the GIL so that stream callbacks can run. */
+void rt_settle(Rt *rt);
 /* Frees the cached memory and releases the context (resets it after a
  * sticky error); the next call starts afresh.  Arrays, streams, events
  * and modules made before become stale.  After a sticky error every call
@@ -334,7 +341,7 @@ int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len);
  * the generation the block came from (stale blocks are dropped). */
 void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen);
 void rt_trim(Rt *rt);         /* frees every cached block */
-void rt_free_stages(Rt *rt);  /* frees the staging buffers (the context is about to go) */
+void rt_free_stages(Rt *rt);  /* frees the staging buffers (the context is about to go; takes rt->lock) */
 void rt_mem_stats(Rt *rt, RtMemStats *s);
 /* Copies: async 0 waits for the copy; 1 queues it on stream s (from
  * pageable memory through a staging buffer, so the call returns at once);

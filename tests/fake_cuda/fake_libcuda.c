@@ -88,6 +88,28 @@
  * Built with -DFAKE_OLD_DRIVER it lacks cuLaunchHostFunc, as a driver older
  * than CUDA 10 does.
  *
+ * Host functions (cuLaunchHostFunc) always run late, on the fake's own
+ * thread, after the work queued before them, as the driver runs them on a
+ * thread of its own: a stream callback of ptxjit takes the GIL there.  While
+ * one is queued, work issued asynchronously (launches, cuMemcpy*Async,
+ * cuMemsetD8Async, event records, graph launches) queues behind it, and every
+ * call that the driver documents as waiting for the device or implicitly
+ * synchronising waits until the queue, host functions included, is done:
+ * cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, the
+ * synchronous copies and memsets, an asynchronous copy to pageable host
+ * memory, cuMemFree, cuMemFreeHost, cuMemHostUnregister, cuModuleUnload,
+ * cuStreamDestroy, cuIpcCloseMemHandle and the primary context's release
+ * and reset.  So a caller that holds the GIL through such a call while a
+ * callback is queued deadlocks here as it does on a GPU.  The fake has one
+ * queue for all streams and devices: a wait on one stream waits for all
+ * (a superset of the driver's waits).  "queue_limit" (fake_set) bounds the
+ * queue as the driver's command buffer does: work issued when it is full
+ * waits for room.  Counters: "module_unloads", "queued" (ops in the
+ * queue now), "host_waits" (waits that found a host
+ * function queued), "host_fn_calls" (driver calls made from inside a
+ * host function, which the driver forbids: it may deadlock or fail with
+ * CUDA_ERROR_NOT_PERMITTED; here they do not wait).
+ *
  * Several devices: FAKE_CUDA_DEVICES=n in the environment (read at cuInit;
  * 1 to 8, default 1), or fake_set("devices", n) before cuInit, and each
  * device has its own primary context.  Memory, modules and streams belong
@@ -133,6 +155,7 @@ static struct {
 	long graph_nodes, graph_instantiates, graph_updates, graph_launches, coop_launches;
 	long fault_on_launch, faults, stale_uses;
 	long reject_cubin, links, link_inputs, carveout, ptx_loads, cubin_loads, injected, trap_code, no_gpus;
+	long queue_limit, host_waits, host_fn_calls, module_unloads;
 	volatile int fault_pending;  /* a launch faulted; nobody has noticed yet */
 	unsigned ctx_gen;            /* bumps at each reset: older handles are dead */
 	unsigned grid[3], block[3], smem;
@@ -202,12 +225,13 @@ static int dead(unsigned gen)
 
 /* ------------------------------------------- asynchronous work (dma_mbps) */
 
-enum { OP_COPY, OP_EVENT, OP_KERNEL, OP_HOST };
+enum { OP_COPY, OP_EVENT, OP_KERNEL, OP_HOST, OP_SET };
 struct op {
 	int kind;
 	void *dst;
 	const void *src;
 	size_t n;
+	int byte;                    /* OP_SET: dst[0..n) = byte */
 	void *owned;                 /* freed when the op is done */
 	struct event *ev;
 	void (*fn)(void *);          /* OP_HOST: cuLaunchHostFunc's function and argument */
@@ -221,7 +245,8 @@ struct op {
 static pthread_mutex_t qm = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t qwork = PTHREAD_COND_INITIALIZER, qdone = PTHREAD_COND_INITIALIZER;
 static struct op *qhead, *qtail;
-static int qthread;
+static int qthread, qlen, qhosts;   /* ops queued, host functions among them */
+static __thread int in_host_fn;     /* this thread is running a host function */
 
 struct range { const char *p; size_t n; struct range *next; };
 static struct range *pinned;
@@ -309,15 +334,20 @@ static void *dma_main(void *unused)
 		struct op *o = qhead;
 		pthread_mutex_unlock(&qm);
 		if (o->kind == OP_COPY && !F.fault_pending) {
-			double until = now_s() + (double)o->n / ((double)F.dma_mbps * 1e6);
+			double until = F.dma_mbps ? now_s() + (double)o->n / ((double)F.dma_mbps * 1e6) : 0;
 			while (now_s() < until)
 				;
-			memcpy(o->dst, o->src, o->n);
+			memmove(o->dst, o->src, o->n);
+		} else if (o->kind == OP_SET && !F.fault_pending) {
+			memset(o->dst, o->byte, o->n);
 		} else if (o->kind == OP_KERNEL) {
 			run_kernel(o->params, o->nparams, o->fault);
 		} else if (o->kind == OP_HOST) {
-			if (!F.fault_pending)    /* the driver calls no host function after an error */
+			if (!F.fault_pending) {  /* the driver calls no host function after an error */
+				in_host_fn = 1;
 				o->fn(o->arg);
+				in_host_fn = 0;
+			}
 		} else if (o->ev) {
 			o->ev->t = now_ms();
 		}
@@ -325,6 +355,9 @@ static void *dma_main(void *unused)
 		qhead = o->next;
 		if (!qhead)
 			qtail = NULL;
+		qlen--;
+		if (o->kind == OP_HOST)
+			qhosts--;
 		if (o->ev)
 			o->ev->pending = 0;
 		pthread_cond_broadcast(&qdone);
@@ -344,6 +377,13 @@ static void enqueue(struct op *o)
 		pthread_detach(th);
 		qthread = 1;
 	}
+	if (F.queue_limit && qlen >= F.queue_limit && qhosts)
+		F.host_waits++;
+	while (F.queue_limit && qlen >= F.queue_limit && !in_host_fn)
+		pthread_cond_wait(&qdone, &qm);
+	qlen++;
+	if (o->kind == OP_HOST)
+		qhosts++;
 	o->next = NULL;
 	if (qtail)
 		qtail->next = o;
@@ -354,13 +394,35 @@ static void enqueue(struct op *o)
 	pthread_mutex_unlock(&qm);
 }
 
-/* Waits until the queued work is done. */
+/* Waits until the queued work is done (not in a host function: the
+ * driver forbids that call there, and it would wait for itself). */
 static void drain(void)
 {
 	pthread_mutex_lock(&qm);
-	while (qhead)
+	if (qhosts)
+		F.host_waits++;
+	while (qhead && !in_host_fn)
 		pthread_cond_wait(&qdone, &qm);
 	pthread_mutex_unlock(&qm);
+}
+
+/* Is work queued?  Asynchronous work issued now must queue behind it. */
+static int busy(void)
+{
+	pthread_mutex_lock(&qm);
+	int b = qhead != NULL;
+	pthread_mutex_unlock(&qm);
+	return b;
+}
+
+static void queue_set(void *dst, int byte, size_t n)
+{
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_SET;
+	o->dst = dst;
+	o->byte = byte;
+	o->n = n;
+	enqueue(o);
 }
 
 static void queue_copy(void *dst, const void *src, size_t n, void *owned)
@@ -456,7 +518,11 @@ static CUresult injected(const char *fn)
 	return OK;
 }
 
-#define INJECT() do { CUresult inj_ = injected(__func__); if (inj_) return inj_; } while (0)
+#define INJECT() do { \
+		if (in_host_fn) F.host_fn_calls++; \
+		CUresult inj_ = injected(__func__); \
+		if (inj_) return inj_; \
+	} while (0)
 
 /* ------------------------------------------------------- test control */
 
@@ -475,6 +541,7 @@ void fake_set(const char *key, long v)
 	else if (!strcmp(key, "no_gpus")) F.no_gpus = v;
 	else if (!strcmp(key, "devices")) F.ndev = v;
 	else if (!strcmp(key, "no_peer")) F.no_peer = v;
+	else if (!strcmp(key, "queue_limit")) F.queue_limit = v;
 	else if (!strncmp(key, "cc", 2) && key[2] >= '0' && key[2] < '0' + MAXDEV) F.cc[key[2] - '0'] = v;
 }
 
@@ -524,6 +591,10 @@ long fake_get(const char *key)
 	if (!strcmp(key, "graph_updates")) return F.graph_updates;
 	if (!strcmp(key, "graph_launches")) return F.graph_launches;
 	if (!strcmp(key, "coop_launches")) return F.coop_launches;
+	if (!strcmp(key, "host_waits")) return F.host_waits;
+	if (!strcmp(key, "host_fn_calls")) return F.host_fn_calls;
+	if (!strcmp(key, "module_unloads")) return F.module_unloads;
+	if (!strcmp(key, "queued")) { pthread_mutex_lock(&qm); long n = qlen; pthread_mutex_unlock(&qm); return n; }
 	return -1;
 }
 
@@ -658,7 +729,8 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev)
 	return OK;
 }
 
-CUresult cuDevicePrimaryCtxRelease_v2(int dev) { INJECT(); F.ctx_retained--; return OK; }
+/* The context goes with its last reference, once its work is done. */
+CUresult cuDevicePrimaryCtxRelease_v2(int dev) { INJECT(); drain(); F.ctx_retained--; return OK; }
 
 /* Destroys the context: its memory, and (through ctx_gen) its modules,
  * streams and events. */
@@ -749,6 +821,7 @@ CUresult cuMemFree_v2(CUdeviceptr p)
 {
 	INJECT();
 	if (!F.inited) return E_NOT_INITIALIZED;
+	drain();             /* the driver frees once the device is done with the memory */
 	pthread_mutex_lock(&am);
 	for (struct alloc **a = &allocs; *a; a = &(*a)->next)
 		if ((*a)->p == (void *)(uintptr_t)p) {
@@ -834,7 +907,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, void *st)
 		return capture_copy(st, (void *)(uintptr_t)d, s, n, s);
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
-	if (!F.dma_mbps)
+	if (!F.dma_mbps && !busy())
 		return cuMemcpyHtoD_v2(d, s, n);
 	F.htod++;
 	if (is_pinned(s, n)) {
@@ -860,16 +933,15 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr s, size_t n, void *st)
 	F.dtoh++;
 	if (F.fault_pending)
 		return OK;          /* queued behind a faulted kernel: never runs */
-	if (F.dma_mbps && is_pinned(d, n)) {
+	if ((F.dma_mbps || busy()) && is_pinned(d, n)) {
 		F.pinned_copies++;
 		queue_copy(d, (void *)(uintptr_t)s, n, NULL);
 		return OK;
 	}
-	if (F.dma_mbps) {
-		/* to pageable memory the copy is synchronous */
+	/* to pageable memory the copy is synchronous: it waits for the queue */
+	if (F.dma_mbps)
 		F.pageable_copies++;
-		drain();
-	}
+	drain();
 	memcpy(d, (void *)(uintptr_t)s, n);
 	return OK;
 }
@@ -879,7 +951,14 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *st)
 	INJECT();
 	if (capturing(st))
 		return capture_copy(st, (void *)(uintptr_t)d, (void *)(uintptr_t)s, n, NULL);
-	return cuMemcpyDtoD_v2(d, s, n);
+	if (!busy())
+		return cuMemcpyDtoD_v2(d, s, n);
+	GUARD();
+	OWNED(d);
+	OWNED(s);
+	if (!F.fault_pending)
+		queue_copy((void *)(uintptr_t)d, (void *)(uintptr_t)s, n, NULL);
+	return OK;
 }
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char c, size_t n) { INJECT(); GUARD(); OWNED(d); if (F.fault_pending) return sync_point(); drain(); memset((void *)(uintptr_t)d, c, n); return OK; }
 CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char c, size_t n, void *st)
@@ -896,8 +975,10 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char c, size_t n, void *st)
 	}
 	if (F.fault_pending)
 		return OK;
-	drain();
-	memset((void *)(uintptr_t)d, c, n);
+	if (F.dma_mbps || busy())
+		queue_set((void *)(uintptr_t)d, c, n);
+	else
+		memset((void *)(uintptr_t)d, c, n);
 	return OK;
 }
 
@@ -972,7 +1053,7 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *p, CUipcMemHandle h, unsigned flags)
 	F.ipc_opens++;
 	return OK;
 }
-CUresult cuIpcCloseMemHandle(CUdeviceptr p) { INJECT(); GUARD(); F.ipc_closes++; return OK; }
+CUresult cuIpcCloseMemHandle(CUdeviceptr p) { INJECT(); GUARD(); drain(); F.ipc_closes++; return OK; }
 CUresult cuMemHostUnregister(void *p) { INJECT(); drain(); drop_pinned(p); return OK; }
 CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { INJECT(); return E_INVALID_VALUE; }
 
@@ -1018,6 +1099,8 @@ CUresult cuModuleUnload(void *mod)
 	struct module *m = mod;
 	if (m && dead(m->gen))
 		return E_INVALID_HANDLE;    /* went with its context (the fake leaks it) */
+	drain();                        /* the driver waits for the module's kernels */
+	F.module_unloads++;
 	if (m) {
 		free(m->ptx);
 		free(m);
@@ -1270,7 +1353,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 			return E_INVALID_VALUE;
 		memcpy(F.params, buf, size);
 		F.nparams = size;
-		if (F.dma_mbps) {
+		if (F.dma_mbps || busy()) {
 			struct op *o = calloc(1, sizeof *o);
 			o->kind = OP_KERNEL;
 			o->nparams = size < sizeof o->params ? size : sizeof o->params;
@@ -1319,11 +1402,6 @@ CUresult cuLaunchHostFunc(void *stream, void (*fn)(void *), void *arg)
 	INJECT();
 	GUARD();
 	F.host_funcs++;
-	if (!F.dma_mbps) {
-		if (!F.fault_pending)
-			fn(arg);
-		return OK;
-	}
 	struct op *o = calloc(1, sizeof *o);
 	o->kind = OP_HOST;
 	o->fn = fn;
@@ -1368,6 +1446,8 @@ CUresult cuStreamDestroy_v2(void *s)
 	INJECT();
 	if (OURS(s) && dead(((struct stream *)s)->gen))
 		return E_INVALID_HANDLE;   /* went with its context (the fake leaks it) */
+	if (OURS(s))
+		drain();   /* the driver returns at once and frees it later; waiting is the stricter model */
 	free(s);
 	return OK;
 }
@@ -1389,7 +1469,7 @@ CUresult cuEventRecord(void *e, void *s)
 	if (dead(ev->gen))
 		return E_INVALID_HANDLE;
 	ev->recorded = 1;
-	if (!F.dma_mbps) {
+	if (!F.dma_mbps && !busy()) {
 		ev->t = now_ms();
 		return OK;
 	}
@@ -1414,6 +1494,8 @@ CUresult cuEventSynchronize(void *e)
 		return sync_point();
 	F.syncs++;
 	pthread_mutex_lock(&qm);
+	if (ev->pending && qhosts)
+		F.host_waits++;
 	while (ev->pending)
 		pthread_cond_wait(&qdone, &qm);
 	pthread_mutex_unlock(&qm);
@@ -1497,7 +1579,18 @@ CUresult cuMemcpyPeer(CUdeviceptr d, void *dctx, CUdeviceptr s, void *sctx, size
 CUresult cuMemcpyPeerAsync(CUdeviceptr d, void *dctx, CUdeviceptr s, void *sctx, size_t n, void *st)
 {
 	INJECT();
-	return cuMemcpyPeer(d, dctx, s, sctx, n);
+	if (!busy())
+		return cuMemcpyPeer(d, dctx, s, sctx, n);
+	GUARD();
+	if (ctx_of_ptr((uintptr_t)d) != dctx || ctx_of_ptr((uintptr_t)s) != sctx || dev_of_ctx(dctx) < 0 ||
+	    dev_of_ctx(sctx) < 0) {
+		F.wrong_ctx++;
+		return E_INVALID_CONTEXT;
+	}
+	F.peer_copies++;
+	if (!F.fault_pending)
+		queue_copy((void *)(uintptr_t)d, (void *)(uintptr_t)s, n, NULL);
+	return OK;
 }
 
 /* ------------------------------------------------------------- graphs */
@@ -1623,8 +1716,10 @@ CUresult cuGraphLaunch(void *exec, void *stream)
 		} else {
 			if (F.fault_pending)
 				continue;
-			drain();
-			memmove(nd->dst, nd->src, nd->n);
+			if (F.dma_mbps || busy())
+				queue_copy(nd->dst, nd->src, nd->n, NULL);
+			else
+				memmove(nd->dst, nd->src, nd->n);
 		}
 		if (r)
 			return r;

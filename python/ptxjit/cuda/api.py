@@ -544,15 +544,12 @@ class Stream(_core.Stream):
         return future
 
 
-# Before the interpreter ends, the device is synchronised while callbacks
+# Before the interpreter ends, every device is synchronised while callbacks
 # are queued, so that none runs during its finalisation.
 @atexit.register
 def _finish_callbacks():
     if _core.pending_callbacks() > 0:
-        try:
-            _core.synchronize()
-        except Exception:
-            pass
+        _core.finish_callbacks()
 
 
 class Event(_core.Event):
