@@ -940,8 +940,9 @@ static PyObject *Kernel_params(KernelObject *k, void *c)
 		return NULL;
 	for (int i = 0; i < k->pk->nparams; i++) {
 		PjParam *p = &k->pk->params[i];
-		static const char *const roles[] = {"data", "extent", "stride", "scalar", "real", "imag"};
-		const char *role = p->role >= 0 && p->role < 6 ? roles[p->role] : "?";
+		static const char *const roles[] = {"data", "extent", "stride", "scalar", "real", "imag", "ret",
+		                                    "pointer base", "pointer bytes"};
+		const char *role = p->role >= 0 && p->role < 9 ? roles[p->role] : "?";
 		const char *kind = p->ty >= 0 && p->ty < K_NKINDS ? kind_name[p->ty] : "?";
 		PyObject *t = Py_BuildValue("(siisi)", role, p->arg, p->dim, kind, p->off);
 		if (!t) {

@@ -943,6 +943,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 		return type_cpu_call(sc, e, in);
 	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
 		return sema_array_method(sc, e, in);
+	case IN_CARRAY: case IN_FARRAY: case IN_FFI_FROM_BUFFER:
+		return sema_pointer_call(sc, e, in);
 	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
 	case IN_NP_MEAN: case IN_NP_NANSUM: case IN_NP_NANPROD: case IN_NP_NANMIN: case IN_NP_NANMAX:
 	case IN_NP_NANMEAN: case IN_NP_VAR: case IN_NP_STD: case IN_NP_COUNT_NONZERO:
@@ -1008,7 +1010,7 @@ static int passable(const Type *t)
 {
 	switch (t->kind) {
 	case TY_SCALAR: case TY_ARRAY: case TY_NONE: case TY_DTYPE: case TY_FUNC: case TY_INTRIN:
-	case TY_RECORD: case TY_STR:
+	case TY_RECORD: case TY_STR: case TY_POINTER:
 		return 1;
 	case TY_TUPLE:
 		for (int i = 0; i < t->n; i++)

@@ -164,6 +164,8 @@ def _sig_types(text):
     ret = _canon_type(s[:s.index("(")].strip())
 
     def one(t):
+        if t.endswith("*"):
+            return _types.CPointer(one(t[:-1].strip()))
         base, ndim, layout = _parse_argtype(t)
         if ndim:
             return _types.ArrayType(getattr(_types, base), ndim, layout)
