@@ -7,7 +7,9 @@
  * points into: base, the allocation's first byte, and room, the number
  * of byte offsets from base at which an element of the pointer's type
  * starts inside it (bytes - itemsize + 1; zero or less when none fits).
- * p[i] is at data + i * itemsize, as in C (a negative i is not wrapped);
+ * p[i] is at data + i * itemsize, as in C (a negative i is not wrapped),
+ * read and written as a generic address (a pointer an external function
+ * gives may point into any memory, as Numba's does);
  * the simulator checks 0 <= data + i * itemsize - base < room, so an
  * access outside the allocation is reported with the pointer's name
  * (CheckInfo.ptr_size).  On the GPU base and room are the constant 0,
@@ -106,7 +108,7 @@ Value lower_pointer_load(Lower *L, Expr *e)
 	int loc = L->f->cur_loc;
 	Value p;
 	Ref addr = element(L, e, &p);
-	Value v = lower_load(L, p.ty->elem, addr, SP_GLOBAL, e->span);
+	Value v = lower_load(L, p.ty->elem, addr, SP_GENERIC, e->span);
 	L->f->cur_loc = loc;
 	return lower_convert(L, v, e->ty, e->span);
 }
@@ -116,7 +118,7 @@ void lower_pointer_store(Lower *L, Expr *target, Value v)
 	int loc = L->f->cur_loc;
 	Value p;
 	Ref addr = element(L, target, &p);
-	lower_store(L, p.ty->elem, addr, SP_GLOBAL, v, target->span);
+	lower_store(L, p.ty->elem, addr, SP_GENERIC, v, target->span);
 	L->f->cur_loc = loc;
 }
 
@@ -126,7 +128,7 @@ void lower_pointer_aug(Lower *L, Expr *target, AstOp op, Expr *value)
 	Value p;
 	Ref addr = element(L, target, &p);
 	Type *elem = p.ty->elem;
-	Value cur = lower_load(L, elem, addr, SP_GLOBAL, target->span);
+	Value cur = lower_load(L, elem, addr, SP_GENERIC, target->span);
 	Type *ty = lower_arith_type(op, elem, value->ty);
 	if (!ty)
 		err_at(L->c, value->span, NULL, "unsupported operand types for %s=: %s and %s",
@@ -138,7 +140,7 @@ void lower_pointer_aug(Lower *L, Expr *target, AstOp op, Expr *value)
 		                 : lower_binop(L, op, cur, v, ty, value->span);
 	}
 	L->f->cur_loc = ir_add_loc(L->f, target->span);
-	lower_store(L, elem, addr, SP_GLOBAL, r, target->span);
+	lower_store(L, elem, addr, SP_GENERIC, r, target->span);
 	L->f->cur_loc = loc;
 }
 
