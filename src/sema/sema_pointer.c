@@ -83,7 +83,8 @@ static Type *type_cfarray(Scope *sc, Expr *e, int in)
 	Expr *arg[3] = {NULL, NULL, NULL};
 	static const char *const names[3] = {"ptr", "shape", "dtype"};
 	if (e->call.nargs > 3)
-		err_at(c, e->call.args[3]->span, NULL, "%s() takes at most 3 arguments (ptr, shape, dtype)", fname);
+		err_at(c, e->call.args[3]->span, "call it as carray(ptr, shape, dtype=None)",
+		       "%s() takes at most 3 arguments (ptr, shape, dtype)", fname);
 	for (int i = 0; i < e->call.nargs; i++)
 		arg[i] = e->call.args[i];
 	for (int k = 0; k < e->call.nkw; k++) {
