@@ -634,8 +634,6 @@ TRIGGERS = [
      "TypeError", ["Return type", "tuple"]),
     ("declare_bad_abi", lambda: cuda.declare_device("f", "int32(int32)", abi="x"), "NotImplementedError",
      ["'x'", "abi='c'"]),
-    ("declare_cooperative", lambda: cuda.declare_device("f", "int32(int32)", use_cooperative=True),
-     "NotImplementedError", ["use_cooperative"]),
     ("call_extern_from_python", lambda: cuda.declare_device("f", "int32(int32)")(1), "TypeError",
      ["f", "from a kernel"]),
     ("linkable_callbacks", lambda: cuda.PTXSource("", setup_callback=print), "NotImplementedError",

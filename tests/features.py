@@ -417,8 +417,8 @@ FEATURES = [
      YES, "ptxjit's own PTX (an arrival count in a global word, with fences), no cudadevrt; the simulator runs all blocks of the launch together.",
      ['test_cooperative.py::test_rows_follow_each_other_across_blocks', 'test_cooperative.py::test_grid_sum_and_shared_memory_per_block', 'test_cooperative.py::test_2d_grid_and_blocks']),
     ('2.11', 'Foreign code needing cooperative launch', '`cuda.declare_device(name, sig, link=…, use_cooperative=True)`',
-     NO, '`use_cooperative=True` is refused: ptxjit makes no cooperative launch.',
-     []),
+     YES, 'A kernel that calls such a function is launched cooperatively, as one that calls `cuda.cg.this_grid()` (the simulator cannot run the function).',
+     ['test_pointers.py::test_use_cooperative_makes_the_launch_cooperative']),
     # 2.12 Narrow floating-point types
     ('2.12', 'float16 scalars and arrays', '`types.float16` / `f2`, `np.float16` arrays',
      YES, "Rounded after every operation as the GPU does; mixed operands promote as Numba's.",
@@ -825,7 +825,7 @@ FEATURES = [
      []),
     # 2.31 Foreign functions, linking and ABIs
     ('2.31', 'Declare a foreign device function', "`f = cuda.declare_device('name', 'float32(float32, float32)', link=…, use_cooperative=False, abi='numba')`",
-     PARTLY, 'Numbers and pointers (`int32*`) in and out (arrays are refused at the call; `use_cooperative=True` is refused); the call is a `.extern .func` call, the code linked by the driver; the simulator refuses the call at its line. See [External code](external.md).',
+     PARTLY, 'Numbers and pointers (`int32*`) in and out (arrays are refused at the call); the call is a `.extern .func` call, the code linked by the driver; the simulator refuses the call at its line. See [External code](external.md).',
      ['test_declare_device.py::test_declaration_api', 'test_declare_device.py::test_calls_link_with_the_functions_they_declare',
       'test_declare_device.py::test_results_on_the_gpu', 'test_declare_device.py::test_simulator_refuses_the_call_at_its_line']),
     ('2.31', 'Numba device ABI', '`extern "C" __device__ int f(T* ret, args…)`',

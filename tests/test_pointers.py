@@ -246,3 +246,43 @@ def test_compile_ptx_device_function_with_pointers(tmp_path):
     assert "nth(.param .b64 nth_param_0, .param .b64 nth_param_1)" in ptx
     assert "ld.f32" in ptx       # a generic load: the pointer may point anywhere
     _ptxas(ptx, tmp_path)
+
+
+_BARRIER_PTX = """
+.version 7.8
+.target sm_70
+.address_size 64
+.visible .func (.param .b32 st) cta_barrier(.param .b64 out)
+{
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd0, [out];
+	mov.u64 %rd1, 0;
+	st.u64 [%rd0], %rd1;
+	bar.sync 0;
+	st.param.b32 [st], 0;
+	ret;
+}
+"""
+
+
+def test_use_cooperative_makes_the_launch_cooperative(tmp_path):
+    from ptxjit.typing import signature
+    barrier = cuda.declare_device("cta_barrier", sig=signature(types.CPointer(types.int32)),
+                                  link=[cuda.PTXSource(_BARRIER_PTX.encode(), name="barrier.ptx")],
+                                  use_cooperative=True)
+    assert barrier.use_cooperative
+
+    def k():
+        barrier()
+
+    ptx, _ = cuda.compile_ptx(k, "void()", cc=(9, 0))
+    _ptxas(ptx, tmp_path)
+    if not ON_GPU:
+        with pytest.raises(Exception, match="'cta_barrier' is an external function"):
+            cuda.jit("void()")(k)
+        return
+    kernel = cuda.jit("void()")(k)
+    overload = kernel.overloads[()]
+    assert overload.cooperative
+    kernel[overload.max_cooperative_grid_blocks(32), 32]()
+    cuda.synchronize()

@@ -182,6 +182,7 @@ static int extern_index(Lower *L, Spec *sp)
 	f->is_func = 1;
 	f->external = 1;
 	f->abi_c = pf->abi_c;
+	f->this_grid = pf->cooperative;   /* use_cooperative=True: the kernel launches cooperatively */
 	Type *rt = abi_type(sp->ret);
 	f->ext_retsk = rt->kind == TY_SCALAR ? (int)rt->sk : SK_I32;
 	for (int i = 0; i < sp->nargs; i++)
