@@ -286,3 +286,27 @@ def test_use_cooperative_makes_the_launch_cooperative(tmp_path):
     assert overload.cooperative
     kernel[overload.max_cooperative_grid_blocks(32), 32]()
     cuda.synchronize()
+
+
+def test_cpu_target_checks_pointer_accesses():
+    from ptxjit import njit
+
+    @njit
+    def total(x):
+        p = ffi.from_buffer(x)
+        s = 0
+        for i in range(x.size):
+            s += p[i]
+        return s
+
+    @njit(boundscheck=True)      # the CPU target checks accesses under boundscheck, as Numba
+    def past(x, i):
+        return ffi.from_buffer(x)[i]
+
+    x = rng.integers(-100, 100, 37).astype(np.int64)
+    assert total(x) == x.sum()
+    assert past(x, 36) == x[36]
+    with pytest.raises(IndexError, match="pointer 'ffi.from_buffer\\(x\\)' reaches outside the memory"):
+        past(x, 37)
+    with pytest.raises(IndexError, match="reaches outside"):
+        past(np.zeros(0, np.int64), 0)

@@ -3,10 +3,11 @@
  * pointer, ffi.from_buffer, and a pointer kernel parameter.
  *
  * A pointer value is three operands (lower.h): its address (data) and,
- * in the simulator's program (Ctx.for_sim), the bounds of the memory it
+ * in the simulator's program (Ctx.for_sim) and on the CPU target, the
+ * bounds of the memory it
  * points into: base, the allocation's first byte, and room, the number
  * of byte offsets from base at which an element of the pointer's type
- * starts inside it (bytes - itemsize + 1; zero or less when none fits).
+ * starts inside it (bytes - itemsize + 1; zero when none fits).
  * p[i] is at data + i * itemsize, as in C (a negative i is not wrapped),
  * read and written as a generic address (a pointer an external function
  * gives may point into any memory, as Numba's does);
@@ -47,9 +48,11 @@ static Ref mul64(Lower *L, Ref a, Ref b)
 	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
 }
 
+/* Do pointers carry bounds: in the simulator's program and on the CPU
+ * target, whose pointers come from ffi.from_buffer only. */
 static int bounded(Lower *L)
 {
-	return L->c->for_sim;
+	return L->c->for_sim || L->cpu;
 }
 
 int lower_has_pointer(const Type *t)
@@ -67,6 +70,7 @@ Value lower_pointer_value(Lower *L, Type *t, Ref addr, Ref base, Ref bytes)
 	if (bounded(L)) {
 		v.base = base;
 		v.room = sub64(L, bytes, con64(L, ty_elem_size(t->elem) - 1));
+		v.room = lower_emit(L, O_MAX, KL, SK_I64, v.room, con64(L, 0), REF_NONE, 0);   /* none fits: 0 */
 	}
 	return v;
 }
