@@ -310,3 +310,24 @@ def test_cpu_target_checks_pointer_accesses():
         past(x, 37)
     with pytest.raises(IndexError, match="reaches outside"):
         past(np.zeros(0, np.int64), 0)
+
+
+def test_cuda_carray_in_a_device_function():
+    @cuda.jit(device=True)
+    def row_sum(p, n, m, i):
+        a = cuda.carray(p, (n, m))
+        s = 0.0
+        for j in range(m):
+            s += a[i, j]
+        return s
+
+    @cuda.jit
+    def k(x, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = row_sum(ffi.from_buffer(x), out.size, x.size // out.size, i)
+
+    x = rng.standard_normal(5 * 7)
+    out = np.zeros(5)
+    k[1, 8](x, out)
+    np.testing.assert_allclose(out, x.reshape(5, 7).sum(axis=1), rtol=1e-12)
