@@ -331,3 +331,16 @@ def test_cuda_carray_in_a_device_function():
     out = np.zeros(5)
     k[1, 8](x, out)
     np.testing.assert_allclose(out, x.reshape(5, 7).sum(axis=1), rtol=1e-12)
+
+
+def test_kernel_with_pointer_parameters_gives_ptx_ptxas_accepts(tmp_path):
+    def axpy(r, a, x, y, n):
+        i = cuda.grid(1)
+        if i < n:
+            r[i] = a * x[i] + y[i]
+
+    ptx, _ = cuda.compile_ptx(axpy, "void(float32*, float32, float32*, float32*, uint32)", cc=(9, 0))
+    # each pointer is one 64-bit parameter, read and written as a generic address
+    assert ptx.count(".param .u64") == 3
+    assert "ld.f32" in ptx and "st.f32" in ptx
+    _ptxas(ptx, tmp_path)
