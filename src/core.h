@@ -392,8 +392,11 @@ typedef enum {
 	TY_FUNC,      /* a Python function (device function), func is its source */
 	TY_EXC,       /* an exception class (raise ValueError("...")): name */
 	TY_UNKNOWN,   /* inference placeholder, never survives sema */
-	TY_RECORD     /* a NumPy structured dtype: fields; as a value, a reference to
+	TY_RECORD,    /* a NumPy structured dtype: fields; as a value, a reference to
 	                 one record in memory space `space` (readonly as arrays) */
+	TY_POINTER    /* Numba's CPointer(elem), spelled "int32*": the address of
+	                 values of the scalar type elem in global memory; p[i]
+	                 reads and writes them (no wraparound, as C) */
 } TypeKind;
 
 enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' };
@@ -454,6 +457,7 @@ Type *ty_dim3(Ctx *c, int intrin);
 Type *ty_range(Ctx *c, Type *elem);
 Type *ty_func(Ctx *c, const PjFunc *f);
 Type *ty_exc(Ctx *c, const char *name);
+Type *ty_pointer(Ctx *c, Type *elem);     /* CPointer(elem), elem a scalar type */
 int ty_equal(const Type *a, const Type *b);
 int ty_is_int(const Type *t);             /* scalar integer (not bool) */
 int ty_is_float(const Type *t);
@@ -616,6 +620,10 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	/* array methods that make views (sema_arrayview.c, lower_arrayview.c) */ \
 	X(IN_ARRAY_VIEW, "array.view") X(IN_ARRAY_RESHAPE, "array.reshape") \
 	X(IN_ARRAY_TRANSPOSE, "array.transpose") \
+	/* pointers (sema_pointer.c, lower_pointer.c): an array over a pointer, \
+	 * a pointer to an array's data */ \
+	X(IN_CARRAY, "cuda.carray") X(IN_FARRAY, "cuda.farray") \
+	X(IN_FFI_FROM_BUFFER, "cffi.ffi.from_buffer") \
 	/* reductions of a whole array to a scalar (sema_reduce.c, lower_reduce.c) */ \
 	X(IN_NP_SUM, "numpy.sum") X(IN_NP_PROD, "numpy.prod") X(IN_NP_AMIN, "numpy.min") \
 	X(IN_NP_AMAX, "numpy.max") X(IN_NP_ALL, "numpy.all") X(IN_NP_ANY, "numpy.any") \
@@ -1120,6 +1128,9 @@ typedef struct DevMem {
 /* What a bounds check (or trap) reports when it fails. */
 typedef struct CheckInfo {
 	const char *array;   /* the array's name in the source */
+	int ptr_size;        /* a pointer's check (lower_pointer.c): the element size; the check's
+	                        index is a byte offset into the allocation, its extent the number
+	                        of byte offsets at which an element starts inside it */
 	int axis, ndim;
 	Ref ext[8];          /* the array's extents, to print its shape */
 	int32_t loc;
@@ -1232,6 +1243,12 @@ Fn *lower_device(Ctx *c, Spec *fn, int checked, const char *name, int abi);
  * role KP_RET), where its return value is stored as PjRet says
  * (lower_cpu_rets); recursive callees are Fn.funcs, as for kernels. */
 enum { KP_RET = KP_IMAG + 1 };
+/* The simulator's program only: a pointer argument's address is a
+ * KP_SCALAR (SK_U64) followed by the first byte (KP_PBASE, SK_U64) and
+ * the length in bytes (KP_PBYTES, SK_I64) of the device allocation it
+ * points into, which the launch finds; its accesses are checked against
+ * them (lower_pointer.c) and the guard admits those bytes. */
+enum { KP_PBASE = KP_RET + 1, KP_PBYTES = KP_RET + 2 };
 Fn *lower_cpu(Ctx *c, Spec *fn, int checked);
 /* The return layout of a CPU function's type (PjKernel.rets). */
 int lower_cpu_rets(Ctx *c, Type *ret, PjRet **out, int *bytes);

@@ -91,9 +91,12 @@ struct PjFunc {
 	 * CUDA C), called by this symbol; source is NULL and sigs[0] its one
 	 * signature.  abi_c: the C ABI (the result returned), else Numba's
 	 * (an int status returned, the result stored through a pointer first
-	 * argument). */
+	 * argument).  cooperative: declared with use_cooperative=True, so a
+	 * kernel that calls it is launched cooperatively (as one that calls
+	 * cuda.cg.this_grid()). */
 	const char *external;
 	int abi_c;
+	int cooperative;
 };
 
 enum { PJ_REBUILT = -1 };

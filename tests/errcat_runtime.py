@@ -650,8 +650,6 @@ TRIGGERS = [
      "TypeError", ["Return type", "tuple"]),
     ("declare_bad_abi", lambda: cuda.declare_device("f", "int32(int32)", abi="x"), "NotImplementedError",
      ["'x'", "abi='c'"]),
-    ("declare_cooperative", lambda: cuda.declare_device("f", "int32(int32)", use_cooperative=True),
-     "NotImplementedError", ["use_cooperative"]),
     ("call_extern_from_python", lambda: cuda.declare_device("f", "int32(int32)")(1), "TypeError",
      ["f", "from a kernel"]),
     ("linkable_callbacks", lambda: cuda.PTXSource("", setup_callback=print), "NotImplementedError",
@@ -1655,6 +1653,10 @@ INTERNAL = {
 }
 
 COVERED_ELSEWHERE = {
+    "pointer '%s' reaches outside the memory it points into: an element of %lld bytes at byte %lld of an "
+    "allocation of %lld bytes (%lld elements)\n  %s": 'pointer_out_of_bounds',  # src/sim/launch.c
+    "kernel '%s', argument %d (%s): on the simulator a pointer argument must be the address of a device array's "
+    "memory (a.__cuda_array_interface__['data'][0]), and 0x%llx lies in none": 'pointer_outside_device_memory',  # src/py/argpack.c
     "race on shared memory: this thread %s byte %lld of shared array '%s' that %s %s%s with no cuda.syncthreads() between them\n  %s": 'test_sim_race',  # src/sim/launch.c:192
     "read of uninitialised shared memory: byte %lld of shared array '%s' was not written by any thread of block (%u, %u, %u) before this %s\n  %s": 'test_sim_uninitialised_read',  # src/sim/launch.c:247
     # the settings read at import, in child processes of tests/test_host_api.py

@@ -233,9 +233,11 @@ class Tuple(BaseTuple):
 
 
 class CPointer(Type):
-    """CPointer(float32): a pointer to values of a type, as Numba spells the
-    arguments of C functions.  Kernels take arrays, not pointers: a
-    signature with a pointer is refused when it is compiled."""
+    """CPointer(float32): a pointer to values of a type, spelled float32*.
+    A kernel's pointer parameter takes an address (an int, such as
+    a.__cuda_array_interface__['data'][0]); p[i] reads and writes its
+    elements, carray(p, shape) views them as an array, and external
+    functions (cuda.declare_device) take and return pointers."""
     __slots__ = ("dtype",)
 
     def __init__(self, dtype):

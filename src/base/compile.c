@@ -209,9 +209,11 @@ static void fill_externs(PjKernel *k, Fn *f)
 			k->externs[n++] = heap_strdup(f->funcs[i]->name);
 }
 
-static void fill_kernel(PjKernel *k, Fn *f)
+/* The parameter buffer the launch packs: the kernel's, or the
+ * simulator's program's where that takes more (pointer bounds). */
+static void fill_params(PjKernel *k, Fn *f)
 {
-	snprintf(k->entry, sizeof k->entry, "%s", f->name);
+	free(k->params);
 	k->nparams = f->nparam;
 	k->params = calloc((size_t)(f->nparam ? f->nparam : 1), sizeof(PjParam));
 	for (int i = 0; i < f->nparam; i++) {
@@ -219,6 +221,12 @@ static void fill_kernel(PjKernel *k, Fn *f)
 		k->params[i] = (PjParam){p->ty, p->off, p->arg, p->role, p->dim};
 	}
 	k->param_bytes = f->param_bytes;
+}
+
+static void fill_kernel(PjKernel *k, Fn *f)
+{
+	snprintf(k->entry, sizeof k->entry, "%s", f->name);
+	fill_params(k, f);
 	k->devmem = f->ndevmem > 0;
 	k->cooperative = ir_grid_sync(f, 1);
 	ir_arg_effects(f, &k->read_args, &k->written_args);
@@ -343,6 +351,8 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 		verify(fs, "lower");
 		optimise_module(c, fs);
 		k->sim = sim_prepare(c, fs);
+		if (fs->nparam != f->nparam)   /* pointers' bounds, after the parameters both share */
+			fill_params(k, fs);
 	}
 finished:
 	arena_free(arena);

@@ -277,6 +277,11 @@ static void check_msg(Out *o, Fn *fn, int k, int is_check)
 	fputc('"', o->f);
 	if (ci->msg) {
 		c_string(o, ci->msg, pct);
+	} else if (ci->ptr_size) {   /* a pointer's check (lower_pointer.c): a byte offset into its memory */
+		fputs("pointer '", o->f);
+		c_string(o, ci->array ? ci->array : "?", pct);
+		fprintf(o->f, "' reaches outside the memory it points into: an element of %d bytes at byte %%lld, "
+		        "where elements start only below byte %%lld", ci->ptr_size);
 	} else {
 		fprintf(o->f, "index %%lld is out of bounds for axis %d with size %%lld", ci->axis < 0 ? 0 : ci->axis);
 		if (ci->array) {
@@ -286,10 +291,10 @@ static void check_msg(Out *o, Fn *fn, int k, int is_check)
 		}
 	}
 	if (l && l->file) {
-		fputs(ci->msg || !ci->array ? " (at " : ", at ", o->f);
+		fputs(ci->msg || !ci->array || ci->ptr_size ? " (at " : ", at ", o->f);
 		c_string(o, l->file, pct);
 		fprintf(o->f, ":%d)", l->line);
-	} else if (!ci->msg && ci->array) {
+	} else if (!ci->msg && ci->array && !ci->ptr_size) {
 		fputc(')', o->f);
 	}
 	fputc('"', o->f);

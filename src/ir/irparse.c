@@ -667,7 +667,7 @@ static void header_line(P *p)
 		q.eol = s + n;
 		k.arg = small_int(&q, 0, 1 << 20);
 		n = word(p, &s);
-		k.role = table_word(p, irt_role, 7, s, n);
+		k.role = table_word(p, irt_role, 9, s, n);
 		if (k.role == KP_SHAPE || k.role == KP_STRIDE)
 			k.dim = small_int(p, 0, 64);
 		VEC_PUSH(p->c, f->param, f->nparam, f->capparam, k);
@@ -735,6 +735,8 @@ static void header_line(P *p)
 				k.ext[d] = ref(p, KL);
 			}
 		}
+		if (accept_word(p, "ptr"))
+			k.ptr_size = small_int(p, 1, 1 << 20);
 		if (accept_word(p, "loc"))
 			k.loc = small_int(p, -1, 1 << 30);
 		if (accept_word(p, "msg"))

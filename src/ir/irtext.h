@@ -19,7 +19,7 @@ extern const char *const irt_vote[4];      /* vote modes: "all", "any", "uni", "
 extern const char *const irt_match[2];     /* match modes: "any", "all" */
 extern const char *const irt_barred[3];    /* barred operations: "popc", "and", "or" */
 extern const char *const irt_approx[NAP];   /* "sin" "cos" "ex2" ... (O_APPROX) */
-extern const char *const irt_role[7];      /* indexed by KP_*: "data", "shape", ..., "ret" */
+extern const char *const irt_role[9];      /* indexed by KP_*: "data", "shape", ..., "ret", "pbase", "pbytes" */
 const char *irt_opname(int op);            /* lower-case opcode name: "add", "nop" */
 
 #endif

@@ -106,6 +106,8 @@ int lower_ncomp(const Type *t)
 		return 1 + t->ndim + (t->layout == LAYOUT_A ? t->ndim : 0);
 	case TY_RECORD:
 		return 1;
+	case TY_POINTER:
+		return 3;
 	case TY_TUPLE: {
 		int n = 0;
 		for (int i = 0; i < t->n; i++)
@@ -125,7 +127,7 @@ static void comp_cls(const Type *t, Cls *out, int *n)
 		if (scalar_info[t->sk].is_complex)
 			out[(*n)++] = lower_cls(t->sk);
 		break;
-	case TY_ARRAY: case TY_RECORD:
+	case TY_ARRAY: case TY_RECORD: case TY_POINTER:
 		for (int i = 0; i < lower_ncomp(t); i++)
 			out[(*n)++] = KL;
 		break;
@@ -157,6 +159,11 @@ static void flatten(Lower *L, Value *v, Ref *out, int *n)
 		break;
 	case TY_RECORD:
 		out[(*n)++] = v->data;
+		break;
+	case TY_POINTER:
+		out[(*n)++] = v->data;
+		out[(*n)++] = v->base;
+		out[(*n)++] = v->room;
 		break;
 	case TY_TUPLE:
 		if (v->n != t->n)
@@ -192,6 +199,11 @@ static Value unflatten(Lower *L, Type *t, Ref *in, int *n)
 		break;
 	case TY_RECORD:
 		v.data = in[(*n)++];
+		break;
+	case TY_POINTER:
+		v.data = in[(*n)++];
+		v.base = in[(*n)++];
+		v.room = in[(*n)++];
 		break;
 	case TY_TUPLE:
 		v.n = t->n;
@@ -479,7 +491,7 @@ int lower_param_leaves(const Type *t)
 			n += lower_param_leaves(t->elts[i]);
 		return n;
 	}
-	case TY_SCALAR: case TY_ARRAY: case TY_RECORD:
+	case TY_SCALAR: case TY_ARRAY: case TY_RECORD: case TY_POINTER:
 		return 1;
 	default:
 		return 0;
@@ -518,6 +530,14 @@ Value lower_param_value(Lower *L, Type *t, int arg)
 	case TY_RECORD:
 		v.data = load_param(L, SK_U64, arg, KP_DATA, 0);
 		break;
+	case TY_POINTER:
+		/* an address (an int at the launch); the simulator's program adds
+		 * the bounds of the allocation it points into after every other
+		 * parameter (pointer_bounds), so that both programs share the
+		 * layout of the parameters the launch packs first */
+		v.data = load_param(L, SK_U64, arg, KP_SCALAR, 0);
+		v.base = v.room = REF_NONE;
+		break;
 	case TY_TUPLE:
 		/* flattened: each leaf is an argument of its own (the glue's numbering) */
 		v.n = t->n;
@@ -531,6 +551,32 @@ Value lower_param_value(Lower *L, Type *t, int arg)
 		break;
 	}
 	return v;
+}
+
+/* A pointer parameter's bounds (lower_pointer.c), which the simulator's
+ * program takes after all other parameters; a pointer inside a tuple
+ * argument has none there. */
+static void pointer_bounds(Lower *L, Value *v, int arg, Span sp)
+{
+	Type *t = v->ty;
+	if (t->kind == TY_TUPLE) {
+		for (int i = 0; i < t->n; i++) {
+			if (t->elts[i]->kind == TY_POINTER)
+				err_at(L->c, sp, "pass the pointer as an argument of its own",
+				       "a pointer inside a tuple argument is not supported");
+			pointer_bounds(L, &v->elts[i], arg, sp);
+			arg += lower_param_leaves(t->elts[i]);
+		}
+		return;
+	}
+	if (t->kind != TY_POINTER)
+		return;
+	Ref base = REF_NONE, bytes = REF_NONE;
+	if (L->c->for_sim) {
+		base = load_param(L, SK_U64, arg, KP_PBASE, 0);
+		bytes = load_param(L, SK_I64, arg, KP_PBYTES, 0);
+	}
+	*v = lower_pointer_value(L, t, v->data, base, bytes);
 }
 
 /* "<name>_<8 hex digits of a hash of the argument types>", in [A-Za-z0-9_]. */
@@ -649,21 +695,26 @@ Fn *lower_kernel(Ctx *c, Spec *kernel, int checked)
 	L->f->cur_loc = L->f->def_loc = ir_add_loc(L->f, kernel->def->span);
 
 	FuncDef *def = kernel->def;
+	Value *vals = arena_alloc(c->arena, sizeof(Value) * (size_t)(def->nparams + 1));
+	int *leaves = arena_alloc(c->arena, sizeof(int) * (size_t)(def->nparams + 1));
 	for (int i = 0, leaf = 0; i < def->nparams; i++) {
 		Param *p = &def->params[i];
-		Value v;
 		if (i < kernel->nargs) {
-			v = lower_param_value(L, kernel->argtypes[i], leaf);
+			leaves[i] = leaf;
+			vals[i] = lower_param_value(L, kernel->argtypes[i], leaf);
 			leaf += lower_param_leaves(kernel->argtypes[i]);
 		}
 		else if (p->defval && p->defval->cval && p->var)
-			v = lower_const(L, p->defval->cval, p->var->ty, p->span);
+			vals[i] = lower_const(L, p->defval->cval, p->var->ty, p->span);
 		else
 			ICE(c, "kernel %s: parameter %s has no argument type and no constant default",
 			    def->name, p->name);
-		if (p->var)
-			lower_write_var(L, p->var, v);
 	}
+	for (int i = 0; i < def->nparams && i < kernel->nargs; i++)
+		pointer_bounds(L, &vals[i], leaves[i], def->params[i].span);
+	for (int i = 0; i < def->nparams; i++)
+		if (def->params[i].var)
+			lower_write_var(L, def->params[i].var, vals[i]);
 	/* the driver wants the exact size: the end of the last parameter */
 
 	lower_block(L, &def->body);

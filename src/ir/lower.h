@@ -42,6 +42,9 @@ struct Value {
 	Ref *stride;          /* array of layout A: ndim byte strides (KL); NULL otherwise */
 	int n;                /* tuple */
 	Value *elts;
+	/* pointer (TY_POINTER): data is the address; base and room bound it in
+	 * the simulator's program (lower_pointer.c), constant 0 elsewhere */
+	Ref base, room;
 };
 
 typedef struct Loop Loop;
@@ -215,6 +218,15 @@ Ref lower_array_size(Lower *L, Value arr);
 /* an element of type elem at addr: a scalar loaded, or a record referenced; stores convert */
 Value lower_load(Lower *L, Type *elem, Ref addr, int space, Span sp);
 void lower_store(Lower *L, Type *elem, Ref addr, int space, Value v, Span sp);
+
+/* lower_pointer.c: p[i], carray/farray, ffi.from_buffer; a pointer of
+ * type t at addr bounded by [base, base + bytes) in the simulator */
+int lower_has_pointer(const Type *t);   /* t is or holds a pointer */
+Value lower_pointer_value(Lower *L, Type *t, Ref addr, Ref base, Ref bytes);
+Value lower_pointer_load(Lower *L, Expr *e);
+void lower_pointer_store(Lower *L, Expr *target, Value v);
+void lower_pointer_aug(Lower *L, Expr *target, AstOp op, Expr *value);
+Value lower_pointer_call(Lower *L, Expr *e, int in);
 
 /* lower_record.c: record fields, whole-record copies, constant arrays */
 Value lower_record_attr(Lower *L, Expr *e);          /* r.x */

@@ -463,6 +463,8 @@ Value lower_subscript(Lower *L, Expr *e)
 		return tuple_subscript(L, e);
 	if (o->ty->kind == TY_RECORD)
 		return lower_record_load(L, e);
+	if (o->ty->kind == TY_POINTER)
+		return lower_pointer_load(L, e);
 	if (o->ty->kind != TY_ARRAY)
 		err_at(L->c, e->span, "index arrays and tuples", "%s cannot be indexed",
 		       ty_str_of(L->c, o->ty));
@@ -484,6 +486,10 @@ void lower_store_subscript(Lower *L, Expr *target, Value v)
 		lower_record_store(L, target, v);
 		return;
 	}
+	if (o->ty && o->ty->kind == TY_POINTER) {
+		lower_pointer_store(L, target, v);
+		return;
+	}
 	if (!o->ty || o->ty->kind != TY_ARRAY)
 		err_at(L->c, target->span, NULL, "this value cannot be assigned to by index");
 	if (o->ty->readonly)
@@ -503,6 +509,10 @@ void lower_aug_subscript(Lower *L, Expr *target, AstOp op, Expr *value)
 	Expr *o = target->sub.obj;
 	if (o->ty && o->ty->kind == TY_RECORD) {
 		lower_record_aug(L, target, op, value);
+		return;
+	}
+	if (o->ty && o->ty->kind == TY_POINTER) {
+		lower_pointer_aug(L, target, op, value);
 		return;
 	}
 	if (!o->ty || o->ty->kind != TY_ARRAY)

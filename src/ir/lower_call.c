@@ -73,10 +73,28 @@ static void comp_classes(Lower *L, Type *t, uint8_t **cls, int *n)
 	*n += m;
 }
 
+/* The type a value of type t has in the ABI of a visible or external
+ * function: a pointer is its address alone (a .b64), without the
+ * simulator's bounds. */
+static Type *abi_type(Type *t)
+{
+	return t->kind == TY_POINTER ? ty_scalar(SK_U64) : t;
+}
+
+/* A pointer's address as an ABI component, and back: a pointer from
+ * outside has no bounds (lower_pointer.c). */
+static Value from_abi(Lower *L, Type *t, Ref *in)
+{
+	if (t->kind != TY_POINTER)
+		return lower_unflatten(L, t, in);
+	return lower_pointer_value(L, t, in[0], ir_con_int(L->f, KL, 0), ir_con_int(L->f, KL, INT64_MAX));
+}
+
 /* Argument t's components appended to f's classes, and, for the ABI
  * of a visible or external function, their scalar kinds. */
 static void abi_arg(Lower *L, Fn *f, Type *t)
 {
+	t = abi_type(t);
 	int n0 = f->nfargs;
 	comp_classes(L, t, &f->fargcls, &f->nfargs);
 	uint8_t *sk = arena_alloc(L->c->arena, (size_t)f->nfargs + 1);
@@ -164,10 +182,12 @@ static int extern_index(Lower *L, Spec *sp)
 	f->is_func = 1;
 	f->external = 1;
 	f->abi_c = pf->abi_c;
-	f->ext_retsk = sp->ret->kind == TY_SCALAR ? (int)sp->ret->sk : SK_I32;
+	f->this_grid = pf->cooperative;   /* use_cooperative=True: the kernel launches cooperatively */
+	Type *rt = abi_type(sp->ret);
+	f->ext_retsk = rt->kind == TY_SCALAR ? (int)rt->sk : SK_I32;
 	for (int i = 0; i < sp->nargs; i++)
 		abi_arg(L, f, sp->argtypes[i]);
-	comp_classes(L, sp->ret, &f->fretcls, &f->nfrets);
+	comp_classes(L, rt, &f->fretcls, &f->nfrets);
 	/* the index space is the called device functions': CallMod keeps a
 	 * NULL for it, which lower_call_pending skips */
 	CallMod *m = callmod(L);
@@ -192,7 +212,10 @@ Value lower_call_extern(Lower *L, Expr *e)
 	for (int i = 0; i < sp->nargs; i++) {
 		Expr *a = e->call.args[i];
 		Value v = lower_convert(L, lower_expr(L, a), sp->argtypes[i], a->span);
-		n += lower_flatten(L, v, args + n);
+		if (v.ty->kind == TY_POINTER)
+			args[n++] = v.data;
+		else
+			n += lower_flatten(L, v, args + n);
 	}
 	int idx = extern_index(L, sp);
 	Fn *callee = L->f->mod->funcs[idx];
@@ -208,7 +231,7 @@ Value lower_call_extern(Lower *L, Expr *e)
 		Cls c = (Cls)callee->fretcls[k];
 		res[k] = lower_emit(L, O_CRES, c, sk_of_cls(c), REF_NONE, REF_NONE, REF_NONE, k);
 	}
-	return lower_convert(L, lower_unflatten(L, sp->ret, res), e->ty, e->span);
+	return lower_convert(L, from_abi(L, sp->ret, res), e->ty, e->span);
 }
 
 /* The body of function idx of the module. */
@@ -248,7 +271,7 @@ static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 	int k = 0;
 	for (int i = 0; i < def->nparams; i++) {
 		Type *at = sp->argtypes[i];
-		int n = lower_ncomp(at);
+		int n = f->visible_abi ? lower_ncomp(abi_type(at)) : lower_ncomp(at);
 		Ref *in = arena_alloc(c->arena, sizeof(Ref) * (size_t)(n + 1));
 		for (int j = 0; j < n; j++, k++) {
 			Cls cl = (Cls)f->fargcls[k];
@@ -256,7 +279,7 @@ static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 		}
 		Var *v = def->params[i].var;
 		if (v)
-			lower_write_var(L, v, lower_unflatten(L, at, in));
+			lower_write_var(L, v, f->visible_abi ? from_abi(L, at, in) : lower_unflatten(L, at, in));
 	}
 	lower_block(L, &def->body);
 	if (L->cur) {
@@ -268,8 +291,10 @@ static void lower_body(Lower *K, CallMod *m, Spec *sp, Fn *f)
 		lower_seal(L, fr.ret);
 		lower_enter(L, fr.ret);
 		Value v = lower_read(L, fr.retslot, fr.retty);
-		Ref *out = arena_alloc(c->arena, sizeof(Ref) * (size_t)(f->nfrets + 1));
+		Ref *out = arena_alloc(c->arena, sizeof(Ref) * (size_t)(lower_ncomp(fr.retty) + 1));
 		int n = lower_flatten(L, v, out);
+		if (f->visible_abi && v.ty->kind == TY_POINTER)
+			n = 1;      /* the address alone */
 		for (int j = 0; j < n; j++)
 			lower_emit(L, O_RETV, ir_cls_of(f, out[j]), sk_of_cls(ir_cls_of(f, out[j])), out[j], REF_NONE,
 			           REF_NONE, j);
@@ -306,17 +331,18 @@ Fn *lower_device(Ctx *c, Spec *sp, int checked, const char *name, int abi)
 	FuncDef *def = sp->def;
 	for (int i = 0; i < def->nparams; i++) {
 		Type *t = sp->argtypes[i];
-		if (t->kind != TY_SCALAR || ty_is_complex(t))
+		if ((t->kind != TY_SCALAR || ty_is_complex(t)) && t->kind != TY_POINTER)
 			err_at(c, def->params[i].span, "compile a kernel that calls the function, or give it numbers",
 			       "compile_ptx(device=True): parameter '%s' is a %s; a device function compiled on its own "
 			       "takes integers, floats and bools", def->params[i].name, ty_str_of(c, t));
 		abi_arg(L, f, t);
 	}
 	Type *rt = sp->ret ? sp->ret : ty_none();
-	if (rt->kind != TY_NONE && (rt->kind != TY_SCALAR || ty_is_complex(rt)))
+	if (rt->kind != TY_NONE && (rt->kind != TY_SCALAR || ty_is_complex(rt)) && rt->kind != TY_POINTER)
 		err_at(c, def->span, "return a number, or compile a kernel that calls the function",
 		       "compile_ptx(device=True): '%s' returns %s; a device function compiled on its own returns an "
-		       "integer, a float, a bool or nothing", def->name, ty_str_of(c, rt));
+		       "integer, a float, a bool, a pointer or nothing", def->name, ty_str_of(c, rt));
+	rt = abi_type(rt);
 	comp_classes(L, rt, &f->fretcls, &f->nfrets);
 	f->ext_retsk = rt->kind == TY_SCALAR ? (int)rt->sk : SK_I32;
 	CallMod *m = callmod(L);

@@ -434,6 +434,9 @@ Fn *lower_cpu(Ctx *c, Spec *sp, int checked)
 	for (int i = 0; i < def->nparams; i++) {
 		Param *p = &def->params[i];
 		Value v;
+		if (i < sp->nargs && lower_has_pointer(sp->argtypes[i]))
+			err_at(c, p->span, "pass an array: the CPU target takes NumPy arrays and numbers",
+			       "a pointer argument (%s) is not supported by the CPU target", ty_str_of(c, sp->argtypes[i]));
 		if (i < sp->nargs)
 			v = lower_param_value(L, sp->argtypes[i], i);
 		else if (p->defval && p->defval->cval && p->var)

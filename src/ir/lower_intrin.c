@@ -338,6 +338,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 		return lower_cpu_intrin(L, e, in);
 	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
 		return lower_array_method(L, e, in);
+	case IN_CARRAY: case IN_FARRAY: case IN_FFI_FROM_BUFFER:
+		return lower_pointer_call(L, e, in);
 	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
 	case IN_NP_MEAN: case IN_NP_NANSUM: case IN_NP_NANPROD: case IN_NP_NANMIN: case IN_NP_NANMAX:
 	case IN_NP_NANMEAN: case IN_NP_VAR: case IN_NP_STD: case IN_NP_COUNT_NONZERO:

@@ -354,6 +354,16 @@ Value lower_convert(Lower *L, Value v, Type *to, Span sp)
 		r.ty = to;
 		return r;
 	}
+	if (to->kind == TY_POINTER && from->kind == TY_SCALAR && scalar_info[from->sk].is_int) {
+		/* an int passed for a pointer parameter: an address with no bounds known */
+		Ref addr = lower_cvt(L, v.r, from->sk, SK_U64), zero = ir_con_int(L->f, KL, 0);
+		return lower_pointer_value(L, to, addr, zero, ir_con_int(L->f, KL, INT64_MAX));
+	}
+	if (to->kind == TY_POINTER && from->kind == TY_POINTER) {
+		if (!ty_equal(from, to))
+			ICE(L->c, "pointer conversion %s -> %s", ty_str_of(L->c, from), ty_str_of(L->c, to));
+		return v;
+	}
 	if (to->kind == TY_TUPLE && from->kind == TY_TUPLE) {
 		if (to->n != from->n || v.n != from->n)
 			ICE(L->c, "tuple conversion %s -> %s", ty_str_of(L->c, from), ty_str_of(L->c, to));

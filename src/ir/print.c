@@ -43,7 +43,7 @@ const char *const irt_vote[4] = {"all", "any", "uni", "ballot"};
 const char *const irt_match[2] = {"any", "all"};
 const char *const irt_barred[3] = {"popc", "and", "or"};
 const char *const irt_approx[NAP] = {"sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh"};
-const char *const irt_role[7] = {"data", "shape", "stride", "scalar", "real", "imag", "ret"};
+const char *const irt_role[9] = {"data", "shape", "stride", "scalar", "real", "imag", "ret", "pbase", "pbytes"};
 
 static const char *const opnames[] = {"nop", "add", "sub", "mul", "div", "rem", "neg",
 	"not", "and", "or", "xor", "shl", "shr", "min", "max", "abs", "fma", "sqrt", "floor",
@@ -262,7 +262,7 @@ static void print_header(FILE *out, const Fn *f)
 	for (int i = 0; i < f->nparam; i++) {
 		const KParam *p = &f->param[i];
 		fprintf(out, "param %d %s arg%d %s", p->off, name_of(irt_sk, NSK, p->ty, b1), p->arg,
-		        name_of(irt_role, 7, p->role, b2));
+		        name_of(irt_role, 9, p->role, b2));
 		if (p->role == KP_SHAPE || p->role == KP_STRIDE)
 			fprintf(out, " %d", p->dim);
 		fputc('\n', out);
@@ -307,6 +307,8 @@ static void print_header(FILE *out, const Fn *f)
 				put_ref(out, f, k->ext[d], KL);
 			}
 		}
+		if (k->ptr_size)
+			fprintf(out, " ptr %d", k->ptr_size);
 		fprintf(out, " loc %d", k->loc);
 		if (k->msg) {
 			fputs(" msg ", out);

@@ -116,7 +116,26 @@ static void put_scalar(unsigned char *dst, int ty, const ArgInfo *a, int part)
 	}
 }
 
-void pack_params(const PjKernel *pk, const ArgInfo *a, unsigned char *buf)
+/* The simulator's bounds of a pointer argument (roles 7 and 8, core.h's
+ * KP_PBASE and KP_PBYTES): the device allocation its address points into. */
+static int pointer_bounds(DispatcherObject *d, Rt *rt, const PjParam *p, const ArgInfo *x, unsigned char *dst)
+{
+	uint64_t addr = x->kind == K_U64 ? x->v.u : (uint64_t)x->v.i, lo, len;
+	if (!is_int_kind(x->kind) || !rt || !rt_sim_block(rt, addr, &lo, &len)) {
+		PyErr_Format(PyExc_ValueError,
+		             "kernel '%s', argument %d (%s): on the simulator a pointer argument must be the address "
+		             "of a device array's memory (a.__cuda_array_interface__['data'][0]), and 0x%llx lies in "
+		             "none", d->name, p->arg + 1, arg_name(d, p->arg), (unsigned long long)addr);
+		return -1;
+	}
+	if (p->role == 7)
+		memcpy(dst, &lo, 8);
+	else
+		memcpy(dst, &len, 8);
+	return 0;
+}
+
+int pack_params(DispatcherObject *d, Rt *rt, const PjKernel *pk, const ArgInfo *a, unsigned char *buf)
 {
 	memset(buf, 0, (size_t)pk->param_bytes);
 	const PjParam *p = pk->params, *end = p + pk->nparams;
@@ -140,8 +159,13 @@ void pack_params(const PjKernel *pk, const ArgInfo *a, unsigned char *buf)
 		case 3: put_scalar(dst, p->ty, x, 0); break;
 		case 4: put_scalar(dst, p->ty, x, 0); break;
 		case 5: put_scalar(dst, p->ty, x, 1); break;
+		case 7: case 8:
+			if (pointer_bounds(d, rt, p, x, dst))
+				return -1;
+			break;
 		}
 	}
+	return 0;
 }
 
 int pack_check(DispatcherObject *d, KernelObject *k, const ArgInfo *a, int n)
@@ -164,7 +188,7 @@ int pack_check(DispatcherObject *d, KernelObject *k, const ArgInfo *a, int n)
 			if (!arr || p->dim < 0 || p->dim >= a[p->arg].ndim)
 				goto bad;
 			break;
-		case 3: case 4: case 5:
+		case 3: case 4: case 5: case 7: case 8:
 			if (arr)
 				goto bad;
 			break;

@@ -580,15 +580,17 @@ static int table_entry(Root *r, const char *name, PyObject *obj, PyObject *ent, 
 	return 1;
 }
 
-/* A cuda.declare_device object: obj._pj_extern is (symbol, signature, abi_c). */
+/* A cuda.declare_device object: obj._pj_extern is (symbol, signature,
+ * abi_c[, cooperative]). */
 static int external(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 {
 	PyObject *t = PyObject_GetAttr(obj, r->st->s_pj_extern);
 	const char *name, *sig;
-	int abi_c;
+	int abi_c, coop = 0;
 	if (!t)
 		return -1;
-	if (!PyArg_ParseTuple(t, "ssp;_pj_extern must be (symbol, signature, abi_c)", &name, &sig, &abi_c)) {
+	if (!PyArg_ParseTuple(t, "ssp|p;_pj_extern must be (symbol, signature, abi_c, cooperative)", &name, &sig,
+	                      &abi_c, &coop)) {
 		Py_DECREF(t);
 		return -1;
 	}
@@ -599,6 +601,7 @@ static int external(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 	f->sigs = sigs;
 	f->nsigs = 1;
 	f->abi_c = abi_c;
+	f->cooperative = coop;
 	f->is_device = 1;
 	Py_DECREF(t);
 	if (!r->externs && !(r->externs = PyList_New(0)))
@@ -940,8 +943,9 @@ static PyObject *Kernel_params(KernelObject *k, void *c)
 		return NULL;
 	for (int i = 0; i < k->pk->nparams; i++) {
 		PjParam *p = &k->pk->params[i];
-		static const char *const roles[] = {"data", "extent", "stride", "scalar", "real", "imag"};
-		const char *role = p->role >= 0 && p->role < 6 ? roles[p->role] : "?";
+		static const char *const roles[] = {"data", "extent", "stride", "scalar", "real", "imag", "ret",
+		                                    "pointer base", "pointer bytes"};
+		const char *role = p->role >= 0 && p->role < 9 ? roles[p->role] : "?";
 		const char *kind = p->ty >= 0 && p->ty < K_NKINDS ? kind_name[p->ty] : "?";
 		PyObject *t = Py_BuildValue("(siisi)", role, p->arg, p->dim, kind, p->off);
 		if (!t) {

@@ -311,7 +311,7 @@ static PjKernel *parse(const unsigned char *data, size_t n, const char *key, con
 		p->arg = get_i32(&r);
 		p->role = get_i32(&r);
 		p->dim = get_i32(&r);
-		if (p->ty < 0 || p->ty >= K_NKINDS || p->role < 0 || p->role > 6 || p->arg < 0 ||
+		if (p->ty < 0 || p->ty >= K_NKINDS || p->role < 0 || p->role > 8 || p->arg < 0 ||
 		    p->arg >= PJ_MAXARGS || p->dim < 0 || p->dim >= PJ_MAXDIM || p->off < 0 ||
 		    p->off > pk->param_bytes || p->off + kind_size[p->ty] > pk->param_bytes)
 			goto bad;

@@ -267,7 +267,11 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		PyErr_NoMemory();
 		goto fail_raised;
 	}
-	pack_params(pk, a, buf);
+	if (pack_params(d, rt, pk, a, buf)) {
+		if (buf != local)
+			PyMem_RawFree(buf);
+		goto fail_raised;
+	}
 	if (st->sim) {
 		if (stop_begin()) {
 			if (buf != local)

@@ -109,7 +109,9 @@ const char *arg_name(DispatcherObject *d, int i);
 PyObject *arg_type_string(ModState *st, const ArgInfo *a);
 
 /* argpack.c */
-void pack_params(const PjKernel *pk, const ArgInfo *a, unsigned char *buf);
+/* -1 with an exception when a pointer argument points into no simulated
+ * device allocation (its bounds come from there) */
+int pack_params(DispatcherObject *d, Rt *rt, const PjKernel *pk, const ArgInfo *a, unsigned char *buf);
 /* Checks a new kernel's parameter layout against the argument types. */
 int pack_check(DispatcherObject *d, KernelObject *k, const ArgInfo *a, int n);
 

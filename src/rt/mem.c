@@ -101,7 +101,7 @@ static int sim_note(Rt *rt, uintptr_t a, size_t len)
 	}
 	int k = sim_find(rt, a);
 	memmove(rt->simblk + k + 1, rt->simblk + k, (size_t)(rt->nsim - k) * sizeof *rt->simblk);
-	rt->simblk[k] = (struct RtSimBlock){a, len, -1};
+	rt->simblk[k] = (struct RtSimBlock){a, len, len, -1};
 	rt->nsim++;
 	pthread_mutex_unlock(&rt->sim_lock);
 	return 0;
@@ -180,6 +180,31 @@ int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len)
 	return ok;
 }
 
+int rt_sim_block(Rt *rt, uint64_t a, uint64_t *lo, uint64_t *len)
+{
+	if (!rt->sim)
+		return 0;
+	pthread_mutex_lock(&rt->sim_lock);
+	int k = sim_find(rt, (uintptr_t)a + 1) - 1;   /* the last block starting at or below a */
+	int ok = k >= 0 && a >= rt->simblk[k].lo && a <= rt->simblk[k].lo + rt->simblk[k].used;
+	if (ok) {
+		*lo = rt->simblk[k].lo;
+		*len = rt->simblk[k].used;
+	}
+	pthread_mutex_unlock(&rt->sim_lock);
+	return ok;
+}
+
+/* SIM: block p now holds an array of n bytes (rt_sim_block's bounds). */
+static void sim_used(Rt *rt, CUdeviceptr p, size_t n)
+{
+	pthread_mutex_lock(&rt->sim_lock);
+	int k = sim_find(rt, (uintptr_t)p);
+	if (k < rt->nsim && rt->simblk[k].lo == (uintptr_t)p)
+		rt->simblk[k].used = n;
+	pthread_mutex_unlock(&rt->sim_lock);
+}
+
 static int raw_alloc(Rt *rt, size_t size, CUdeviceptr *p, CUresult *r)
 {
 	if (rt->sim) {
@@ -232,8 +257,11 @@ int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e)
 			rt->cache.hits++;
 		}
 		pthread_mutex_unlock(&rt->lock);
-		if (*p)
+		if (*p) {
+			if (rt->sim)
+				sim_used(rt, *p, n);
 			return 0;
+		}
 	}
 	CUresult r = CUDA_SUCCESS;
 	if (raw_alloc(rt, size, p, &r)) {
@@ -249,6 +277,8 @@ int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e)
 	rt->cache.live_bytes += size;
 	rt->cache.driver_allocs++;
 	pthread_mutex_unlock(&rt->lock);
+	if (rt->sim)
+		sim_used(rt, *p, n);
 	return 0;
 }
 

@@ -265,6 +265,7 @@ typedef struct Rt {
 	struct RtSimBlock {
 		uintptr_t lo;
 		size_t len;
+		size_t used;       /* the bytes the last rt_alloc of it asked for (its array's) */
 		int fd;            /* the memfd it is shared through (rt_sim_share), or -1 */
 	} *simblk;
 	int nsim, capsim;
@@ -337,6 +338,9 @@ int rt_alloc(Rt *rt, size_t n, CUdeviceptr *p, RtErr *e);
 /* SIM: do the len bytes at lo lie inside one block of simulated device
  * memory (so that memory another library describes may be read)? */
 int rt_sim_holds(Rt *rt, uint64_t lo, uint64_t len);
+/* SIM: the allocation that address a points into (or just past): its
+ * first byte and the bytes its rt_alloc asked for; 0 if a lies in none. */
+int rt_sim_block(Rt *rt, uint64_t a, uint64_t *lo, uint64_t *len);
 /* Returns a block to the cache: n is the size asked for at rt_alloc; gen
  * the generation the block came from (stale blocks are dropped). */
 void rt_release(Rt *rt, CUdeviceptr p, size_t n, unsigned gen);

@@ -36,6 +36,8 @@ Conv ty_conversion(const Type *from, const Type *to)
 			return CONV_EXACT;    /* in another memory space: the same type to a callee */
 		return to->layout == LAYOUT_A || to->layout == from->layout ? CONV_SAFE : CONV_NONE;
 	}
+	if (to->kind == TY_POINTER && from->kind == TY_SCALAR && scalar_info[from->sk].is_int)
+		return CONV_UNSAFE;   /* an address given as an int at a launch, as Numba takes it */
 	if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->n == to->n) {
 		Conv worst = from->n ? CONV_EXACT : CONV_SAFE;
 		for (int i = 0; i < from->n; i++) {

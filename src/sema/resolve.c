@@ -164,6 +164,9 @@ Const *resolve_member(Ctx *c, const char *module, const char *attr)
 	}
 	if (strcmp(module, "cuda") == 0 && strcmp(attr, "types") == 0)   /* numba.cuda.types */
 		return module_const(c, "numba.types");
+	if (strcmp(module, "cuda") == 0 && (int)ty_sk_from_name(attr) >= 0 && !intrin_lookup(
+	        arena_printf(c->arena, "cuda.%s", attr)))   /* cuda.float32: numba.cuda exports the types */
+		return resolve_member(c, "numba.types", attr);
 	const char *q = arena_printf(c->arena, "%s.%s", module, attr);
 	if (is_namespace(q) && strcmp(module, "numba") != 0)
 		return module_const(c, q);

@@ -178,6 +178,10 @@ int sema_reduce_method(const char *name);   /* "sum" -> IN_NP_SUM; 0 if none */
 Const *sema_namespace_member(Ctx *c, const PjFunc *f, const char *ns, const char *attr, const char *key,
                              Span sp);
 Type *sema_array_method(Scope *sc, Expr *e, int in);
+/* sema_pointer.c: p[i] read and written, carray/farray and ffi.from_buffer */
+Type *sema_pointer_index(Scope *sc, Expr *e, Type *pt);
+void sema_pointer_store(Scope *sc, Expr *target, Type *pt, Type *vt, Expr *value);
+Type *sema_pointer_call(Scope *sc, Expr *e, int in);
 
 /* sema_cpu.c: array creation and the refusal of cuda.* in CPU functions */
 Type *type_cpu_call(Scope *sc, Expr *e, int in);

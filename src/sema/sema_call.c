@@ -943,6 +943,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 		return type_cpu_call(sc, e, in);
 	case IN_ARRAY_VIEW: case IN_ARRAY_RESHAPE: case IN_ARRAY_TRANSPOSE:
 		return sema_array_method(sc, e, in);
+	case IN_CARRAY: case IN_FARRAY: case IN_FFI_FROM_BUFFER:
+		return sema_pointer_call(sc, e, in);
 	case IN_NP_SUM: case IN_NP_PROD: case IN_NP_AMIN: case IN_NP_AMAX: case IN_NP_ALL: case IN_NP_ANY:
 	case IN_NP_MEAN: case IN_NP_NANSUM: case IN_NP_NANPROD: case IN_NP_NANMIN: case IN_NP_NANMAX:
 	case IN_NP_NANMEAN: case IN_NP_VAR: case IN_NP_STD: case IN_NP_COUNT_NONZERO:
@@ -1008,7 +1010,7 @@ static int passable(const Type *t)
 {
 	switch (t->kind) {
 	case TY_SCALAR: case TY_ARRAY: case TY_NONE: case TY_DTYPE: case TY_FUNC: case TY_INTRIN:
-	case TY_RECORD: case TY_STR:
+	case TY_RECORD: case TY_STR: case TY_POINTER:
 		return 1;
 	case TY_TUPLE:
 		for (int i = 0; i < t->n; i++)
@@ -1179,17 +1181,24 @@ static Type *type_extern_call(Scope *sc, Expr *e, const PjFunc *f)
 		       np == 1 ? "" : "s", e->call.nargs, e->call.nargs == 1 ? "was" : "were");
 	for (int i = 0; i < np; i++) {
 		Expr *a = e->call.args[i];
+		if (pt[i]->kind == TY_POINTER) {
+			if (!a->ty || !ty_equal(a->ty, pt[i]))
+				err_at(c, a->span, "pass a pointer of the declared type: ffi.from_buffer(a) of an array of its "
+				       "numbers, or a pointer parameter", "external function '%s' takes a %s here, not %s",
+				       f->external, tstr(sc, pt[i]), tstr(sc, a->ty));
+			continue;
+		}
 		if (pt[i]->kind != TY_SCALAR || ty_is_complex(pt[i]))
-			err_at(c, a->span, "declare the function with integer, float or bool parameters",
+			err_at(c, a->span, "declare the function with integer, float, bool or pointer (int32*) parameters",
 			       "external function '%s': parameters of type %s are not supported (ptxjit passes "
-			       "numbers to external functions)", f->external, tstr(sc, pt[i]));
+			       "numbers and pointers to external functions)", f->external, tstr(sc, pt[i]));
 		if (!a->ty || a->ty->kind != TY_SCALAR || ty_is_complex(a->ty))
 			err_at(c, a->span, arena_printf(c->arena, "pass a %s", tstr(sc, pt[i])),
 			       "external function '%s' takes a %s here, not %s", f->external, tstr(sc, pt[i]),
 			       tstr(sc, a->ty));
 	}
-	if (ret && ret->kind != TY_NONE && (ret->kind != TY_SCALAR || ty_is_complex(ret)))
-		err_at(c, e->span, "declare the function returning an integer, a float, a bool or void",
+	if (ret && ret->kind != TY_NONE && (ret->kind != TY_SCALAR || ty_is_complex(ret)) && ret->kind != TY_POINTER)
+		err_at(c, e->span, "declare the function returning an integer, a float, a bool, a pointer or void",
 		       "external function '%s': results of type %s are not supported", f->external, tstr(sc, ret));
 	Spec *sp = arena_alloc(c->arena, sizeof *sp);
 	sp->func = f;

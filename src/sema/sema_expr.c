@@ -1110,6 +1110,8 @@ static Type *type_subscript(Scope *sc, Expr *e)
 		return tuple_subscript(sc, e, ot, index);
 	if (ot->kind == TY_RECORD)
 		return sema_record_index(sc, e, ot);
+	if (ot->kind == TY_POINTER)
+		return sema_pointer_index(sc, e, ot);
 	if (ot->kind == TY_MODULE && ot->name[0] == '@') {   /* Color["red"]: an Enum member by name */
 		Type *it = type_expr(sc, index);
 		if (!it || !index->cval || index->cval->kind != PJ_V_STR)
@@ -1118,7 +1120,7 @@ static Type *type_subscript(Scope *sc, Expr *e)
 		Const *m = sema_namespace_member(sc->c, sc->func, ot->name + 1, NULL, index->cval->s, e->span);
 		return set(e, m->ty, m);
 	}
-	err_at(sc->c, e->span, "index arrays and tuples", "a value of type %s cannot be indexed", tstr(sc, ot));
+	err_at(sc->c, e->span, "index arrays, tuples and pointers", "a value of type %s cannot be indexed", tstr(sc, ot));
 }
 
 /* ------------------------------------------------------------- literals */

@@ -93,6 +93,10 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 		sema_record_store(sc, target, vt, value);
 		return;
 	}
+	if (ot->kind == TY_POINTER) {
+		sema_pointer_store(sc, target, ot, vt, value);
+		return;
+	}
 	if (ot->kind != TY_ARRAY)
 		err_at(c, target->span, "assign to elements of arrays", "a value of type %s does not support item assignment",
 		       tstr(sc, ot));

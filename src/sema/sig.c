@@ -3,7 +3,8 @@
  *
  *   sig     = [type] "(" [args] ")" | args          "void(f4[::1], i8)", "f4[:], int32"
  *   args    = type {"," type} [","]
- *   type    = ["readonly"] base [ "[" dim {"," dim} "]" ]
+ *   type    = ["readonly"] base [ "[" dim {"," dim} "]" ] | NAME "*"
+ *                                                    int32*: Numba's CPointer(int32)
  *   base    = NAME                                   float32, f4, intp, boolean, double, ...
  *           | "UniTuple" "(" type ("," INT | "x" INT) ")"
  *           | "Tuple" "(" [type {"," type}] ")"
@@ -77,7 +78,8 @@ typedef struct SigParser {
 
 static const char *sig_hint =
 	"signature types are spelled like float32, int64, f4, i8, boolean, float32[::1] (C 1d), "
-	"float32[:] (any layout), float32[:, ::1] (C 2d), UniTuple(int64, 2), Tuple(int64, float32); "
+	"float32[:] (any layout), float32[:, ::1] (C 2d), UniTuple(int64, 2), Tuple(int64, float32), "
+	"int32* (a pointer); "
 	"a whole signature is \"void(float32[::1], int64)\"";
 
 static _Noreturn void sig_error(SigParser *p, int off, int len, const char *fmt, const char *what)
@@ -109,7 +111,7 @@ static void next(SigParser *p)
 		}
 		p->ival = v;
 		p->kind = K_INT;
-	} else if (strchr("()[],:;=", s[i])) {
+	} else if (strchr("()[],:;=*", s[i])) {
 		p->punct = s[i++];
 		p->kind = K_PUNCT;
 	} else {
@@ -424,12 +426,25 @@ static Type *parse_type(SigParser *p)
 		return parse_tuple(p);
 	if (strcmp(name, "array") == 0 || strcmp(name, "Array") == 0)
 		return parse_array_call(p, readonly);
-	if (strcmp(name, "void") == 0 || strcmp(name, "none") == 0) {
+	if (strcmp(name, "void") == 0 || strcmp(name, "none") == 0 || strcmp(name, "voidptr") == 0) {
+		int off = p->off, len = p->len;
 		next(p);
+		if (is_punct(p, '*') || strcmp(name, "voidptr") == 0)
+			err_at(p->c, (Span){p->src, off, len}, "give the pointer the type it points to: int32*, float32*",
+			       "untyped pointers (void*, voidptr) are not supported%s", "");
 		return ty_none();
 	}
 	int at = p->off;
 	Type *t = strcmp(name, "Record") == 0 ? parse_record(p) : ty_scalar(scalar_name(p));
+	if (is_punct(p, '*')) {
+		if (t->kind != TY_SCALAR || readonly)
+			sig_error(p, at, p->off + 1 - at, "pointers point to numbers: int32*, float64*%s", "");
+		next(p);
+		if (is_punct(p, '*') || is_punct(p, '['))
+			sig_error(p, p->off, p->len, "a pointer to a pointer or to arrays is not supported; "
+			          "write one number type and '*': int32*%s", "");
+		return ty_pointer(p->c, t);
+	}
 	if (is_punct(p, '['))
 		return parse_dims(p, t, readonly, at);
 	return t;

@@ -89,6 +89,14 @@ Type *ty_array(Ctx *c, ScalarKind elem, int ndim, char layout, int space, int re
 	return t;
 }
 
+Type *ty_pointer(Ctx *c, Type *elem)
+{
+	Type *t = new_type(c, TY_POINTER);
+	t->elem = elem;
+	t->space = SP_GLOBAL;
+	return t;
+}
+
 Type *ty_tuple(Ctx *c, int n, Type **elts)
 {
 	Type *t = new_type(c, TY_TUPLE);
@@ -218,6 +226,8 @@ int ty_equal(const Type *a, const Type *b)
 		return same_func(a->func, b->func);
 	case TY_RECORD:
 		return ty_record_same(a, b) && a->space == b->space && a->readonly == b->readonly;
+	case TY_POINTER:
+		return ty_equal(a->elem, b->elem);
 	}
 	return 0;
 }
@@ -433,6 +443,8 @@ const char *ty_str_of(Ctx *c, const Type *t)
 		return "undefined";
 	case TY_RECORD:
 		return ty_record_str(c, t);
+	case TY_POINTER:
+		return arena_printf(A, "%s*", ty_str_of(c, t->elem));
 	}
 	return "?";
 }

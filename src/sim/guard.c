@@ -116,25 +116,27 @@ static int kind_bytes(int sk)
 int sim_prepare_args(Ctx *c, SimProgram *p, Fn *f)
 {
 	p->ret_param = -1;
-	int ndata = 0;
+	int ndata = 0, nptr = 0;
 	for (int i = 0; i < f->nparam; i++) {
 		KParam *kp = &f->param[i];
 		if (kp->off < 0 || kp->off + kind_bytes(kp->ty) > f->param_bytes)
 			continue;
 		if (kp->role == KP_DATA && kind_bytes(kp->ty) == 8)
 			ndata++;
+		else if (kp->role == KP_PBASE && kind_bytes(kp->ty) == 8)
+			nptr++;
 		else if (kp->role == KP_RET && kind_bytes(kp->ty) == 8)
 			p->ret_param = kp->off;
 	}
-	if (!ndata)
+	if (!ndata && !nptr)
 		return 0;
-	p->args = calloc((size_t)ndata, sizeof *p->args);
-	int *argno = calloc((size_t)ndata, sizeof *argno);
+	p->args = calloc((size_t)(ndata + nptr), sizeof *p->args);
+	int *argno = calloc((size_t)ndata + 1, sizeof *argno);
 	Desc *d = NULL;
 	int nd = 0;
 	Spec *k = c ? c->kernel : NULL;
 	if (k && k->argtypes && k->def) {
-		d = calloc((size_t)ndata, sizeof *d);
+		d = calloc((size_t)ndata + 1, sizeof *d);
 		for (int i = 0; d && i < k->nargs && i < k->def->nparams; i++)
 			walk(k->argtypes[i], k->def->params[i].name, d, &nd, ndata);
 	}
@@ -177,7 +179,6 @@ int sim_prepare_args(Ctx *c, SimProgram *p, Fn *f)
 			}
 		}
 	}
-	p->nargs = n;
 	/* the types must describe what the parameters say, or say nothing */
 	for (int j = 0; typed && j < n; j++) {
 		SimArg *a = &p->args[j];
@@ -185,6 +186,23 @@ int sim_prepare_args(Ctx *c, SimProgram *p, Fn *f)
 		if (a->ndim != want)
 			a->esize = 0;
 	}
+	/* a pointer's allocation (lower.c's pointer_bounds): its first byte,
+	 * then its length in bytes in the parameter just after */
+	for (int i = 0; i + 1 < f->nparam; i++) {
+		KParam *kp = &f->param[i], *kb = &f->param[i + 1];
+		if (kp->role != KP_PBASE || kb->role != KP_PBYTES || kp->off < 0 ||
+		    kp->off + 8 > f->param_bytes || kb->off < 0 || kb->off + 8 > f->param_bytes)
+			continue;
+		SimArg *a = &p->args[n++];
+		for (int j = 0; j < 8; j++)
+			a->shape[j] = a->stride[j] = -1;
+		a->data = kp->off;
+		a->esize = 1;
+		a->ndim = 1;
+		a->shape[0] = kb->off;
+		a->shape_ty[0] = SK_I64;
+	}
+	p->nargs = n;
 	free(argno);
 	free(d);
 	return 0;

@@ -111,6 +111,14 @@ int sim_fail_check(Launch *L, Frame *fr, const SIns *ip, int64_t index)
 		snprintf(shape + n, sizeof shape - (size_t)n, ")");
 	}
 	where(L, loc, fr, w, sizeof w);
+	if (ck->ptr_size > 0) {   /* a pointer's: a byte offset into its allocation (lower_pointer.c) */
+		int64_t room = fr->r[ip->b].i, es = ck->ptr_size, bytes = room > 0 ? room + es - 1 : 0;
+		return fail(L, PJ_SIM_INDEX, loc,
+		            "pointer '%s' reaches outside the memory it points into: an element of %lld bytes at "
+		            "byte %lld of an allocation of %lld bytes (%lld elements)\n  %s",
+		            ck->array ? ck->array : "?", (long long)es, (long long)index, (long long)bytes,
+		            (long long)(bytes / es), w);
+	}
 	/* lowering adds the extent to a negative index before the check, so
 	 * one still negative was index - extent in the source */
 	int64_t ext = fr->r[ip->b].i;

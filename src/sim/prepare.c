@@ -226,6 +226,7 @@ static void copy_checks(Prep *s)
 		SimCheck *sc = &p->checks[i];
 		sc->array = intern(s, ci->array);
 		sc->axis = ci->axis;
+		sc->ptr_size = ci->ptr_size;
 		sc->ndim = ci->ndim < 0 ? 0 : ci->ndim > 8 ? 8 : ci->ndim;
 		for (int k = 0; k < 8; k++)
 			sc->ext[k] = -1;

@@ -127,6 +127,7 @@ typedef struct SimLoc {
 typedef struct SimCheck {
 	const char *array;
 	int axis, ndim;
+	int ptr_size;     /* a pointer's check: the element size (CheckInfo.ptr_size) */
 	int32_t ext[8];   /* slots of the extents, -1 when not computed */
 	int32_t loc;
 	const char *msg;

@@ -74,6 +74,7 @@ from .stubs import (  # noqa: F401
     shared, local, const, atomic, fp16, cg,
 )
 from .misc.special import literal_unroll  # noqa: F401,E402
+from ..np.numpy_support import carray, farray  # noqa: F401,E402  (arrays over pointers, in kernels too)
 
 
 def is_simulator():

@@ -66,6 +66,25 @@ def new_device_array(shape, strides, dtype):
     return DeviceNDArray(shape, strides, dtype)
 
 
+_DevicePointer = None
+
+
+def _device_pointer_type():
+    """A ctypes c_void_p that int() also reads, as Numba's device pointers
+    (int(a.gpu_data.device_pointer) is the address, for a pointer argument)."""
+    global _DevicePointer
+    if _DevicePointer is None:
+        import ctypes
+
+        class DevicePointer(ctypes.c_void_p):
+            def __int__(self):
+                return self.value or 0
+
+            __index__ = __int__
+        _DevicePointer = DevicePointer
+    return _DevicePointer
+
+
 class MemoryPointer:
     """DeviceNDArray.gpu_data: an address in device memory and the
     allocation that holds it (kept alive while this object lives)."""
@@ -76,8 +95,7 @@ class MemoryPointer:
 
     @property
     def device_pointer(self):
-        import ctypes
-        return ctypes.c_void_p(self.ptr or None)
+        return _device_pointer_type()(self.ptr or None)
 
     @property
     def device_pointer_value(self):

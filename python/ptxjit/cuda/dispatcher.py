@@ -133,11 +133,20 @@ def _canon_type(s):
     return "%s[%s]" % (name, ", ".join(ds))
 
 
+def _foreign_sig(x):
+    """Is x a signature of Numba's own types (numba.core.typing's
+    Signature: `from numba import types; types.void(types.CPointer(
+    types.float32))`)?  Its types print in the spelling ptxjit reads."""
+    return (type(x).__module__ or "").startswith("numba.") and hasattr(x, "return_type") and hasattr(x, "args")
+
+
 def _sig_text(sig):
     if isinstance(sig, str):
         return sig
     if isinstance(sig, _types.Signature):
         return str(sig)
+    if _foreign_sig(sig):
+        return "%s(%s)" % (sig.return_type, ", ".join(str(a) for a in sig.args))
     if isinstance(sig, tuple):
         return "(%s)" % ", ".join(str(t) for t in sig)
     raise TypeError("a signature is a string like \"void(float32[::1], int64)\", a tuple of types or "
@@ -270,6 +279,8 @@ class _ResolveTable(dict):
         ext = _extending_entry(obj)
         if ext is not None:
             return ext
+        if _is_cffi_ffi(obj):                # ffi.from_buffer(a) in kernels (src/sema/sema_pointer.c)
+            return (obj, "module", "cffi.ffi", None)
         if isinstance(obj, _ModuleType):
             mod = obj.__name__
             if mod in ("math", "cmath"):
@@ -317,6 +328,12 @@ class _ResolveTable(dict):
                 self.add(v, "intrin", "%s.%s" % (m.__name__, name), m)
 
 
+def _is_cffi_ffi(obj):
+    """Is obj a cffi.FFI() object (only once cffi is imported)?"""
+    cffi = sys.modules.get("cffi")
+    return cffi is not None and isinstance(obj, cffi.FFI)
+
+
 def _extending_entry(obj):
     """The entry of an @overload-ed, register_jitable or numba @njit
     function (ptxjit.extending), or None."""
@@ -357,6 +374,9 @@ def _build_resolve_table():
                 add(obj, "intrin", "cuda.%s.%s" % (ns_name, member), ns)
     from . import libdevice, vector_types
     from .misc.special import literal_unroll
+    from ..np import numpy_support
+    add(numpy_support.carray, "intrin", "cuda.carray", cuda_mod)
+    add(numpy_support.farray, "intrin", "cuda.farray", cuda_mod)
     add(literal_unroll, "intrin", "cuda.literal_unroll", cuda_mod)
     for stub in vector_types.STUBS.values():
         add(stub, "intrin", stub._qualname, cuda_mod)
@@ -387,7 +407,7 @@ def _build_resolve_table():
 
 
 def _is_sig(x):
-    return isinstance(x, (str, _types.Signature, tuple))
+    return isinstance(x, (str, _types.Signature, tuple)) or _foreign_sig(x)
 
 
 class CUDADispatcher(_core.Dispatcher):

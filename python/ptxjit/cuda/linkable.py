@@ -164,6 +164,8 @@ def _sig_types(text):
     ret = _canon_type(s[:s.index("(")].strip())
 
     def one(t):
+        if t.endswith("*"):
+            return _types.CPointer(one(t[:-1].strip()))
         base, ndim, layout = _parse_argtype(t)
         if ndim:
             return _types.ArrayType(getattr(_types, base), ndim, layout)
@@ -191,9 +193,6 @@ class ExternFunction:
                             "(spell it \"int32(float32)\")" % text)
         if abi not in ("numba", "c"):
             raise NotImplementedError("Unsupported ABI: %r; declare_device takes abi='numba' or abi='c'" % (abi,))
-        if use_cooperative:
-            raise NotImplementedError("declare_device(use_cooperative=True): ptxjit makes no cooperative launch "
-                                      "for external code")
         if link is None:
             link = ()
         elif not isinstance(link, (list, tuple, set)):
@@ -204,8 +203,10 @@ class ExternFunction:
         from .callconv import of_abi
         self.call_conv = of_abi(abi)
         self.link = tuple(LinkableCode.from_path_or_obj(x) for x in link)
+        self.use_cooperative = bool(use_cooperative)
+        # use_cooperative: a kernel calling it is launched cooperatively (src/ir/lower_call.c)
         self._pj_extern = (name, "%s(%s)" % (parsed.return_type, ", ".join(str(a) for a in parsed.args)),
-                           abi == "c")
+                           abi == "c", self.use_cooperative)
 
     def __call__(self, *args):
         raise TypeError("%s is an external device function (cuda.declare_device): call it from a kernel"

@@ -42,8 +42,9 @@ def _from_pointer(ptr, shape, dtype, order):
 def carray(ptr, shape, dtype=None):
     """A NumPy array of `shape` in C order over the memory at a host
     pointer (a ctypes pointer, or an address with dtype=), as Numba's
-    carray.  Kernels take arrays as arguments instead: ptxjit has no
-    pointer arguments."""
+    carray.  In kernels and device functions, carray(p, shape) is an array
+    over the memory that a pointer (an int32* parameter, ffi.from_buffer(a))
+    points to (src/sema/sema_pointer.c)."""
     return _from_pointer(ptr, shape, dtype, "C")
 
 
