@@ -1304,8 +1304,8 @@ SIM_TRIGGERS += [
       "errcat_runtime.py:"]),
     ("sim_foreign_as_cuda_array", lambda: cuda.as_cuda_array(_cai(None)), "TypeError",
      ["simulator", "another library"]),
-    ("sim_kernel_attribute", lambda: k_two_sigs.get_regs_per_thread("void(float32[::1])"), "ValueError",
-     ["kernel attributes", "simulator"]),
+    ("sim_kernel_attribute", lambda: _kernel_of(k_store)._attr(7), "ValueError",
+     ["kernel attribute 7", "simulator", "registers"]),
     ("sim_device_attribute", lambda: cuda.get_current_device().CLOCK_RATE, "ValueError",
      ["CLOCK_RATE", "simulator"], ["device attribute %d has no value on the simulator", "py:device attribute %s: %s"]),
     ("sim_makes_no_machine_code", lambda: _kernel_of(k_store)._cubin(), "ValueError", ["simulator", "machine code"]),
@@ -1537,6 +1537,9 @@ INTERNAL = {
     "Kernel._link: the kernel's code is linked once, before it is loaded": PRIV,  # src/py/jit.c
     "link input '%s': kind %d is none the driver's linker takes": PRIV,  # src/py/jit.c
     "set_launch_hook takes a callable or None": PRIV,  # src/py/module.c
+    "py:this kernel has no typed source (a kernel from the disk cache gets it through its dispatcher: "
+    "kernel.inspect_types())": "cache.py gives every kernel it loads its dispatcher, and a compiled one has "
+    "its typed source",  # python/ptxjit/cuda/typeann.py
     "a shared memory carveout is -1 to 100, not %ld": PRIV,  # src/py/jit.c (jit() validates it first)
     "py:capture_compile_config needs a dispatcher": "misuse of numba.cuda.launchconfig's test helper",
 

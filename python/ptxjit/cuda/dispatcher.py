@@ -781,7 +781,7 @@ class CUDADispatcher(_core.Dispatcher):
             return self._kernel(signature)._attr(attr)
         if self._specialized and len(self.overloads) == 1:
             return next(iter(self.overloads.values()))._attr(attr)
-        return {sig: k._attr(attr) for sig, k in self.overloads.items()}
+        return _Overloads((sig, k._attr(attr)) for sig, k in self.overloads.items())
 
     def get_regs_per_thread(self, signature=None):
         return self._kernel_attr(4, signature)
