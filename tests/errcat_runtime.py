@@ -669,6 +669,8 @@ TRIGGERS = [
     ("unpickle_other_python", _unpickle_other_python, "UnpicklingError", ["f_old", "Python 2.7", "that version"]),
     ("pickle_launch_with_stream", lambda: __import__("pickle").dumps(k_store[1, 32, cuda.stream()]), "PicklingError",
      ["launch configuration", "stream"]),
+    ("pickle_launch_with_callbacks", lambda: __import__("pickle").dumps(_with_callback(k_store[2, 32])),
+     "PicklingError", ["pre-launch callbacks", "host functions"]),
     ("compile_device_of_kernel", lambda: k_store.compile_device(("int64",)), "TypeError",
      ["k_store", "is a kernel, not a device function", "compile(sig)"]),
     ("inspect_sass_device", lambda: d_add.inspect_sass(), "RuntimeError", ["SASS", "device function"]),
@@ -1057,6 +1059,11 @@ def n_huge(n):
 def _njit_huge_interpreted():
     with _env(PTXJIT_CC="none"):
         return n_huge(1 << 58)
+
+
+def _with_callback(cfg):
+    cfg.pre_launch_callbacks.append(print)
+    return cfg
 
 
 def _kernel_of(disp):

@@ -820,6 +820,9 @@ def _rebuild_dispatcher(py_func, sigs, device, options):
 
 
 def _reduce_launcher(launcher):
+    if launcher.pre_launch_callbacks:
+        raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks: the callbacks "
+                                   "are host functions of this process")
     s = launcher.stream
     if s not in (0, None) and getattr(s, "handle", 0):
         raise pickle.PicklingError("cannot pickle a launch configuration with a stream (%r): streams belong to "
@@ -1019,6 +1022,7 @@ def jit(func_or_sig=None, device=False, **options):
         options["debug"] = _config.CUDA_DEBUGINFO_DEFAULT
     if options.get("opt") is None and _config.OPT == 0:
         options["opt"] = False
+    _warn_debug_and_opt(options.get("debug"), options.get("opt"), 3)
     if options.get("debug") and options.get("lineinfo"):
         import warnings
         from ..errors import NumbaInvalidConfigWarning
@@ -1040,6 +1044,18 @@ def jit(func_or_sig=None, device=False, **options):
     if not callable(func_or_sig):
         raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
     return CUDADispatcher(func_or_sig, None, device, options, lines)
+
+
+def _warn_debug_and_opt(debug, opt, level):
+    """Numba's NumbaInvalidConfigWarning for debug with opt (opt None: on
+    unless NUMBA_OPT=0), which NVVM does not support."""
+    if debug and (opt if opt is not None else _config.OPT != 0):
+        import warnings
+        from ..errors import NumbaInvalidConfigWarning
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug=True with opt=True is not supported by CUDA's NVVM, and Numba warns that it may crash there; "
+            "ptxjit optimises a debug kernel (its checks and traps kept), but code meant for Numba too "
+            "should set debug=False or opt=False"), stacklevel=level)
 
 
 def _specialized(d, one):
@@ -1107,6 +1123,7 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
     func = getattr(pyfunc, "py_func", pyfunc)
     if debug is None:
         debug = _config.CUDA_DEBUGINFO_DEFAULT
+    _warn_debug_and_opt(debug, opt, 4)
     d = CUDADispatcher(func, None, bool(device), dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                                                       max_registers=max_registers, launch_bounds=launch_bounds))
     opts = d._options()
