@@ -669,6 +669,8 @@ TRIGGERS = [
     ("unpickle_other_python", _unpickle_other_python, "UnpicklingError", ["f_old", "Python 2.7", "that version"]),
     ("pickle_launch_with_stream", lambda: __import__("pickle").dumps(k_store[1, 32, cuda.stream()]), "PicklingError",
      ["launch configuration", "stream"]),
+    ("cache_with_linked_files", lambda: cuda.jit(cache=True, link=["lib.ptx"]), "RuntimeError",
+     ["linking files", "cache=True", "link="]),
     ("pickle_launch_with_callbacks", lambda: __import__("pickle").dumps(_with_callback(k_store[2, 32])),
      "PicklingError", ["pre-launch callbacks", "host functions"]),
     ("compile_device_of_kernel", lambda: k_store.compile_device(("int64",)), "TypeError",
