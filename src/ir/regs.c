@@ -87,16 +87,29 @@ static void fill_out(const L *l, const Blk *b, uint64_t *out)
 	}
 }
 
-static void use_ins(const Fn *f, const Ins *i, uint64_t *set)
+/* Adds v to the set, keeping *w the set's weight. */
+static void add_live(const Fn *f, uint64_t *s, int v, int *w)
+{
+	if (!has_bit(s, v)) {
+		set_bit(s, v);
+		*w += weight(f, v);
+	}
+}
+
+static void use_ref(const Fn *f, Ref r, uint64_t *s, int *w)
+{
+	if (is_val(f, r))
+		add_live(f, s, (int)r.idx, w);
+}
+
+static void use_ins(const Fn *f, const Ins *i, uint64_t *s, int *w)
 {
 	int n = ir_nargs(i);
 	for (int k = 0; k < n && k < 3; k++)
-		if (is_val(f, i->arg[k]))
-			set_bit(set, (int)i->arg[k].idx);
+		use_ref(f, i->arg[k], s, w);
 	if (i->op == O_CHECK && i->aux >= 0 && i->aux < f->nchecks)
 		for (int k = 0; k < f->checks[i->aux].ndim && k < 8; k++)
-			if (is_val(f, f->checks[i->aux].ext[k]))
-				set_bit(set, (int)f->checks[i->aux].ext[k].idx);
+			use_ref(f, f->checks[i->aux].ext[k], s, w);
 }
 
 static int set_weight(const Fn *f, const uint64_t *s, int words)
@@ -112,30 +125,31 @@ static int set_weight(const Fn *f, const uint64_t *s, int words)
 }
 
 /* Walks block b backward from its live-out set in l->cur (left as its
- * live-in); returns the heaviest point. */
+ * live-in); returns the heaviest point.  The weight is kept as the set
+ * changes, so a walk costs a step per operand. */
 static int walk_block(const L *l, const Blk *b)
 {
 	const Fn *f = l->f;
 	uint64_t *s = l->cur;
-	int peak = set_weight(f, s, l->words);
+	if (b->jmp == J_JNZ && is_val(f, b->cond))   /* the branch reads it last */
+		set_bit(s, (int)b->cond.idx);
+	int w = set_weight(f, s, l->words), peak = w;
 	for (int k = b->nins - 1; k >= 0; k--) {
 		const Ins *i = &b->ins[k];
-		int def = i->to >= 0 && i->to < f->nval;
-		if (def && !has_bit(s, i->to)) {   /* defined but dead: its register is still written */
-			int w = set_weight(f, s, l->words) + weight(f, i->to);
-			peak = w > peak ? w : peak;
+		if (i->to >= 0 && i->to < f->nval) {
+			if (has_bit(s, i->to)) {
+				clear_bit(s, i->to);
+				w -= weight(f, i->to);
+			} else if (w + weight(f, i->to) > peak) {   /* defined but dead: its register is still written */
+				peak = w + weight(f, i->to);
+			}
 		}
-		if (def)
-			clear_bit(s, i->to);
-		use_ins(f, i, s);   /* a use that dies here leaves its register to the result */
-		int w = set_weight(f, s, l->words);
+		use_ins(f, i, s, &w);   /* a use that dies here leaves its register to the result */
 		peak = w > peak ? w : peak;
 	}
 	for (int k = 0; k < b->nphi; k++)
 		if (b->phi[k].to >= 0 && b->phi[k].to < f->nval)
 			clear_bit(s, b->phi[k].to);
-	if (b->jmp == J_JNZ && is_val(f, b->cond))
-		set_bit(s, (int)b->cond.idx);
 	return peak;
 }
 
