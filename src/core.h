@@ -1273,11 +1273,16 @@ void opt_merge_cond(Fn *f); /* cond.c: `a and b` / `a or b` branches as one pred
 /* ir/argfx.c: bit i set when the kernel may read (write) array argument i
  * in global memory (atomics do both); arguments from 63 on share bit 63. */
 void ir_arg_effects(Fn *f, uint64_t *read, uint64_t *written);
+/* ir/regs.c: the 32-bit registers a thread needs, estimated from the
+ * largest set of values live at once (the kernel or a callee), in [1, 255] */
+int ir_reg_estimate(Fn *f);
 
 /* ----------------------------------------------------------- back ends */
 
 /* ptx/emit.c: PTX text for the kernel; returns the text (arena). */
 char *ptx_emit(Ctx *c, Fn *f, int arch, int ptx_version);
+/* ptx/call.c: bytes of .const data in f's module (constant arrays, print's strings) */
+int64_t ptx_const_bytes(const Fn *f);
 /* ptx/version.c: the .version for a driver version and arch */
 int ptx_version_for(int driver_version, int arch, int variant);
 /* cgen/emit_c.c: C99 text of a CPU function and the functions it calls

@@ -177,6 +177,16 @@ typedef struct PjKernel {
 	PjParam *params;
 	int param_bytes;
 	int64_t static_smem;    /* bytes of static shared memory */
+	/* What the simulator answers for the driver's function attributes
+	 * (docs/simulator.md): bytes of .const data (constant arrays and
+	 * print's strings), bytes of .local arrays a thread (the kernel's and
+	 * its callees'), an estimate of the 32-bit registers a thread needs
+	 * (ir/regs.c), and the most threads a block may have (launch_bounds'
+	 * maxntid, else the device limit of 1024). */
+	int64_t const_bytes;
+	int64_t local_bytes;
+	int regs_estimate;
+	int max_threads;
 	int dynamic_smem;       /* uses cuda.shared.array(0, ...) */
 	int cooperative;        /* waits at the grid's barrier (cuda.cg grid_group.sync()):
 	                           launched cooperatively, every block resident at once */

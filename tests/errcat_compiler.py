@@ -121,6 +121,7 @@ TRIGGERS = [
     ("iter_mixed_tuple", "def k(a):\n    for x in (1, a):  #!\n        pass\n", A),
     # calls and builtins
     ("shared_too_large", "def k(a):\n    s = cuda.shared.array(1 << 41, dtype=np.float32)  #!\n", A),
+    ("string_dtype_unknown", "def k(a):\n    s = cuda.local.array(2, dtype='int33')  #!\n", A),
     ("shared_float_shape", "def k(a):\n    s = cuda.shared.array(2.0, dtype=np.float32)  #!\n", A),
     ("shared_too_many_args", "def k(a):\n    s = cuda.shared.array(4, np.float32, 8, 9)  #!\n", A),
     ("shared_kw_twice", "def k(a):\n    s = cuda.shared.array(4, np.float32, shape=4)  #!\n", A),
@@ -260,7 +261,7 @@ UNREACHABLE = {
     "unexpected '%s' after the type": (
         "ty_parse_one() reads only record dtype strings that ptxjit's Python side writes itself",
         ("record_string_dtype", "def k(a):\n    r = cuda.local.array(2, dtype='int32 x')  #!\n", A),
-        "%s is not a dtype that arrays in kernels can have"),
+        "Invalid NumPy dtype specified: '%.200s' (not a dtype that arrays in kernels can have)"),
     # sema checks that pre-empt others in sema
     "device functions with *args or **kwargs are not supported": (
         "cuda.jit(device=True) refuses **kwargs and keyword-only parameters when the function is decorated",

@@ -683,6 +683,10 @@ TRIGGERS = [
     ("unpickle_other_python", _unpickle_other_python, "UnpicklingError", ["f_old", "Python 2.7", "that version"]),
     ("pickle_launch_with_stream", lambda: __import__("pickle").dumps(k_store[1, 32, cuda.stream()]), "PicklingError",
      ["launch configuration", "stream"]),
+    ("cache_with_linked_files", lambda: cuda.jit(cache=True, link=["lib.ptx"]), "RuntimeError",
+     ["linking files", "cache=True", "link="]),
+    ("pickle_launch_with_callbacks", lambda: __import__("pickle").dumps(_with_callback(k_store[2, 32])),
+     "PicklingError", ["pre-launch callbacks", "host functions"]),
     ("compile_device_of_kernel", lambda: k_store.compile_device(("int64",)), "TypeError",
      ["k_store", "is a kernel, not a device function", "compile(sig)"]),
     ("inspect_sass_device", lambda: d_add.inspect_sass(), "RuntimeError", ["SASS", "device function"]),
@@ -1073,6 +1077,11 @@ def _njit_huge_interpreted():
         return n_huge(1 << 58)
 
 
+def _with_callback(cfg):
+    cfg.pre_launch_callbacks.append(print)
+    return cfg
+
+
 def _kernel_of(disp):
     """The compiled Kernel of a kernel launched once."""
     if not disp.overloads:
@@ -1330,8 +1339,8 @@ SIM_TRIGGERS += [
       "errcat_runtime.py:"]),
     ("sim_foreign_as_cuda_array", lambda: cuda.as_cuda_array(_cai(None)), "TypeError",
      ["simulator", "another library"]),
-    ("sim_kernel_attribute", lambda: k_two_sigs.get_regs_per_thread("void(float32[::1])"), "ValueError",
-     ["kernel attributes", "simulator"]),
+    ("sim_kernel_attribute", lambda: _kernel_of(k_store)._attr(7), "ValueError",
+     ["kernel attribute 7", "simulator", "registers"]),
     ("sim_device_attribute", lambda: cuda.get_current_device().CLOCK_RATE, "ValueError",
      ["CLOCK_RATE", "simulator"], ["device attribute %d has no value on the simulator", "py:device attribute %s: %s"]),
     ("sim_makes_no_machine_code", lambda: _kernel_of(k_store)._cubin(), "ValueError", ["simulator", "machine code"]),
@@ -1563,6 +1572,9 @@ INTERNAL = {
     "Kernel._link: the kernel's code is linked once, before it is loaded": PRIV,  # src/py/jit.c
     "link input '%s': kind %d is none the driver's linker takes": PRIV,  # src/py/jit.c
     "set_launch_hook takes a callable or None": PRIV,  # src/py/module.c
+    "py:this kernel has no typed source (a kernel from the disk cache gets it through its dispatcher: "
+    "kernel.inspect_types())": "cache.py gives every kernel it loads its dispatcher, and a compiled one has "
+    "its typed source",  # python/ptxjit/cuda/typeann.py
     "a shared memory carveout is -1 to 100, not %ld": PRIV,  # src/py/jit.c (jit() validates it first)
     "py:capture_compile_config needs a dispatcher": "misuse of numba.cuda.launchconfig's test helper",
 

@@ -369,6 +369,29 @@ def test_inspection_of_a_cached_kernel(tmp_path, cache_dir):
     assert k.typed_source(k.signatures[0]) and k.inspect_ir(k.signatures[0])
 
 
+def test_linked_files_are_not_cached(tmp_path):
+    ptx = tmp_path / "lib.ptx"
+    ptx.write_text(".version 7.8\n.target sm_80\n.address_size 64\n")
+    with pytest.raises(RuntimeError, match="Cannot pickle CUDACodeLibrary with linking files.*drop cache=True"):
+        cuda.jit("void()", cache=True, link=[str(ptx)])
+    assert cuda.jit(link=[str(ptx)])(lambda: None).targetoptions["link"]   # without the cache, as usual
+
+
+def test_cached_kernel_keeps_its_resources_and_type_annotation(tmp_path, cache_dir):
+    first = run(tmp_path, opts=", launch_bounds=(256,)")
+    fresh = next(iter(first.mod.kern.overloads.values()))
+    r = run(tmp_path, opts=", launch_bounds=(256,)")
+    assert r.hit
+    k = next(iter(r.mod.kern.overloads.values()))
+    assert k.types is None
+    for attr in ("max_threads_per_block", "shared_mem_per_block", "const_mem_size", "local_mem_per_thread",
+                 "regs_per_thread"):
+        assert getattr(k, attr) == getattr(fresh, attr), attr
+    assert k.max_threads_per_block == 256
+    assert k._type_annotation.typemap["a"] == fresh._type_annotation.typemap["a"]
+    assert str(k._type_annotation.typemap["i"]) == "int64"
+
+
 # ---------------------------------------------------------- damaged files
 
 def test_damaged_entry_is_replaced(tmp_path, cache_dir):

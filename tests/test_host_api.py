@@ -382,9 +382,36 @@ def test_implicit_copy_warning(perf_warnings):
 def test_invalid_config_warning():
     with pytest.warns(NumbaInvalidConfigWarning, match="debug and lineinfo"):
         cuda.jit(debug=True, lineinfo=True)(lambda x: None)
+    # Numba's condition: debug (default NUMBA_CUDA_DEBUGINFO) and opt (default NUMBA_OPT != 0)
+    for kw in ({"debug": True, "opt": True}, {"debug": True}):
+        with pytest.warns(NumbaInvalidConfigWarning, match="not supported by CUDA's NVVM.*ptxjit optimises"):
+            cuda.jit(**kw)
+    with pytest.warns(NumbaInvalidConfigWarning, match="not supported by CUDA"):
+        cuda.compile_ptx(lambda x: None, "(float32[::1],)", debug=True)
+    from ptxjit.cuda import config
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        cuda.jit(debug=True, opt=True)(lambda x: None)     # Numba warns; ptxjit supports the pair
+        cuda.jit(debug=True, opt=False)
+        cuda.jit()
+        cuda.compile_ptx(lambda x: None, "(float32[::1],)", debug=True, opt=False)
+        old = config.OPT
+        try:
+            config.OPT = config._OptLevel(0)
+            cuda.jit(debug=True)
+        finally:
+            config.OPT = old
+    old = config.CUDA_DEBUGINFO_DEFAULT
+    try:
+        config.CUDA_DEBUGINFO_DEFAULT = True
+        for opt in (1, 2, 3, "max"):
+            config.OPT, keep = config._OptLevel(opt), config.OPT
+            try:
+                with pytest.warns(NumbaInvalidConfigWarning, match="not supported by CUDA"):
+                    cuda.jit()
+            finally:
+                config.OPT = keep
+    finally:
+        config.CUDA_DEBUGINFO_DEFAULT = old
 
 
 def _divide(x, y, out):

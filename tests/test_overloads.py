@@ -191,6 +191,27 @@ def test_kernel_launch_refuses_a_tie():
         pair[1, 1](out, 1j, 2)
 
 
+@cuda.jit(["void(float64[::1], float32, float64)", "void(float64[:, ::1], float64, float32)",
+           "void(float64[::1], float64, float32)", "void(float64[::1], int64, int64)"])
+def tied(out, p, q):
+    out[0] = p + q
+
+
+def test_a_tie_is_reported_in_numbas_words_first(rng):
+    out = np.zeros(1)
+    v = rng.random()
+    tied[1, 1](out, f32(v), v)
+    assert out[0] == np.float64(f32(v)) + v
+    with pytest.raises(TypeError) as e:
+        tied[1, 1](out, 1.0, 2.0)
+    msg = str(e.value)
+    head = ("Ambiguous overloading for %r (Array(float64, 1, 'C', False, aligned=True), float64, float64):\n"
+            "(Array(float64, 1, 'C', False, aligned=True), float32, float64) -> none\n"
+            "(Array(float64, 1, 'C', False, aligned=True), float64, float32) -> none\n" % tied.py_func)
+    assert msg.startswith(head), msg
+    assert "int64" not in msg and "float64[:, ::1]" not in msg
+
+
 # --------------------------------------------------------------------- @njit
 
 @njit(["(int64, int64)", "(float64, float64)"])

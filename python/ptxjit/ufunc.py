@@ -1012,13 +1012,14 @@ class GUFunction:
         never converted: it would need a copy of another type)."""
         if not self._sigs:
             outdt = np.result_type(*in_dtypes) if in_dtypes else np.dtype(np.float64)
-            return list(in_dtypes), [outdt] * self.nout, [False] * self.nout
+            return list(in_dtypes), [outdt] * self.nout, [False] * self.nout, [False] * self.nin
         for args in self._sigs:
             if all(_can_cast(k, a[0]) or isinstance(v, np.ndarray) and _value_fits(v, a[0])
                    for k, v, a in zip(in_dtypes, vals, args)):
-                outs = args[self.nin:]
-                return ([a[0] for a in args[:self.nin]], [a[0] for a in outs],
-                        [not core and a[1] == 1 for a, core in zip(outs, self._outs)])
+                ins, outs = args[:self.nin], args[self.nin:]
+                return ([a[0] for a in ins], [a[0] for a in outs],
+                        [not core and a[1] == 1 for a, core in zip(outs, self._outs)],
+                        [not core and a[1] == 1 for a, core in zip(ins, self._ins)])
         hint = ""
         if any(not isinstance(v, np.ndarray) for v in vals) and any(
                 all(np.can_cast(a[0], k) for k, a in zip(in_dtypes, args)) for args in self._sigs):
@@ -1049,7 +1050,7 @@ class GUFunction:
                 a = np.asarray(a)
             vals.append(a)
             keys.append(a.dtype)
-        in_dt, out_dt, out_one = self._choose(keys, vals)
+        in_dt, out_dt, out_one, in_one = self._choose(keys, vals)
 
         # sizes of the core dimensions, and the loop shape
         sizes = {}
@@ -1069,10 +1070,16 @@ class GUFunction:
                 loops.append(tuple(o.shape[:o.ndim - len(core)]))
         loop = broadcast_shapes(loops, self._what) if loops else ()
         if outs is not None:
-            for o, core in zip(outs, self._outs):
+            outs = list(outs)
+            for k, (o, core) in enumerate(zip(outs, self._outs)):
                 want = loop + tuple(sizes[d] for d in core)
                 if isinstance(o, np.ndarray) and not o.flags.writeable:
                     raise ValueError("%s: the out= array is read-only" % self._what)
+                extra = len(want) - o.ndim
+                if 0 < extra <= len(loop) and all(n == 1 for n in want[:extra]) and tuple(o.shape) == want[extra:]:
+                    # Numba's old style: a (1,) input for a () core dimension leaves out= without the unit
+                    # loop dimension it brings
+                    o = outs[k] = o[(np.newaxis,) * extra] if isinstance(o, np.ndarray) else o.reshape(want)
                 if tuple(o.shape) != want:
                     raise ValueError("%s: the out= array has shape %s; the layout %r gives %s"
                                      % (self._what, tuple(o.shape), self.layout, want))
@@ -1083,9 +1090,9 @@ class GUFunction:
 
         dins = []
         arrays = []
-        for a, core, dt in zip(vals, self._ins, in_dt):
+        for a, core, dt, one in zip(vals, self._ins, in_dt, in_one):
             if isinstance(a, np.ndarray):
-                if not core and a.ndim == 0:
+                if not core and a.ndim == 0 and not one:
                     dins.append(a.astype(dt)[()])      # a scalar argument
                     arrays.append(False)
                     continue
@@ -1093,7 +1100,10 @@ class GUFunction:
             elif a.dtype != dt:
                 a = _astype_device(a, dt, stream)
             cshape = a.shape[a.ndim - len(core):]
-            dins.append(broadcast_view(a, loop + cshape))
+            v = broadcast_view(a, loop + cshape)
+            if one:   # Numba's old style: a () core dimension declared as a 1-d array gets one element
+                v = _DA._view(v, v._ptr, v.shape + (1,), v.strides + (v.itemsize,), v.dtype)
+            dins.append(v)
             arrays.append(True)
         douts, host_outs = [], []
         for k, (core, dt, one) in enumerate(zip(self._outs, out_dt, out_one)):

@@ -239,6 +239,14 @@ static void fill_kernel(PjKernel *k, Fn *f)
 		else
 			k->static_smem += a->size;
 	}
+	for (int i = -1; i < f->nfuncs; i++) {
+		const Fn *g = i < 0 ? f : f->funcs[i];
+		for (int j = 0; j < g->narrays; j++)
+			if (g->arrays[j].space == SP_LOCAL)
+				k->local_bytes += g->arrays[j].size;
+	}
+	k->const_bytes = ptx_const_bytes(f);
+	k->regs_estimate = ir_reg_estimate(f);
 }
 
 static const PjOptions defaults = {.arch = 90, .opt_level = 1};
@@ -341,6 +349,7 @@ int pj_compile(const PjFunc *kernel, const char *argsig, const PjOptions *opt,
 	k->ptx_len = strlen(ptx);
 	k->ir = ir_text(f);
 	fill_kernel(k, f);
+	k->max_threads = o->maxntid > 0 ? o->maxntid : 1024;
 	fill_traps(k, f);   /* debug's asserts and raises, and a range's zero step in every build */
 
 	fill_externs(k, f);

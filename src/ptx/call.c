@@ -24,7 +24,8 @@
  * keeps them together) are written by the callf.  Calls are not .uni:
  * recursion is divergent by nature.
  *
- * print.  Each format of Fn.fmts is a .global byte string; the argument
+ * print.  Each format of Fn.fmts is a .const byte string (as in CUDA C
+ * compilers' PTX: the function's constant memory counts it); the argument
  * buffer is a local array, passed to vprintf as a generic address.  A
  * %s conversion is a bool stored as 0 or 1: it is replaced in the buffer
  * by the generic address of "True" or "False" first.
@@ -341,7 +342,7 @@ static void print(Emit *e, const Ins *i)
 	ptx_line(e, ".param .b64 __pj_pa0;");
 	ptx_line(e, ".param .b64 __pj_pa1;");
 	ptx_line(e, ".param .b32 __pj_pr;");
-	ptx_line(e, "cvta.global.u64 %s, %s;", p, fmt_sym(e, f, i->aux));
+	ptx_line(e, "cvta.const.u64 %s, %s;", p, fmt_sym(e, f, i->aux));
 	ptx_line(e, "st.param.b64 [__pj_pa0], %s;", p);
 	if (!nobuf) {
 		const char *buf = ptx_reg(e, i->arg[0]);
@@ -352,8 +353,8 @@ static void print(Emit *e, const Ins *i)
 			const char *yes = ptx_tmp(e, KL), *no = ptx_tmp(e, KL);
 			ptx_line(e, "ld.local.u64 %s, [%s+%d];", t, buf, 8 * k);
 			ptx_line(e, "setp.ne.u64 %s, %s, 0;", q, t);
-			ptx_line(e, "cvta.global.u64 %s, __pj_true;", yes);
-			ptx_line(e, "cvta.global.u64 %s, __pj_false;", no);
+			ptx_line(e, "cvta.const.u64 %s, __pj_true;", yes);
+			ptx_line(e, "cvta.const.u64 %s, __pj_false;", no);
 			ptx_line(e, "selp.b64 %s, %s, %s, %s;", t, yes, no, q);
 			ptx_line(e, "st.local.u64 [%s+%d], %s;", buf, 8 * k, t);
 		}
@@ -364,10 +365,10 @@ static void print(Emit *e, const Ins *i)
 	ptx_line(e, "}");
 }
 
-static void global_string(Emit *e, PtxBuf *b, const char *sym, const char *s)
+static void const_string(Emit *e, PtxBuf *b, const char *sym, const char *s)
 {
 	size_t n = strlen(s);
-	ptx_bprintf(e, b, ".global .align 1 .b8 %s[%zu] = {", sym, n + 1);
+	ptx_bprintf(e, b, ".const .align 1 .b8 %s[%zu] = {", sym, n + 1);
 	for (size_t k = 0; k <= n; k++)
 		ptx_bprintf(e, b, "%s%u", k ? ", " : "", (unsigned char)s[k]);
 	ptx_bprintf(e, b, "};\n");
@@ -522,6 +523,29 @@ void ptx_funcs(Emit *e, PtxBuf *out)
 	}
 }
 
+/* The bytes of .const data the module holds: the constant arrays of the
+ * kernel and its functions that stay in constant memory, and print's
+ * strings as ptx_module_decls declares them. */
+int64_t ptx_const_bytes(const Fn *m)
+{
+	int64_t n = 0;
+	for (int i = -1; i < m->nfuncs; i++) {
+		const Fn *g = i < 0 ? m : m->funcs[i];
+		for (int k = 0; k < g->narrays; k++)
+			if (g->arrays[k].space == SP_CONST && !g->arrays[k].global)
+				n += g->arrays[k].size;
+	}
+	if (module_uses(m, O_PRINT)) {
+		n += (int64_t)sizeof "True" + (int64_t)sizeof "False";
+		for (int i = -1; i < m->nfuncs; i++) {
+			const Fn *g = i < 0 ? m : m->funcs[i];
+			for (int j = 0; j < g->nfmts; j++)
+				n += (int64_t)strlen(g->fmts[j]) + 1;
+		}
+	}
+	return n;
+}
+
 void ptx_module_decls(Emit *e, PtxBuf *out)
 {
 	Fn *m = e->f;
@@ -537,13 +561,13 @@ void ptx_module_decls(Emit *e, PtxBuf *out)
 	if (module_uses(m, O_PRINT)) {
 		ptx_bprintf(e, out, ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
 		                    ".param .b64 vprintf_param_1);\n");
-		global_string(e, out, "__pj_true", "True");
-		global_string(e, out, "__pj_false", "False");
+		const_string(e, out, "__pj_true", "True");
+		const_string(e, out, "__pj_false", "False");
 		for (int j = 0; j < m->nfmts; j++)
-			global_string(e, out, fmt_sym(e, m, j), m->fmts[j]);
+			const_string(e, out, fmt_sym(e, m, j), m->fmts[j]);
 		for (int i = 0; i < m->nfuncs; i++)
 			for (int j = 0; j < m->funcs[i]->nfmts; j++)
-				global_string(e, out, fmt_sym(e, m->funcs[i], j), m->funcs[i]->fmts[j]);
+				const_string(e, out, fmt_sym(e, m->funcs[i], j), m->funcs[i]->fmts[j]);
 		n++;
 	}
 	if (ir_grid_sync(m, 0)) {   /* the grid's barrier word (warp.c) */

@@ -25,6 +25,7 @@ static int Launcher_traverse(LauncherObject *L, visitproc visit, void *arg)
 	Py_VISIT(L->d);
 	Py_VISIT(L->cfg);
 	Py_VISIT(L->stream_obj);
+	Py_VISIT(L->callbacks);
 	Py_VISIT(Py_TYPE(L));
 	return 0;
 }
@@ -34,6 +35,7 @@ static int Launcher_clear(LauncherObject *L)
 	Py_CLEAR(L->d);
 	Py_CLEAR(L->cfg);
 	Py_CLEAR(L->stream_obj);
+	Py_CLEAR(L->callbacks);
 	return 0;
 }
 
@@ -79,7 +81,27 @@ static PyObject *Launcher_args(LauncherObject *L, void *c)
 	return a;
 }
 
+/* Numba's pre_launch_callbacks: host functions called (kernel, launcher)
+ * right before each launch through this configuration.  kernel[grid,
+ * block] hands back a kept launcher for a configuration seen before; one
+ * whose list is asked for leaves that reuse, so the callbacks stay with
+ * this object and a later kernel[grid, block] gets a launcher of its own. */
+static PyObject *Launcher_callbacks(LauncherObject *L, void *c)
+{
+	if (!L->callbacks) {
+		if (!(L->callbacks = PyList_New(0)))
+			return NULL;
+		for (int j = 0; L->d && j < NLAUNCHERS; j++)
+			if (L->d->launchers[j] == L)
+				Py_CLEAR(L->d->launchers[j]);
+	}
+	Py_INCREF(L->callbacks);
+	return L->callbacks;
+}
+
 static PyGetSetDef Launcher_getset[] = {
+	{"pre_launch_callbacks", (getter)Launcher_callbacks, NULL,
+	 "functions called (kernel, launch configuration) before each launch through it", NULL},
 	{"args", (getter)Launcher_args, NULL, "the arguments of the launch compiling on this thread, else None",
 	 NULL},
 	{"griddim", (getter)Launcher_griddim, NULL, "blocks in the grid (x, y, z)", NULL},

@@ -925,6 +925,15 @@ static PyObject *str_or_none(const char *s)
 static PyObject *Kernel_ptx(KernelObject *k, void *c) { return str_or_none(k->pk->ptx); }
 static PyObject *Kernel_entry(KernelObject *k, void *c) { return str_or_none(k->pk->entry); }
 static PyObject *Kernel_types(KernelObject *k, void *c) { return str_or_none(k->pk->types); }
+/* Numba's TypeAnnotation of the overload (ptxjit.cuda.typeann): the
+ * variables' types read from the typed source. */
+static PyObject *Kernel_type_annotation(KernelObject *k, void *c)
+{
+	PyObject *m = PyImport_ImportModule("ptxjit.cuda.typeann");
+	PyObject *a = m ? PyObject_CallMethod(m, "type_annotation", "O", (PyObject *)k) : NULL;
+	Py_XDECREF(m);
+	return a;
+}
 static PyObject *Kernel_ir(KernelObject *k, void *c) { return str_or_none(k->pk->ir); }
 static PyObject *Kernel_log(KernelObject *k, void *c) { return str_or_none(k->rk.log); }
 static PyObject *Kernel_compile_us(KernelObject *k, void *c) { return PyFloat_FromDouble(k->pk->compile_us); }
@@ -1096,6 +1105,8 @@ static PyGetSetDef Kernel_getset[] = {
 	{"ptx", (getter)Kernel_ptx, NULL, "the PTX text", NULL},
 	{"entry", (getter)Kernel_entry, NULL, "the .entry name", NULL},
 	{"types", (getter)Kernel_types, NULL, "the source with the type of every variable", NULL},
+	{"_type_annotation", (getter)Kernel_type_annotation, NULL,
+	 "the kernel's variables and their types (.typemap), as Numba's TypeAnnotation", NULL},
 	{"ir", (getter)Kernel_ir, NULL, "the optimised IR", NULL},
 	{"jit_log", (getter)Kernel_log, NULL, "the driver's JIT log of the last module load", NULL},
 	{"compile_us", (getter)Kernel_compile_us, NULL, "microseconds pj_compile took", NULL},

@@ -45,7 +45,7 @@
 
 #include "py.h"
 
-enum { FORMAT = 2, F_IMAGE = 1, HEAD = 32, KEYLEN = 64 };
+enum { FORMAT = 3, F_IMAGE = 1, HEAD = 32, KEYLEN = 64 };
 static const char MAGIC[8] = {'P', 'J', 'K', 'C', 'A', 'C', 'H', 'E'};
 
 long kcache_loads;   /* kernels made by _from_cache (Kernel._counters) */
@@ -168,6 +168,10 @@ PyObject *kcache_entry(KernelObject *k, PyObject *args)
 	put_u(&b, (uint32_t)pk->cooperative, 4);
 	put_u(&b, pk->read_args, 8);
 	put_u(&b, pk->written_args, 8);
+	put_u(&b, (uint64_t)pk->const_bytes, 8);
+	put_u(&b, (uint64_t)pk->local_bytes, 8);
+	put_u(&b, (uint32_t)pk->regs_estimate, 4);
+	put_u(&b, (uint32_t)pk->max_threads, 4);
 	put_u(&b, (uint32_t)pk->ntraps, 4);
 	for (int i = 0; i < pk->nparams; i++) {
 		const PjParam *p = &pk->params[i];
@@ -296,9 +300,14 @@ static PjKernel *parse(const unsigned char *data, size_t n, const char *key, con
 	pk->cooperative = get_i32(&r);
 	pk->read_args = get_u(&r, 8);
 	pk->written_args = get_u(&r, 8);
+	pk->const_bytes = (int64_t)get_u(&r, 8);
+	pk->local_bytes = (int64_t)get_u(&r, 8);
+	pk->regs_estimate = get_i32(&r);
+	pk->max_threads = get_i32(&r);
 	int ntraps = get_i32(&r);
 	if (r.bad || pk->param_bytes < 0 || pk->param_bytes > 32764 || pk->nparams < 0 || pk->nparams > 8192 ||
-	    pk->static_smem < 0 || ntraps < 0 || ntraps > 65536 ||
+	    pk->static_smem < 0 || pk->const_bytes < 0 || pk->local_bytes < 0 || pk->regs_estimate < 0 ||
+	    pk->max_threads < 0 || ntraps < 0 || ntraps > 65536 ||
 	    (uint64_t)(r.end - r.p) < (uint64_t)pk->nparams * 20)
 		goto bad;
 	pk->params = calloc(pk->nparams ? (size_t)pk->nparams : 1, sizeof *pk->params);

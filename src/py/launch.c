@@ -378,6 +378,24 @@ static KernelObject *compile_at_launch(LauncherObject *L, KernelObject *(*make)(
 	return k;
 }
 
+/* L's pre_launch_callbacks, in order, each called (k, L); -1 when one raises. */
+static int run_callbacks(LauncherObject *L, KernelObject *k)
+{
+	PyObject *cbs = PySequence_Tuple(L->callbacks);   /* a callback may change the list */
+	if (!cbs)
+		return -1;
+	for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(cbs); j++) {
+		PyObject *r = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(cbs, j), (PyObject *)k, (PyObject *)L, NULL);
+		if (!r) {
+			Py_DECREF(cbs);
+			return -1;
+		}
+		Py_DECREF(r);
+	}
+	Py_DECREF(cbs);
+	return 0;
+}
+
 static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, int len, ArgInfo *a, int n,
                                  int nhost, KernelObject *(*make)(DispatcherObject *, void *), void *ctx,
                                  PyObject *const *args, int nargs)
@@ -396,6 +414,10 @@ static PyObject *find_and_launch(LauncherObject *L, const unsigned char *key, in
 			return NULL;
 	}
 	Py_INCREF(k);   /* the table may be cleared while the GIL is let go */
+	if (L->callbacks && PyList_GET_SIZE(L->callbacks) && run_callbacks(L, k)) {
+		Py_DECREF(k);
+		return NULL;
+	}
 	int rc = launch(L, k, a, n, nhost);
 	/* a launch captured in a graph: the graph keeps the kernel and arguments */
 	if (rc == 0 && d->st->capture_keep && rt_capturing(cur_rt(d->st), rt_graph_stream(cur_rt(d->st), L->stream)) == 1) {

@@ -91,6 +91,8 @@ struct LauncherObject {
 	Rt *stream_rt;            /* the device of a stream of ours, NULL for the default stream */
 	int async;
 	int copy_warned;          /* the host-array copy warning was given */
+	PyObject *callbacks;      /* pre_launch_callbacks: a list, NULL until first asked for; each is
+	                             called (kernel, launcher) before every launch through L */
 };
 
 /* Numba's rule: a grid of fewer blocks than this gets a NumbaPerformanceWarning. */

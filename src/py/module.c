@@ -463,9 +463,9 @@ static PyObject *py_mem_stats(PyObject *m, PyObject *unused)
 {
 	RtMemStats s;
 	rt_mem_stats(cur_rt(mstate(m)), &s);
-	return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n}", "cached_bytes", (Py_ssize_t)s.cached_bytes,
+	return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:n}", "cached_bytes", (Py_ssize_t)s.cached_bytes,
 	                     "live_bytes", (Py_ssize_t)s.live_bytes, "driver_allocs", (Py_ssize_t)s.driver_allocs,
-	                     "cache_hits", (Py_ssize_t)s.hits,
+	                     "cache_hits", (Py_ssize_t)s.hits, "cached_blocks", (Py_ssize_t)s.cached_blocks,
 	                     "staged_copies", (Py_ssize_t)cur_rt(mstate(m))->staged_copies);
 }
 

@@ -354,6 +354,10 @@ void rt_mem_stats(Rt *rt, RtMemStats *s)
 	s->live_bytes = rt->cache.live_bytes;
 	s->driver_allocs = rt->cache.driver_allocs;
 	s->hits = rt->cache.hits;
+	s->cached_blocks = 0;
+	for (int i = 0; i < RT_NBINS; i++)
+		for (const RtBlock *b = rt->cache.bin[i]; b; b = b->next)
+			s->cached_blocks++;
 	pthread_mutex_unlock(&rt->lock);
 }
 

@@ -290,6 +290,7 @@ typedef struct Rt {
 
 typedef struct RtMemStats {
 	size_t cached_bytes, live_bytes, driver_allocs, hits;
+	size_t cached_blocks;   /* blocks freed by their arrays, kept for reuse, not yet given back to the driver */
 } RtMemStats;
 
 /* driver.c: loading, the device and its context, errors */

@@ -318,11 +318,31 @@ void rt_kernel_unload(Rt *rt, RtKernel *k)
 	k->fn = NULL;
 }
 
+/* The simulator's answer for a CUfunction_attribute: what the compiled
+ * code fixes (PjKernel's resources), the registers an estimate. */
+static int sim_kernel_attr(const PjKernel *pk, int a, int *out, RtErr *e)
+{
+	enum { MAX_THREADS, SHARED, CONST, LOCAL, REGS };
+	int64_t v;
+	switch (a) {
+	case MAX_THREADS: v = pk->max_threads; break;
+	case SHARED: v = pk->static_smem; break;
+	case CONST: v = pk->const_bytes; break;
+	case LOCAL: v = pk->local_bytes; break;
+	case REGS: v = pk->regs_estimate; break;
+	default:
+		return rt_fail_rt(e, RT_E_ARG, "not simulated",
+		                  "kernel attribute %d comes from the driver; the simulator knows 0-4 "
+		                  "(max threads, shared, constant and local memory, registers)", a);
+	}
+	*out = v > INT32_MAX ? INT32_MAX : (int)v;
+	return 0;
+}
+
 int rt_kernel_attr(Rt *rt, RtKernel *k, int a, int *out, RtErr *e)
 {
 	if (rt->sim)
-		return rt_fail_rt(e, RT_E_ARG, "not simulated",
-		                  "kernel attributes come from the driver; the simulator has none");
+		return sim_kernel_attr(k->pk, a, out, e);
 	if (rt_kernel_load(rt, k, e))
 		return -1;
 	CHECK(rt->d.cuFuncGetAttribute(out, a, k->fn), "cuFuncGetAttribute(%d) of kernel '%s'", a, k->pk->entry);

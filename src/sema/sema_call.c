@@ -293,6 +293,9 @@ static Type *dtype_of(Scope *sc, Expr *a)
 		if (sk >= 0)
 			return ty_scalar((ScalarKind)sk);
 	}
+	if (t->kind == TY_STR && a->cval && a->cval->s)
+		err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
+		       "Invalid NumPy dtype specified: '%.200s' (not a dtype that arrays in kernels can have)", a->cval->s);
 	err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
 	       "%s is not a dtype that arrays in kernels can have", t->kind == TY_STR ? "this string" : tstr(sc, t));
 }

@@ -150,10 +150,13 @@ def list_devices():
 
 class _GPUList:
     """cuda.gpus: the devices, as in Numba: len(cuda.gpus), cuda.gpus[i],
-    iteration, cuda.gpus.current, `with cuda.gpus[i]:`."""
+    a list of them from cuda.gpus[i:j], iteration, cuda.gpus.current,
+    `with cuda.gpus[i]:`."""
 
     def __getitem__(self, i):
         n = len(self)
+        if isinstance(i, slice):
+            return [_device(j) for j in range(*i.indices(n))]
         if isinstance(i, bool) or not isinstance(i, int):
             raise TypeError("cuda.gpus[i]: i is a device number, not %r" % (i,))
         if not -n <= i < n:
@@ -335,6 +338,15 @@ class Context:
         """The caching allocator's counters: cached_bytes, live_bytes,
         driver_allocs, cache_hits."""
         return _core.mem_stats()
+
+    @property
+    def memory_manager(self):
+        """The memory manager device arrays come from: the plugin that
+        cuda.set_memory_manager installed, else ptxjit's caching allocator
+        (NumbaCUDAMemoryManager, whose deallocations are the freed blocks
+        it keeps)."""
+        from . import emm
+        return emm.memory_manager() or emm.NumbaCUDAMemoryManager(context=self)
 
     @property
     def device(self):

@@ -457,6 +457,7 @@ def _lookup(d, disp, info, sigtext, argtypes, opts, table, stats, sim, known, k1
         if sim and not _adopt_sim(k, info, sigtext, opts):
             break                   # the entry is not what the compiler makes now: replace it
         k.cache_path = os.path.join(d.path, k2 + ".pjc")
+        k._dispatcher = disp        # for what the entry leaves out (typeann.py: the typed source)
         stats.cache_hits[argtypes] += 1
         return k
     LAST.clear()

@@ -194,11 +194,25 @@ def _readonly_hint(args):
             "'readonly float64[:]' or 'array(float64, 1d, A, readonly)'")
 
 
-def pick_overload(what, overloads, argtypes, hint=""):
+def _numba_type_repr(t):
+    """A type as Numba's repr spells it in its messages: float64[::1] is
+    Array(float64, 1, 'C', False, aligned=True)."""
+    t = t.strip()
+    readonly = t.startswith("readonly ")
+    base, dims = _base_dims(_canon_type(t[9:] if readonly else t))
+    if dims is None:
+        return base
+    ds = [d.replace(" ", "") for d in _split_top(dims)]
+    layout = "C" if ds[-1] == "::1" else "F" if ds[0] == "::1" and len(ds) > 1 else "A"
+    return "Array(%s, %d, '%s', %s, aligned=True)" % (base, len(ds), layout, readonly)
+
+
+def pick_overload(what, overloads, argtypes, hint="", func=None):
     """The compiled signature (a key of overloads, in the order compiled)
     that arguments of argtypes call, as Numba's dispatcher chooses among
     declared signatures: the fewest unsafe conversions, then safe ones, then
-    promotions (src/sema/overload.c); none, or a tie, is a TypeError."""
+    promotions (src/sema/overload.c); none, or a tie, is a TypeError
+    (a tie in Numba's words first, naming func and the tied signatures)."""
     keys = list(overloads)
     best = _core.pick_signature(", ".join(argtypes), tuple("(%s)" % ", ".join(p) for p in keys))
     if len(best) == 1:
@@ -207,9 +221,13 @@ def pick_overload(what, overloads, argtypes, hint=""):
     if not best:
         raise TypeError("No matching definition for argument type(s) %s: %s was compiled for %s, and the "
                         "arguments match none of them%s" % (", ".join(argtypes), what, declared, hint))
-    raise TypeError("%s was compiled for %s; the arguments (%s) convert equally well to %s, so the "
-                    "call is ambiguous (Numba refuses it too); pass arguments of one signature's types"
-                    % (what, declared, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
+    def numba_sig(ts):
+        return "(%s)" % ", ".join(_numba_type_repr(t) for t in ts)
+    head = "Ambiguous overloading for %r %s:\n%s\n" % (func if func is not None else what, numba_sig(argtypes),
+                                                      "\n".join(numba_sig(keys[i]) + " -> none" for i in best))
+    raise TypeError("%s%s: the arguments (%s) convert equally well to %s, so the call is ambiguous; pass "
+                    "arguments of one signature's types"
+                    % (head, what, ", ".join(argtypes), " and ".join("(%s)" % ", ".join(keys[i]) for i in best)))
 
 
 _FASTMATH_FLAGS = frozenset(("fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"))
@@ -603,7 +621,7 @@ class CUDADispatcher(_core.Dispatcher):
             return k
         if not self._can_compile:
             return self.overloads[pick_overload("kernel %r" % self.__name__, self.overloads, argtypes,
-                                                 _readonly_hint(argtypes))]
+                                                 _readonly_hint(argtypes), self.py_func)]
         return self._compile(", ".join(argtypes), argtypes, flags)
 
     def _kernel(self, signature):
@@ -801,7 +819,7 @@ class CUDADispatcher(_core.Dispatcher):
             return self._kernel(signature)._attr(attr)
         if self._specialized and len(self.overloads) == 1:
             return next(iter(self.overloads.values()))._attr(attr)
-        return {sig: k._attr(attr) for sig, k in self.overloads.items()}
+        return _Overloads((sig, k._attr(attr)) for sig, k in self.overloads.items())
 
     def get_regs_per_thread(self, signature=None):
         return self._kernel_attr(4, signature)
@@ -840,6 +858,9 @@ def _rebuild_dispatcher(py_func, sigs, device, options):
 
 
 def _reduce_launcher(launcher):
+    if launcher.pre_launch_callbacks:
+        raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks: the callbacks "
+                                   "are host functions of this process")
     s = launcher.stream
     if s not in (0, None) and getattr(s, "handle", 0):
         raise pickle.PicklingError("cannot pickle a launch configuration with a stream (%r): streams belong to "
@@ -1019,6 +1040,10 @@ def jit(func_or_sig=None, device=False, **options):
     if options.get("boundscheck"):
         raise NotImplementedError("boundscheck=True is not supported on the GPU; run the kernel on the "
                                   "simulator (PTXJIT_SIM=1), which checks every access")
+    if options.get("link") and options.get("cache"):
+        raise RuntimeError("Cannot pickle CUDACodeLibrary with linking files (Numba's words for it): the disk "
+                           "cache (cache=True) would keep the code linked from the files link= names without "
+                           "seeing them change; drop cache=True or link=")
     if options.get("link"):
         from .linkable import LinkableCode
         link = options["link"]
@@ -1039,6 +1064,7 @@ def jit(func_or_sig=None, device=False, **options):
         options["debug"] = _config.CUDA_DEBUGINFO_DEFAULT
     if options.get("opt") is None and _config.OPT == 0:
         options["opt"] = False
+    _warn_debug_and_opt(options.get("debug"), options.get("opt"), 3)
     if options.get("debug") and options.get("lineinfo"):
         import warnings
         from ..errors import NumbaInvalidConfigWarning
@@ -1060,6 +1086,18 @@ def jit(func_or_sig=None, device=False, **options):
     if not callable(func_or_sig):
         raise TypeError("cuda.jit takes a function or a signature, not %r" % (func_or_sig,))
     return CUDADispatcher(func_or_sig, None, device, options, lines)
+
+
+def _warn_debug_and_opt(debug, opt, level):
+    """Numba's NumbaInvalidConfigWarning for debug with opt (opt None: on
+    unless NUMBA_OPT=0), which NVVM does not support."""
+    if debug and (opt if opt is not None else _config.OPT != 0):
+        import warnings
+        from ..errors import NumbaInvalidConfigWarning
+        warnings.warn(NumbaInvalidConfigWarning(
+            "debug=True with opt=True is not supported by CUDA's NVVM, and Numba warns that it may crash there; "
+            "ptxjit optimises a debug kernel (its checks and traps kept), but code meant for Numba too "
+            "should set debug=False or opt=False"), stacklevel=level)
 
 
 def _specialized(d, one):
@@ -1127,6 +1165,7 @@ def _compile_kernel(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, max
     func = getattr(pyfunc, "py_func", pyfunc)
     if debug is None:
         debug = _config.CUDA_DEBUGINFO_DEFAULT
+    _warn_debug_and_opt(debug, opt, 4)
     d = CUDADispatcher(func, None, bool(device), dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                                                       max_registers=max_registers, launch_bounds=launch_bounds))
     opts = d._options()

@@ -240,8 +240,23 @@ class GetIpcHandleMixin:
         return _IpcHandle(memory, handle, memory.size, None, ptr - base)
 
 
+class _Deallocations:
+    """Numba's pending deallocations, as ptxjit's caching allocator has
+    them: the blocks that device arrays freed and that the allocator keeps
+    for reuse instead of giving them back to the driver at once.  len() is
+    their number; clear() gives them all back (cuMemFree)."""
+
+    def __len__(self):
+        return _core.mem_stats()["cached_blocks"]
+
+    def clear(self):
+        _core.trim()
+
+
 class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
     """ptxjit's own allocator (the caching allocator) as a memory manager."""
+
+    deallocations = _Deallocations()
 
     def initialize(self):
         pass
