@@ -271,6 +271,9 @@ class Context:
 
     @property
     def memory_manager(self):
+        """The memory manager device arrays come from: the plugin in use,
+        else ptxjit's caching allocator (NumbaCUDAMemoryManager, whose
+        deallocations are the freed blocks it keeps)."""
         from . import emm
         return emm.context_memory_manager(self)
 
@@ -338,15 +341,6 @@ class Context:
         """The caching allocator's counters: cached_bytes, live_bytes,
         driver_allocs, cache_hits."""
         return _core.mem_stats()
-
-    @property
-    def memory_manager(self):
-        """The memory manager device arrays come from: the plugin that
-        cuda.set_memory_manager installed, else ptxjit's caching allocator
-        (NumbaCUDAMemoryManager, whose deallocations are the freed blocks
-        it keeps)."""
-        from . import emm
-        return emm.memory_manager() or emm.NumbaCUDAMemoryManager(context=self)
 
     @property
     def device(self):
