@@ -63,13 +63,22 @@ def ptxjit_ptx(mod, kernel, args):
     return disp._compile(", ".join(argtypes), argtypes, 7).ptx
 
 
-def numba_ptx(stem, kernel, args):
+class _Device:
+    """What Numba's device-function compile asks of the current device."""
+
+    def __init__(self, cc):
+        self.compute_capability = cc
+
+
+def numba_ptx(stem, kernel, args, cc=(9, 0)):
     import numba
     import numba.cuda  # noqa: F401
+    from numba.cuda import dispatcher
+    dispatcher.get_current_device = lambda: _Device(cc)   # no GPU: device functions ask it
     nmod = _load.load(os.path.join(HERE, "corpus", stem + ".py"), numba, "sass_nb")
     fn = getattr(nmod, kernel).py_func
     sig = tuple(numba.typeof(a) for a in args)
-    ptx, _ = numba.cuda.compile_ptx(fn, sig, cc=(9, 0))
+    ptx, _ = numba.cuda.compile_ptx(fn, sig, cc=cc)
     return ptx
 
 

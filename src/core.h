@@ -1259,6 +1259,7 @@ void opt_copy(Fn *f);      /* copy.c: copy propagation (copies, trivial phis) */
 void opt_dce(Fn *f);       /* dce.c: dead instructions and phis, unreachable blocks */
 void opt_split_edges(Fn *f); /* edges.c: split critical edges (before phi resolution) */
 void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not loads) */
+void opt_reload(Fn *f);    /* reload.c: loads of what the thread already read or wrote, reused */
 void opt_range(Fn *f);     /* range.c: value ranges decide comparisons, drop index wraps */
 void opt_narrow(Fn *f);    /* range.c: loop counters proven to fit held in 32 bits */
 void opt_unroll(Fn *f);    /* unroll.c: loops of a constant trip count, unrolled */

@@ -13,6 +13,8 @@ the loop (not replaced), loads after the loop of what it stored.
 Runs on the simulator (CI) and on the GPU (PTXJIT_TEST_GPU=1).
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -212,3 +214,44 @@ def test_loop_has_no_memory_access():
     ir = k.ir
     assert ir.count("load.global") == 2, ir
     assert ir.count("store.global") == 3, ir        # the state twice and out[t]
+
+
+@cuda.jit
+def pi_draws(states, iters, out):
+    """mc_pi's loop: two draws an iteration, a count of hits."""
+    t = cuda.grid(1)
+    hits = 0
+    for _ in range(iters):
+        x = xoroshiro128p_uniform_float32(states, t)
+        y = xoroshiro128p_uniform_float32(states, t)
+        if x * x + y * y <= 1.0:
+            hits += 1
+    out[t] = hits
+
+
+def test_replaced_loop_is_unrolled_at_run_time():
+    """Once its state lives in registers, the loop is small enough for
+    run-time unrolling (src/opt/unroll.c after promote.c): four bodies a
+    test, each with its two draws' rotations by 55, then the loop for the
+    rest; the state is loaded once before both and stored once after."""
+    d = cuda.jit(pi_draws.py_func)
+    states = create_xoroshiro128p_states(64, seed=5)
+    sig = d._typeof((states, np.int64(3), np.zeros(64, np.int64)))
+    ir = d._compile(", ".join(sig), sig, 7).ir
+    assert len(re.findall(r"shl u64 %\d+, 55", ir)) == 2 * 5, ir
+    assert ir.count("load.global") == 2, ir             # the two fields
+    assert ir.count("store.global") == 3, ir            # and out[t]
+
+
+@pytest.mark.parametrize("iters", list(range(0, 10)) + [33])
+def test_unrolled_draws_bit_identical(iters):
+    outs = []
+    for opt in (False, True):
+        states = create_xoroshiro128p_states(96, seed=11 + iters)
+        out = np.zeros(96, np.int64)
+        cuda.jit(opt=opt)(pi_draws.py_func)[3, 32](states, np.int64(iters), out)
+        outs.append((out, states.copy_to_host()))
+    assert same_bits(outs[0][0], outs[1][0]) and same_bits(outs[0][1], outs[1][1])
+    assert (outs[1][0] <= iters).all() and (outs[1][0] >= 0).all()
+    if iters >= 8:
+        assert outs[1][0].sum() > 0

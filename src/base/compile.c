@@ -4,13 +4,13 @@
  *   parse the argument signature
  *   sema      resolve names, infer types of the kernel and device functions
  *   lower     typed AST -> IR (SSA)
- *   passes    fold, copy, cse, dce and value ranges, three rounds, with
+ *   passes    fold, copy, cse, reused loads, dce and value ranges, three rounds, with
  *             loop unrolling after the first and loop-invariant code motion,
  *             scalar replacement of the memory a loop owns,
  *             strength reduction, 32-bit loop counters and the unrolling of
  *             loops stepped by other than 1 (grid strides) after the second;
  *             then ld.global.nc marks, addresses rebuilt (constant displacements, 32-bit
- *             offsets), cse and dce once more, special registers and loads
+ *             offsets), cse, reused loads, copy and dce once more, special registers and loads
  *             first in their blocks, and critical edges split
  *   ptx       PTX text
  *   sim       the same lowering with bounds checks, for the simulator
@@ -63,6 +63,8 @@ static void optimise(Ctx *c, Fn *f)
 			verify(f, "copy");
 			opt_cse(f);
 			verify(f, "cse");
+			opt_reload(f);
+			verify(f, "reload");
 			opt_dce(f);
 			verify(f, "dce");
 			opt_range(f);
@@ -97,6 +99,10 @@ static void optimise(Ctx *c, Fn *f)
 		verify(f, "addr");
 		opt_cse(f);
 		verify(f, "cse");
+		opt_reload(f);
+		verify(f, "reload");
+		opt_copy(f);
+		verify(f, "copy");
 		opt_dce(f);
 		verify(f, "dce");
 		opt_sched(f);

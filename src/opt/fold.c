@@ -27,7 +27,9 @@
  * for ints, x/0 and x rem 0 by our definitions, cmp of a value with
  * itself for ints, sel with a constant condition or equal arms, double
  * neg and not, copy, cvt to the same kind.  For floats only x*1.0, x/1.0,
- * x-(+0.0) and x+(-0.0): x+0.0 is not x when x is -0.0.
+ * x-(+0.0) and x+(-0.0): x+0.0 is not x when x is -0.0.  A compare of
+ * float32 values widened to double, or of one and a double constant that
+ * a float holds exactly, compares the floats (widening is exact).
  *
  * A jnz on a constant becomes a jmp, and the phis of the block no longer
  * jumped to lose that argument (ir_fill_preds).  Phis whose arguments
@@ -440,6 +442,20 @@ static Ref bool_of(F *s, Ref r)
 	return REF_NONE;
 }
 
+/* The float32 whose widening r is: the operand of a cvt from f32 to f64,
+ * or a double constant that a float holds exactly; REF_NONE otherwise. */
+static Ref narrowed_f32(F *s, Ref r)
+{
+	Fn *f = s->f;
+	Con *c = con_of(f, r);
+	if (c)
+		return c->cls == KD && (double)(float)c->d == c->d ? ir_con_f32(f, (float)c->d) : REF_NONE;
+	Ins *d = r.kind == R_VAL ? s->def[r.idx] : NULL;
+	if (d && d->op == O_CVT && d->ty == SK_F32 && d->aux == SK_F64)
+		return d->arg[0];
+	return REF_NONE;
+}
+
 static Ref simplify(F *s, Ins *i, Con *c[3])
 {
 	Fn *f = s->f;
@@ -570,6 +586,16 @@ static Ref simplify(F *s, Ins *i, Con *c[3])
 			int r = cmp_result(i->aux, 0, 1, 0, 0);
 			if (r >= 0)
 				return ir_con_bool(f, r);
+		}
+		/* float32 values compared as doubles (x * x + y * y <= 1.0):
+		 * widening is exact and keeps the order and the NaNs, so the
+		 * floats compare themselves, against a constant that is a float */
+		Ref na = narrowed_f32(s, a), nb = narrowed_f32(s, b);
+		if (ak == KD && na.kind != R_NONE && nb.kind != R_NONE && (na.kind != R_CON || nb.kind != R_CON)) {
+			i->arg[0] = na;
+			i->arg[1] = nb;
+			i->ty = SK_F32;
+			break;
 		}
 		/* (p ? 1 : 0) == (q ? 1 : 0), and the other orders: the bools
 		 * compare themselves (false < true, as 0 < 1 signed or not) */

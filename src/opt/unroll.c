@@ -245,11 +245,15 @@ static int only_iv(U *u, Ref r, int depth)
 	return 1;
 }
 
+/* The instructions, phis and branches of l: a block that only jumps on
+ * (what inlining leaves between a call's parts) costs nothing. */
 static int body_size(Fn *f, Loop *l)
 {
 	int n = 0;
-	for (int k = 0; k < l->nblk; k++)
-		n += f->blk[l->blk[k]]->nins + f->blk[l->blk[k]]->nphi + 1;
+	for (int k = 0; k < l->nblk; k++) {
+		Blk *b = f->blk[l->blk[k]];
+		n += b->nins + b->nphi + (b->jmp == J_JNZ || b->nins + b->nphi > 0);
+	}
 	return n;
 }
 
@@ -693,7 +697,7 @@ static int try_loop(Fn *f, U *u, int allow_partial)
  * computes are those of the original, in the same order; where the
  * original wraps, the new test fails first and the old loop wraps as
  * before. */
-enum { RT_FACTOR = 4, RT_BUDGET = 48 };
+enum { RT_FACTOR = 4, RT_BUDGET = 64 };
 
 static Ref pre_ins(Fn *f, Blk *b, Opcode op, Cls k, int ty, Ref a, Ref c, Ref d, int aux)
 {
@@ -929,5 +933,6 @@ void opt_unroll(Fn *f)
 
 void opt_unroll_stride(Fn *f)
 {
+	sweep_runtime(f, 0);     /* a body that scalar replacement made small enough */
 	sweep_runtime(f, 1);
 }

@@ -327,12 +327,104 @@ static void unary(Emit *e, const Ins *i)
 	}
 }
 
+/* A shift of a 32- or 64-bit kind by a constant count in (0, width): the
+ * value shifted and the count. */
+static int shift_by(Emit *e, Ref r, int op, Ref *x, int64_t *n)
+{
+	if (r.kind != R_VAL || (int)r.idx >= e->f->nval)
+		return 0;
+	const Ins *i = e->def[r.idx];
+	if (!i || i->op != op || (i->cls != KW && i->cls != KL) || ptx_sk_small(i->ty) ||
+	    (op == O_SHR && ptx_sk_signed(i->ty)) || !ptx_is_con(e, i->arg[1], n))
+		return 0;
+	*x = i->arg[0];
+	return *n > 0 && *n < (i->cls == KL ? 64 : 32);
+}
+
+/* x << n | x >> (width - n), the right shift logical: a rotation, which
+ * ptxas makes two funnel shifts of only when they are written (an or of
+ * the two shifts it merges into the logic around them instead, keeping
+ * the four shifts of a 64-bit rotation).  Returns 0 for anything else. */
+static int rotate(Emit *e, const Ins *i)
+{
+	Ref x, y;
+	int64_t n, m;
+	int w = i->cls == KL ? 64 : 32;
+	if (i->op != O_OR || (i->cls != KW && i->cls != KL))
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		if (!shift_by(e, i->arg[s], O_SHL, &x, &n) || !shift_by(e, i->arg[!s], O_SHR, &y, &m) ||
+		    !ref_eq(x, y) || n + m != w || ptx_cls(e, x) != i->cls)
+			continue;
+		const char *d = ptx_def(e, i), *a = ptx_reg(e, x);
+		if (w == 32) {
+			ptx_line(e, "shf.l.wrap.b32 %s, %s, %s, %d;", d, a, a, (int)n);
+			return 1;
+		}
+		const char *lo = ptx_tmp(e, KW), *hi = ptx_tmp(e, KW), *nlo = ptx_tmp(e, KW), *nhi = ptx_tmp(e, KW);
+		ptx_line(e, "mov.b64 {%s, %s}, %s;", lo, hi, a);
+		if (n >= 32) {           /* the halves swap places, then turn by n - 32 */
+			const char *t = lo;
+			lo = hi;
+			hi = t;
+			n -= 32;
+		}
+		if (n == 0) {
+			ptx_line(e, "mov.b64 %s, {%s, %s};", d, lo, hi);
+			return 1;
+		}
+		ptx_line(e, "shf.l.wrap.b32 %s, %s, %s, %d;", nhi, lo, hi, (int)n);
+		ptx_line(e, "shf.l.wrap.b32 %s, %s, %s, %d;", nlo, hi, lo, (int)n);
+		ptx_line(e, "mov.b64 %s, {%s, %s};", d, nlo, nhi);
+		return 1;
+	}
+	return 0;
+}
+
+/* The 32-bit value whose zero extension r is (cvt.u64 from u32). */
+static int zext32(Emit *e, Ref r, Ref *x)
+{
+	if (r.kind != R_VAL || (int)r.idx >= e->f->nval)
+		return 0;
+	const Ins *i = e->def[r.idx];
+	if (!i || i->op != O_CVT || i->ty != SK_U32 || (i->aux != SK_U64 && i->aux != SK_I64))
+		return 0;
+	*x = i->arg[0];
+	return 1;
+}
+
+/* A cvt to 32 bits of z << n | z >> (32 - n), z a 32-bit x zero-extended
+ * to 64 (Numba's typing widens uint32 operands of << and >>): the low
+ * half is x rotated by n, one funnel shift. */
+static int rotate32_narrowed(Emit *e, const Ins *i)
+{
+	Ref x, z, w;
+	int64_t n, m;
+	if (i->cls != KW || (i->aux != SK_U32 && i->aux != SK_I32) || (i->ty != SK_U64 && i->ty != SK_I64) ||
+	    i->arg[0].kind != R_VAL || (int)i->arg[0].idx >= e->f->nval)
+		return 0;
+	const Ins *o = e->def[i->arg[0].idx];
+	if (!o || o->op != O_OR || o->cls != KL)
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		if (!shift_by(e, o->arg[s], O_SHL, &z, &n) || !shift_by(e, o->arg[!s], O_SHR, &w, &m) ||
+		    !ref_eq(z, w) || n >= 32 || n + m != 32 || !zext32(e, z, &x) || ptx_cls(e, x) != KW)
+			continue;
+		const char *a = ptx_reg(e, x);
+		ptx_line(e, "shf.l.wrap.b32 %s, %s, %s, %d;", ptx_def(e, i), a, a, (int)n);
+		return 1;
+	}
+	return 0;
+}
+
 static void logic(Emit *e, const Ins *i)
 {
 	static const char *const name[] = {[O_AND] = "and", [O_OR] = "or", [O_XOR] = "xor"};
 	int k = i->cls;
 	if (k != KB && !is_int(k))
 		bad_cls(e, i);
+	if (rotate(e, i))
+		return;
 	const char *a = ptx_opnd(e, i->arg[0]), *b = ptx_opnd(e, i->arg[1]);
 	ptx_line(e, "%s.%s %s, %s, %s;", name[i->op], k == KB ? "pred" : bty(k), ptx_def(e, i), a, b);
 }
@@ -791,6 +883,8 @@ void ptx_ins(Emit *e, const Ins *i)
 	case O_CVT:
 		if (i->aux < 0 || i->aux >= NSK || ir_cls_of_sk(i->aux) != i->cls)
 			ICE(e->c, "cvt to kind %d defines a %s", i->aux, cls_name[i->cls < NK ? i->cls : 0]);
+		if (rotate32_narrowed(e, i))
+			return;
 		ptx_convert(e, ptx_def(e, i), i->aux, i->arg[0], i->ty);
 		return;
 	case O_BITS: {
