@@ -658,8 +658,9 @@ FEATURES = [
      []),
     # 2.18 libdevice namespace
     ('2.18', 'All libdevice functions (317 wrappers)', '`from numba.cuda import libdevice`; `libdevice.sincos(x)`, `libdevice.sad(x, y, z)`, …',
-     PARTLY, '305 of 317, built from ptxjit\'s math library within CUDA\'s ulp bounds ([libdevice](libdevice.md)); not yet the Bessel functions.',
-     ['test_libdevice.py::test_unary', 'test_libdevice.py::test_directed_arithmetic', 'test_libdevice.py::test_directed_fma', 'test_libdevice.py::test_integer']),
+     YES, 'All 317, built from ptxjit\'s math library within CUDA\'s ulp bounds ([libdevice](libdevice.md)), the Bessel functions `j0 j1 y0 y1 jn yn` included.',
+     ['test_libdevice.py::test_unary', 'test_libdevice.py::test_directed_arithmetic', 'test_libdevice.py::test_directed_fma', 'test_libdevice.py::test_integer',
+      'test_libdevice.py::test_bessel_01', 'test_libdevice.py::test_jn', 'test_libdevice.py::test_yn']),
     # 2.19 Printing, exceptions and debugging
     ('2.19', 'In-kernel print', '`print(a, "txt", 1.5, tup)`',
      YES, 'Numbers, strings, bools, tuples, as Numba formats them.',
