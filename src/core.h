@@ -875,8 +875,9 @@ typedef enum {
 } SReg;
 
 /* Hardware approximations of O_APPROX (Ins.aux), float32: sin(x), cos(x),
- * 2^x, log2(x), 1/sqrt(x), 1/x, tanh(x). */
-typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, NAP } ApproxFn;
+ * 2^x, log2(x), 1/sqrt(x), 1/x, tanh(x), all flushing subnormals to zero;
+ * and 2^x keeping subnormal arguments and results (AP_EX2S, CUDA's exp2f). */
+typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, AP_EX2S, NAP } ApproxFn;
 
 /* Modes of a float32 O_FMA (Ins.aux, bits; 0 is round to nearest):
  * FMA_RM rounds toward minus infinity, FMA_SAT clamps the rounded result

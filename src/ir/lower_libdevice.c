@@ -96,7 +96,7 @@ static Fn1 unary(int in)
 	case IN_LD_sinpi: case IN_LD_sinpif: return math_sinpi;
 	case IN_LD_cospi: case IN_LD_cospif: return cospi1;
 	case IN_LD_exp: case IN_LD_expf: return math_exp;
-	case IN_LD_exp2: case IN_LD_exp2f: return math_exp2;
+	case IN_LD_exp2: case IN_LD_exp2f: return math_exp2_cuda;
 	case IN_LD_exp10: case IN_LD_exp10f: return exp10_1;
 	case IN_LD_expm1: case IN_LD_expm1f: return math_expm1;
 	case IN_LD_log: case IN_LD_logf: return math_log;

@@ -156,6 +156,7 @@ typedef struct LogRow { Ref xs, hs, z, kd, invc, chi, clo; } LogRow;
 LogRow math_log_row(MB *b, Ref x, int subnormals);
 Ref math_exp(MB *b, Ref x);
 Ref math_exp2(MB *b, Ref x);
+Ref math_exp2_cuda(MB *b, Ref x);                   /* float32: ex2.approx.f32, as CUDA's exp2f */
 Ref math_expm1(MB *b, Ref x);
 Ref math_exp_scaled(MB *b, Ref x, int scale);      /* exp(x) * 2^scale, no spurious overflow */
 Ref math_exp_dd(MB *b, DD x);                       /* exp(hi + lo), float64 */
