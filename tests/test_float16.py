@@ -440,6 +440,46 @@ def test_narrow_integers_convert_to_half(rng):
         assert "cvt.rn.f16.%s " % t in ptx
 
 
+@kernel
+def half_to_others(h, i8, i16, i32, i64, u8, u16, u32, u64, d):
+    i = cuda.grid(1)
+    if i < h.size:
+        x = h[i]
+        i8[i] = np.int8(x)
+        i16[i] = np.int16(x)
+        i32[i] = np.int32(x)
+        i64[i] = np.int64(x)
+        u8[i] = np.uint8(abs(x))
+        u16[i] = np.uint16(abs(x))
+        u32[i] = np.uint32(abs(x))
+        u64[i] = np.uint64(abs(x))
+        d[i] = np.float64(x)
+
+
+def test_half_converts_to_integers_and_float64_from_its_bits(rng):
+    """A float16 becomes an integer (truncated, as NumPy) or a float64 with
+    one cvt from .f16 (cvt.rzi.s32.f16, cvt.f64.f16: the bits its load
+    read), as Numba's casts name them; 8-bit kinds through the 16-bit
+    conversion, as from float32."""
+    n = 256
+    h = (rng.standard_normal(n) * 40).astype(f16)
+    h[:4] = [127.9, -128.5, -0.7, 0.99]
+    outs = [np.zeros(n, t) for t in (np.int8, np.int16, np.int32, np.int64,
+                                      np.uint8, np.uint16, np.uint32, np.uint64, np.float64)]
+    half_to_others[2, 128](h, *outs)
+    a = h.astype(np.float64)
+    for o in outs[:4]:
+        np.testing.assert_array_equal(o, np.trunc(a).astype(o.dtype), err_msg=str(o.dtype))
+    for o in outs[4:8]:
+        np.testing.assert_array_equal(o, np.trunc(np.abs(a)).astype(o.dtype), err_msg=str(o.dtype))
+    np.testing.assert_array_equal(outs[8], a)
+    ptx = half_to_others.inspect_asm(half_to_others.signatures[0])
+    for t in ("s16", "s32", "s64", "u16", "u32", "u64"):
+        assert "cvt.rzi.%s.f16 " % t in ptx, t
+    assert "cvt.f64.f16 " in ptx
+    assert "cvt.f64.f32" not in ptx and "cvt.rzi.s32.f32" not in ptx
+
+
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    assert_ptx_assembles(KERNELS, 6)
+    assert_ptx_assembles(KERNELS, 7)
