@@ -480,6 +480,46 @@ def test_half_converts_to_integers_and_float64_from_its_bits(rng):
     assert "cvt.f64.f32" not in ptx and "cvt.rzi.s32.f32" not in ptx
 
 
+@kernel
+def half_predicates(a, b, o, m):
+    i = cuda.grid(1)
+    if i < a.size:
+        x, y = a[i], b[i]
+        o[0, i] = cuda.fp16.__hequ(x, y)
+        o[1, i] = cuda.fp16.__hneu(x, y)
+        o[2, i] = cuda.fp16.__hgtu(x, y)
+        o[3, i] = cuda.fp16.__hgeu(x, y)
+        o[4, i] = cuda.fp16.__hltu(x, y)
+        o[5, i] = cuda.fp16.__hleu(x, y)
+        o[6, i] = cuda.fp16.__hisnan(x)
+        o[7, i] = cuda.fp16.__hisinf(x)
+        m[0, i] = cuda.fp16.__hmax_nan(x, y)
+        m[1, i] = cuda.fp16.__hmin_nan(x, y)
+
+
+def test_unordered_comparisons_nan_min_max_and_predicates(rng):
+    """cuda.fp16's unordered comparisons (true when either is NaN), the
+    NaN-propagating __hmax_nan/__hmin_nan, __hisnan and __hisinf (1, -1 or
+    0, an int32), as cuda_fp16.h defines them."""
+    n = 256
+    a, b = halves(rng, n), halves(rng, n)
+    a[::7] = b[::7]
+    b[3::11] = np.nan
+    a[5::13] = -np.inf
+    o, m = np.zeros((8, n), np.int32), np.zeros((2, n), f16)
+    half_predicates[2, 128](a, b, o, m)
+    nan = np.isnan(a) | np.isnan(b)
+    with np.errstate(invalid="ignore"):
+        want = [(a == b) | nan, (a != b) | nan, (a > b) | nan, (a >= b) | nan, (a < b) | nan, (a <= b) | nan,
+                np.isnan(a), np.where(np.isinf(a), np.sign(a), 0)]
+    for row, w in enumerate(want):
+        np.testing.assert_array_equal(o[row], w.astype(np.int32), err_msg="row %d" % row)
+    big = np.where(nan, np.nan, np.maximum(a, b)).astype(f16)
+    small = np.where(nan, np.nan, np.minimum(a, b)).astype(f16)
+    np.testing.assert_array_equal(m[0], big)
+    np.testing.assert_array_equal(m[1], small)
+
+
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    assert_ptx_assembles(KERNELS, 7)
+    assert_ptx_assembles(KERNELS, 8)
