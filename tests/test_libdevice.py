@@ -865,6 +865,14 @@ def test_bessel_special_values(dt):
     np.testing.assert_array_equal(jn[:6], [nan, 0, 0, 0, nan, 0])
     np.testing.assert_allclose(jn[6], float(mp.besselj(2, 2.5)), rtol=1e-6)
     np.testing.assert_array_equal(yn, [nan, 0, nan, 0, nan, -inf, nan, -inf])
+    # large orders: J(n, x) below 2^-1100 is 0 at once, without n steps of
+    # recurrence; near the turning point the recurrence runs
+    n = np.array([2**31 - 1, 5000, 1100, 2000], np.int32)
+    xs = np.array([1.0, -100.0, 395.0, 1990.0], dt)
+    jn = np.zeros(4, dt)
+    launch(kernel2(getattr(libdevice, "jn" + sfx)), n, xs, jn)
+    np.testing.assert_array_equal(jn[:3], 0)
+    np.testing.assert_allclose(jn[3], float(mp.besselj(2000, float(xs[3]))), rtol=1e-6)
 
 
 def in_range(exact, dt):

@@ -21,10 +21,12 @@
  * m = n + 16 + sqrt(40 n) with a start of 1, rescaled by 2^-600 whenever
  * it passes 2^600, and normalised by whichever of J0(x), J1(x) is larger;
  * below 2^-20, the first two terms of the series (x/2)^n/n! (1 -
- * (x/2)^2/(n+1)).  Yn: forward recurrence from Y0, Y1 (Y grows with n),
+ * (x/2)^2/(n+1)); 0 for n >= 1100 and |x| <= 0.36 n, where
+ * |J(n, x)| <= (x/2)^n/n! <= (e x/(2n))^n < 2^-n rounds to 0.  Yn: forward recurrence from Y0, Y1 (Y grows with n),
  * stopping at the first infinity.  As libdevice: NaN for n < 0, and for
- * Y of x < 0; Y(0) = -inf; J and Y of +inf are +0.  Both loops run about
- * n times.
+ * Y of x < 0; Y(0) = -inf; J and Y of +inf are +0.  The loops run about
+ * n times; for large n only where |x| is about n/3 or more (J), or until
+ * Y overflows.
  */
 #include <math.h>
 
@@ -220,15 +222,19 @@ static Ref jn64(MB *b, Ref n, Ref x)
 	Ref nf = mb_fromint(b, n);
 	Ref two_a = mb_div(b, mb_f(b, 2), a);
 	int res = mb_var(b, KD, "jn");
-	MIf s, t;
+	MIf s, t, u;
 	mb_if(b, &s, mb_or(b, mb_ge(b, a, nf), mb_lt(b, nf, mb_f(b, 2))));
 	mb_set(b, res, mb_sel(b, mb_eq(b, nf, mb_f(b, 0)), j0, jn_forward(b, n, two_a, j0, j1)));
 	mb_else(b, &s);
+	mb_if(b, &u, mb_and(b, mb_ge(b, nf, mb_f(b, 1100)), mb_le(b, a, mb_mul(b, nf, mb_f(b, 0.36)))));
+	mb_set(b, res, mb_f(b, 0));
+	mb_else(b, &u);
 	mb_if(b, &t, mb_lt(b, a, mb_f(b, 0x1p-20)));
 	mb_set(b, res, jn_series(b, n, nf, a));
 	mb_else(b, &t);
 	mb_set(b, res, jn_backward(b, n, nf, two_a, j0, j1));
 	mb_endif(b, &t);
+	mb_endif(b, &u);
 	mb_endif(b, &s);
 	Ref r = mb_get(b, res);
 	Ref odd = mb_icmp(b, CC_NE, KW, mb_iop(b, O_AND, KW, n, mb_i(b, KW, 1)), mb_i(b, KW, 0));
