@@ -59,6 +59,8 @@ static Ref from_table(MB *b, const BTab *t, Ref a)
 	Ref off = mb_iop(b, O_MUL, KW, mb_toint(b, fi), mb_i(b, KW, stride));
 	Ref row = mb_uop(b, O_ADD, KL, mb_gtable(b, t->name, t->tab, t->bytes), mb_cvt(b, off, SK_I32, SK_U64));
 	Ref at[4 + 32];
+	if (t->nc > 32)
+		ICE(b->L->c, "%s has %d coefficients a row", t->name, t->nc);
 	for (int i = 0; i < t->nc + 4; i++)
 		at[i] = mb_gload(b, mb_uop(b, O_ADD, KL, row, mb_i(b, KL, 8 * i)), SK_F64);
 	Ref s = mb_sub(b, a, at[0]);
