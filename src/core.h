@@ -662,7 +662,12 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	X(IN_FP16_HEQ, "cuda.fp16.heq") X(IN_FP16_HNE, "cuda.fp16.hne") \
 	X(IN_FP16_HGT, "cuda.fp16.hgt") X(IN_FP16_HGE, "cuda.fp16.hge") \
 	X(IN_FP16_HLT, "cuda.fp16.hlt") X(IN_FP16_HLE, "cuda.fp16.hle") \
+	X(IN_FP16_HEQU, "cuda.fp16.__hequ") X(IN_FP16_HNEU, "cuda.fp16.__hneu") \
+	X(IN_FP16_HGTU, "cuda.fp16.__hgtu") X(IN_FP16_HGEU, "cuda.fp16.__hgeu") \
+	X(IN_FP16_HLTU, "cuda.fp16.__hltu") X(IN_FP16_HLEU, "cuda.fp16.__hleu") \
+	X(IN_FP16_HISNAN, "cuda.fp16.__hisnan") X(IN_FP16_HISINF, "cuda.fp16.__hisinf") \
 	X(IN_FP16_HMAX, "cuda.fp16.hmax") X(IN_FP16_HMIN, "cuda.fp16.hmin") \
+	X(IN_FP16_HMAX_NAN, "cuda.fp16.__hmax_nan") X(IN_FP16_HMIN_NAN, "cuda.fp16.__hmin_nan") \
 	/* the math library (sema_math.c, lower_math.c, src/math/): math, cmath \
 	 * and NumPy's ufuncs on scalars */ \
 	X(IN_MATH_ACOS, "math.acos") X(IN_MATH_ASIN, "math.asin") X(IN_MATH_ATAN, "math.atan") \
@@ -883,8 +888,9 @@ typedef enum {
 } SReg;
 
 /* Hardware approximations of O_APPROX (Ins.aux), float32: sin(x), cos(x),
- * 2^x, log2(x), 1/sqrt(x), 1/x, tanh(x). */
-typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, NAP } ApproxFn;
+ * 2^x, log2(x), 1/sqrt(x), 1/x, tanh(x), all flushing subnormals to zero;
+ * and 2^x keeping subnormal arguments and results (AP_EX2S, CUDA's exp2f). */
+typedef enum { AP_SIN, AP_COS, AP_EX2, AP_LG2, AP_RSQRT, AP_RCP, AP_TANH, AP_EX2S, NAP } ApproxFn;
 
 /* Modes of a float32 O_FMA (Ins.aux, bits; 0 is round to nearest):
  * FMA_RM rounds toward minus infinity, FMA_SAT clamps the rounded result

@@ -436,8 +436,8 @@ FEATURES = [
      YES, 'The 15 documented names and `htanh`; not `htanh_approx`.',
      ['test_float16.py::test_fp16_functions']),
     ('2.12', 'Comparisons / min-max', '`cuda.fp16.heq, hne, hgt, hge, hlt, hle, hmax, hmin` (+ unordered `__hequ…__hltu`, `__hmax_nan`, `__hmin_nan`, `__hisnan`, `__hisinf`)',
-     PARTLY, '`heq hne hgt hge hlt hle hmax hmin`; not the unordered and NaN variants.',
-     ['test_float16.py::test_fp16_functions']),
+     YES, '`heq hne hgt hge hlt hle hmax hmin`, the unordered `__hequ __hneu __hgtu __hgeu __hltu __hleu` (true when either is NaN), `__hmax_nan __hmin_nan`, `__hisnan`, `__hisinf` (an int32: 1, -1 or 0).',
+     ['test_float16.py::test_fp16_functions', 'test_float16.py::test_unordered_comparisons_nan_min_max_and_predicates']),
     ('2.12', 'Conversions / bit casts', '`cuda.fp16.__float2half_rn`, `__half2float`, `__int2half_rz`, `__half2ll_rd`, … `__short_as_half`, `__half_as_ushort`',
      NO, 'Convert with `np.float16(x)`, `float32(h)` and the like.',
      []),
@@ -661,8 +661,9 @@ FEATURES = [
      ['test_pointers.py::test_from_buffer_and_device_functions_taking_pointers']),
     # 2.18 libdevice namespace
     ('2.18', 'All libdevice functions (317 wrappers)', '`from numba.cuda import libdevice`; `libdevice.sincos(x)`, `libdevice.sad(x, y, z)`, …',
-     PARTLY, '305 of 317, built from ptxjit\'s math library within CUDA\'s ulp bounds ([libdevice](libdevice.md)); not yet the Bessel functions.',
-     ['test_libdevice.py::test_unary', 'test_libdevice.py::test_directed_arithmetic', 'test_libdevice.py::test_directed_fma', 'test_libdevice.py::test_integer']),
+     YES, 'All 317, built from ptxjit\'s math library within CUDA\'s ulp bounds ([libdevice](libdevice.md)), the Bessel functions `j0 j1 y0 y1 jn yn` included.',
+     ['test_libdevice.py::test_unary', 'test_libdevice.py::test_directed_arithmetic', 'test_libdevice.py::test_directed_fma', 'test_libdevice.py::test_integer',
+      'test_libdevice.py::test_bessel_01', 'test_libdevice.py::test_jn', 'test_libdevice.py::test_yn']),
     # 2.19 Printing, exceptions and debugging
     ('2.19', 'In-kernel print', '`print(a, "txt", 1.5, tup)`',
      YES, 'Numbers, strings, bools, tuples, as Numba formats them.',

@@ -440,6 +440,86 @@ def test_narrow_integers_convert_to_half(rng):
         assert "cvt.rn.f16.%s " % t in ptx
 
 
+@kernel
+def half_to_others(h, i8, i16, i32, i64, u8, u16, u32, u64, d):
+    i = cuda.grid(1)
+    if i < h.size:
+        x = h[i]
+        i8[i] = np.int8(x)
+        i16[i] = np.int16(x)
+        i32[i] = np.int32(x)
+        i64[i] = np.int64(x)
+        u8[i] = np.uint8(abs(x))
+        u16[i] = np.uint16(abs(x))
+        u32[i] = np.uint32(abs(x))
+        u64[i] = np.uint64(abs(x))
+        d[i] = np.float64(x)
+
+
+def test_half_converts_to_integers_and_float64_from_its_bits(rng):
+    """A float16 becomes an integer (truncated, as NumPy) or a float64 with
+    one cvt from .f16 (cvt.rzi.s32.f16, cvt.f64.f16: the bits its load
+    read), as Numba's casts name them; 8-bit kinds through the 16-bit
+    conversion, as from float32."""
+    n = 256
+    h = (rng.standard_normal(n) * 40).astype(f16)
+    h[:4] = [127.9, -128.5, -0.7, 0.99]
+    outs = [np.zeros(n, t) for t in (np.int8, np.int16, np.int32, np.int64,
+                                      np.uint8, np.uint16, np.uint32, np.uint64, np.float64)]
+    half_to_others[2, 128](h, *outs)
+    a = h.astype(np.float64)
+    for o in outs[:4]:
+        np.testing.assert_array_equal(o, np.trunc(a).astype(o.dtype), err_msg=str(o.dtype))
+    for o in outs[4:8]:
+        np.testing.assert_array_equal(o, np.trunc(np.abs(a)).astype(o.dtype), err_msg=str(o.dtype))
+    np.testing.assert_array_equal(outs[8], a)
+    ptx = half_to_others.inspect_asm(half_to_others.signatures[0])
+    for t in ("s16", "s32", "s64", "u16", "u32", "u64"):
+        assert "cvt.rzi.%s.f16 " % t in ptx, t
+    assert "cvt.f64.f16 " in ptx
+    assert "cvt.f64.f32" not in ptx and "cvt.rzi.s32.f32" not in ptx
+
+
+@kernel
+def half_predicates(a, b, o, m):
+    i = cuda.grid(1)
+    if i < a.size:
+        x, y = a[i], b[i]
+        o[0, i] = cuda.fp16.__hequ(x, y)
+        o[1, i] = cuda.fp16.__hneu(x, y)
+        o[2, i] = cuda.fp16.__hgtu(x, y)
+        o[3, i] = cuda.fp16.__hgeu(x, y)
+        o[4, i] = cuda.fp16.__hltu(x, y)
+        o[5, i] = cuda.fp16.__hleu(x, y)
+        o[6, i] = cuda.fp16.__hisnan(x)
+        o[7, i] = cuda.fp16.__hisinf(x)
+        m[0, i] = cuda.fp16.__hmax_nan(x, y)
+        m[1, i] = cuda.fp16.__hmin_nan(x, y)
+
+
+def test_unordered_comparisons_nan_min_max_and_predicates(rng):
+    """cuda.fp16's unordered comparisons (true when either is NaN), the
+    NaN-propagating __hmax_nan/__hmin_nan, __hisnan and __hisinf (1, -1 or
+    0, an int32), as cuda_fp16.h defines them."""
+    n = 256
+    a, b = halves(rng, n), halves(rng, n)
+    a[::7] = b[::7]
+    b[3::11] = np.nan
+    a[5::13] = -np.inf
+    o, m = np.zeros((8, n), np.int32), np.zeros((2, n), f16)
+    half_predicates[2, 128](a, b, o, m)
+    nan = np.isnan(a) | np.isnan(b)
+    with np.errstate(invalid="ignore"):
+        want = [(a == b) | nan, (a != b) | nan, (a > b) | nan, (a >= b) | nan, (a < b) | nan, (a <= b) | nan,
+                np.isnan(a), np.where(np.isinf(a), np.sign(a), 0)]
+    for row, w in enumerate(want):
+        np.testing.assert_array_equal(o[row], w.astype(np.int32), err_msg="row %d" % row)
+    big = np.where(nan, np.nan, np.maximum(a, b)).astype(f16)
+    small = np.where(nan, np.nan, np.minimum(a, b)).astype(f16)
+    np.testing.assert_array_equal(m[0], big)
+    np.testing.assert_array_equal(m[1], small)
+
+
 def test_ptx_assembles():
     """Every kernel above, as compiled for this run, is valid PTX for ptxas."""
-    assert_ptx_assembles(KERNELS, 6)
+    assert_ptx_assembles(KERNELS, 8)

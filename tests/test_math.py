@@ -530,6 +530,34 @@ def test_fastmath_uses_approximations(rng, on_gpu):
         np.testing.assert_allclose(out[:, c], np.array(w), rtol=t, atol=t, err_msg="column %d" % c)
 
 
+def test_exp2_float32_is_cuda_exp2f(rng):
+    """float32 math.exp2 is ex2.approx.f32 without fastmath (CUDA's exp2f,
+    Numba's precise exp2: subnormal arguments and results kept) and
+    ex2.approx.ftz.f32 with it; within 2 ulp of 2^x down to 2^-149."""
+    def k(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = math.exp2(x[i])
+
+    x = np.concatenate([rng.uniform(-149, 128, 240), [-140.5, -126.25, -149.0, 127.9, 0.0, -0.0, 1.0, np.nan,
+                                                       np.inf, -np.inf, 200.0, -200.0, 1e-30, -3.5, 64.0, 0.5]])
+    x = x.astype(np.float32)
+    for fast, op, other in ((False, "ex2.approx.f32 ", "ex2.approx.ftz.f32"), (True, "ex2.approx.ftz.f32 ", None)):
+        kern = cuda.jit(fastmath=fast)(k)
+        out = np.zeros_like(x)
+        kern[2, 128](x, out)
+        ptx = kern.inspect_asm(kern.signatures[0])
+        assert op in ptx and (other is None or other not in ptx), fast
+        if fast:
+            continue
+        want = np.exp2(x.astype(np.float64))
+        fin = np.isfinite(want) & (want < 3.4e38)
+        np.testing.assert_array_equal(out[~fin], want[~fin].astype(np.float32))
+        err = np.abs(out[fin] - want[fin]) / ulp(want[fin], "f32")
+        assert err.max() <= 2, err.max()
+        assert out[x == np.float32(-140.5)][0] > 0
+
+
 @cuda.jit(fastmath=True)
 def fast_tan(x, out):
     i = cuda.grid(1)

@@ -660,7 +660,7 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 		break;
 	case O_APPROX: {
 		/* the function itself (the GPU approximates it) */
-		static const char *const ap[NAP] = {"sinf", "cosf", "exp2f", "log2f", "1.0f/sqrtf", "1.0f/", "tanhf"};
+		static const char *const ap[NAP] = {"sinf", "cosf", "exp2f", "log2f", "1.0f/sqrtf", "1.0f/", "tanhf", "exp2f"};
 		if (i->aux < 0 || i->aux >= NAP)
 			ICE(o->c, "approximation %d", (int)i->aux);
 		fprintf(f, "(%s(", ap[i->aux]);

@@ -10,6 +10,8 @@
  * result to float16, within one float16 ulp of the exact value (CUDA's
  * half functions go through the float32 approximations the same way).
  */
+#include <math.h>
+
 #include "../math/mathlib.h"
 #include "lower.h"
 
@@ -53,6 +55,13 @@ static Ref compare(Lower *L, int in, Ref x, Ref y)
 	case IN_FP16_HGE: return lower_cmp(L, CC_GE, SK_F16, x, y);
 	case IN_FP16_HLT: return lower_cmp(L, CC_LT, SK_F16, x, y);
 	case IN_FP16_HLE: return lower_cmp(L, CC_LE, SK_F16, x, y);
+	/* unordered: the negation of the ordered opposite; CC_NE is already */
+	case IN_FP16_HEQU: return lower_emit(L, O_NOT, KB, SK_BOOL, compare(L, IN_FP16_HNE, x, y), REF_NONE, REF_NONE, 0);
+	case IN_FP16_HNEU: return lower_cmp(L, CC_NE, SK_F16, x, y);
+	case IN_FP16_HGTU: return lower_emit(L, O_NOT, KB, SK_BOOL, compare(L, IN_FP16_HLE, x, y), REF_NONE, REF_NONE, 0);
+	case IN_FP16_HGEU: return lower_emit(L, O_NOT, KB, SK_BOOL, compare(L, IN_FP16_HLT, x, y), REF_NONE, REF_NONE, 0);
+	case IN_FP16_HLTU: return lower_emit(L, O_NOT, KB, SK_BOOL, compare(L, IN_FP16_HGE, x, y), REF_NONE, REF_NONE, 0);
+	case IN_FP16_HLEU: return lower_emit(L, O_NOT, KB, SK_BOOL, compare(L, IN_FP16_HGT, x, y), REF_NONE, REF_NONE, 0);
 	default: ICE(L->c, "cuda.fp16 comparison %s", intrin_name[in]);
 	}
 }
@@ -82,6 +91,21 @@ Value lower_fp16_intrin(Lower *L, Expr *e, int in)
 	case IN_FP16_HRINT: r = half(L, O_RINT, x[0], REF_NONE, REF_NONE); break;
 	case IN_FP16_HMAX: r = half(L, O_MAX, x[0], x[1], REF_NONE); break;
 	case IN_FP16_HMIN: r = half(L, O_MIN, x[0], x[1], REF_NONE); break;
+	case IN_FP16_HMAX_NAN: case IN_FP16_HMIN_NAN: {
+		Ref m = half(L, in == IN_FP16_HMAX_NAN ? O_MAX : O_MIN, x[0], x[1], REF_NONE);
+		Ref nan = lower_emit(L, O_OR, KB, SK_BOOL, lower_cmp(L, CC_NE, SK_F16, x[0], x[0]),
+		                     lower_cmp(L, CC_NE, SK_F16, x[1], x[1]), REF_NONE, 0);
+		r = lower_sel(L, KS, nan, lower_con_float(L, SK_F16, NAN), m);
+		break;
+	}
+	case IN_FP16_HISNAN: return lower_scalar(e->ty, lower_cmp(L, CC_NE, SK_F16, x[0], x[0]));
+	case IN_FP16_HISINF: {
+		Ref inf = lower_cmp(L, CC_EQ, SK_F16, half(L, O_ABS, x[0], REF_NONE, REF_NONE),
+		                    lower_con_float(L, SK_F16, INFINITY));
+		Ref neg = lower_cmp(L, CC_LT, SK_F16, x[0], lower_con_float(L, SK_F16, 0.0));
+		Ref s = lower_sel(L, KW, neg, ir_con_int(L->f, KW, -1), ir_con_int(L->f, KW, 1));
+		return lower_scalar(e->ty, lower_sel(L, KW, inf, s, ir_con_int(L->f, KW, 0)));
+	}
 	default: r = transcendental(L, in, x[0]); break;
 	}
 	return lower_scalar(e->ty, r);

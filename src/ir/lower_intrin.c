@@ -417,7 +417,7 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return lower_warp_intrin(L, e, in);
-		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
+		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN_NAN)
 			return lower_fp16_intrin(L, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
 			return lower_bf16_intrin(L, e, in);

@@ -10,14 +10,15 @@
  *
  *   the functions of math (sinf, sin, expm1f, lgamma, ...)   math library
  *   erfinv erfcinv normcdf normcdfinv rsqrt rcbrt            inverse.c
+ *   j0 j1 y0 y1 jn yn                                        bessel.c
  *   _rn _rz _rd _ru arithmetic and conversions               rounding.c
  *   fast_*                                                   the fastmath
  *                                                            approximations
  *   integer functions (popc, mulhi, sad, byte_perm, ...)     integer ops
  *
  * The "unsigned" functions take and return int32/int64 as Numba declares
- * them and work on the bits as unsigned.  Functions ptxjit does not
- * build yet (the Bessel functions) are a compile error naming them.
+ * them and work on the bits as unsigned.  The Bessel functions (j0, y1,
+ * jn, ...) are bessel.c's.
  */
 #include <math.h>
 #include <string.h>
@@ -95,7 +96,7 @@ static Fn1 unary(int in)
 	case IN_LD_sinpi: case IN_LD_sinpif: return math_sinpi;
 	case IN_LD_cospi: case IN_LD_cospif: return cospi1;
 	case IN_LD_exp: case IN_LD_expf: return math_exp;
-	case IN_LD_exp2: case IN_LD_exp2f: return math_exp2;
+	case IN_LD_exp2: case IN_LD_exp2f: return math_exp2_cuda;
 	case IN_LD_exp10: case IN_LD_exp10f: return exp10_1;
 	case IN_LD_expm1: case IN_LD_expm1f: return math_expm1;
 	case IN_LD_log: case IN_LD_logf: return math_log;
@@ -112,6 +113,10 @@ static Fn1 unary(int in)
 	case IN_LD_normcdfinv: case IN_LD_normcdfinvf: return math_normcdfinv;
 	case IN_LD_tgamma: case IN_LD_tgammaf: return math_tgamma;
 	case IN_LD_lgamma: case IN_LD_lgammaf: return math_lgamma;
+	case IN_LD_j0: case IN_LD_j0f: return math_j0;
+	case IN_LD_j1: case IN_LD_j1f: return math_j1;
+	case IN_LD_y0: case IN_LD_y0f: return math_y0;
+	case IN_LD_y1: case IN_LD_y1f: return math_y1;
 	case IN_LD_cbrt: case IN_LD_cbrtf: return math_cbrt;
 	case IN_LD_rcbrt: case IN_LD_rcbrtf: return math_rcbrt;
 	case IN_LD_rsqrt: case IN_LD_rsqrtf: return math_rsqrt;
@@ -122,6 +127,16 @@ static Fn1 unary(int in)
 	case IN_LD_trunc: case IN_LD_truncf: return trunc1;
 	case IN_LD_rint: case IN_LD_rintf: case IN_LD_nearbyint: case IN_LD_nearbyintf: return rint1;
 	case IN_LD_round: case IN_LD_roundf: return round1;
+	default: return NULL;
+	}
+}
+
+/* the functions of an int32 order n and x: jn, yn */
+static Ref (*of_order(int in))(MB *, Ref, Ref)
+{
+	switch (in) {
+	case IN_LD_jn: case IN_LD_jnf: return math_jn;
+	case IN_LD_yn: case IN_LD_ynf: return math_yn;
 	default: return NULL;
 	}
 }
@@ -608,10 +623,10 @@ Value lower_libdevice(Lower *L, Expr *e, int in)
 	const char *name = intrin_name[in] + strlen("cuda.libdevice.");
 	Type *ty = e->ty;
 	Fn1 f1 = unary(in);
-	Fn2 f2 = binary(in);
-	if (f1 || f2) {
+	Fn2 f2 = binary(in), fn = of_order(in);
+	if (f1 || f2 || fn) {
 		MB b = mb_new(L, ty->sk);
-		return lower_scalar(ty, f1 ? f1(&b, x[0]) : f2(&b, x[0], x[1]));
+		return lower_scalar(ty, f1 ? f1(&b, x[0]) : f2 ? f2(&b, x[0], x[1]) : fn(&b, x[0], x[1]));
 	}
 	int ok;
 	Ref r = integer(L, in, x, &ok);
@@ -622,6 +637,5 @@ Value lower_libdevice(Lower *L, Expr *e, int in)
 		return v;
 	if (arith(L, in, name, x, &r) || conversion(L, in, name, x, &r))
 		return lower_scalar(ty, r);
-	err_at(L->c, e->span, "the Bessel functions (j0, y0, jn, ...) are not built yet",
-	       "%s() is not supported by ptxjit yet", intrin_name[in]);
+	ICE(L->c, "%s() has no lowering", intrin_name[in]);
 }

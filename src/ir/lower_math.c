@@ -76,7 +76,7 @@ static Fn1 real1(int in)
 	case IN_MATH_COSH: case IN_NP_COSH: return math_cosh;
 	case IN_MATH_TANH: case IN_NP_TANH: return math_tanh;
 	case IN_MATH_EXP: case IN_NP_EXP: return math_exp;
-	case IN_MATH_EXP2: case IN_NP_EXP2: return math_exp2;
+	case IN_MATH_EXP2: case IN_NP_EXP2: return math_exp2_cuda;
 	case IN_MATH_EXPM1: case IN_NP_EXPM1: return math_expm1;
 	case IN_MATH_LOG: case IN_NP_LOG: return math_log;
 	case IN_MATH_LOG2: case IN_NP_LOG2: return math_log2;

@@ -42,7 +42,7 @@ const char *const irt_shfl[4] = {"idx", "up", "down", "bfly"};
 const char *const irt_vote[4] = {"all", "any", "uni", "ballot"};
 const char *const irt_match[2] = {"any", "all"};
 const char *const irt_barred[3] = {"popc", "and", "or"};
-const char *const irt_approx[NAP] = {"sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh"};
+const char *const irt_approx[NAP] = {"sin", "cos", "ex2", "lg2", "rsqrt", "rcp", "tanh", "ex2s"};
 const char *const irt_role[9] = {"data", "shape", "stride", "scalar", "real", "imag", "ret", "pbase", "pbytes"};
 
 static const char *const opnames[] = {"nop", "add", "sub", "mul", "div", "rem", "neg",

@@ -494,6 +494,37 @@ void mb_endif(MB *b, MIf *s)
 	lower_enter(L, s->join);
 }
 
+/* while (cond) body: mb_while opens the loop's head, where the test is
+ * built; mb_do branches on it into the body; mb_endwhile closes the body
+ * and continues after the loop.  Variables set in the body (mb_set) are
+ * read at the head as one value through the head's phis. */
+void mb_while(MB *b, MLoop *lp)
+{
+	Lower *L = b->L;
+	lp->head = lower_new_blk(L);
+	lower_jump(L, lp->head);
+	lower_enter(L, lp->head);
+}
+
+void mb_do(MB *b, MLoop *lp, Ref cond)
+{
+	Lower *L = b->L;
+	Blk *body = lower_new_blk(L);
+	lp->exit = lower_new_blk(L);
+	lower_branch(L, cond, body, lp->exit);
+	lower_seal(L, body);
+	lower_enter(L, body);
+}
+
+void mb_endwhile(MB *b, MLoop *lp)
+{
+	Lower *L = b->L;
+	lower_jump(L, lp->head);
+	lower_seal(L, lp->head);
+	lower_seal(L, lp->exit);
+	lower_enter(L, lp->exit);
+}
+
 /* ------------------------------------------------------------- float32 */
 
 Ref mb_via_f64(MB *b, Ref (*fn)(MB *, Ref), Ref x)

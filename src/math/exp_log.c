@@ -289,6 +289,17 @@ Ref math_exp2(MB *b, Ref x)
 	return scale2(b, p, mb_toint(b, kf));
 }
 
+/* math.exp2, numpy.exp2 and libdevice.exp2f of a float32: CUDA's exp2f,
+ * which is the GPU's ex2.approx.f32 (2 ulp, subnormals kept), so that the
+ * GPU gives Numba's bits; the simulator rounds 2^x correctly (docs/math.md).
+ * float64: math_exp2. */
+Ref math_exp2_cuda(MB *b, Ref x)
+{
+	if (mb_is64(b))
+		return math_exp2(b, x);
+	return mb_approx(b, AP_EX2S, x);
+}
+
 Ref math_expm1(MB *b, Ref x)
 {
 	int d = mb_is64(b);

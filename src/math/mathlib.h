@@ -45,6 +45,11 @@ typedef struct MIf {
 	Blk *then, *els, *join;
 } MIf;
 
+/* A while loop under construction. */
+typedef struct MLoop {
+	Blk *head, *exit;
+} MLoop;
+
 /* A double-double (or float-float) value hi + lo, |lo| <= ulp(hi)/2. */
 typedef struct DD {
 	Ref hi, lo;
@@ -127,6 +132,9 @@ Ref mb_get(MB *b, int var);
 void mb_if(MB *b, MIf *s, Ref cond);
 void mb_else(MB *b, MIf *s);
 void mb_endif(MB *b, MIf *s);
+void mb_while(MB *b, MLoop *lp);
+void mb_do(MB *b, MLoop *lp, Ref cond);
+void mb_endwhile(MB *b, MLoop *lp);
 /* float32 functions computed by their float64 version, rounded once */
 Ref mb_via_f64(MB *b, Ref (*fn)(MB *, Ref), Ref x);
 Ref mb_via_f64_2(MB *b, Ref (*fn)(MB *, Ref, Ref), Ref x, Ref y);
@@ -148,6 +156,7 @@ typedef struct LogRow { Ref xs, hs, z, kd, invc, chi, clo; } LogRow;
 LogRow math_log_row(MB *b, Ref x, int subnormals);
 Ref math_exp(MB *b, Ref x);
 Ref math_exp2(MB *b, Ref x);
+Ref math_exp2_cuda(MB *b, Ref x);                   /* float32: ex2.approx.f32, as CUDA's exp2f */
 Ref math_expm1(MB *b, Ref x);
 Ref math_exp_scaled(MB *b, Ref x, int scale);      /* exp(x) * 2^scale, no spurious overflow */
 Ref math_exp_dd(MB *b, DD x);                       /* exp(hi + lo), float64 */
@@ -190,6 +199,15 @@ Ref math_erf(MB *b, Ref x);
 Ref math_erfc(MB *b, Ref x);
 Ref math_tgamma(MB *b, Ref x);
 Ref math_lgamma(MB *b, Ref x);
+
+/* bessel.c: Bessel functions of the first and second kind; jn and yn
+ * take the order n as an int32 (KW) */
+Ref math_j0(MB *b, Ref x);
+Ref math_j1(MB *b, Ref x);
+Ref math_y0(MB *b, Ref x);
+Ref math_y1(MB *b, Ref x);
+Ref math_jn(MB *b, Ref n, Ref x);
+Ref math_yn(MB *b, Ref n, Ref x);
 
 /* misc.c */
 Ref math_fmod(MB *b, Ref x, Ref y);

@@ -8,6 +8,7 @@
  *   AP_RSQRT AP_RCP  rsqrt.approx.ftz.f32, rcp.approx.ftz.f32
  *   AP_TANH          tanh.approx.f32 (sm_75 and later); before sm_75,
  *                    1 - 2 / (2^(2x log2 e) + 1) from ex2 and rcp
+ *   AP_EX2S          ex2.approx.f32 (subnormals kept: CUDA's exp2f)
  *
  * Their errors are the PTX ISA's (sin/cos: 2^-20.9 absolute in [-pi, pi];
  * ex2: 2 ulp; lg2: 2^-22.6 absolute; tanh: 2^-10.99 relative).
@@ -20,7 +21,7 @@ void ptx_approx(Emit *e, const Ins *i)
 		[AP_SIN] = "sin.approx.ftz.f32", [AP_COS] = "cos.approx.ftz.f32",
 		[AP_EX2] = "ex2.approx.ftz.f32", [AP_LG2] = "lg2.approx.ftz.f32",
 		[AP_RSQRT] = "rsqrt.approx.ftz.f32", [AP_RCP] = "rcp.approx.ftz.f32",
-		[AP_TANH] = "tanh.approx.f32",
+		[AP_TANH] = "tanh.approx.f32", [AP_EX2S] = "ex2.approx.f32",
 	};
 	if (i->cls != KS || i->aux < 0 || i->aux >= NAP)
 		ICE(e->c, "approximation %d of class %d", (int)i->aux, i->cls);

@@ -125,18 +125,21 @@ static void store_abi(Emit *e, const char *name, Ref r, int k, int half)
 		store_param(e, name, r, k);
 }
 
-/* d = the float16 whose bits `ld` (ld.param, ld.local) reads at addr */
-static void load_half(Emit *e, const char *d, const char *ld, const char *addr)
+/* value v (register d) = the float16 whose bits `ld` (ld.param, ld.local)
+ * reads at addr; the .b16 register it went through is e->half[v] */
+static void load_half(Emit *e, int v, const char *d, const char *ld, const char *addr)
 {
 	const char *h = ptx_tmp(e, RK_H);
 	ptx_line(e, "%s.b16 %s, [%s];", ld, h, addr);
 	ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+	e->half[v] = h;
 }
 
-static void load_abi(Emit *e, const char *d, const char *name, int k, int half)
+static void load_abi(Emit *e, const Ins *i, const char *name, int k, int half)
 {
+	const char *d = ptx_def(e, i);
 	if (half)
-		load_half(e, d, "ld.param", name);
+		load_half(e, i->to, d, "ld.param", name);
 	else
 		load_param(e, d, name, k);
 }
@@ -230,8 +233,9 @@ static void visible_retv(Emit *e, const Ins *i)
 
 /* The load of an external function's result of kind sk from the local
  * slot its Numba-ABI call stored it in. */
-static void load_result(Emit *e, const char *d, int sk, int k)
+static void load_result(Emit *e, const Ins *res, int sk, int k)
 {
+	const char *d = ptx_def(e, res);
 	static const char *const ld[NSK] = {
 		[SK_BOOL] = "u8", [SK_I8] = "s8", [SK_I16] = "s16", [SK_I32] = "s32", [SK_I64] = "s64",
 		[SK_U8] = "u8", [SK_U16] = "u16", [SK_U32] = "u32", [SK_U64] = "u64",
@@ -245,7 +249,7 @@ static void load_result(Emit *e, const char *d, int sk, int k)
 		ptx_line(e, "ld.local.u8 %s, [__pj_xr];", w);
 		ptx_line(e, "setp.ne.b32 %s, %s, 0;", d, w);
 	} else if (sk == SK_F16) {
-		load_half(e, d, "ld.local", "__pj_xr");
+		load_half(e, res->to, d, "ld.local", "__pj_xr");
 	} else
 		ptx_line(e, "ld.local.%s %s, [__pj_xr];", t, d);
 }
@@ -264,7 +268,7 @@ static void call_extern(Emit *e, const Fn *g, const Ins *args, const Ins *res)
 		if (g->nfrets) {
 			ptx_line(e, ".param .%s __pj_cr;", ret_pty(g));
 			ptx_line(e, "call (__pj_cr), %s, (%s);", g->name, *al ? al + 2 : "");
-			load_abi(e, ptx_def(e, &res[0]), "__pj_cr", g->fretcls[0], g->ext_retsk == SK_F16);
+			load_abi(e, &res[0], "__pj_cr", g->fretcls[0], g->ext_retsk == SK_F16);
 		} else
 			ptx_line(e, "call %s, (%s);", g->name, *al ? al + 2 : "");
 		return;
@@ -278,7 +282,7 @@ static void call_extern(Emit *e, const Fn *g, const Ins *args, const Ins *res)
 	ptx_line(e, ".param .b32 __pj_cst;");
 	ptx_line(e, "call (__pj_cst), %s, (__pj_crp%s);", g->name, al);
 	if (g->nfrets)
-		load_result(e, ptx_def(e, &res[0]), g->ext_retsk, g->fretcls[0]);
+		load_result(e, &res[0], g->ext_retsk, g->fretcls[0]);
 }
 
 static void callf(Emit *e, const Ins *i)
@@ -432,7 +436,7 @@ void ptx_call(Emit *e, const Ins *i)
 	case O_FARG:
 		if (!f->is_func || i->aux < 0 || i->aux >= f->nfargs)
 			ICE(e->c, "farg %d outside a function's arguments", i->aux);
-		load_abi(e, ptx_def(e, i), f->visible_abi ?
+		load_abi(e, i, f->visible_abi ?
 		         arena_printf(e->c->arena, "%s_param_%d", f->name, i->aux + (f->visible_abi == PJ_ABI_NUMBA)) :
 		         arena_printf(e->c->arena, "__pj_a%d", i->aux), f->fargcls[i->aux],
 		         f->visible_abi && is_half_arg(f, i->aux));

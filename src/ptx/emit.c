@@ -668,6 +668,8 @@ static void fill_defs(Emit *e)
 	e->defblk = arena_alloc(a, sizeof *e->defblk * (size_t)(f->nval + 1));
 	memset(e->def, 0, sizeof *e->def * (size_t)(f->nval + 1));
 	memset(e->folded, 0, (size_t)f->nval + 1);
+	e->half = arena_alloc(a, sizeof *e->half * (size_t)(f->nval + 1));
+	memset(e->half, 0, sizeof *e->half * (size_t)(f->nval + 1));
 	for (int v = 0; v <= f->nval; v++)
 		e->defblk[v] = -1;
 	for (int b = 0; b < f->nblk; b++)

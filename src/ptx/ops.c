@@ -8,7 +8,9 @@
  * adds .ftz to f32 add/sub/mul/fma.  float16 values live in .f32
  * registers holding a number that float16 represents exactly; results of
  * arithmetic of kind f16 are rounded to float16 (cvt.rn.f16.f32 and back),
- * and loads, stores and parameters go through a .b16 register.
+ * and loads, stores and parameters go through a .b16 register, which
+ * conversions to integers and float64 then read (cvt.rzi.s32.f16,
+ * cvt.f64.f16: Numba's casts, with the float32 route's results).
  *
  * Integers: int8/int16/uint8/uint16 live in .b32 registers sign- or
  * zero-extended from their width; results that can leave that range
@@ -631,11 +633,37 @@ static const char *int_src(int sk)
 
 /* Float src (class fk) truncated and saturated to 16 bits, signed as
  * the 8- or 16-bit kind sk: a fresh 16-bit register. */
-static const char *rzi16(Emit *e, int sk, Cls fk, const char *src)
+static const char *rzi16(Emit *e, int sk, const char *fty, const char *src)
 {
 	const char *h = ptx_tmp(e, RK_H);
-	ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", ptx_sk_signed(sk) ? "s" : "u", fty(fk), h, src);
+	ptx_line(e, "cvt.rzi.%s16.%s %s, %s;", ptx_sk_signed(sk) ? "s" : "u", fty, h, src);
 	return h;
+}
+
+/* the .b16 bits of float16 value r: the register its load went through,
+ * or its .f32 register narrowed (exactly: it holds a float16) */
+static const char *half_reg(Emit *e, Ref r)
+{
+	if (r.kind == R_VAL && (int)r.idx < e->f->nval && e->half[r.idx])
+		return e->half[r.idx];
+	const char *h = ptx_tmp(e, RK_H);
+	ptx_line(e, "cvt.rn.f16.f32 %s, %s;", h, ptx_reg(e, r));
+	return h;
+}
+
+/* float16 to an integer or float64 straight from its bits (cvt reads .f16
+ * for every destination), with the f32 route's results: truncation,
+ * saturated to the kind, or for 8-bit kinds to 16 bits and the low byte
+ * kept (ir_float_to_int) */
+static void convert_half(Emit *e, const char *d, int to, Ref a)
+{
+	const char *h = half_reg(e, a);
+	if (to == SK_F64)
+		ptx_line(e, "cvt.f64.f16 %s, %s;", d, h);
+	else if (ptx_sk_small(to))
+		ptx_line(e, "cvt.%s32.%s %s, %s;", ptx_sk_signed(to) ? "s" : "u", ptx_sk_mem(to), d, rzi16(e, to, "f16", h));
+	else
+		ptx_line(e, "cvt.rzi.%s.f16 %s, %s;", ptx_sk_mem(to), d, h);
 }
 
 void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
@@ -676,6 +704,10 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 			ptx_line(e, "selp.f32 %s, 0f3F800000, 0f00000000, %s;", d, p);
 		else
 			ptx_line(e, "selp.f64 %s, 0d3FF0000000000000, 0d0000000000000000, %s;", d, p);
+		return;
+	}
+	if (from == SK_F16 && (is_int_sk(to) || to == SK_F64)) {
+		convert_half(e, d, to, a);
 		return;
 	}
 	const char *s = ptx_opnd(e, a);
@@ -724,7 +756,7 @@ void ptx_convert(Emit *e, const char *d, int to, Ref a, int from)
 	if (is_int_sk(to) && ptx_sk_small(to)) {
 		/* saturated to 16 bits, then extended from the kind's width: the
 		 * 8-bit kinds keep the low byte (ir_float_to_int) */
-		const char *h = rzi16(e, to, fk, s);
+		const char *h = rzi16(e, to, fty(fk), s);
 		ptx_line(e, "cvt.%s32.%s %s, %s;", ptx_sk_signed(to) ? "s" : "u", ptx_sk_mem(to), d, h);
 		return;
 	}
@@ -761,6 +793,7 @@ static void param(Emit *e, const Ins *i)
 		const char *h = ptx_tmp(e, RK_H);
 		ptx_line(e, "ld.param.b16 %s, [%s];", h, name);
 		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+		e->half[i->to] = h;
 	} else {
 		ptx_line(e, "ld.param.%s %s, [%s];", ptx_sk_mem(p->ty), d, name);
 		if (p->role == KP_DATA)
@@ -790,6 +823,7 @@ static void load(Emit *e, const Ins *i)
 		const char *h = ptx_tmp(e, RK_H);
 		ptx_line(e, "ld%s.b16 %s, %s;", sp, h, a);
 		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
+		e->half[i->to] = h;
 	} else
 		ptx_line(e, "ld%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), d, a);
 }
@@ -829,7 +863,7 @@ static void store(Emit *e, const Ins *i)
 		 * takes them from a copy of that conversion (ptxas merges the two),
 		 * and the extension to 32 bits dies unless something else reads it */
 		const Ins *c = e->def[i->arg[1].idx];
-		const char *h = rzi16(e, i->ty, ir_cls_of_sk(c->ty), ptx_opnd(e, c->arg[0]));
+		const char *h = rzi16(e, i->ty, fty(ir_cls_of_sk(c->ty)), ptx_opnd(e, c->arg[0]));
 		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, h);
 	} else
 		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));

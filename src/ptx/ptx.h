@@ -45,6 +45,7 @@ typedef struct Emit {
 	uint8_t *twin;       /* twin[v]: v is read by a 64-bit add of another block */
 	const char **twin_reg; /* the copy of such a product those adds read (ops.c) */
 	uint8_t *nounroll;   /* nounroll[b]: block b starts with .pragma "nounroll" */
+	const char **half;   /* half[v]: the .b16 register float16 value v was loaded through, or NULL */
 } Emit;
 
 /* emit.c */

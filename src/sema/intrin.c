@@ -149,5 +149,5 @@ int intrin_dtype(int intrin)
 
 int intrin_fp16_compare(int intrin)
 {
-	return intrin >= IN_FP16_HEQ && intrin <= IN_FP16_HLE;
+	return intrin >= IN_FP16_HEQ && intrin <= IN_FP16_HLEU;
 }

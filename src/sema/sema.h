@@ -147,7 +147,7 @@ Type *sema_const_array_like(Scope *sc, Expr *e);
 Type *type_warp_intrin(Scope *sc, Expr *e, int in);
 Type *type_bit_count(Scope *sc, Expr *e);   /* x.bit_count() of an integer: cuda.popc(x) */
 
-/* sema_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN; the check of a
+/* sema_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN_NAN; the check of a
  * cuda.fp16 or cuda.bf16 call's n arguments (real numbers, converted to
  * the half type named) */
 Type *type_fp16_intrin(Scope *sc, Expr *e, int in);

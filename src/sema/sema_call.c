@@ -990,7 +990,7 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return type_warp_intrin(sc, e, in);
-		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
+		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN_NAN)
 			return type_fp16_intrin(sc, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
 			return type_bf16_intrin(sc, e, in);

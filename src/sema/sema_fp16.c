@@ -8,7 +8,11 @@
  *   hlog hlog2 hlog10 htanh (a)          float16
  *   hfloor hceil htrunc hrint (a)        float16
  *   hmax hmin (a, b)                     float16; NaN only when both are
+ *   __hmax_nan __hmin_nan (a, b)         float16; NaN when either is
  *   heq hne hgt hge hlt hle (a, b)       bool; false when either is NaN
+ *   __hequ __hneu __hgtu ... (a, b)      bool; true when either is NaN
+ *   __hisnan (a)                         bool
+ *   __hisinf (a)                         int32: 1 for +inf, -1 for -inf, else 0
  *
  * Each argument is a real number (or bool), converted to float16 first.
  */
@@ -20,7 +24,7 @@ static int fp16_arity(int in)
 	case IN_FP16_HFMA:
 		return 3;
 	case IN_FP16_HADD: case IN_FP16_HSUB: case IN_FP16_HMUL: case IN_FP16_HDIV:
-	case IN_FP16_HMAX: case IN_FP16_HMIN:
+	case IN_FP16_HMAX: case IN_FP16_HMIN: case IN_FP16_HMAX_NAN: case IN_FP16_HMIN_NAN:
 		return 2;
 	default:
 		return intrin_fp16_compare(in) ? 2 : 1;
@@ -49,7 +53,8 @@ void sema_check_half_args(Scope *sc, Expr *e, int in, int n, const char *type)
 Type *type_fp16_intrin(Scope *sc, Expr *e, int in)
 {
 	sema_check_half_args(sc, e, in, fp16_arity(in), "float16");
-	e->ty = ty_scalar(intrin_fp16_compare(in) ? SK_BOOL : SK_F16);
+	e->ty = ty_scalar(intrin_fp16_compare(in) || in == IN_FP16_HISNAN ? SK_BOOL :
+	                  in == IN_FP16_HISINF ? SK_I32 : SK_F16);
 	e->cval = NULL;
 	return e->ty;
 }

@@ -211,10 +211,12 @@ static float ftz_s(float x)
 ATOM_FLOAT(atom_f32, float, ftz_s)
 
 /* O_APPROX: the function the GPU approximates, with its flushing of
- * subnormals; the hardware's own error (2^-21 or so; tanh 2^-11) is not
+ * subnormals (none for AP_EX2S); the hardware's own error (2^-21 or so; tanh 2^-11) is not
  * modelled, so fastmath results agree with the GPU only to that error. */
 static float approx_s(int fn, float a)
 {
+	if (fn == AP_EX2S)
+		return (float)exp2((double)a);
 	double x = ftz_s(a), r;
 	switch (fn) {
 	case AP_SIN: r = sin(x); break;

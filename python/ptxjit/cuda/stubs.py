@@ -91,6 +91,7 @@ fp16 = Namespace("cuda.fp16", [
     "hadd", "hsub", "hmul", "hdiv", "hfma", "hneg", "habs", "hsin", "hcos", "hlog", "hlog10", "hlog2",
     "hexp", "hexp10", "hexp2", "hfloor", "hceil", "hsqrt", "hrsqrt", "hrcp", "hrint", "htrunc", "htanh",
     "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
+    "__hequ", "__hneu", "__hgtu", "__hgeu", "__hltu", "__hleu", "__hmax_nan", "__hmin_nan", "__hisnan", "__hisinf",
 ])
 
 # cooperative groups: g = cuda.cg.this_grid(); g.sync() is the grid-wide barrier,

@@ -1,0 +1,178 @@
+"""Writes src/math/besseltab.h: the tables of ptxjit's Bessel functions
+J0, J1, Y0, Y1 (src/math/bessel.c).
+
+    python3 tools/gen_bessel_table.py > src/math/besseltab.h
+
+Below 8 each function is cut into rows of width h from a start A (J0, J1:
+A = 0, h = 1/2; Y0: A = 3/4, Y1: A = 3/2, h = 1/4).  Each row holds its
+middle c, the zero z of the function nearest to c as a pair zhi + zlo (for
+J1 near 0, z = 0), and the coefficients of the polynomial P(x - c) that
+fits f(x) / (x - z) over the row (Chebyshev interpolation with mpmath), so
+that f(x) = ((x - zhi) - zlo) P(x - c) keeps a small relative error right
+up to the zeros; a row with no zero within 1 of c has m = 0 and fits f
+itself (J0 below 1.5).  The row from 0 has c = 0, so that J0(0) = 1 and
+J1(x) = x/2 for tiny x come out exactly.  Below A, Y0 and Y1 use their series forms
+Y0(x) = 2/pi log(x) J0(x) + S0(x^2),
+Y1(x) = 2/pi log(x) J1(x) - 2/(pi x) + x S1(x^2),
+with S0, S1 entire, fitted in u = x^2.  From 8 on, the Hankel forms
+J = sqrt(2/(pi x)) (P cos chi - Q sin chi), Y = ... (P sin chi + Q cos chi)
+with P = p(1/x^2), Q = q(1/x^2) / x fitted on 1/x^2 in [0, 1/64].
+Each fit's error (before its coefficients are rounded to float64) is
+checked on a grid of 61 points a row, below 2^-58; the script prints the
+worst to stderr.
+"""
+import sys
+
+import mpmath as mp
+
+mp.mp.prec = 110
+TOL = mp.mpf(2) ** -58
+PI2 = 2 / mp.pi
+
+
+def J0(x): return mp.besselj(0, x)
+def J1(x): return mp.besselj(1, x)
+def Y0(x): return mp.bessely(0, x)
+def Y1(x): return mp.bessely(1, x)
+
+
+def zeros(kind, order, upto):
+    out = [mp.mpf(0)] if (kind, order) == ("j", 1) else []
+    k = 1
+    while True:
+        z = mp.besseljzero(order, k) if kind == "j" else mp.besselyzero(order, k)
+        out.append(z)
+        if z > upto:
+            return out
+        k += 1
+
+
+def polyval_lowfirst(c, s):
+    r = mp.mpf(0)
+    for v in reversed(c):
+        r = r * s + v
+    return r
+
+
+def fit(g, a, b, deg, rel=True):
+    """coefficients (low first, rounded to float64) of a degree-deg fit of
+    g over [a, b], and the worst error of the fit before the rounding, on a
+    grid of 61 points (relative or absolute)"""
+    p = mp.chebyfit(g, [a, b], deg + 1)
+    exact = list(reversed(p))
+    worst = mp.mpf(0)
+    for i in range(61):
+        s = a + (b - a) * mp.mpf(i) / 60
+        want = g(s)
+        e = abs(polyval_lowfirst(exact, s) - want)
+        if rel:
+            e /= abs(want)
+        worst = max(worst, e)
+    return [mp.mpf(float(v)) for v in exact], worst
+
+
+def table(name, f, kind, order, start, h):
+    zs = zeros(kind, order, 9)
+    rows = int((8 - start) / h)
+    for deg in range(8, 24):
+        out, worst = [], mp.mpf(0)
+        for i in range(rows):
+            lo, hi = mp.mpf(start) + i * mp.mpf(h), mp.mpf(start) + (i + 1) * mp.mpf(h)
+            c = (lo + hi) / 2 if lo > 0 else lo
+            z = min(zs, key=lambda z: abs(z - (lo + hi) / 2))
+            m = 1 if abs(z - (lo + hi) / 2) < 1 else 0
+            zhi = mp.mpf(float(z)) if m else mp.mpf(0)
+            zlo = mp.mpf(float(z - zhi)) if m else mp.mpf(0)
+
+            def q(s, z=z, c=c, m=m):
+                x = c + s
+                if not m:
+                    return f(x)
+                return f(x) / (x - z) if x != z else mp.diff(f, z)
+
+            co, w = fit(q, lo - c, hi - c, deg)
+            worst = max(worst, w)
+            out.append((c, zhi, zlo, m, co))
+        if worst < TOL:
+            break
+    print("%s: %d rows, degree %d, relative error %.3g" % (name, rows, deg, worst), file=sys.stderr)
+    return out, deg
+
+
+def series(name, g, umax):
+    for deg in range(4, 30):
+        co, w = fit(g, mp.mpf(0), mp.mpf(umax), deg, rel=False)
+        if w < TOL / 4:
+            break
+    print("%s: degree %d, absolute error %.3g" % (name, deg, w), file=sys.stderr)
+    return co
+
+
+def hankel(name, f, g, nu):
+    """p(u) = P(x), q(u) = x Q(x), u = 1/x^2, from J and Y"""
+    def pq(u):
+        x = 1 / mp.sqrt(u)
+        chi = x - (2 * nu + 1) * mp.pi / 4
+        amp = mp.sqrt(mp.pi * x / 2)
+        jv, yv = f(x), g(x)
+        return amp * (jv * mp.cos(chi) + yv * mp.sin(chi)), amp * (yv * mp.cos(chi) - jv * mp.sin(chi)) * x
+    res = []
+    for part in (0, 1):
+        def h(u, part=part):
+            return pq(u)[part] if u > 0 else (1 if part == 0 else (4 * nu * nu - 1) / mp.mpf(8))
+        for deg in range(10, 30):
+            co, w = fit(h, mp.mpf(0), mp.mpf(1) / 64, deg, rel=False)
+            if w < TOL / 4:
+                break
+        print("%s %s: degree %d, absolute error %.3g" % (name, "pq"[part], deg, w), file=sys.stderr)
+        res.append(co)
+    return res
+
+
+def hexs(vals):
+    return ", ".join(float(v).hex() for v in vals)
+
+
+def emit_array(name, vals, per_line):
+    print("static const double %s[%d] = {" % (name, len(vals)))
+    for i in range(0, len(vals), per_line):
+        print("\t%s," % hexs(vals[i:i + per_line]))
+    print("};")
+
+
+def main():
+    print("/* besseltab.h - generated by tools/gen_bessel_table.py; do not edit. */")
+    specs = [("J0", J0, "j", 0, 0, 0.5), ("J1", J1, "j", 1, 0, 0.5),
+             ("Y0", Y0, "y", 0, 0.75, 0.25), ("Y1", Y1, "y", 1, 1.5, 0.25)]
+    for name, f, kind, order, start, h in specs:
+        rows, deg = table(name, f, kind, order, start, h)
+        print("#define BESSEL_%s_START %r" % (name, start))
+        print("#define BESSEL_%s_INVH %r" % (name, 1 / h))
+        print("#define BESSEL_%s_ROWS %d" % (name, len(rows)))
+        print("#define BESSEL_%s_NC %d   /* coefficients a row */" % (name, deg + 1))
+        flat = []
+        for c, zhi, zlo, m, co in rows:
+            flat += [c, zhi, zlo, m] + co
+        print("/* a row: c, zhi, zlo, m (1: a zero is near), then P's coefficients, low degree first */")
+        emit_array("BESSEL_%s_TAB" % name, flat, deg + 5)
+    def s0(u):
+        with mp.workprec(300):
+            x = mp.sqrt(max(u, mp.mpf(10) ** -40))
+            return +(Y0(x) - PI2 * mp.log(x) * J0(x))
+
+    def s1(u):
+        with mp.workprec(300):
+            x = mp.sqrt(max(u, mp.mpf(10) ** -40))
+            return +((Y1(x) - 2 / mp.pi * mp.log(x) * J1(x) + 2 / (mp.pi * x)) / x)
+    s0c = series("S0", s0, mp.mpf(0.75) ** 2)
+    s1c = series("S1", s1, mp.mpf(1.5) ** 2)
+    emit_array("BESSEL_S0", s0c, 4)
+    emit_array("BESSEL_S1", s1c, 4)
+    for name, f, g, nu in (("H0", J0, Y0, 0), ("H1", J1, Y1, 1)):
+        p, q = hankel(name, f, g, nu)
+        emit_array("BESSEL_%s_P" % name, p, 4)
+        emit_array("BESSEL_%s_Q" % name, q, 4)
+
+
+if __name__ == "__main__":
+    main()
