@@ -219,6 +219,13 @@ TRIGGERS = [
     ("sig_bfloat16@1", "def k(a, x):\n    a[0] = 1\n", "void(float32[::1], bfloat16)"),
     ("bf16_old_arch", "def k(a):\n    a[0] = cuda.bf16.bfloat16(a[1])  #!\n", A, {"opts": {"arch": 75}}),
     ("float_of_bad_str", "def k(a):\n    a[0] = float('1.5x')  #!\n", A),
+    # loads and stores with a cache operator
+    ("cache_hint_float_index", "def k(a):\n    a[0] = cuda.ldcs(a, 1.0)  #!\n", A),
+    ("cache_hint_index_count", "def k(a):\n    a[0] = cuda.ldcs(a, (1, 2))  #!\n", A),
+    ("cache_hint_scalar_index", "def k(a):\n    cuda.stcs(a, 1, 2)  #!\n", "void(float32[:, ::1])"),
+    ("cache_hint_not_array", "def k(a):\n    a[0] = cuda.ldcg(a[0], 0)  #!\n", A),
+    ("cache_hint_complex", "def k(a):\n    cuda.stwt(a, 0, 1)  #!\n", "void(complex64[::1])"),
+    ("cache_hint_local", "def k(a):\n    s = cuda.local.array(2, np.float32)\n    a[0] = cuda.ldlu(s, 0)  #!\n", A),
 ]
 
 # Messages the ptxjitc command reaches (Python hands the compiler valid

@@ -404,11 +404,12 @@ FEATURES = [
      []),
     # 2.10 Cache-hinted loads and stores
     ('2.10', 'Loads', '`cuda.ldca(a, i)`, `cuda.ldcg(a, i)`, `cuda.ldcs(a, i)`, `cuda.ldlu(a, i)`, `cuda.ldcv(a, i)`',
-     NO, 'Plain loads: ptxjit emits `ld.global.nc` itself for arrays a kernel only reads.',
-     ['test_opt_mem.py::test_read_only_loads_come_first']),
+     PARTLY, 'Arrays in global memory of integers and floats, an integer or a tuple index (negative ones wrap): '
+     '`ld.global.cs.b32` ...; no `CPointer` arguments.  The simulator loads plainly.',
+     ['test_cache_hints.py::test_loads_every_type', 'test_cache_hints.py::test_2d_tuple_index_and_conversion']),
     ('2.10', 'Stores', '`cuda.stcg(a, i, v)`, `cuda.stcs(a, i, v)`, `cuda.stwb(a, i, v)`, `cuda.stwt(a, i, v)`',
-     NO, 'Plain stores.',
-     []),
+     PARTLY, 'As the loads: `st.global.wt.b64` ...; the value converts to the element type.',
+     ['test_cache_hints.py::test_stores_every_type', 'test_cache_hints.py::test_errors']),
     # 2.11 Cooperative groups
     ('2.11', 'Grid group', '`g = cuda.cg.this_grid()`',
      YES, 'A kernel that calls it is launched cooperatively (`overload.cooperative`), as in Numba.',

@@ -704,3 +704,52 @@ Value lower_atomic(Lower *L, Expr *e, int in)
 	L->f->cur_loc = saved;
 	return lower_convert(L, lower_scalar(elem, r), e->ty, e->span);
 }
+
+/* ----------------------------------------------------------- cache hints */
+
+static int cache_op(int in)
+{
+	switch (in) {
+	case IN_LDCA: return CO_CA;
+	case IN_LDCG: case IN_STCG: return CO_CG;
+	case IN_LDCS: case IN_STCS: return CO_CS;
+	case IN_LDLU: return CO_LU;
+	case IN_LDCV: return CO_CV;
+	case IN_STWB: return CO_WB;
+	default: return CO_WT;
+	}
+}
+
+/* cuda.ldcs(a, i) and cuda.stcs(a, i, v): the element's address as for
+ * a[i] (wrapped, checked), one load or store carrying the operator. */
+Value lower_cache_hint(Lower *L, Expr *e, int in)
+{
+	Expr *ae = e->call.args[0], *ie = e->call.args[1];
+	Value arr = lower_expr(L, ae);
+	Type *t = arr.ty, *elem = t->elem;
+	if (t->kind != TY_ARRAY || t->space != SP_GLOBAL || elem->kind != TY_SCALAR)
+		ICE(L->c, "%s() of %s", intrin_name[in], ty_str_of(L->c, t));
+	Idx ix[8];
+	int nd = t->ndim, n = gather(L, ie, ix, nd < 8 ? nd : 8);
+	if (n != nd)
+		ICE(L->c, "%s() with %d indices for %d axes", intrin_name[in], n, nd);
+	int store = in >= IN_STCG;
+	Value val = {0};
+	if (store)
+		val = lower_convert(L, lower_expr(L, e->call.args[2]), elem, e->call.args[2]->span);
+	int saved = L->f->cur_loc;
+	L->f->cur_loc = ir_add_loc(L->f, e->span);
+	Ref addr;
+	Value view;
+	access(L, arr, ix, n, lower_span_text(L, ae->span), NULL, &addr, &view);
+	ScalarKind sk = elem->sk;
+	int32_t aux = SP_GLOBAL | cache_op(in) << 8;
+	Value r;
+	if (store) {
+		lower_emit(L, O_STORE, lower_cls(sk), sk, addr, val.r, REF_NONE, aux);
+		r = lower_none(e->ty);
+	} else
+		r = lower_scalar(elem, lower_emit(L, O_LOAD, lower_cls(sk), sk, addr, REF_NONE, REF_NONE, aux));
+	L->f->cur_loc = saved;
+	return r;
+}

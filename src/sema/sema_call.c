@@ -985,6 +985,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return type_warp_intrin(sc, e, in);
+		if (in >= IN_LDCA && in <= IN_STWT)
+			return type_cache_hint(sc, e, in);
 		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN)
 			return type_fp16_intrin(sc, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
