@@ -225,6 +225,9 @@ TRIGGERS = [
     ("cache_hint_scalar_index", "def k(a):\n    cuda.stcs(a, 1, 2)  #!\n", "void(float32[:, ::1])"),
     ("cache_hint_not_array", "def k(a):\n    a[0] = cuda.ldcg(a[0], 0)  #!\n", A),
     ("cache_hint_complex", "def k(a):\n    cuda.stwt(a, 0, 1)  #!\n", "void(complex64[::1])"),
+    ("dtype_string_invalid", "def k(a):\n    s = cuda.shared.array(4, dtype='int33')  #!\n", A),
+    ("dtype_string_unsupported", "def k(a):\n    s = cuda.shared.array(4, dtype='U8')  #!\n", A),
+    ("shfl_float_lane", "def k(a):\n    a[0] = cuda.shfl_sync(0xffffffff, a[0], 1.5)  #!\n", A),
     ("cache_hint_local", "def k(a):\n    s = cuda.local.array(2, np.float32)\n    a[0] = cuda.ldlu(s, 0)  #!\n", A),
 ]
 
@@ -267,7 +270,7 @@ UNREACHABLE = {
     "unexpected '%s' after the type": (
         "ty_parse_one() reads only record dtype strings that ptxjit's Python side writes itself",
         ("record_string_dtype", "def k(a):\n    r = cuda.local.array(2, dtype='int32 x')  #!\n", A),
-        "%s is not a dtype that arrays in kernels can have"),
+        "Invalid NumPy dtype specified: '%s' is not a dtype NumPy knows"),
     # sema checks that pre-empt others in sema
     "device functions with *args or **kwargs are not supported": (
         "cuda.jit(device=True) refuses **kwargs and keyword-only parameters when the function is decorated",

@@ -64,7 +64,7 @@ Type *type_cache_hint(Scope *sc, Expr *e, int in)
 	if (e->call.nkw)
 		err_at(c, e->call.kwargs[0]->span, use, "%s() does not take keyword arguments in kernels", intrin_name[in]);
 	if (e->call.nargs != n)
-		err_at(c, e->span, use, "%s() takes %d arguments (%d given)", intrin_name[in], n, e->call.nargs);
+		err_at(c, e->span, use, "%s() takes %d argument%s (%d given)", intrin_name[in], n, "s", e->call.nargs);
 	Expr *ary = e->call.args[0];
 	Type *at = ary->ty;
 	if (at->kind != TY_ARRAY)

@@ -264,6 +264,33 @@ static Type *number_arg(Scope *sc, Expr *a, int in, int complex_ok)
 	return t;
 }
 
+/* Does NumPy take string s as a dtype (one kernels cannot have, or one in
+ * another spelling: '<f4', 'U8', 'object', 'datetime64[ns]')?  Close to
+ * numpy.dtype(s) for the names people write; a string it does not take
+ * is what Numba calls an invalid NumPy dtype. */
+static int numpy_dtype_name(const char *s)
+{
+	static const char *const other[] = {
+		"O", "object", "str", "bytes", "void", "U", "S", "a", "V", "M", "m", "M8", "m8", "datetime64",
+		"timedelta64", "g", "G", "longdouble", "clongdouble", "float128", "complex256", "longlong", "ulonglong",
+		"intc", "uintc", "short", "ushort", "byte", "ubyte", "single", "double", "half", "csingle", "cdouble",
+		"b1", "?", "bool", "f16", "c32",
+	};
+	if (*s == '<' || *s == '>' || *s == '=' || *s == '|')
+		s++;
+	if ((int)ty_sk_from_name(s) >= 0)
+		return 1;
+	size_t n = strlen(s);
+	const char *unit = strchr(s, '[');
+	if (unit && s[n - 1] == ']')
+		n = (size_t)(unit - s);   /* datetime64[ns], M8[s] */
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (strlen(other[i]) == n && strncmp(s, other[i], n) == 0)
+			return 1;
+	/* strings and raw bytes of a length: 'U8', 'S3', 'V16' */
+	return n > 1 && !unit && strchr("USaV", s[0]) && strspn(s + 1, "0123456789") == n - 1;
+}
+
 /* The element type a dtype argument names: a scalar or a record. */
 static Type *dtype_of(Scope *sc, Expr *a)
 {
@@ -293,6 +320,9 @@ static Type *dtype_of(Scope *sc, Expr *a)
 		if (sk >= 0)
 			return ty_scalar((ScalarKind)sk);
 	}
+	if (t->kind == TY_STR && a->cval && a->cval->s && !numpy_dtype_name(a->cval->s))
+		err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
+		       "Invalid NumPy dtype specified: '%s' is not a dtype NumPy knows", a->cval->s);
 	err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
 	       "%s is not a dtype that arrays in kernels can have", t->kind == TY_STR ? "this string" : tstr(sc, t));
 }

@@ -697,7 +697,9 @@ TEST(errors_types)
 	e = err_of("def k(a, n):\n    s = cuda.shared.array(n, np.float32)\n", "k", "float32[:], int64");
 	CHECK_STR_CONTAINS(e, "k.py:11:31: error: the shape of a shared array must be a constant");
 	e = err_of("def k(a):\n    s = cuda.local.array(4, 'float31')\n", "k", "float32[:]");
-	CHECK_STR_CONTAINS(e, "is not a dtype that arrays in kernels can have");
+	CHECK_STR_CONTAINS(e, "Invalid NumPy dtype specified: 'float31' is not a dtype NumPy knows");
+	e = err_of("def k(a):\n    s = cuda.local.array(4, 'U8')\n", "k", "float32[:]");
+	CHECK_STR_CONTAINS(e, "this string is not a dtype that arrays in kernels can have");
 	e = err_of("def k(a):\n    t = (1, 2)\n    t[0] = 3\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "tuples cannot be changed");
 	e = err_of("def k(a):\n    cuda.atomic.add(a, 0, 1)\n", "k", "int8[:]");
