@@ -73,7 +73,7 @@ struct Span {
  * bugs (position is the C file and line). */
 typedef struct Diag {
 	int kind;
-	int type_error;  /* a user error Numba raises as TypeError (err_type_at) */
+	int py_exc;      /* a user error's PJ_EXC_* (err_type_at, err_value_at) */
 	char msg[2048];  /* full text: "file:line:col: error: ...\n<line>\n   ^\n<hint>" */
 	const char *file;
 	int line, col;
@@ -134,6 +134,9 @@ _Noreturn void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 /* err_at for an error Numba raises as TypeError (a kernel returning a
  * value): Python gets KernelTypeError, a TypingError and a TypeError */
 _Noreturn void err_type_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
+/* err_at for an error Numba raises as ValueError (an alignment that is no
+ * power of two): Python gets KernelValueError, a TypingError and a ValueError */
+_Noreturn void err_value_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 /* An internal compiler error: "internal compiler error at file.c:line: ...". */
 _Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
 #define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)

@@ -731,10 +731,29 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 		                                 "and make bfloat16s from them",
 		       "arrays of bfloat16 are not supported yet");
 	if (e->call.nargs == 3) {
+		/* Numba's rules and words: None is no alignment; an int must be a
+		 * power of two and a multiple of a pointer's size (ValueError);
+		 * anything else must have been a constant int */
+		Expr *a = e->call.args[2];
+		const char *hint = "give a constant power of two that is a multiple of 8, such as 16, or None";
 		int64_t al;
-		if (!const_int_value(e->call.args[2], &al) || al <= 0 || (al & (al - 1)))
-			err_at(c, e->call.args[2]->span, "give a constant power of two, such as 16",
-			       "the alignment of a %s array must be a constant power of two", shared ? "shared" : "local");
+		if (!a->cval && !sc->final)
+			return set(e, NULL, NULL);
+		if (a->cval && a->cval->kind == PJ_V_NONE)
+			e->call.nargs = 2;
+		else if (!ty_is_int(a->ty) || !const_int_value(a, &al))
+			err_at(c, a->span, hint, "RequireLiteralValue: alignment must be a constant integer, not %s",
+			       a->cval && a->cval->kind == PJ_V_STR ? "a string" : a->ty ? tstr(sc, a->ty) : "a value known at run time");
+		else if (al <= 0)
+			err_value_at(c, a->span, hint, "Alignment must be positive, not %lld", (long long)al);
+		else if (al & (al - 1))
+			err_value_at(c, a->span, hint, "Alignment must be a power of 2, not %lld", (long long)al);
+		else if (al % 8)
+			err_value_at(c, a->span, hint, "Alignment must be a multiple of 8 (a pointer's size), not %lld",
+			             (long long)al);
+		else if (al > 4096)
+			err_at(c, a->span, "give an alignment of at most 4096 bytes",
+			       "an alignment of %lld bytes is more than ptxjit supports", (long long)al);
 	}
 	const char *what = shared ? "shared" : "local";
 	const char *shape_hint = "use a literal, a global constant, or a local variable assigned once with a constant; "
