@@ -115,7 +115,7 @@ TRIGGERS = [
     ("fp16_complex", "def k(a):\n    a[0] = cuda.fp16.hadd(a[0], 1j)  #!\n", "void(float16[::1])"),
     ("fp16_keyword", "def k(a):\n    a[0] = cuda.fp16.hneg(a=a[0])  #!\n", "void(float16[::1])"),
     # statements
-    ("assign_2d_part", "def k(a):\n    a[0] = 1.0  #!\n", "void(float32[:, :, ::1])"),
+    ("assign_2d_part", "def k(a):\n    a[0] = (1.0, 2.0)  #!\n", "void(float32[:, :, ::1])"),
     ("unpack_number", "def k(a):\n    x, y = 3  #!\n", A),
     ("store_complex_aug", "def k(a):\n    z = 1j\n    a[0] += z  #!\n", A),
     ("iter_mixed_tuple", "def k(a):\n    for x in (1, a):  #!\n        pass\n", A),

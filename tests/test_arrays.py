@@ -713,6 +713,40 @@ def test_invalid_alignments(shared, alignment, exc, words):
     assert "test_arrays.py:%d:" % (make_aligned_kernel.__code__.co_firstlineno + (6 if shared else 14)) in str(ei.value)
 
 
+@cuda.jit
+def fill_parts(a, out, c):
+    # a number stored into every element of a part of 2 or 3 axes
+    loc = cuda.local.array((2, 3), np.float64)
+    loc[:] = c
+    sm = cuda.shared.array((3, 2, 2), np.int32)
+    sm[:] = 7
+    sm[1] = -3
+    a[1:, ::2] = c
+    a[0, 1:3] = c + 1
+    out[0] = loc[1, 2] + loc[0, 0] + sm[2, 1, 1] + sm[1, 0, 1]
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "A"])
+def test_number_stored_into_a_part_of_several_axes(rng, layout):
+    base = rng.standard_normal((5, 7))
+    a = np.asfortranarray(base) if layout == "F" else base.copy()
+    out = np.zeros(1)
+    c = float(rng.standard_normal())
+    if layout == "A":
+        d = cuda.to_device(np.concatenate([base, base], axis=1))
+        fill_parts[1, 1](d[:, ::2], out, c)
+        got = d.copy_to_host()[:, ::2]
+    else:
+        fill_parts[1, 1](a, out, c)
+        got = a
+    want = base.copy() if layout != "A" else np.concatenate([base, base], axis=1)[:, ::2]
+    want[1:, ::2] = c
+    want[0, 1:3] = c + 1
+    np.testing.assert_array_equal(got, want)
+    assert out[0] == 2 * c + 7 - 3
+    KERNELS.append(fill_parts)
+
+
 # ------------------------------------------------------------ error messages
 
 def test_atomic_on_local_array_message():

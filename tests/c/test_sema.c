@@ -680,8 +680,8 @@ TEST(errors_types)
 	CHECK_STR_CONTAINS(e, "slice bounds must be an integer or None, not float64");
 	e = err_of("def k(a, n):\n    x = a[::n]\n", "k", "float32[::1], int64");
 	CHECK_STR_CONTAINS(e, "the step of a slice must be a constant");
-	e = err_of("def k(a):\n    a[0] = 1.0\n", "k", "float32[:, :, :]");
-	CHECK_STR_CONTAINS(e, "assigning to a 2d part of an array is not supported yet");
+	e = err_of("def k(a):\n    a[0] = (1.0, 2.0)\n", "k", "float32[:, :, :]");
+	CHECK_STR_CONTAINS(e, "to a 2d part of an array is not supported yet");
 	e = err_of("def k(a):\n    cuda.atomic.add(a, 0, 1.0)\n", "k", "float32[:, :]");
 	CHECK_STR_CONTAINS(e, "cuda.atomic.add() needs one element: 1 of the 2 dimensions");
 	e = err_of("def k(a):\n    a[0] += 1.0\n", "k", "float32[:, :]");
