@@ -73,7 +73,7 @@ struct Span {
  * bugs (position is the C file and line). */
 typedef struct Diag {
 	int kind;
-	int type_error;  /* a user error Numba raises as TypeError (err_type_at) */
+	int py_exc;      /* a user error's PJ_EXC_* (err_type_at, err_value_at) */
 	char msg[2048];  /* full text: "file:line:col: error: ...\n<line>\n   ^\n<hint>" */
 	const char *file;
 	int line, col;
@@ -134,6 +134,9 @@ _Noreturn void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 /* err_at for an error Numba raises as TypeError (a kernel returning a
  * value): Python gets KernelTypeError, a TypingError and a TypeError */
 _Noreturn void err_type_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
+/* err_at for an error Numba raises as ValueError (an alignment that is no
+ * power of two): Python gets KernelValueError, a TypingError and a ValueError */
+_Noreturn void err_value_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...);
 /* An internal compiler error: "internal compiler error at file.c:line: ...". */
 _Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
 #define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)
@@ -645,6 +648,10 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	X(IN_CLZ, "cuda.clz") X(IN_FFS, "cuda.ffs") X(IN_FMA, "cuda.fma") X(IN_CBRT, "cuda.cbrt") \
 	X(IN_SELP, "cuda.selp") X(IN_NANOSLEEP, "cuda.nanosleep") \
 	X(IN_LITERAL_UNROLL, "cuda.literal_unroll") /* only as a for loop's iterable (sema_unroll.c) */ \
+	/* loads and stores with a cache operator (sema_cachehint.c, lower_array.c) */ \
+	X(IN_LDCA, "cuda.ldca") X(IN_LDCG, "cuda.ldcg") X(IN_LDCS, "cuda.ldcs") X(IN_LDLU, "cuda.ldlu") \
+	X(IN_LDCV, "cuda.ldcv") X(IN_STCG, "cuda.stcg") X(IN_STCS, "cuda.stcs") X(IN_STWB, "cuda.stwb") \
+	X(IN_STWT, "cuda.stwt") \
 	/* cuda.fp16: half-precision arithmetic, math and comparisons \
 	 * (sema_fp16.c, lower_fp16.c) */ \
 	X(IN_FP16_HADD, "cuda.fp16.hadd") X(IN_FP16_HSUB, "cuda.fp16.hsub") \
@@ -959,8 +966,11 @@ float ir_int_to_bf16(uint64_t bits, int is_signed);
  *   param            load kernel parameter: aux = byte offset, ty = scalar kind
  *                    (pointers are SK_U64)
  *   sreg             special register aux (SR_*), KW
- *   load             from address arg0 in space aux (SP_*), memory kind ty
- *   store            arg1 (of kind ty) to address arg0 in space aux
+ *   load             from address arg0 in space aux & 255 (SP_*), memory
+ *                    kind ty; aux >> 8 is a cache operator (CO_*, global
+ *                    space only: ld.global.cs ...), 0 for none
+ *   store            arg1 (of kind ty) to address arg0 in space aux & 255,
+ *                    with cache operator aux >> 8 as for load
  *   atom             atomic aux&255 (AT_*) at address arg0 in space aux>>8,
  *                    operand arg1 (and compare value arg2 for AT_CAS), of
  *                    kind ty; defines the old value
@@ -1197,6 +1207,20 @@ struct Fn {
 static inline int ir_load_nc(const Fn *f, const Ins *i)
 {
 	return i->op == O_LOAD && i->aux == SP_GLOBAL && f->nc && i->to >= 0 && i->to < f->nnc && f->nc[i->to];
+}
+/* The cache operators of a global load or store (cuda.ldcs, cuda.stwt ...),
+ * PTX's names: CO_CA..CO_CV for loads, CO_CG, CO_CS, CO_WB, CO_WT for
+ * stores.  A load or store keeps its operator through the passes (none
+ * makes a register of it: promote.c and nc.c take only aux == space);
+ * the simulator and the C back end ignore it. */
+enum { CO_NONE, CO_CA, CO_CG, CO_CS, CO_LU, CO_CV, CO_WB, CO_WT, NCO };
+extern const char *const ir_cache_op_name[NCO];   /* NULL, "ca", "cg", ... */
+static inline int ir_mem_space(const Ins *i) { return i->aux & 255; }
+static inline int ir_cache_op(const Ins *i) { return i->aux >> 8; }
+/* Is cache operator co one a load (is_store 0) or a store can have? */
+static inline int ir_cache_op_ok(int co, int is_store)
+{
+	return is_store ? co == CO_CG || co == CO_CS || co == CO_WB || co == CO_WT : co >= CO_CA && co <= CO_CV;
 }
 
 /* ir.c: building and querying */

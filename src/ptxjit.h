@@ -149,10 +149,14 @@ typedef struct PjOptions {
 enum { PJ_ABI_KERNEL = 0, PJ_ABI_NUMBA = 1, PJ_ABI_C = 2 };
 
 enum { PJ_OK = 0, PJ_ERR_USER = 1, PJ_ERR_INTERNAL = 2 };
+/* The Python exception of a PJ_ERR_USER: TypingError, or one that is also
+ * the TypeError or ValueError Numba raises there (KernelTypeError,
+ * KernelValueError) */
+enum { PJ_EXC_TYPING = 0, PJ_EXC_TYPE = 1, PJ_EXC_VALUE = 2 };
 
 typedef struct PjError {
 	int kind;               /* PJ_ERR_USER or PJ_ERR_INTERNAL */
-	int type_error;         /* PJ_ERR_USER that Numba raises as TypeError */
+	int py_exc;             /* PJ_ERR_USER: PJ_EXC_* */
 	char msg[2048];         /* the whole message, with source line and caret */
 	char file[256];
 	int line, col;

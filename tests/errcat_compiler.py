@@ -115,7 +115,7 @@ TRIGGERS = [
     ("fp16_complex", "def k(a):\n    a[0] = cuda.fp16.hadd(a[0], 1j)  #!\n", "void(float16[::1])"),
     ("fp16_keyword", "def k(a):\n    a[0] = cuda.fp16.hneg(a=a[0])  #!\n", "void(float16[::1])"),
     # statements
-    ("assign_2d_part", "def k(a):\n    a[0] = 1.0  #!\n", "void(float32[:, :, ::1])"),
+    ("assign_2d_part", "def k(a):\n    a[0] = (1.0, 2.0)  #!\n", "void(float32[:, :, ::1])"),
     ("unpack_number", "def k(a):\n    x, y = 3  #!\n", A),
     ("store_complex_aug", "def k(a):\n    z = 1j\n    a[0] += z  #!\n", A),
     ("iter_mixed_tuple", "def k(a):\n    for x in (1, a):  #!\n        pass\n", A),
@@ -220,6 +220,20 @@ TRIGGERS = [
     ("sig_bfloat16@1", "def k(a, x):\n    a[0] = 1\n", "void(float32[::1], bfloat16)"),
     ("bf16_old_arch", "def k(a):\n    a[0] = cuda.bf16.bfloat16(a[1])  #!\n", A, {"opts": {"arch": 75}}),
     ("float_of_bad_str", "def k(a):\n    a[0] = float('1.5x')  #!\n", A),
+    # loads and stores with a cache operator
+    ("cache_hint_float_index", "def k(a):\n    a[0] = cuda.ldcs(a, 1.0)  #!\n", A),
+    ("cache_hint_index_count", "def k(a):\n    a[0] = cuda.ldcs(a, (1, 2))  #!\n", A),
+    ("cache_hint_scalar_index", "def k(a):\n    cuda.stcs(a, 1, 2)  #!\n", "void(float32[:, ::1])"),
+    ("cache_hint_not_array", "def k(a):\n    a[0] = cuda.ldcg(a[0], 0)  #!\n", A),
+    ("cache_hint_complex", "def k(a):\n    cuda.stwt(a, 0, 1)  #!\n", "void(complex64[::1])"),
+    ("align_not_int", "def k(a):\n    s = cuda.local.array(4, np.float32, alignment=1.5)  #!\n", A),
+    ("align_negative", "def k(a):\n    s = cuda.local.array(4, np.float32, alignment=-8)  #!\n", A),
+    ("align_not_multiple_of_8", "def k(a):\n    s = cuda.local.array(4, np.float32, alignment=4)  #!\n", A),
+    ("align_too_large", "def k(a):\n    s = cuda.shared.array(4, np.float32, alignment=8192)  #!\n", A),
+    ("dtype_string_invalid", "def k(a):\n    s = cuda.shared.array(4, dtype='int33')  #!\n", A),
+    ("dtype_string_unsupported", "def k(a):\n    s = cuda.shared.array(4, dtype='U8')  #!\n", A),
+    ("shfl_float_lane", "def k(a):\n    a[0] = cuda.shfl_sync(0xffffffff, a[0], 1.5)  #!\n", A),
+    ("cache_hint_local", "def k(a):\n    s = cuda.local.array(2, np.float32)\n    a[0] = cuda.ldlu(s, 0)  #!\n", A),
 ]
 
 # Messages the ptxjitc command reaches (Python hands the compiler valid
@@ -261,7 +275,7 @@ UNREACHABLE = {
     "unexpected '%s' after the type": (
         "ty_parse_one() reads only record dtype strings that ptxjit's Python side writes itself",
         ("record_string_dtype", "def k(a):\n    r = cuda.local.array(2, dtype='int32 x')  #!\n", A),
-        "Invalid NumPy dtype specified: '%.200s' (not a dtype that arrays in kernels can have)"),
+        "Invalid NumPy dtype specified: '%.200s' is not a dtype NumPy knows"),
     # sema checks that pre-empt others in sema
     "device functions with *args or **kwargs are not supported": (
         "cuda.jit(device=True) refuses **kwargs and keyword-only parameters when the function is decorated",

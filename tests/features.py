@@ -249,8 +249,9 @@ FEATURES = [
      YES, '',
      ['test_kernels.py::test_matmul_shared', 'test_arrays.py::test_shared_arrays_of_every_dtype', 'test_arrays.py::test_shared_dtypes']),
     ('2.5', 'Explicit alignment', '`alignment=` on shared/local arrays',
-     YES, '',
-     ['test_arrays.py::test_shared_arrays_of_every_dtype']),
+     YES, 'None or a constant power of two, a multiple of 8, up to 4096; another int is a ValueError, as in Numba.',
+     ['test_arrays.py::test_shared_arrays_of_every_dtype', 'test_arrays.py::test_alignment_from_a_closure',
+      'test_arrays.py::test_invalid_alignments']),
     ('2.5', 'Dynamic shared memory', '`cuda.shared.array(0, dtype)` + 4th launch element (bytes)',
      YES, '',
      ['test_arrays.py::test_dynamic_shared_memory', 'test_arrays.py::test_dynamic_shared_disjoint_slices', 'test_arrays.py::test_dynamic_smem_alias']),
@@ -407,11 +408,12 @@ FEATURES = [
      []),
     # 2.10 Cache-hinted loads and stores
     ('2.10', 'Loads', '`cuda.ldca(a, i)`, `cuda.ldcg(a, i)`, `cuda.ldcs(a, i)`, `cuda.ldlu(a, i)`, `cuda.ldcv(a, i)`',
-     NO, 'Plain loads: ptxjit emits `ld.global.nc` itself for arrays a kernel only reads.',
-     ['test_opt_mem.py::test_read_only_loads_come_first']),
+     PARTLY, 'Arrays in global memory of integers and floats, an integer or a tuple index (negative ones wrap): '
+     '`ld.global.cs.b32` ...; no `CPointer` arguments.  The simulator loads plainly.',
+     ['test_cache_hints.py::test_loads_every_type', 'test_cache_hints.py::test_2d_tuple_index_and_conversion']),
     ('2.10', 'Stores', '`cuda.stcg(a, i, v)`, `cuda.stcs(a, i, v)`, `cuda.stwb(a, i, v)`, `cuda.stwt(a, i, v)`',
-     NO, 'Plain stores.',
-     []),
+     PARTLY, 'As the loads: `st.global.wt.b64` ...; the value converts to the element type.',
+     ['test_cache_hints.py::test_stores_every_type', 'test_cache_hints.py::test_errors']),
     # 2.11 Cooperative groups
     ('2.11', 'Grid group', '`g = cuda.cg.this_grid()`',
      YES, 'A kernel that calls it is launched cooperatively (`overload.cooperative`), as in Numba.',

@@ -661,6 +661,92 @@ def test_shared_arrays_of_every_dtype(rng, dt):
     assert ".align 64" in ptx
 
 
+def make_aligned_kernel(shared, alignment, dt):
+    # alignment is a free variable, as Numba's users pass it: None is no alignment
+    if shared:
+        @cuda.jit
+        def k(a, out):
+            tx = cuda.threadIdx.x
+            s = cuda.shared.array(32, dtype=dt, alignment=alignment)
+            s[tx] = a[tx]
+            cuda.syncthreads()
+            out[tx] = s[31 - tx]
+    else:
+        @cuda.jit
+        def k(a, out):
+            tx = cuda.threadIdx.x
+            s = cuda.local.array((2, 3), dtype=dt, alignment=alignment)
+            for j in range(3):
+                s[1, j] = a[tx] + j
+            out[tx] = s[1, 2]
+    return k
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared", "local"])
+@pytest.mark.parametrize("alignment", [None, 8, 16, 256])
+def test_alignment_from_a_closure(rng, shared, alignment):
+    k = make_aligned_kernel(shared, alignment, np.int16)
+    a = rng.integers(-1000, 1000, 32).astype(np.int16)
+    out = np.zeros(32, np.int16)
+    k[1, 32](a, out)
+    np.testing.assert_array_equal(out, a[::-1] if shared else a + 2)
+    ptx = k.inspect_asm(k.signatures[0])
+    # an int16 array is aligned to 4 bytes unless told more
+    want = ".align %d" % (alignment if alignment and alignment > 4 else 4)
+    assert any(want in ln for ln in ptx.splitlines() if (".shared" if shared else ".local") in ln), ptx
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared", "local"])
+@pytest.mark.parametrize("alignment,exc,words", [
+    (-1, ValueError, "Alignment must be positive"), (0, ValueError, "Alignment must be positive"),
+    (3, ValueError, "Alignment must be a power of 2"), (17, ValueError, "Alignment must be a power of 2"),
+    (4, ValueError, "Alignment must be a multiple of 8"),
+    ("16", cuda.TypingError, "alignment must be a constant integer, not a string"),
+    (1.0, cuda.TypingError, "alignment must be a constant integer, not float64"),
+    (True, cuda.TypingError, "alignment must be a constant integer, not bool"),
+])
+def test_invalid_alignments(shared, alignment, exc, words):
+    k = make_aligned_kernel(shared, alignment, np.int16)
+    with pytest.raises(exc, match=words) as ei:
+        k[1, 32](np.zeros(32, np.int16), np.zeros(32, np.int16))
+    assert isinstance(ei.value, cuda.TypingError)   # also a ValueError where Numba raises one
+    assert "test_arrays.py:%d:" % (make_aligned_kernel.__code__.co_firstlineno + (6 if shared else 14)) in str(ei.value)
+
+
+@cuda.jit
+def fill_parts(a, out, c):
+    # a number stored into every element of a part of 2 or 3 axes
+    loc = cuda.local.array((2, 3), np.float64)
+    loc[:] = c
+    sm = cuda.shared.array((3, 2, 2), np.int32)
+    sm[:] = 7
+    sm[1] = -3
+    a[1:, ::2] = c
+    a[0, 1:3] = c + 1
+    out[0] = loc[1, 2] + loc[0, 0] + sm[2, 1, 1] + sm[1, 0, 1]
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "A"])
+def test_number_stored_into_a_part_of_several_axes(rng, layout):
+    base = rng.standard_normal((5, 7))
+    a = np.asfortranarray(base) if layout == "F" else base.copy()
+    out = np.zeros(1)
+    c = float(rng.standard_normal())
+    if layout == "A":
+        d = cuda.to_device(np.concatenate([base, base], axis=1))
+        fill_parts[1, 1](d[:, ::2], out, c)
+        got = d.copy_to_host()[:, ::2]
+    else:
+        fill_parts[1, 1](a, out, c)
+        got = a
+    want = base.copy() if layout != "A" else np.concatenate([base, base], axis=1)[:, ::2]
+    want[1:, ::2] = c
+    want[0, 1:3] = c + 1
+    np.testing.assert_array_equal(got, want)
+    assert out[0] == 2 * c + 7 - 3
+    KERNELS.append(fill_parts)
+
+
 # ------------------------------------------------------------ error messages
 
 def test_atomic_on_local_array_message():

@@ -94,12 +94,12 @@ def _literal(arg):
 
 
 def compiler_formats():
-    """{format text: "file:line"} of every err_at()/err_type_at()/sig_error() message."""
+    """{format text: "file:line"} of every err_at()/err_type_at()/err_value_at()/sig_error() message."""
     found = {}
     for path in sorted(glob.glob(os.path.join(SRC, "*", "*.c"))):
         with open(path) as f:
             text = f.read()
-        for name in ("err_at", "err_type_at", "sig_error"):
+        for name in ("err_at", "err_type_at", "err_value_at", "sig_error"):
             for line, args in _c_calls(text, name):
                 if len(args) >= 4 and args[3].startswith('"'):
                     found.setdefault(_literal(args[3]), "%s:%d" % (os.path.relpath(path, ROOT), line))

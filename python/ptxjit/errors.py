@@ -7,6 +7,8 @@ Compiling:
                            CompileError is the same class.
     KernelTypeError        a TypingError that is also a TypeError, where Numba raises
                            TypeError: a kernel that returns a value
+    KernelValueError       a TypingError that is also a ValueError, where Numba raises
+                           ValueError: an alignment that is no power of two
     SourceNotFoundError    the function's source text cannot be found (a TypingError)
     SourceChangedError     the function's file no longer holds the code Python runs
                            (edited after the import; a TypingError)
@@ -58,6 +60,7 @@ Warning filters (warnings.filterwarnings, python -W) silence them as usual.
 from ._core import (  # noqa: F401
     TypingError,
     KernelTypeError,
+    KernelValueError,
     InternalCompilerError,
     CudaSupportError,
     CudaDriverError,
@@ -125,7 +128,7 @@ def _foreign_class(cls):
 
 
 __all__ = [
-    "TypingError", "KernelTypeError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
+    "TypingError", "KernelTypeError", "KernelValueError", "CompileError", "LoweringError", "SourceNotFoundError", "SourceChangedError",
     "InternalCompilerError",
     "CudaSupportError", "CudaDriverError", "CudaAPIError", "CudaLaunchError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",

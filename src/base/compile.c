@@ -261,7 +261,7 @@ static const PjOptions defaults = {.arch = 90, .opt_level = 1};
 static void diag_to_err(const Ctx *c, PjError *err)
 {
 	err->kind = c->diag.kind;
-	err->type_error = c->diag.type_error;
+	err->py_exc = c->diag.py_exc;
 	snprintf(err->msg, sizeof err->msg, "%s", c->diag.msg);
 	snprintf(err->file, sizeof err->file, "%s", c->diag.file ? c->diag.file : "");
 	err->line = c->diag.line;

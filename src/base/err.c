@@ -97,7 +97,7 @@ static void put(Diag *d, int *n, char ch)
 	d->msg[*n] = 0;
 }
 
-static _Noreturn void report(Ctx *c, Span sp, int type_error, const char *hint, const char *what);
+static _Noreturn void report(Ctx *c, Span sp, int py_exc, const char *hint, const char *what);
 
 void err_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 {
@@ -116,15 +116,25 @@ void err_type_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	report(c, sp, 1, hint, what);
+	report(c, sp, PJ_EXC_TYPE, hint, what);
 }
 
-static void report(Ctx *c, Span sp, int type_error, const char *hint, const char *what)
+void err_value_at(Ctx *c, Span sp, const char *hint, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	report(c, sp, PJ_EXC_VALUE, hint, what);
+}
+
+static void report(Ctx *c, Span sp, int py_exc, const char *hint, const char *what)
 {
 	Diag *d = &c->diag;
 	Loc l = span_loc(sp);
 	d->kind = PJ_ERR_USER;
-	d->type_error = type_error;
+	d->py_exc = py_exc;
 	d->file = l.file;
 	d->line = l.line;
 	d->col = l.col;

@@ -130,11 +130,11 @@ void ir_arg_effects(Fn *f, uint64_t *read, uint64_t *written)
 			Ins *i = &bk->ins[j];
 			switch (i->op) {
 			case O_LOAD:
-				if (global_space(i->aux))
+				if (global_space(ir_mem_space(i)))
 					*read |= targets(&w, i->arg[0], all);
 				break;
 			case O_STORE:
-				if (global_space(i->aux))
+				if (global_space(ir_mem_space(i)))
 					*written |= targets(&w, i->arg[0], all);
 				break;
 			case O_ATOM:

@@ -25,6 +25,7 @@
 #include "../core.h"
 
 const char *const cls_name[NK] = {"x", "b", "w", "l", "s", "d"};
+const char *const ir_cache_op_name[NCO] = {NULL, "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
 
 const OpInfo op_info[NOPS] = {
 #define X(name, nargs, def, eff, fold) {#name, nargs, def, eff, fold},

@@ -473,14 +473,25 @@ static void instruction(P *p, Blk *b)
 		break;
 	}
 	case O_LOAD:
-	case O_STORE:
+	case O_STORE: {
+		/* load.global.nc, load.global.cs, store.global.wt */
+		int co = 0;
 		nc = op == O_LOAD && m.count == 3 && word_is(m.s[2], m.n[2], "nc");
-		expect_parts(p, m, nc ? 3 : 2);
-		i.aux = table_word(p, irt_space, 7, m.s[1], m.n[1]);
+		if (m.count == 3 && !nc) {
+			co = table_word(p, ir_cache_op_name, NCO, m.s[2], m.n[2]);
+			if (!co || !ir_cache_op_ok(co, op == O_STORE)) {
+				p->p = m.s[2];
+				fail(p, op == O_STORE ? "a store's cache operator is cg, cs, wb or wt"
+				                      : "a load's cache operator is ca, cg, cs, lu or cv (or nc)");
+			}
+		}
+		expect_parts(p, m, m.count == 3 ? 3 : 2);
+		i.aux = table_word(p, irt_space, 7, m.s[1], m.n[1]) | co << 8;
 		i.ty = (uint8_t)sk_word(p);
 		if (op == O_STORE)
 			i.cls = (uint8_t)ir_cls_of_sk((ScalarKind)i.ty);
 		break;
+	}
 	case O_ATOM:
 		expect_parts(p, m, 3);
 		i.aux = table_word(p, irt_atom, NAT, m.s[1], m.n[1]);

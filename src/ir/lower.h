@@ -213,6 +213,7 @@ void lower_store_subscript(Lower *L, Expr *target, Value v);
 void lower_aug_subscript(Lower *L, Expr *target, AstOp op, Expr *value);
 Value lower_static_array(Lower *L, Expr *e, int space);
 Value lower_atomic(Lower *L, Expr *e, int intrin);
+Value lower_cache_hint(Lower *L, Expr *e, int intrin);   /* cuda.ldca .. cuda.stwt */
 Value lower_array_item(Lower *L, Value arr, Ref k, const char *name, Span sp);   /* arr[k] of a 1-D array, checked */
 Ref lower_array_size(Lower *L, Value arr);
 /* an element of type elem at addr: a scalar loaded, or a record referenced; stores convert */

@@ -339,11 +339,43 @@ Value lower_array_item(Lower *L, Value arr, Ref k, const char *name, Span sp)
 	return load_elem(L, arr.ty->elem, item_addr(L, arr, k, name), arr.ty->space, sp);
 }
 
-/* view[:] = src for a 1-D view: a tuple element by element, a scalar
- * broadcast, or a 1-D array copied, with a loop for the last two. */
+/* The scalar v (of the element type) stored into every element of the
+ * view from axis d on, the element at byte offset off: one loop per axis. */
+static void fill_axes(Lower *L, Value view, Value v, int d, Ref off, Span sp)
+{
+	Type *t = view.ty;
+	if (d == t->ndim) {
+		store_elem(L, t->elem, add64(L, view.data, off), t->space, v, sp);
+		return;
+	}
+	Type *i64 = ty_scalar(SK_I64);
+	int ks = lower_new_slots(L, i64, "k");
+	lower_write(L, ks, i64, lower_scalar(i64, con64(L, 0)));
+	Blk *head = lower_new_blk(L), *body = lower_new_blk(L), *done = lower_new_blk(L);
+	lower_jump(L, head);
+	lower_enter(L, head);
+	Ref k = lower_read(L, ks, i64).r;
+	lower_branch(L, lower_cmp(L, CC_LT, SK_I64, k, view.shape[d]), body, done);
+	lower_seal(L, body);
+	lower_enter(L, body);
+	fill_axes(L, view, v, d + 1, add64(L, off, mul64(L, k, lower_byte_stride(L, view, d))), sp);
+	lower_write(L, ks, i64, lower_scalar(i64, add64(L, k, con64(L, 1))));
+	lower_jump(L, head);
+	lower_seal(L, head);
+	lower_seal(L, done);
+	lower_enter(L, done);
+}
+
+/* view[:] = src: a tuple element by element, a scalar broadcast (a view
+ * of any number of axes), or a 1-D array copied, with a loop for the last
+ * two. */
 static void store_view(Lower *L, Value view, Value src, const char *name, Span sp)
 {
 	Type *t = view.ty;
+	if (t->ndim != 1 && src.ty->kind == TY_SCALAR) {
+		fill_axes(L, view, lower_convert(L, src, t->elem, sp), 0, con64(L, 0), sp);
+		return;
+	}
 	if (t->ndim != 1)
 		lower_unsupported(L, sp, "assigning to an array view that is not 1-D");
 	if (src.ty->kind == TY_TUPLE) {
@@ -713,4 +745,53 @@ Value lower_atomic(Lower *L, Expr *e, int in)
 	                   (int32_t)op | arr.ty->space << 8);
 	L->f->cur_loc = saved;
 	return lower_convert(L, lower_scalar(elem, r), e->ty, e->span);
+}
+
+/* ----------------------------------------------------------- cache hints */
+
+static int cache_op(int in)
+{
+	switch (in) {
+	case IN_LDCA: return CO_CA;
+	case IN_LDCG: case IN_STCG: return CO_CG;
+	case IN_LDCS: case IN_STCS: return CO_CS;
+	case IN_LDLU: return CO_LU;
+	case IN_LDCV: return CO_CV;
+	case IN_STWB: return CO_WB;
+	default: return CO_WT;
+	}
+}
+
+/* cuda.ldcs(a, i) and cuda.stcs(a, i, v): the element's address as for
+ * a[i] (wrapped, checked), one load or store carrying the operator. */
+Value lower_cache_hint(Lower *L, Expr *e, int in)
+{
+	Expr *ae = e->call.args[0], *ie = e->call.args[1];
+	Value arr = lower_expr(L, ae);
+	Type *t = arr.ty, *elem = t->elem;
+	if (t->kind != TY_ARRAY || t->space != SP_GLOBAL || elem->kind != TY_SCALAR)
+		ICE(L->c, "%s() of %s", intrin_name[in], ty_str_of(L->c, t));
+	Idx ix[8];
+	int nd = t->ndim, n = gather(L, ie, ix, nd < 8 ? nd : 8);
+	if (n != nd)
+		ICE(L->c, "%s() with %d indices for %d axes", intrin_name[in], n, nd);
+	int store = in >= IN_STCG;
+	Value val = {0};
+	if (store)
+		val = lower_convert(L, lower_expr(L, e->call.args[2]), elem, e->call.args[2]->span);
+	int saved = L->f->cur_loc;
+	L->f->cur_loc = ir_add_loc(L->f, e->span);
+	Ref addr;
+	Value view;
+	access(L, arr, ix, n, lower_span_text(L, ae->span), NULL, &addr, &view);
+	ScalarKind sk = elem->sk;
+	int32_t aux = SP_GLOBAL | cache_op(in) << 8;
+	Value r;
+	if (store) {
+		lower_emit(L, O_STORE, lower_cls(sk), sk, addr, val.r, REF_NONE, aux);
+		r = lower_none(e->ty);
+	} else
+		r = lower_scalar(elem, lower_emit(L, O_LOAD, lower_cls(sk), sk, addr, REF_NONE, REF_NONE, aux));
+	L->f->cur_loc = saved;
+	return r;
 }

@@ -400,6 +400,9 @@ Value lower_call_intrin(Lower *L, Expr *e)
 	case IN_ATOMIC_INC: case IN_ATOMIC_DEC: case IN_ATOMIC_CAS: case IN_ATOMIC_CAS2:
 	case IN_ATOMIC_NANMAX: case IN_ATOMIC_NANMIN:
 		return lower_atomic(L, e, in);
+	case IN_LDCA: case IN_LDCG: case IN_LDCS: case IN_LDLU: case IN_LDCV:
+	case IN_STCG: case IN_STCS: case IN_STWB: case IN_STWT:
+		return lower_cache_hint(L, e, in);
 	case IN_NP_SQRT:
 		if (scalar_info[e->ty->sk].is_complex)
 			return lower_math_intrin(L, e, in);

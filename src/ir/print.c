@@ -181,7 +181,7 @@ static void put_args(FILE *out, const Fn *f, const Ins *i, int from)
 
 static void print_ins(FILE *out, const Fn *f, const Ins *i)
 {
-	char b1[16], b2[16];
+	char b1[16], b2[16], b3[16];
 	const char *sk = name_of(irt_sk, NSK, i->ty, b1);
 	fputs("  ", out);
 	if (i->op < NOPS && op_info[i->op].def)
@@ -202,7 +202,8 @@ static void print_ins(FILE *out, const Fn *f, const Ins *i)
 		break;
 	case O_LOAD:
 	case O_STORE:
-		fprintf(out, ".%s%s %s", name_of(irt_space, 7, i->aux, b2), ir_load_nc(f, i) ? ".nc" : "", sk);
+		fprintf(out, ".%s%s%s%s %s", name_of(irt_space, 7, ir_mem_space(i), b2), ir_load_nc(f, i) ? ".nc" : "",
+		        ir_cache_op(i) ? "." : "", ir_cache_op(i) ? name_of(ir_cache_op_name, NCO, ir_cache_op(i), b3) : "", sk);
 		break;
 	case O_ATOM:
 		fprintf(out, ".%s", name_of(irt_atom, NAT, i->aux & 255, b2));

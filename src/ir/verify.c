@@ -330,8 +330,13 @@ static void check_ins(V *v, int bi, int ii)
 		else if (k != tyk)
 			why = "class differs from the class of its kind (Ins.ty)";
 		else if (i->op == O_LOAD || i->op == O_STORE) {
-			if (i->aux < 0 || i->aux > 6 || !irt_space[i->aux])
+			int sp = ir_mem_space(i), co = ir_cache_op(i);
+			if (i->aux < 0 || sp > 6 || !irt_space[sp])
 				why = "has an unknown space";
+			else if (co && (co >= NCO || !ir_cache_op_ok(co, i->op == O_STORE)))
+				why = "has a cache operator its kind of access cannot have";
+			else if (co && sp != SP_GLOBAL)
+				why = "has a cache operator outside the global space";
 		} else if (i->op == O_ATOM) {
 			int sp = i->aux >> 8;
 			if ((i->aux & 255) >= NAT || sp < 0 || sp > 6 || !irt_space[sp])

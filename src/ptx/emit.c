@@ -692,7 +692,7 @@ static void fill_defs(Emit *e)
 				use(e, bk->phi[k].arg[j]);
 		for (int k = 0; k < bk->nins; k++) {
 			const Ins *i = &bk->ins[k];
-			int addr = (i->op == O_LOAD || i->op == O_STORE) && i->aux != SP_PARAM;
+			int addr = (i->op == O_LOAD || i->op == O_STORE) && ir_mem_space(i) != SP_PARAM;
 			for (int j = addr ? 1 : 0; j < 3; j++)
 				use(e, i->arg[j]);
 		}

@@ -808,12 +808,33 @@ static void mem_kind(Emit *e, const Ins *i, Cls k)
 		ICE(e->c, "%s of kind %d with class %s", ptx_opname(i->op), i->ty, cls_name[k < NK ? k : 0]);
 }
 
+/* The space of a load or store with its cache operator (".global.cs"),
+ * and the type it moves: with an operator, the bits (.b8 ... .b64), as
+ * the operator's users write it (an 8- or 16-bit integer is extended
+ * afterwards); else the kind's own (.s8, .f32). */
+static const char *mem_space(Emit *e, const Ins *i)
+{
+	int co = ir_cache_op(i);
+	if (co)
+		return arena_printf(e->c->arena, "%s.%s", ptx_space(e, ir_mem_space(i)), ir_cache_op_name[co]);
+	return ir_load_nc(e->f, i) ? ".global.nc" : ptx_space(e, ir_mem_space(i));
+}
+
+static const char *mem_type(const Ins *i)
+{
+	static const char *const b[] = {"b8", "b16", "b32", "b64"};
+	if (!ir_cache_op(i) || i->ty == SK_BOOL || i->ty == SK_F16)
+		return ptx_sk_mem(i->ty);
+	int size = scalar_info[i->ty].size;
+	return b[size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+}
+
 static void load(Emit *e, const Ins *i)
 {
-	if (i->aux == SP_PARAM)
+	if (ir_mem_space(i) == SP_PARAM)
 		ICE(e->c, "load from the parameter space");
 	mem_kind(e, i, i->cls);
-	const char *sp = ir_load_nc(e->f, i) ? ".global.nc" : ptx_space(e, i->aux), *a = ptx_addr(e, i->arg[0]);
+	const char *sp = mem_space(e, i), *a = ptx_addr(e, i->arg[0]);
 	const char *d = ptx_def(e, i);
 	if (i->ty == SK_BOOL) {
 		const char *t = ptx_tmp(e, KW);
@@ -824,8 +845,11 @@ static void load(Emit *e, const Ins *i)
 		ptx_line(e, "ld%s.b16 %s, %s;", sp, h, a);
 		ptx_line(e, "cvt.f32.f16 %s, %s;", d, h);
 		e->half[i->to] = h;
-	} else
-		ptx_line(e, "ld%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), d, a);
+	} else {
+		ptx_line(e, "ld%s.%s %s, %s;", sp, mem_type(i), d, a);
+		if (ir_cache_op(i) && ptx_sk_small(i->ty))
+			ptx_narrow(e, d, i->ty);
+	}
 }
 
 /* Is r a float converted to the 8- or 16-bit kind sk in this block (so
@@ -840,10 +864,10 @@ static int small_float_cvt(Emit *e, Ref r, int sk)
 
 static void store(Emit *e, const Ins *i)
 {
-	if (i->aux == SP_PARAM || i->aux == SP_CONST)
+	if (ir_mem_space(i) == SP_PARAM || ir_mem_space(i) == SP_CONST)
 		ICE(e->c, "store to space %d", i->aux);
 	mem_kind(e, i, ptx_cls(e, i->arg[1]));
-	const char *sp = ptx_space(e, i->aux), *a = ptx_addr(e, i->arg[0]);
+	const char *sp = mem_space(e, i), *a = ptx_addr(e, i->arg[0]);
 	int64_t v;
 	if (i->ty == SK_BOOL) {
 		const char *t;
@@ -864,9 +888,9 @@ static void store(Emit *e, const Ins *i)
 		 * and the extension to 32 bits dies unless something else reads it */
 		const Ins *c = e->def[i->arg[1].idx];
 		const char *h = rzi16(e, i->ty, fty(ir_cls_of_sk(c->ty)), ptx_opnd(e, c->arg[0]));
-		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, h);
+		ptx_line(e, "st%s.%s %s, %s;", sp, mem_type(i), a, h);
 	} else
-		ptx_line(e, "st%s.%s %s, %s;", sp, ptx_sk_mem(i->ty), a, ptx_opnd(e, i->arg[1]));
+		ptx_line(e, "st%s.%s %s, %s;", sp, mem_type(i), a, ptx_opnd(e, i->arg[1]));
 }
 
 static void check(Emit *e, const Ins *i)

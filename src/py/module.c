@@ -14,7 +14,9 @@
  * Exceptions (all re-exported by ptxjit.errors):
  *   TypingError(Exception)            the kernel's source is not supported;
  *                                     KernelTypeError, a subclass, is also a
- *                                     TypeError (a kernel returning a value)
+ *                                     TypeError (a kernel returning a value),
+ *                                     KernelValueError a ValueError (an
+ *                                     alignment that is no power of two)
  *   InternalCompilerError(Exception)  a bug in the compiler
  *   CudaSupportError(ImportError, RuntimeError)  no driver or no GPU
  *   CudaDriverError(RuntimeError)     the driver refused; CudaAPIError, a
@@ -227,7 +229,10 @@ PyObject *raise_pj(ModState *st, const PjError *e)
 {
 	const char *msg = e->msg[0] ? e->msg : "compilation failed";
 	if (e->kind == PJ_ERR_USER)
-		return raise_with(e->type_error ? st->KernelTypeError : st->TypingError, msg, 0, NULL);
+		return raise_with(e->py_exc == PJ_EXC_TYPE    ? st->KernelTypeError
+		                  : e->py_exc == PJ_EXC_VALUE ? st->KernelValueError
+		                                              : st->TypingError,
+		                  msg, 0, NULL);
 	return raise_with(st->InternalCompilerError, msg, 0, NULL);
 }
 
@@ -873,6 +878,14 @@ static int module_exec(PyObject *m)
 	Py_DECREF(b2);
 	if (!st->KernelTypeError)
 		return -1;
+	if (!(b2 = PyTuple_Pack(2, st->TypingError, PyExc_ValueError)))
+		return -1;
+	st->KernelValueError = new_exc(m, "KernelValueError", b2,
+	                               "A kernel's source is wrong in a way Numba reports as a ValueError (an alignment "
+	                               "that is no power of two).");
+	Py_DECREF(b2);
+	if (!st->KernelValueError)
+		return -1;
 	if (!(b2 = PyTuple_Pack(2, st->CudaAPIError, PyExc_ValueError)))
 		return -1;
 	st->CudaLaunchError = new_exc(m, "CudaLaunchError", b2,
@@ -952,6 +965,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	ModState *st = mstate(m);
 	Py_VISIT(st->TypingError);
 	Py_VISIT(st->KernelTypeError);
+	Py_VISIT(st->KernelValueError);
 	Py_VISIT(st->launch_hook);
 	Py_VISIT(st->InternalCompilerError);
 	Py_VISIT(st->CudaSupportError);
@@ -987,6 +1001,7 @@ static int module_clear(PyObject *m)
 	ModState *st = mstate(m);
 	Py_CLEAR(st->TypingError);
 	Py_CLEAR(st->KernelTypeError);
+	Py_CLEAR(st->KernelValueError);
 	Py_CLEAR(st->launch_hook);
 	Py_CLEAR(st->InternalCompilerError);
 	Py_CLEAR(st->CudaSupportError);

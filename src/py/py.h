@@ -81,6 +81,7 @@ typedef struct ModState {
 	int gpu_compiled;          /* a kernel was compiled for the GPU (use_simulator refuses) */
 	PyObject *TypingError, *InternalCompilerError;
 	PyObject *KernelTypeError;       /* TypingError and TypeError: what Numba raises as TypeError */
+	PyObject *KernelValueError;      /* TypingError and ValueError: what Numba raises as ValueError */
 	PyObject *CudaSupportError, *CudaDriverError, *CudaAPIError, *CudaLaunchError;
 	PyObject *SimulatorError, *SimIndexError, *DeadlockError, *TrapError;
 	PyObject *UninitializedReadError, *RaceError;

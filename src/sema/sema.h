@@ -143,6 +143,9 @@ Type *sema_const_array_type(Ctx *c, Const *cv);
 int64_t sema_const_array_bytes(const Const *cv);
 Type *sema_const_array_like(Scope *sc, Expr *e);
 
+/* sema_cachehint.c: cuda.ldca .. cuda.stwt, IN_LDCA .. IN_STWT */
+Type *type_cache_hint(Scope *sc, Expr *e, int in);
+
 /* sema_warp.c: the cuda intrinsics IN_SYNCTHREADS_COUNT .. IN_NANOSLEEP */
 Type *type_warp_intrin(Scope *sc, Expr *e, int in);
 Type *type_bit_count(Scope *sc, Expr *e);   /* x.bit_count() of an integer: cuda.popc(x) */

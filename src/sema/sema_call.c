@@ -264,6 +264,33 @@ static Type *number_arg(Scope *sc, Expr *a, int in, int complex_ok)
 	return t;
 }
 
+/* Does NumPy take string s as a dtype (one kernels cannot have, or one in
+ * another spelling: '<f4', 'U8', 'object', 'datetime64[ns]')?  Close to
+ * numpy.dtype(s) for the names people write; a string it does not take
+ * is what Numba calls an invalid NumPy dtype. */
+static int numpy_dtype_name(const char *s)
+{
+	static const char *const other[] = {
+		"O", "object", "str", "bytes", "void", "U", "S", "a", "V", "M", "m", "M8", "m8", "datetime64",
+		"timedelta64", "g", "G", "longdouble", "clongdouble", "float128", "complex256", "longlong", "ulonglong",
+		"intc", "uintc", "short", "ushort", "byte", "ubyte", "single", "double", "half", "csingle", "cdouble",
+		"b1", "?", "bool", "f16", "c32",
+	};
+	if (*s == '<' || *s == '>' || *s == '=' || *s == '|')
+		s++;
+	if ((int)ty_sk_from_name(s) >= 0)
+		return 1;
+	size_t n = strlen(s);
+	const char *unit = strchr(s, '[');
+	if (unit && s[n - 1] == ']')
+		n = (size_t)(unit - s);   /* datetime64[ns], M8[s] */
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (strlen(other[i]) == n && strncmp(s, other[i], n) == 0)
+			return 1;
+	/* strings and raw bytes of a length: 'U8', 'S3', 'V16' */
+	return n > 1 && !unit && strchr("USaV", s[0]) && strspn(s + 1, "0123456789") == n - 1;
+}
+
 /* The element type a dtype argument names: a scalar or a record. */
 static Type *dtype_of(Scope *sc, Expr *a)
 {
@@ -293,9 +320,9 @@ static Type *dtype_of(Scope *sc, Expr *a)
 		if (sk >= 0)
 			return ty_scalar((ScalarKind)sk);
 	}
-	if (t->kind == TY_STR && a->cval && a->cval->s)
+	if (t->kind == TY_STR && a->cval && a->cval->s && !numpy_dtype_name(a->cval->s))
 		err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
-		       "Invalid NumPy dtype specified: '%.200s' (not a dtype that arrays in kernels can have)", a->cval->s);
+		       "Invalid NumPy dtype specified: '%.200s' is not a dtype NumPy knows", a->cval->s);
 	err_at(sc->c, a->span, "give a dtype such as numpy.float32, numba.int32 or the string 'float32'",
 	       "%s is not a dtype that arrays in kernels can have", t->kind == TY_STR ? "this string" : tstr(sc, t));
 }
@@ -704,10 +731,29 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 		                                 "and make bfloat16s from them",
 		       "arrays of bfloat16 are not supported yet");
 	if (e->call.nargs == 3) {
+		/* Numba's rules and words: None is no alignment; an int must be a
+		 * power of two and a multiple of a pointer's size (ValueError);
+		 * anything else must have been a constant int */
+		Expr *a = e->call.args[2];
+		const char *hint = "give a constant power of two that is a multiple of 8, such as 16, or None";
 		int64_t al;
-		if (!const_int_value(e->call.args[2], &al) || al <= 0 || (al & (al - 1)))
-			err_at(c, e->call.args[2]->span, "give a constant power of two, such as 16",
-			       "the alignment of a %s array must be a constant power of two", shared ? "shared" : "local");
+		if (!a->cval && !sc->final)
+			return set(e, NULL, NULL);
+		if (a->cval && a->cval->kind == PJ_V_NONE)
+			e->call.nargs = 2;
+		else if (!ty_is_int(a->ty) || !const_int_value(a, &al))
+			err_at(c, a->span, hint, "RequireLiteralValue: alignment must be a constant integer, not %s",
+			       a->cval && a->cval->kind == PJ_V_STR ? "a string" : a->ty ? tstr(sc, a->ty) : "a value known at run time");
+		else if (al <= 0)
+			err_value_at(c, a->span, hint, "Alignment must be positive, not %lld", (long long)al);
+		else if (al & (al - 1))
+			err_value_at(c, a->span, hint, "Alignment must be a power of 2, not %lld", (long long)al);
+		else if (al % 8)
+			err_value_at(c, a->span, hint, "Alignment must be a multiple of 8 (a pointer's size), not %lld",
+			             (long long)al);
+		else if (al > 4096)
+			err_at(c, a->span, "give an alignment of at most 4096 bytes",
+			       "an alignment of %lld bytes is more than ptxjit supports", (long long)al);
 	}
 	const char *what = shared ? "shared" : "local";
 	const char *shape_hint = "use a literal, a global constant, or a local variable assigned once with a constant; "
@@ -990,6 +1036,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	default:
 		if (in >= IN_SYNCTHREADS_COUNT && in <= IN_NANOSLEEP)
 			return type_warp_intrin(sc, e, in);
+		if (in >= IN_LDCA && in <= IN_STWT)
+			return type_cache_hint(sc, e, in);
 		if (in >= IN_FP16_HADD && in <= IN_FP16_HMIN_NAN)
 			return type_fp16_intrin(sc, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)

@@ -121,9 +121,10 @@ static void assign_subscript(Scope *sc, Expr *target, Type *vt, Expr *value)
 	}
 	/* a view: a[i, j] = (r, g, b), a[i, :] = x, a[i] = b[j] */
 	const char *what = arena_printf(c->arena, "the elements of %s", tstr(sc, t));
-	if (t->ndim != 1)
-		err_at(c, target->span, "assign to a 1d part of the array, one row at a time",
-		       "assigning to a %dd part of an array is not supported yet", t->ndim);
+	if (t->ndim != 1 && vt->kind != TY_SCALAR)
+		err_at(c, target->span, "assign a number to every element (a[:] = 0), or to a 1d part of the array, one row "
+		                        "at a time",
+		       "assigning %s to a %dd part of an array is not supported yet", tstr(sc, vt), t->ndim);
 	if (vt->kind == TY_TUPLE) {
 		for (int i = 0; i < vt->n; i++) {
 			Type *e = vt->elts[i];

@@ -177,16 +177,20 @@ static void need_int(Scope *sc, Expr *a, int in, const char *what, const char *h
 		       tstr(sc, a->ty));
 }
 
+/* (the messages begin with Numba's words) */
 static void need_mask(Scope *sc, Expr *a, int in)
 {
-	need_int(sc, a, in, "mask", "pass the lanes taking part as a 32-bit mask, such as 0xffffffff for the whole warp");
+	if (!ty_is_int(a->ty))
+		err_at(sc->c, a->span, "pass the lanes taking part as a 32-bit mask, such as 0xffffffff for the whole warp",
+		       "Mask type must be an integer: the mask of %s() is %s", intrin_name[in], tstr(sc, a->ty));
 }
 
 static void need_pred(Scope *sc, Expr *a, int in)
 {
 	if (!ty_is_int(a->ty) && !is_sk(a->ty, SK_BOOL))
 		err_at(sc->c, a->span, "pass a comparison such as x > 0, or an integer (nonzero is true)",
-		       "the predicate of %s() must be a bool or an integer, not %s", intrin_name[in], tstr(sc, a->ty));
+		       "Predicate must be an integer or boolean: the predicate of %s() is %s", intrin_name[in],
+		       tstr(sc, a->ty));
 }
 
 /* How to turn a value of type t into one of the types a warp function takes. */

@@ -510,8 +510,9 @@ static void ins_load(Prep *s, Ins *i, int32_t d, int32_t a, int32_t loc)
 	default: bad(s, "load of an unsupported kind", i->op);
 	}
 	a = fault(s, HOOK_READ, a, loc);
-	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
-		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_READ, loc);
+	int sp = ir_mem_space(i);   /* a cache operator changes nothing here */
+	if (s->p->has_shared && (sp == SP_SHARED || sp == SP_GENERIC))
+		emit(s, S_SHOOK, -1, a, sk_size(i->ty), sp == SP_SHARED, HOOK_READ, loc);
 	guard_slot(s, emit(s, op, d, a, s->zero, s->zero, 0, loc));
 }
 
@@ -527,8 +528,9 @@ static void ins_store(Prep *s, Ins *i, int32_t a, int32_t b, int32_t loc)
 	default: bad(s, "store of an unsupported kind", i->op);
 	}
 	a = fault(s, HOOK_WRITE, a, loc);
-	if (s->p->has_shared && (i->aux == SP_SHARED || i->aux == SP_GENERIC))
-		emit(s, S_SHOOK, -1, a, sk_size(i->ty), i->aux == SP_SHARED, HOOK_WRITE, loc);
+	int sp = ir_mem_space(i);
+	if (s->p->has_shared && (sp == SP_SHARED || sp == SP_GENERIC))
+		emit(s, S_SHOOK, -1, a, sk_size(i->ty), sp == SP_SHARED, HOOK_WRITE, loc);
 	guard_slot(s, emit(s, op, -1, a, b, s->zero, 0, loc));
 }
 

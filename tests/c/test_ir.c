@@ -437,6 +437,8 @@ TEST(verify_rejects_broken_ir)
 	expect_reject("kernel k\n@b0\n  %0 =w param 0 i32\n  %1 =l add i64 %0, 1\n  ret\n",
 	              "operand 0 has class w, expected l");
 	expect_reject("kernel k\n@b0\n  %0 =l param 0 i64\n  %1 =l cmp.lt i64 %0, 1\n  ret\n", "defines class b");
+	expect_reject("kernel k\n@b0\n  %0 =l param 0 u64\n  %1 =s load.shared.cs f32 %0\n  ret\n",
+	              "has a cache operator outside the global space");
 	expect_reject("kernel k\n@b0\n  %0 =w param 0 i32\n  %1 =s load.global f32 %0\n  ret\n",
 	              "operand 0 has class w, expected l");
 	expect_reject("kernel k\n@b0\n  %0 =l param 0 i64\n  jnz %0 @b1 @b1\n@b1\n  ret\n",
@@ -702,6 +704,42 @@ TEST(text_fma_modes)
 	new_ctx();
 	CHECK(parse("kernel k\n@b0\n  %0 =s param 0 f32\n  %1 =s fma.sat.rm f32 %0, %0, %0\n  ret\n") == NULL);
 	CHECK_STR_CONTAINS(ctx.diag.msg, "fma takes the modes .rm and .sat, in that order");
+}
+
+/* loads and stores with a cache operator print and parse back; the
+ * verifier takes the operators of each kind of access, in global space */
+TEST(text_cache_operators)
+{
+	new_ctx();
+	Fn *f = parse("kernel k\n@b0\n  %0 =l param 0 u64\n  %1 =s load.global.cs f32 %0\n"
+	              "  %2 =w load.global.lu i8 %0\n  store.global.wt f32 %0, %1\n  store.global.cg i8 %0, %2\n"
+	              "  %3 =s load.global f32 %0\n  ret\n");
+	CHECK(f && run(f, NULL, "parse") == NULL && round_trips(f));
+	if (f) {
+		char *t = text_of(f);
+		CHECK_STR_CONTAINS(t, "load.global.cs f32 %0");
+		CHECK_STR_CONTAINS(t, "load.global.lu i8 %0");
+		CHECK_STR_CONTAINS(t, "store.global.wt f32 %0, %1");
+		CHECK_STR_CONTAINS(t, "store.global.cg i8 %0, %2");
+		CHECK_STR_CONTAINS(t, "%3 =s load.global f32 %0");
+	}
+	new_ctx();
+	CHECK(parse("kernel k\n@b0\n  %0 =l param 0 u64\n  %1 =s load.global.wt f32 %0\n  ret\n") == NULL);
+	CHECK_STR_CONTAINS(ctx.diag.msg, "a load's cache operator is ca, cg, cs, lu or cv");
+	new_ctx();
+	CHECK(parse("kernel k\n@b0\n  %0 =l param 0 u64\n  store.global.lu f32 %0, 1.0\n  ret\n") == NULL);
+	CHECK_STR_CONTAINS(ctx.diag.msg, "a store's cache operator is cg, cs, wb or wt");
+	new_ctx();
+	CHECK(parse("kernel k\n@b0\n  %0 =l param 0 u64\n  %1 =s load.global.frob f32 %0\n  ret\n") == NULL);
+	/* a store's operator on a load, as a pass could write it */
+	new_ctx();
+	f = parse("kernel k\n@b0\n  %0 =l param 0 u64\n  %1 =s load.global.cs f32 %0\n  ret\n");
+	CHECK(f != NULL);
+	if (f) {
+		f->blk[0]->ins[1].aux = SP_GLOBAL | CO_WB << 8;
+		const char *e = run(f, NULL, "test");
+		CHECK(e && strstr(e, "has a cache operator its kind of access cannot have"));
+	}
 }
 
 /* ir_fmaf_mode against the C library's fmaf under fesetround, on random
@@ -1094,6 +1132,7 @@ int main(void)
 	RUN(fold_min_max_cmp);
 	RUN(fold_floats);
 	RUN(text_fma_modes);
+	RUN(text_cache_operators);
 	RUN(fma_modes_match_the_rounding_mode);
 	RUN(fold_float_identities_respect_signed_zero);
 	RUN(fold_int_identities);

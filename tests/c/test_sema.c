@@ -680,8 +680,8 @@ TEST(errors_types)
 	CHECK_STR_CONTAINS(e, "slice bounds must be an integer or None, not float64");
 	e = err_of("def k(a, n):\n    x = a[::n]\n", "k", "float32[::1], int64");
 	CHECK_STR_CONTAINS(e, "the step of a slice must be a constant");
-	e = err_of("def k(a):\n    a[0] = 1.0\n", "k", "float32[:, :, :]");
-	CHECK_STR_CONTAINS(e, "assigning to a 2d part of an array is not supported yet");
+	e = err_of("def k(a):\n    a[0] = (1.0, 2.0)\n", "k", "float32[:, :, :]");
+	CHECK_STR_CONTAINS(e, "to a 2d part of an array is not supported yet");
 	e = err_of("def k(a):\n    cuda.atomic.add(a, 0, 1.0)\n", "k", "float32[:, :]");
 	CHECK_STR_CONTAINS(e, "cuda.atomic.add() needs one element: 1 of the 2 dimensions");
 	e = err_of("def k(a):\n    a[0] += 1.0\n", "k", "float32[:, :]");
@@ -697,7 +697,9 @@ TEST(errors_types)
 	e = err_of("def k(a, n):\n    s = cuda.shared.array(n, np.float32)\n", "k", "float32[:], int64");
 	CHECK_STR_CONTAINS(e, "k.py:11:31: error: the shape of a shared array must be a constant");
 	e = err_of("def k(a):\n    s = cuda.local.array(4, 'float31')\n", "k", "float32[:]");
-	CHECK_STR_CONTAINS(e, "Invalid NumPy dtype specified: 'float31' (not a dtype that arrays in kernels can have)");
+	CHECK_STR_CONTAINS(e, "Invalid NumPy dtype specified: 'float31' is not a dtype NumPy knows");
+	e = err_of("def k(a):\n    s = cuda.local.array(4, 'U8')\n", "k", "float32[:]");
+	CHECK_STR_CONTAINS(e, "this string is not a dtype that arrays in kernels can have");
 	e = err_of("def k(a):\n    t = (1, 2)\n    t[0] = 3\n", "k", "float32[:]");
 	CHECK_STR_CONTAINS(e, "tuples cannot be changed");
 	e = err_of("def k(a):\n    cuda.atomic.add(a, 0, 1)\n", "k", "int8[:]");

@@ -71,6 +71,7 @@ from .stubs import (  # noqa: F401
     shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync,
     all_sync, any_sync, eq_sync, ballot_sync, match_any_sync, match_all_sync,
     activemask, lanemask_lt, popc, brev, clz, ffs, fma, cbrt, selp, nanosleep,
+    ldca, ldcg, ldcs, ldlu, ldcv, stcg, stcs, stwb, stwt,
     shared, local, const, atomic, fp16, cg,
 )
 from .misc.special import literal_unroll  # noqa: F401,E402

@@ -120,8 +120,19 @@ class _Overloads(dict):
 
 
 def _canon_type(s):
-    """'f4[:,::1]' -> 'float32[:, ::1]' (unknown spellings are kept)."""
+    """'f4[:,::1]' -> 'float32[:, ::1]', and Numba's str() of an array type,
+    'array(int8, 2d, C)', -> 'int8[:, ::1]' (unknown spellings are kept)."""
     s = s.strip()
+    if s.startswith("array(") and s.endswith(")"):
+        parts = [p.strip() for p in _split_top(s[6:-1])]
+        if len(parts) == 3 and parts[1][:-1].isdigit() and parts[1][:-1] != "0" and parts[2] in ("C", "F", "A"):
+            n = int(parts[1][:-1])
+            dims = [":"] * n
+            if parts[2] == "C":
+                dims[-1] = "::1"
+            elif parts[2] == "F":
+                dims[0] = "::1"
+            return "%s[%s]" % (_CANON.get(parts[0], parts[0]), ", ".join(dims))
     name, dims = _base_dims(s)
     name = _CANON.get(name, name)
     if dims is None:

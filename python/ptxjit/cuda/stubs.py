@@ -72,6 +72,7 @@ FUNCTIONS = [
     "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
     "activemask", "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
     "nanosleep", "const_array_like",
+    "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt",
 ]
 
 _g = globals()

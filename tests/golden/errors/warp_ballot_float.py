@@ -1,6 +1,6 @@
 # The predicate of a vote is a bool or an integer, not a float.
 # sig: void(float32[::1], int32[::1])
-# error: the predicate of cuda.ballot_sync() must be a bool or an integer, not float32
+# error: Predicate must be an integer or boolean: the predicate of cuda.ballot_sync() is float32
 # line: 11
 from ptxjit import cuda
 

@@ -1,6 +1,6 @@
 # A member mask is an integer.
 # sig: void(float64[::1])
-# error: the mask of cuda.shfl_sync() must be an integer, not float64
+# error: Mask type must be an integer: the mask of cuda.shfl_sync() is float64
 # line: 11
 from ptxjit import cuda
 
