@@ -510,7 +510,7 @@ static Type *type_name(Scope *sc, Expr *e)
 		e->name.early = 1;
 		return e->ty;
 	}
-	Var *v = sc->in_default ? NULL : scope_find_var(sc, id);
+	Var *v = sc->in_default ? NULL : e->name.var ? e->name.var : scope_find_var(sc, id);
 	if (v) {
 		e->name.var = v;
 		if (!v->ty || (sc->final && !sc->seen[v->index] && sc->loop_depth == 0)) {
