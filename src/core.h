@@ -416,6 +416,10 @@ struct Type {
 	 * TY_TUPLE: a vector type's name ("float32x3", elements .x .y .z .w),
 	 * NULL for a tuple */
 	const char *name;
+	/* TY_TUPLE of a collections.namedtuple: its class's name and one name
+	 * per element (Numba's NamedTuple / NamedUniTuple); NULL otherwise */
+	const char *cls;
+	const char **names;
 	int intrin;
 	/* TY_FUNC */
 	const PjFunc *func;
@@ -446,6 +450,8 @@ Type *ty_none(void);
 Type *ty_str(void);
 Type *ty_array(Ctx *c, ScalarKind elem, int ndim, char layout, int space, int readonly);
 Type *ty_tuple(Ctx *c, int n, Type **elts);
+Type *ty_named_tuple(Ctx *c, const Type *of, const char *cls, const char **names);   /* of's elements */
+int ty_field_index(const Type *t, const char *name);   /* a namedtuple's field, or -1 */
 Type *ty_unituple(Ctx *c, Type *elt, int n);
 Type *ty_module(Ctx *c, const char *name);
 Type *ty_intrin(Ctx *c, int intrin);

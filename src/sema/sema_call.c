@@ -121,6 +121,11 @@ Type *type_attr(Scope *sc, Expr *e)
 		return set(e, NULL, NULL);
 	if (ot->kind == TY_TUPLE && ot->name)
 		return type_vector_attr(sc, e, ot);
+	if (ot->kind == TY_TUPLE && ot->names) {
+		int k = ty_field_index(ot, name);
+		if (k >= 0)
+			return set(e, ot->elts[k], NULL);
+	}
 	switch (ot->kind) {
 	case TY_MODULE:
 		return module_attr(sc, e, ot);

@@ -99,6 +99,34 @@ Type *ty_tuple(Ctx *c, int n, Type **elts)
 	return t;
 }
 
+Type *ty_named_tuple(Ctx *c, const Type *of, const char *cls, const char **names)
+{
+	Type *t = ty_tuple(c, of->n, of->elts);
+	t->cls = cls;
+	t->names = names;
+	return t;
+}
+
+int ty_field_index(const Type *t, const char *name)
+{
+	for (int i = 0; t->kind == TY_TUPLE && t->names && i < t->n; i++)
+		if (strcmp(t->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int same_fields(const Type *a, const Type *b)
+{
+	if (!a->names || !b->names)
+		return a->names == b->names;
+	if (strcmp(a->cls, b->cls) != 0)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(a->names[i], b->names[i]) != 0)
+			return 0;
+	return 1;
+}
+
 Type *ty_unituple(Ctx *c, Type *elt, int n)
 {
 	Type *t = new_type(c, TY_TUPLE);
@@ -196,7 +224,7 @@ int ty_equal(const Type *a, const Type *b)
 		return ty_equal(a->elem, b->elem) && a->ndim == b->ndim && a->layout == b->layout &&
 		       a->space == b->space && a->readonly == b->readonly;
 	case TY_TUPLE:
-		if (a->n != b->n || !streq(a->name, b->name))
+		if (a->n != b->n || !streq(a->name, b->name) || !same_fields(a, b))
 			return 0;
 		for (int i = 0; i < a->n; i++)
 			if (!ty_equal(a->elts[i], b->elts[i]))
@@ -361,7 +389,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 		for (int i = 0; i < a->n; i++)
 			if (!(elts[i] = ty_unify(c, a->elts[i], b->elts[i])))
 				return NULL;
-		return ty_tuple(c, a->n, elts);
+		Type *t = ty_tuple(c, a->n, elts);
+		return same_fields(a, b) && a->names ? ty_named_tuple(c, t, a->cls, a->names) : t;
 	}
 	case TY_ARRAY:
 		if (!ty_equal(a->elem, b->elem) || a->ndim != b->ndim || a->space != b->space)
@@ -399,6 +428,14 @@ const char *ty_str_of(Ctx *c, const Type *t)
 	case TY_TUPLE: {
 		if (t->name)
 			return t->name;
+		if (t->names && is_unituple(t))
+			return arena_printf(A, "NamedUniTuple(%s x %d, %s)", ty_str_of(c, t->elts[0]), t->n, t->cls);
+		if (t->names) {
+			const char *s = "NamedTuple(";
+			for (int i = 0; i < t->n; i++)
+				s = arena_printf(A, "%s%s, ", s, ty_str_of(c, t->elts[i]));
+			return arena_printf(A, "%s%s)", s, t->cls);
+		}
 		if (is_unituple(t))
 			return arena_printf(A, "UniTuple(%s x %d)", ty_str_of(c, t->elts[0]), t->n);
 		const char *s = "Tuple(";
