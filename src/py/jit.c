@@ -745,7 +745,9 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 			int e = enum_kind(obj);
 			if (e < 0)
 				return -1;
-			if (e == 1 && name) {            /* an Enum class: a namespace of its members */
+			if ((e == 1 || PyModule_Check(obj)) && name && !strpbrk(name, ".[")) {
+				/* an Enum class: a namespace of its members; a module kernels
+				 * do not know (mymod.f): a namespace of its attributes */
 				out->kind = PJ_V_NAMESPACE;
 				out->s = copy_str(arena, name, (Py_ssize_t)strlen(name));
 			} else if (e == 2)

@@ -456,6 +456,10 @@ const char *unusable_message(Ctx *c, const char *name, const Const *v, const cha
 		*hint = "pass the array to the kernel as an argument";
 		return arena_printf(c->arena, "name '%s' refers to a global NumPy array, which kernels cannot use yet", name);
 	default:
+		if (v->s && v->s[0] == '!') {   /* the resolver's own reason, as Numba words it */
+			*hint = "call a @cuda.jit(device=True) function, or a @jit function without explicit signatures";
+			return arena_printf(c->arena, "Untyped global name '%s': %s", name, v->s + 1);
+		}
 		return arena_printf(c->arena,
 		                    "name '%s' refers to a %s object, which kernels cannot use; kernels "
 		                    "can use ints, floats, bools, tuples of them, NumPy dtypes, the modules "
