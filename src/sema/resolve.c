@@ -272,7 +272,7 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 	case PJ_V_NONE:
 		return mk(c, PJ_V_NONE, ty_none());
 	case PJ_V_INT:
-		v = mk(c, PJ_V_INT, ty_scalar(SK_I64));
+		v = mk(c, PJ_V_INT, pv->s ? ty_enum_member(c, arena_strdup(c->arena, pv->s)) : ty_scalar(SK_I64));
 		v->i = pv->i;
 		return v;
 	case PJ_V_FLOAT:

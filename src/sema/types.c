@@ -99,6 +99,14 @@ Type *ty_tuple(Ctx *c, int n, Type **elts)
 	return t;
 }
 
+Type *ty_enum_member(Ctx *c, const char *cls)
+{
+	Type *t = new_type(c, TY_SCALAR);
+	t->sk = SK_I64;
+	t->cls = cls;
+	return t;
+}
+
 Type *ty_named_tuple(Ctx *c, const Type *of, const char *cls, const char **names)
 {
 	Type *t = ty_tuple(c, of->n, of->elts);
@@ -217,7 +225,7 @@ int ty_equal(const Type *a, const Type *b)
 		return 0;
 	switch (a->kind) {
 	case TY_SCALAR:
-		return a->sk == b->sk;
+		return a->sk == b->sk && streq(a->cls, b->cls);
 	case TY_DTYPE:
 		return a->sk == b->sk && (!a->elem || !b->elem ? a->elem == b->elem : ty_equal(a->elem, b->elem));
 	case TY_ARRAY:
@@ -275,7 +283,7 @@ int ty_is_complex(const Type *t)
 
 int ty_is_number(const Type *t)
 {
-	return t && t->kind == TY_SCALAR;
+	return t && t->kind == TY_SCALAR && !t->cls;
 }
 
 /* An integer (or bool) that float32 holds exactly: Numba converts it to
@@ -381,6 +389,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 		return NULL;
 	switch (a->kind) {
 	case TY_SCALAR:
+		if (a->cls || b->cls)
+			return NULL;   /* an Enum member unifies with members of its class alone */
 		return ty_scalar(promote_types(a->sk, b->sk));
 	case TY_TUPLE: {
 		if (a->n != b->n || a->name || b->name)
@@ -421,6 +431,8 @@ const char *ty_str_of(Ctx *c, const Type *t)
 		return "undefined";
 	switch (t->kind) {
 	case TY_SCALAR:
+		if (t->cls)
+			return arena_printf(A, "EnumMember(%s, int64)", t->cls);
 		return scalar_info[t->sk].name;
 	case TY_ARRAY:
 		return arena_printf(A, "%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "",
