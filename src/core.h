@@ -422,6 +422,11 @@ struct Type {
 	 * TY_TUPLE: a vector type's name ("float32x3", elements .x .y .z .w),
 	 * NULL for a tuple */
 	const char *name;
+	/* TY_SCALAR of an Enum member (ty_enum_member): the Enum's class name;
+	 * TY_TUPLE of a collections.namedtuple: its class's name and one name
+	 * per element (Numba's NamedTuple / NamedUniTuple); NULL otherwise */
+	const char *cls;
+	const char **names;
 	int intrin;
 	/* TY_FUNC */
 	const PjFunc *func;
@@ -452,6 +457,11 @@ Type *ty_none(void);
 Type *ty_str(void);
 Type *ty_array(Ctx *c, ScalarKind elem, int ndim, char layout, int space, int readonly);
 Type *ty_tuple(Ctx *c, int n, Type **elts);
+/* A member of an Enum that is not an IntEnum, of class cls: an int64
+ * scalar whose cls is set (Numba's EnumMember(cls, int64)); no number */
+Type *ty_enum_member(Ctx *c, const char *cls);
+Type *ty_named_tuple(Ctx *c, const Type *of, const char *cls, const char **names);   /* of's elements */
+int ty_field_index(const Type *t, const char *name);   /* a namedtuple's field, or -1 */
 Type *ty_unituple(Ctx *c, Type *elt, int n);
 Type *ty_module(Ctx *c, const char *name);
 Type *ty_intrin(Ctx *c, int intrin);

@@ -1108,6 +1108,11 @@ def _threads_env():
         return _cpu_vec(lambda x: x + 1, ["float64(float64)"], "parallel")(np.zeros(100000))
 
 
+def _long_namedtuple(n):
+    import collections
+    return collections.namedtuple("Long", ["f%d" % i for i in range(n)])(*range(n))
+
+
 def _nested_tuple(depth):
     t = (1,)
     for _ in range(depth):
@@ -1146,6 +1151,8 @@ TRIGGERS += [
      ["k_tuple", "at most 128 numbers"]),
     ("arg_tuple_too_deep", lambda: k_tuple[1, 1](_f32(), _nested_tuple(40)), "ValueError",
      ["k_tuple", "argument 2 ('t')", "nested too deeply"]),
+    ("arg_namedtuple_too_long", lambda: k_tuple[1, 1](_f32(), _long_namedtuple(300)), "ValueError",
+     ["k_tuple", "argument 2 ('t')", "namedtuple too large"]),
     ("record_array_of_arrays", lambda: k_tuple[1, 1](np.zeros(2, _ARRAY_OF_ARRAYS), (1,)), "TypeError",
      ["k_tuple", "argument 1 ('a')", "'x'", "array of arrays"], [_RECORD_ARG]),
     ("record_no_fields", lambda: k_tuple[1, 1](np.zeros(2, np.dtype([])), (1,)), "TypeError",

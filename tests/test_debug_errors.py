@@ -1,7 +1,8 @@
 """debug=True kernels raise what Numba's debug mode raises: ZeroDivisionError
 for /, //, % and divmod by zero (Numba's messages), and IndexError for an
 out-of-bounds index (after negative wrap-around, per axis), after the launch,
-naming the thread; the simulator and the GPU (PTXJIT_TEST_GPU=1) alike.
+naming the thread, and for a tuple indexed out of range by a run-time index
+("tuple index out of range"); the simulator and the GPU (PTXJIT_TEST_GPU=1) alike.
 Without debug=True nothing is tested (NumPy's values, as Numba's kernels)."""
 
 import numpy as np
@@ -138,3 +139,20 @@ def test_index_out_of_bounds_names_the_axis(rng):
     r[3] = -7
     with pytest.raises(IndexError, match="index -7 is out of bounds for axis 0 with size 6 in array 'x'"):
         gather2[1, 32](x.copy(), r, c, out)
+
+
+@cuda.jit(debug=True)
+def tuple_index_k(a, t, k, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = t[k - i] + a.shape[k - i - 1]
+
+
+def test_a_tuple_index_out_of_range_raises(rng):
+    t = tuple(int(v) for v in rng.integers(-100, 100, 3))
+    a = np.zeros((2, 3, 4))
+    out = np.zeros(3, np.int64)
+    tuple_index_k[1, 3](a, t, 2, out)      # indices 2, 1, 0 and 1, 0, -1: in range
+    np.testing.assert_array_equal(out, [t[2] + 3, t[1] + 2, t[0] + 4])
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        tuple_index_k[1, 3](a, t, 4, out)   # t[4] is out of range; t[-3] would wrap

@@ -2,9 +2,11 @@
 are ints (compare, compute, convert, pass as arguments), named by
 attribute (RequestError.not_found) or by a constant string
 (RequestError["not_found"]), from globals and closures, in kernels and
-device functions.  Members of an Enum that is not an IntEnum are refused
-with a message saying to make it an IntEnum; a missing member is an error
-at its line."""
+device functions.  Members of an Enum that is not an IntEnum (of int
+values) are Numba's EnumMember: compared with == != is and `is not` to
+members of their class, .value, returned from device functions; arithmetic
+on them and storing them are refused, as is an Enum of other values; a
+missing member is an error at its line."""
 
 from enum import Enum, IntEnum
 
@@ -31,6 +33,40 @@ class Level(IntEnum):
 class Color(Enum):
     red = 1
     green = 2
+    blue = 3
+    crimson = 1     # an alias of red
+
+
+class Planet(Enum):
+    earth = (5.976e+24, 6.37814e6)
+    mars = (6.421e+23, 3.3972e6)
+
+
+@cuda.jit(device=True)
+def pick(pred):
+    return Color.red if pred else Color["green"]
+
+
+@cuda.jit
+def color_k(preds, out):
+    i = cuda.grid(1)
+    if i < preds.shape[0]:
+        c = pick(preds[i] > 0)
+        out[i, 0] = c == Color.red
+        out[i, 1] = c != Color.green
+        out[i, 2] = c is Color.crimson
+        out[i, 3] = c is not Color.blue
+        out[i, 4] = c.value * 10 + Color.blue.value
+
+
+def test_enum_members(rng):
+    preds = rng.integers(-5, 5, 60)
+    out = np.zeros((60, 5), np.int64)
+    color_k[2, 32](preds, out)
+    for i, p in enumerate(preds):
+        c = Color.red if p > 0 else Color["green"]
+        assert list(out[i]) == [c == Color.red, c != Color.green, c is Color.crimson, c is not Color.blue,
+                                c.value * 10 + Color.blue.value]
 
 
 KERNELS = []
@@ -89,13 +125,16 @@ def test_member_as_argument_and_closure(rng):
 
 
 @pytest.mark.parametrize("body, msg", [
-    ("out[0] = Color.red == Color.green", "make it an IntEnum"),
+    ("out[0] = Color.red", "cannot store a EnumMember\\(Color, int64\\) value"),
+    ("out[0] = Color.red + 1", "unsupported operand types for \\+: EnumMember\\(Color, int64\\) and int64"),
+    ("out[0] = Color.red == 1", "compare a member of an Enum with == or != to members of its class"),
+    ("out[0] = Planet.earth == Planet.mars", "a member of an Enum whose value is not an int"),
     ("out[0] = Status.missing", "Status has no attribute 'missing'"),
     ("out[0] = Status['missing']", "Status has no member 'missing'"),
     ("n = 1\n    out[0] = Status[n]", "needs a constant string"),
 ])
 def test_refused(body, msg):
-    ns = {"Color": Color, "Status": Status}
+    ns = {"Color": Color, "Status": Status, "Planet": Planet}
     exec("def k(out):\n    %s\n" % body, ns)
     with pytest.raises(TypingError, match=msg):
         cuda.jit(ns["k"])[1, 1](np.zeros(1))

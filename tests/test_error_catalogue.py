@@ -228,6 +228,8 @@ TRIGGERS = [
      A, {"globals": {"ffi": _ffi}}),
     ("pointer_in_tuple@1", "def k(t):\n    x = t[1]\n", "void(Tuple(int32*, int64))"),
     ("cpu_pointer_param@1", "def k(p):\n    p[0] = 1\n", "void(int32*)", {"cpu": True}),
+    ("sig_namedtuple_name@1", "def k(a, t):\n    a[0] = 1\n", "void(float32[::1], NamedTuple((x), int64))"),
+    ("sig_namedtuple_types@1", "def k(a, t):\n    a[0] = 1\n", "void(float32[::1], NamedTuple(P, (x, y), int64))"),
     # names, types, operators
     ("undefined_name", "def k(a):\n    a[0] = undefined_name  #!\n", A),
     ("tuple_plus_array", "def k(a):\n    x = (1, 2)\n    a[0] = x + a  #!\n", A),
@@ -331,7 +333,7 @@ TRIGGERS = [
     ("empty_tuple_index", "def k(a):\n    t = ()\n    a[0] = t[0]  #!\n", A),
     ("default_not_const@1", "def k(a, b=a):\n    a[0] = 1\n", A),
     ("kernel_too_many_args@1", "def k(a, b=1):\n    a[0] = 1\n", "void(float32[::1], int64, int64)"),
-    ("assign_param_array", "def k(a):\n    a = 1.0  #!\n", A),
+    ("assign_param_array", "def k(a):\n    if a[0] > 0:\n        a = 1.0  #!\n    a[0] = 1\n", A),
     ("ufunc_no_args", "def k(a):\n    a[0] = max(a)  #!\n", A),
     ("shared_not_pow2_align", "def k(a):\n    s = cuda.shared.array(4, dtype=np.float32, alignment=3)  #!\n", A),
     ("local_array_of_records_shape", "def k(a):\n    s = cuda.local.array((2, 2.0), dtype=np.float32)  #!\n", A),

@@ -184,8 +184,9 @@ def test_refusals():
     def conflict_in_a_copy(a):
         for x in literal_unroll((1, a)):
             y = x
-            y = 2.5
-            a[0] = y
+            if a[0] > 0:
+                y = 2.5      # meets the array of copy 1 below
+            a[1] = y
 
     # the message names the variable as written, not its copy's own name
     with pytest.raises(TypingError, match="to variable 'y', which holds array"):

@@ -354,6 +354,31 @@ def _is_numba_cpu_dispatcher(obj):
         getattr(getattr(obj, "py_func", None), "__code__", None) is not None and hasattr(obj, "targetoptions")
 
 
+def _from_numba_overload(obj):
+    """Files obj's overloads made with Numba's own numba.extending.overload
+    for the cuda (or generic) target, read from Numba's typing registry when
+    Numba is imported, as overloads of ptxjit's: the user's typing function
+    then gives an implementation that ptxjit compiles.  Numba's own
+    library's overloads are not taken.  True if any was filed."""
+    tm = sys.modules.get("numba.core.typing.templates")
+    registry = getattr(tm, "builtin_registry", None)
+    found = False
+    for fn, ty in list(getattr(registry, "globals", ())):
+        if fn is not obj:
+            continue
+        for tpl in getattr(ty, "templates", ()):
+            typing = getattr(tpl, "_overload_func", None)
+            target = (getattr(tpl, "metadata", None) or {}).get("target", "generic")
+            mod = getattr(typing, "__module__", "") or ""
+            if typing is None or target not in ("cuda", "generic") or (
+                    mod.startswith("numba.") and ".tests." not in mod):
+                continue
+            inline = getattr(getattr(tpl, "_inline", None), "value", "never")
+            overload(obj, inline=inline if inline in ("always", "never") else "never", target=target)(typing)
+            found = True
+    return found
+
+
 def entry_of(obj):
     """The resolver table's entry (see cuda/dispatcher.py's _ResolveTable)
     for an overloaded or jitable function, numba's @njit dispatchers among
@@ -370,6 +395,12 @@ def entry_of(obj):
     modelled = _modelled_type(obj)
     if modelled is not None:
         return (obj, "unknown", modelled, None)
+    if _from_numba_overload(obj):
+        return entry_of(obj)
+    if _is_numba_cpu_dispatcher(obj) and not getattr(obj, "_can_compile", True):
+        # "!": the message itself (src/sema/resolve.c's unusable_message)
+        return (obj, "unknown", "!using cpu function on device but its compilation is disabled (its "
+                "signatures were given explicitly)", None)
     if _is_numba_cpu_dispatcher(obj):
         from .cuda.dispatcher import CUDADispatcher
         opts = {k: v for k, v in obj.targetoptions.items() if k in ("fastmath",)}

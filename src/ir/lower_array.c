@@ -458,6 +458,8 @@ static Value tuple_subscript(Lower *L, Expr *e)
 	if (ty->kind != TY_SCALAR)
 		lower_unsupported(L, ie->span, "indexing a tuple of non-scalars with a variable");
 	Ref i = wrap_index(L, iv, con64(L, n));
+	if (L->debug)   /* Python's IndexError, as Numba raises it under debug=True */
+		lower_guard(L, lower_cmp(L, CC_LT, SK_U64, i, con64(L, n)), "IndexError: tuple index out of range");
 	Cls kc = lower_cls(ty->sk);
 	Value r = lower_convert(L, t.elts[n - 1], ty, e->span);
 	for (int j = n - 2; j >= 0; j--) {

@@ -600,6 +600,10 @@ Ref lower_compare(Lower *L, AstOp op, Value a, Value b, Span sp)
 	if (a.ty->kind != TY_SCALAR || b.ty->kind != TY_SCALAR)
 		err_at(L->c, sp, "compare numbers", "cannot compare %s with %s", ty_str_of(L->c, a.ty),
 		       ty_str_of(L->c, b.ty));
+	if (a.ty->cls)   /* Enum members compare by their int values */
+		a.ty = ty_scalar(a.ty->sk);
+	if (b.ty->cls)
+		b.ty = ty_scalar(b.ty->sk);
 	Type *t = NULL;
 	sema_binop_type(L->c, op, a.ty, b.ty, &t);
 	if (!t || t->kind != TY_SCALAR)

@@ -500,6 +500,13 @@ Value lower_attr(Lower *L, Expr *e)
 			ICE(L->c, "vector attribute %s", name);
 		return v.elts[k];
 	}
+	if (ot->kind == TY_SCALAR && ot->cls) {   /* an Enum member's .value: the same int */
+		Value v = lower_expr(L, o);
+		v.ty = e->ty;
+		return v;
+	}
+	if (ot->kind == TY_TUPLE && ot->names && ty_field_index(ot, name) >= 0)   /* a namedtuple's field */
+		return lower_expr(L, o).elts[ty_field_index(ot, name)];
 	switch (ot->kind) {
 	case TY_RECORD:
 		return lower_record_attr(L, e);

@@ -633,6 +633,37 @@ static int enum_kind(PyObject *obj)
 	return rc;
 }
 
+/* A member of an Enum that is not an IntEnum: its int value, with the
+ * class's name in out->s (Numba's EnumMember(cls, int64)); other values
+ * are refused.  -1 on a Python error. */
+static int enum_member(PyObject *obj, PjValue *out, PjArena *arena)
+{
+	PyObject *v = PyObject_GetAttrString(obj, "value");
+	PyObject *cls = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__qualname__");
+	int rc = v && cls ? 0 : -1;
+	if (rc == 0 && PyLong_CheckExact(v) && PyUnicode_Check(cls)) {
+		int overflow;
+		long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(cls, &n);
+		if ((i == -1 && PyErr_Occurred()) || !s)
+			rc = -1;
+		else if (overflow)
+			unknown(obj, out, arena, "a member of an Enum whose value is too large for int64");
+		else {
+			out->kind = PJ_V_INT;
+			out->i = i;
+			out->s = copy_str(arena, s, n);
+		}
+	} else if (rc == 0) {
+		unknown(obj, out, arena, "a member of an Enum whose value is not an int (kernels use Enum members of "
+		        "int values, and IntEnums)");
+	}
+	Py_XDECREF(v);
+	Py_XDECREF(cls);
+	return rc;
+}
+
 /* The member that "NAME.attr" or "NAME[key]" names of the object base
  * (a new reference; NULL with an AttributeError or KeyError when there
  * is none) */
@@ -748,12 +779,15 @@ static int to_value(Root *r, const char *name, PyObject *obj, PjValue *out, PjAr
 			int e = enum_kind(obj);
 			if (e < 0)
 				return -1;
-			if (e == 1 && name) {            /* an Enum class: a namespace of its members */
+			if ((e == 1 || PyModule_Check(obj)) && name && !strpbrk(name, ".[")) {
+				/* an Enum class: a namespace of its members; a module kernels
+				 * do not know (mymod.f): a namespace of its attributes */
 				out->kind = PJ_V_NAMESPACE;
 				out->s = copy_str(arena, name, (Py_ssize_t)strlen(name));
-			} else if (e == 2)
-				unknown(obj, out, arena, "a member of an Enum that is not an IntEnum (make it an IntEnum, "
-				        "whose members are ints)");
+			} else if (e == 2) {
+				if (enum_member(obj, out, arena) < 0)
+					return -1;
+			}
 			else
 				unknown(obj, out, arena, NULL);
 		}

@@ -36,8 +36,10 @@
  * has no leaf.  The kernel's parameters name leaves (PjParam.arg counts
  * the leaves of the arguments in order), the key is the leaves' keys
  * followed by the shape of the arguments ('L' a leaf, 'N' None, 'T' n a
- * tuple of n), and the type of such an argument is "UniTuple(int64, 2)",
- * "Tuple(float32, int64)" or "none".
+ * tuple of n, 'P' n k h a collections.namedtuple of n, the k-th of the
+ * launch, whose class name and fields hash to the 8 bytes h), and the
+ * type of such an argument is "UniTuple(int64, 2)", "Tuple(float32,
+ * int64)", "NamedTuple(Point, (x, y), int64, float64)" or "none".
  */
 #include "launch.h"
 
@@ -439,9 +441,77 @@ typedef struct Shape {
 	PyObject *leaf[PJ_MAXARGS];
 	int argof[PJ_MAXARGS];    /* the Python argument of each leaf */
 	int nleaf;
+	PyObject *named[PJ_MAXARGS];   /* the classes of the namedtuples (borrowed) */
+	int nnamed;
 	unsigned char s[MAXSHAPE];
 	int n;
 } Shape;
+
+static int walk(DispatcherObject *d, int i, PyObject *o, Shape *sh, int depth);
+
+static int walk_elements(DispatcherObject *d, int i, PyObject *o, Shape *sh, int depth)
+{
+	for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(o); k++)
+		if (walk(d, i, PyTuple_GET_ITEM(o, k), sh, depth + 1))
+			return -1;
+	return 0;
+}
+
+/* "Point(x, y)": a namedtuple class's name and fields as the key hashes them */
+static PyObject *class_text(PyObject *cls, PyObject *fields)
+{
+	PyObject *name = PyObject_GetAttrString(cls, "__name__");
+	PyObject *sep = PyUnicode_FromString(", ");
+	PyObject *joined = sep ? PyUnicode_Join(sep, fields) : NULL;
+	PyObject *r = name && joined && PyUnicode_Check(name) ? PyUnicode_FromFormat("%U, (%U)", name, joined) : NULL;
+	Py_XDECREF(name);
+	Py_XDECREF(sep);
+	Py_XDECREF(joined);
+	return r;
+}
+
+/* Is o an instance of a collections.namedtuple (a tuple subclass whose
+ * _fields name its elements)?  Then 'P' n k h is in the shape: 1; not one:
+ * 0; an error: -1. */
+static int is_namedtuple(DispatcherObject *d, int i, PyObject *o, Shape *sh)
+{
+	PyObject *cls = (PyObject *)Py_TYPE(o);
+	PyObject *fields = PyObject_GetAttrString(cls, "_fields");
+	if (!fields) {
+		PyErr_Clear();
+		return 0;
+	}
+	Py_ssize_t m = PyTuple_GET_SIZE(o);
+	int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == m;
+	for (Py_ssize_t k = 0; ok && k < m; k++)
+		ok = PyUnicode_Check(PyTuple_GET_ITEM(fields, k));
+	PyObject *text = ok ? class_text(cls, fields) : NULL;
+	Py_DECREF(fields);
+	if (!text) {
+		PyErr_Clear();
+		return 0;
+	}
+	Py_ssize_t len;
+	const char *s = PyUnicode_AsUTF8AndSize(text, &len);
+	uint64_t h = 14695981039346656037ull;
+	for (Py_ssize_t k = 0; s && k < len; k++)
+		h = (h ^ (unsigned char)s[k]) * 1099511628211ull;
+	Py_DECREF(text);
+	if (!s)
+		return -1;
+	if (m > 255 || sh->nnamed >= PJ_MAXARGS || sh->n + 11 > MAXSHAPE) {
+		PyErr_Format(PyExc_ValueError, "kernel '%s': argument %d ('%s') is a namedtuple too large or among too "
+		             "many", d->name, i + 1, arg_name(d, i));
+		return -1;
+	}
+	sh->s[sh->n++] = 'P';
+	sh->s[sh->n++] = (unsigned char)m;
+	sh->s[sh->n++] = (unsigned char)sh->nnamed;
+	memcpy(sh->s + sh->n, &h, 8);
+	sh->n += 8;
+	sh->named[sh->nnamed++] = cls;
+	return 1;
+}
 
 static int walk(DispatcherObject *d, int i, PyObject *o, Shape *sh, int depth)
 {
@@ -453,6 +523,13 @@ static int walk(DispatcherObject *d, int i, PyObject *o, Shape *sh, int depth)
 	if (o == Py_None) {
 		sh->s[sh->n++] = 'N';
 		return 0;
+	}
+	if (PyTuple_Check(o) && !PyTuple_CheckExact(o)) {
+		int named = is_namedtuple(d, i, o, sh);
+		if (named < 0)
+			return -1;
+		if (named)
+			return walk_elements(d, i, o, sh, depth);
 	}
 	if (PyTuple_Check(o)) {
 		Py_ssize_t m = PyTuple_GET_SIZE(o);
@@ -488,6 +565,11 @@ static PyObject *shape_type(ModState *st, const Shape *sh, int *ps, const ArgInf
 	if (c == 'N')
 		return PyUnicode_FromString("none");
 	int m = sh->s[(*ps)++];
+	PyObject *cls = NULL;
+	if (c == 'P') {
+		cls = sh->named[sh->s[(*ps)++]];
+		*ps += 8;
+	}
 	PyObject *parts = PyList_New(m), *sep = NULL, *joined = NULL, *r = NULL;
 	if (!parts)
 		return NULL;
@@ -500,12 +582,21 @@ static PyObject *shape_type(ModState *st, const Shape *sh, int *ps, const ArgInf
 		if (k && PyUnicode_Compare(t, PyList_GET_ITEM(parts, 0)) != 0)
 			same = 0;
 	}
-	if (same) {
+	if (same && !cls) {
 		r = PyUnicode_FromFormat("UniTuple(%U, %d)", PyList_GET_ITEM(parts, 0), m);
 		goto out;
 	}
 	if (!(sep = PyUnicode_FromString(", ")) || !(joined = PyUnicode_Join(sep, parts)))
 		goto out;
+	if (cls) {
+		PyObject *fields = PyObject_GetAttrString(cls, "_fields");
+		PyObject *text = fields ? class_text(cls, fields) : NULL;
+		if (text)
+			r = PyUnicode_FromFormat("NamedTuple(%U%s%U)", text, m ? ", " : "", joined);
+		Py_XDECREF(fields);
+		Py_XDECREF(text);
+		goto out;
+	}
 	r = PyUnicode_FromFormat("Tuple(%U)", joined);
 out:
 	Py_XDECREF(sep);

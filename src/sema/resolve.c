@@ -275,7 +275,7 @@ static Const *convert_value(Ctx *c, const PjValue *pv, int depth)
 	case PJ_V_NONE:
 		return mk(c, PJ_V_NONE, ty_none());
 	case PJ_V_INT:
-		v = mk(c, PJ_V_INT, ty_scalar(SK_I64));
+		v = mk(c, PJ_V_INT, pv->s ? ty_enum_member(c, arena_strdup(c->arena, pv->s)) : ty_scalar(SK_I64));
 		v->i = pv->i;
 		return v;
 	case PJ_V_FLOAT:
@@ -459,6 +459,10 @@ const char *unusable_message(Ctx *c, const char *name, const Const *v, const cha
 		*hint = "pass the array to the kernel as an argument";
 		return arena_printf(c->arena, "name '%s' refers to a global NumPy array, which kernels cannot use yet", name);
 	default:
+		if (v->s && v->s[0] == '!') {   /* the resolver's own reason, as Numba words it */
+			*hint = "call a @cuda.jit(device=True) function, or a @jit function without explicit signatures";
+			return arena_printf(c->arena, "Untyped global name '%s': %s", name, v->s + 1);
+		}
 		return arena_printf(c->arena,
 		                    "name '%s' refers to a %s object, which kernels cannot use; kernels "
 		                    "can use ints, floats, bools, tuples of them, NumPy dtypes, the modules "

@@ -113,18 +113,17 @@ Var *scope_find_var(Scope *sc, const char *name)
 
 void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
 {
+	static const char hint[] = "the values of a variable that meet (after an if, around a loop) have one type; "
+	                           "use a new name for a different kind of value";
 	if (!t)
 		return;
 	Type *u = ty_unify(sc->c, v->ty, t);
 	if (!u) {
 		if (v->is_param)
-			err_at(sc->c, at, "a variable has one type in a kernel; use a new name for a different kind of value",
-			       "cannot assign %s to parameter '%s', which holds %s", ty_str_of(sc->c, t), v->name,
-			       ty_str_of(sc->c, v->ty));
-		err_at(sc->c, at, "a variable has one type in a kernel; use a new name for a different kind of value",
-		       "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t),
-		       sema_user_name(sc->c, v->name),
-		       ty_str_of(sc->c, v->ty));
+			err_at(sc->c, at, hint, "cannot assign %s to parameter '%s', which holds %s", ty_str_of(sc->c, t),
+			       v->name, ty_str_of(sc->c, v->ty));
+		err_at(sc->c, at, hint, "cannot assign %s to variable '%s', which holds %s elsewhere", ty_str_of(sc->c, t),
+		       sema_user_name(sc->c, v->name), ty_str_of(sc->c, v->ty));
 	}
 	if (!v->ty || !ty_equal(u, v->ty)) {
 		v->ty = u;
@@ -309,6 +308,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 			sc->nassign[i]++;   /* a parameter is otherwise never a constant */
 		}
 	}
+	sema_fill_webs(sc);
 }
 
 static void infer(Scope *sc)
@@ -358,7 +358,8 @@ static void infer(Scope *sc)
 		if (!v->ty && !v->is_param)
 			continue;
 		v->index = n;
-		names_put(c, &sp->var_index, v->name, n);
+		if (names_get(&sp->var_index, v->name) < 0)   /* a variable's first web */
+			names_put(c, &sp->var_index, v->name, n);
 		sp->vars[n++] = v;
 	}
 	sp->nvars = n;

@@ -108,6 +108,10 @@ int sema_spread_stars(Scope *sc, Expr *e);
 void sema_nested_def(Scope *sc, Stmt *s);
 Const *sema_captured(Scope *sc, const char *name);
 
+/* sema_webs.c: a variable whose assignments' values never meet is one
+ * Var per group of those that do (name.var set before typing) */
+void sema_fill_webs(Scope *sc);
+
 /* sema_stmt.c */
 int type_body(Scope *sc, StmtList *body);   /* 1 if the list always leaves (return, break, ...) */
 

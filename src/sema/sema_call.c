@@ -121,6 +121,19 @@ Type *type_attr(Scope *sc, Expr *e)
 		return set(e, NULL, NULL);
 	if (ot->kind == TY_TUPLE && ot->name)
 		return type_vector_attr(sc, e, ot);
+	if (ot->kind == TY_SCALAR && ot->cls && strcmp(name, "value") == 0) {   /* an Enum member's int */
+		Const *v = NULL;
+		if (e->attr.obj->cval && e->attr.obj->cval->kind == PJ_V_INT) {
+			v = new_const(c, PJ_V_INT, ty_scalar(SK_I64));
+			v->i = e->attr.obj->cval->i;
+		}
+		return set(e, ty_scalar(SK_I64), v);
+	}
+	if (ot->kind == TY_TUPLE && ot->names) {
+		int k = ty_field_index(ot, name);
+		if (k >= 0)
+			return set(e, ot->elts[k], NULL);
+	}
 	switch (ot->kind) {
 	case TY_MODULE:
 		return module_attr(sc, e, ot);

@@ -510,7 +510,7 @@ static Type *type_name(Scope *sc, Expr *e)
 		e->name.early = 1;
 		return e->ty;
 	}
-	Var *v = sc->in_default ? NULL : scope_find_var(sc, id);
+	Var *v = sc->in_default ? NULL : e->name.var ? e->name.var : scope_find_var(sc, id);
 	if (v) {
 		e->name.var = v;
 		if (!v->ty || (sc->final && !sc->seen[v->index] && sc->loop_depth == 0)) {
@@ -649,6 +649,15 @@ static Const *compare_pair(Scope *sc, Expr *e, AstOp op, Expr *l, Expr *r)
 	}
 	if (op == OP_IN || op == OP_NOTIN)
 		return contains(sc, e, op, l, r);
+	if ((a->kind == TY_SCALAR && a->cls) || (b->kind == TY_SCALAR && b->cls)) {
+		if (!ty_equal(a, b) || (op != OP_EQ && op != OP_NE))
+			err_at(c, e->span, "compare a member of an Enum with == or != to members of its class, or compare "
+			       "their .value",
+			       "unsupported operand types for %s: %s and %s", ast_op_name[op], tstr(sc, a), tstr(sc, b));
+		Type *ot;
+		sema_binop_type(c, op, ty_scalar(SK_I64), ty_scalar(SK_I64), &ot);
+		return l->cval && r->cval ? fold_compare(c, op, ot, l->cval, r->cval) : NULL;
+	}
 	if (a->kind == TY_STR && b->kind == TY_STR && (op == OP_EQ || op == OP_NE) && l->cval && r->cval &&
 	    l->cval->kind == PJ_V_STR && r->cval->kind == PJ_V_STR && l->cval->s && r->cval->s)
 		return bool_const(c, (strcmp(l->cval->s, r->cval->s) == 0) == (op == OP_EQ));

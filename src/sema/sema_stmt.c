@@ -54,7 +54,7 @@ static int attr_of_record(Scope *sc, Expr *target)
 
 static void assign_name(Scope *sc, Expr *target, Type *vt, Const *vc, Expr *value)
 {
-	Var *v = scope_find_var(sc, target->name.id);
+	Var *v = target->name.var ? target->name.var : scope_find_var(sc, target->name.id);
 	if (!v)
 		ICE(sc->c, "assigned name '%s' was not collected", target->name.id);
 	target->name.var = v;

@@ -212,6 +212,41 @@ static Type *parse_tuple(SigParser *p)
 	return ty_tuple(p->c, n, elts);
 }
 
+/* "NamedTuple" "(" NAME "," "(" NAME {"," NAME} ")" {"," type} ")": a
+ * collections.namedtuple, its class's name and fields, then one type per
+ * field (the launch path's spelling of a namedtuple argument) */
+static Type *parse_named_tuple(SigParser *p)
+{
+	next(p);
+	expect(p, '(');
+	if (p->kind != K_NAME)
+		sig_error(p, p->off, p->len, "expected the class name in NamedTuple(name, (fields), types...)%s", "");
+	const char *cls = tok_text(p);
+	next(p);
+	expect(p, ',');
+	expect(p, '(');
+	const char **names = NULL;
+	int nf = 0, capf = 0;
+	while (p->kind == K_NAME) {
+		VEC_PUSH(p->c, names, nf, capf, tok_text(p));
+		next(p);
+		if (!is_punct(p, ','))
+			break;
+		next(p);
+	}
+	expect(p, ')');
+	Type **elts = NULL;
+	int n = 0, cap = 0;
+	while (is_punct(p, ',') && n < nf) {
+		next(p);
+		VEC_PUSH(p->c, elts, n, cap, parse_type(p));
+	}
+	if (n != nf || n > 64)
+		sig_error(p, p->off, p->len, "a NamedTuple takes one type per field (at most 64)%s", "");
+	expect(p, ')');
+	return ty_named_tuple(p->c, ty_tuple(p->c, n, elts), cls, names);
+}
+
 static Type *parse_record(SigParser *p);
 
 /* "[" ("char" | "unichr") "x" INT "]": a fixed-length string */
@@ -424,6 +459,8 @@ static Type *parse_type(SigParser *p)
 		return parse_unituple(p);
 	if (strcmp(name, "Tuple") == 0)
 		return parse_tuple(p);
+	if (strcmp(name, "NamedTuple") == 0)
+		return parse_named_tuple(p);
 	if (strcmp(name, "array") == 0 || strcmp(name, "Array") == 0)
 		return parse_array_call(p, readonly);
 	if (strcmp(name, "void") == 0 || strcmp(name, "none") == 0 || strcmp(name, "voidptr") == 0) {

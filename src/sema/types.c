@@ -107,6 +107,42 @@ Type *ty_tuple(Ctx *c, int n, Type **elts)
 	return t;
 }
 
+Type *ty_enum_member(Ctx *c, const char *cls)
+{
+	Type *t = new_type(c, TY_SCALAR);
+	t->sk = SK_I64;
+	t->cls = cls;
+	return t;
+}
+
+Type *ty_named_tuple(Ctx *c, const Type *of, const char *cls, const char **names)
+{
+	Type *t = ty_tuple(c, of->n, of->elts);
+	t->cls = cls;
+	t->names = names;
+	return t;
+}
+
+int ty_field_index(const Type *t, const char *name)
+{
+	for (int i = 0; t->kind == TY_TUPLE && t->names && i < t->n; i++)
+		if (strcmp(t->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int same_fields(const Type *a, const Type *b)
+{
+	if (!a->names || !b->names)
+		return a->names == b->names;
+	if (strcmp(a->cls, b->cls) != 0)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(a->names[i], b->names[i]) != 0)
+			return 0;
+	return 1;
+}
+
 Type *ty_unituple(Ctx *c, Type *elt, int n)
 {
 	Type *t = new_type(c, TY_TUPLE);
@@ -197,14 +233,14 @@ int ty_equal(const Type *a, const Type *b)
 		return 0;
 	switch (a->kind) {
 	case TY_SCALAR:
-		return a->sk == b->sk;
+		return a->sk == b->sk && streq(a->cls, b->cls);
 	case TY_DTYPE:
 		return a->sk == b->sk && (!a->elem || !b->elem ? a->elem == b->elem : ty_equal(a->elem, b->elem));
 	case TY_ARRAY:
 		return ty_equal(a->elem, b->elem) && a->ndim == b->ndim && a->layout == b->layout &&
 		       a->space == b->space && a->readonly == b->readonly;
 	case TY_TUPLE:
-		if (a->n != b->n || !streq(a->name, b->name))
+		if (a->n != b->n || !streq(a->name, b->name) || !same_fields(a, b))
 			return 0;
 		for (int i = 0; i < a->n; i++)
 			if (!ty_equal(a->elts[i], b->elts[i]))
@@ -257,7 +293,7 @@ int ty_is_complex(const Type *t)
 
 int ty_is_number(const Type *t)
 {
-	return t && t->kind == TY_SCALAR;
+	return t && t->kind == TY_SCALAR && !t->cls;
 }
 
 /* An integer (or bool) that float32 holds exactly: Numba converts it to
@@ -363,6 +399,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 		return NULL;
 	switch (a->kind) {
 	case TY_SCALAR:
+		if (a->cls || b->cls)
+			return NULL;   /* an Enum member unifies with members of its class alone */
 		return ty_scalar(promote_types(a->sk, b->sk));
 	case TY_TUPLE: {
 		if (a->n != b->n || a->name || b->name)
@@ -371,7 +409,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 		for (int i = 0; i < a->n; i++)
 			if (!(elts[i] = ty_unify(c, a->elts[i], b->elts[i])))
 				return NULL;
-		return ty_tuple(c, a->n, elts);
+		Type *t = ty_tuple(c, a->n, elts);
+		return same_fields(a, b) && a->names ? ty_named_tuple(c, t, a->cls, a->names) : t;
 	}
 	case TY_ARRAY:
 		if (!ty_equal(a->elem, b->elem) || a->ndim != b->ndim || a->space != b->space)
@@ -402,6 +441,8 @@ const char *ty_str_of(Ctx *c, const Type *t)
 		return "undefined";
 	switch (t->kind) {
 	case TY_SCALAR:
+		if (t->cls)
+			return arena_printf(A, "EnumMember(%s, int64)", t->cls);
 		return scalar_info[t->sk].name;
 	case TY_ARRAY:
 		return arena_printf(A, "%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "",
@@ -409,6 +450,14 @@ const char *ty_str_of(Ctx *c, const Type *t)
 	case TY_TUPLE: {
 		if (t->name)
 			return t->name;
+		if (t->names && is_unituple(t))
+			return arena_printf(A, "NamedUniTuple(%s x %d, %s)", ty_str_of(c, t->elts[0]), t->n, t->cls);
+		if (t->names) {
+			const char *s = "NamedTuple(";
+			for (int i = 0; i < t->n; i++)
+				s = arena_printf(A, "%s%s, ", s, ty_str_of(c, t->elts[i]));
+			return arena_printf(A, "%s%s)", s, t->cls);
+		}
 		if (is_unituple(t))
 			return arena_printf(A, "UniTuple(%s x %d)", ty_str_of(c, t->elts[0]), t->n);
 		const char *s = "Tuple(";

@@ -305,6 +305,21 @@ static const char *var_type(Spec *sp, const char *name)
 	return "(no var)";
 }
 
+/* the types of every Var of the name (one per web, sema_webs.c), in order */
+static const char *var_types(Spec *sp, const char *name)
+{
+	static char buf[256];
+	buf[0] = 0;
+	for (int i = 0; sp && i < sp->nvars; i++)
+		if (strcmp(sp->vars[i]->name, name) == 0)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? ", " : "", str(sp->vars[i]->ty));
+	return buf;
+}
+
+#define VARS(sp, name, t) do { const char *vt_ = var_types(sp, name); if (strcmp(vt_, t) != 0) { \
+	printf("%s:%d: variable %s has types %s, expected %s\n", __FILE__, __LINE__, name, vt_, t); \
+	check_failed_now = 1; } } while (0)
+
 #define VAR(sp, name, t) do { const char *vt_ = var_type(sp, name); if (strcmp(vt_, t) != 0) { \
 	printf("%s:%d: variable %s has type %s, expected %s\n", __FILE__, __LINE__, name, vt_, t); \
 	if (!sp) { printf("  error: %s\n", errbuf); } check_failed_now = 1; } } while (0)
@@ -356,15 +371,50 @@ TEST(infer_unify_and_loops)
 	                  "    c = c + 1\n"
 	                  "    out[0] = s\n",
 	                  "k", "float32[:], int32, float64[::1]");
-	VAR(sp, "i", "int64");
-	VAR(sp, "j", "int64");
+	/* each assignment is its own variable where their values never meet */
+	VARS(sp, "i", "int32, int64");
+	VAR(sp, "j", "int32");
 	VAR(sp, "s", "float64");
 	VAR(sp, "k", "int64");
 	VAR(sp, "t", "int64");
 	VAR(sp, "q", "float64");
 	VAR(sp, "h", "int64");
-	VAR(sp, "c", "int64");
+	VARS(sp, "c", "bool, int64");
 	VAR(sp, "n", "int32");
+}
+
+TEST(infer_webs)
+{
+	/* values that meet (after an if, around a loop) unify; others do not */
+	Spec *sp = kernel("def k(a, n, out):\n"
+	                  "    x = 1\n"
+	                  "    out[0] = x\n"
+	                  "    x = a\n"
+	                  "    out[1] = x[0]\n"
+	                  "    y = 1\n"
+	                  "    if n > 0:\n"
+	                  "        y = 2.5\n"
+	                  "    out[2] = y\n"
+	                  "    s = 0\n"
+	                  "    for i in range(n):\n"
+	                  "        s += a[i]\n"
+	                  "    n = a\n"
+	                  "    out[3] = s + n[0]\n"
+	                  "    for t in range(n.size):\n"
+	                  "        t = a\n"
+	                  "        out[4] = t[0]\n",
+	                  "k", "float32[:], int32, float64[::1]");
+	VARS(sp, "x", "int64, array(float32, 1d, A)");
+	VAR(sp, "y", "float64");
+	VAR(sp, "s", "float64");
+	VARS(sp, "n", "int32, array(float32, 1d, A)");
+	VARS(sp, "t", "int64, array(float32, 1d, A)");
+	const char *e = err_of("def k(a, n):\n    x = 1\n    if n > 0:\n        x = a\n    a[0] = x\n", "k",
+	                       "float32[::1], int64");
+	CHECK_STR_CONTAINS(e, "k.py:13:17: error: cannot assign array(float32, 1d, C) to variable 'x', which holds int64");
+	e = err_of("def k(a, n):\n    for i in range(n):\n        a = a[1:]\n        a = a.reshape(1, a.size)\n", "k",
+	           "float32[::1], int64");
+	CHECK_STR_CONTAINS(e, "cannot assign array(float32, 2d, C) to parameter 'a', which holds array(float32, 1d, C)");
 }
 
 TEST(infer_operators)
@@ -671,8 +721,8 @@ TEST(errors_types)
 {
 	const char *e = err_of("def k(a):\n    x = a + cuda.grid(2)\n", "k", "float32[::1]");
 	CHECK_STR_CONTAINS(e, "k.py:11:13: error: unsupported operand types for +: array(float32, 1d, C) and UniTuple(int64 x 2)");
-	e = err_of("def k(a):\n    x = 1\n    x = a\n", "k", "float32[::1]");
-	CHECK_STR_CONTAINS(e, "k.py:12:13: error: cannot assign array(float32, 1d, C) to variable 'x', which holds int64");
+	e = err_of("def k(a, n):\n    x = 1\n    if n > 0:\n        x = a\n    a[0] = x\n", "k", "float32[::1], int64");
+	CHECK_STR_CONTAINS(e, "k.py:13:17: error: cannot assign array(float32, 1d, C) to variable 'x', which holds int64");
 	e = err_of("def k(a, n):\n    a[n / 2] = 0\n", "k", "float32[::1], int64");
 	CHECK_STR_CONTAINS(e, "k.py:11:11: error: array index must be an integer, not float64");
 	CHECK_STR_CONTAINS(e, "hint: convert it with int(...)");
@@ -842,6 +892,7 @@ int main(void)
 	RUN(intrinsics);
 	RUN(infer_vector_add);
 	RUN(infer_unify_and_loops);
+	RUN(infer_webs);
 	RUN(infer_operators);
 	RUN(infer_builtins_math);
 	RUN(constants_and_shared);

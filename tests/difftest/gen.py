@@ -1401,7 +1401,10 @@ class Program:
             return self.st_assign(scope, depth, in_loop, out)
         n, t = self.rnd.choice(vs)
         e = self.expr(scope, self.rnd.randint(1, 3))
-        if unify(t, e.ty) != t:
+        if e.ty != t:
+            # the value of each assignment has the variable's type: as in
+            # Numba, a straight-line reassignment is a variable of its own
+            # type, which meets the others' only at joins
             e = self.coerce_exact(e, t)
         if n in self.pinned:
             # keeps its one assignment: the value goes to a new variable

@@ -364,12 +364,14 @@ def _is_cffi_ffi(obj):
 
 
 def _extending_entry(obj):
-    """The entry of an @overload-ed, register_jitable or numba @njit
-    function (ptxjit.extending), or None."""
+    """The entry of an @overload-ed (also through Numba's own
+    numba.extending.overload), register_jitable or numba @njit function
+    (ptxjit.extending), or None."""
     ext = sys.modules.get("ptxjit.extending")
     if ext is None:
         mod = type(obj).__module__ or ""
-        if not (mod.startswith("numba.") and hasattr(obj, "py_func")):
+        numba_overloads = "numba.core.typing.templates" in sys.modules   # numba.extending.overload's
+        if not (mod.startswith("numba.") and hasattr(obj, "py_func")) and not numba_overloads:
             return None
         from .. import extending as ext
     return ext.entry_of(obj)

@@ -1,4 +1,4 @@
-# A variable assigned an int and then an array.
+# A variable assigned an int and then an array, whose values meet after the if.
 # sig: void(float32[::1])
 # error: array
 # line: 14
@@ -12,4 +12,4 @@ def k(x):
     v = 0
     if x[0] > 0:
         v = x
-    x[1] = 2
+    x[1] = v
