@@ -7,7 +7,9 @@ prints "PYTHON same differs refused".  It needs neither NumPy nor the
 compiled extension, so any Python can run it (test_bytecode_path runs it
 under the interpreters it finds), and --show prints each difference;
 PJ_DECOMPILE=FILE reads another copy of decompile.py (an older one, to
-count what a change fixed).
+count what a change fixed).  `--texts OUT [FILE...]` writes the rebuilt
+texts instead, for test_bytecode_path to compile them: the text each
+Python's bytecode gives must compile to the same IR as the source.
 """
 
 import ast
@@ -203,5 +205,30 @@ def main(show, tests):
     print("%d.%d %d %d %d" % (sys.version_info[0], sys.version_info[1], same, differs, refused))
 
 
+def texts(out, names):
+    """Writes to file `out` the text rebuilt here of every function of the
+    golden kernels and of the test files `names` (JSON: [file, first line
+    of the code, name, text, its first line, refusal]); the defaults are
+    left out (the values are not here: the reader adds them)."""
+    import json
+    d = _decompile()
+    paths = sorted(glob.glob(os.path.join(HERE, "golden", "kernels", "*.py"))) + [os.path.join(HERE, n) for n in names]
+    got = []
+    for path in paths:
+        for fc in _codes(compile(open(path).read(), path, "exec")):
+            closure = tuple(types.CellType(0) for _ in fc.co_freevars)
+            try:
+                text, first = d.rebuild(types.FunctionType(fc, {}, None, None, closure))
+                got.append([os.path.basename(path), fc.co_firstlineno, fc.co_name, text, first, None])
+            except d.DecompileError as e:
+                got.append([os.path.basename(path), fc.co_firstlineno, fc.co_name, None, None, str(e)])
+    with open(out, "w") as f:
+        json.dump(got, f)
+
+
 if __name__ == "__main__":
-    main("--show" in sys.argv, "--tests" in sys.argv)
+    if "--texts" in sys.argv:
+        n = sys.argv.index("--texts")
+        texts(sys.argv[n + 1], sys.argv[n + 2:])
+    else:
+        main("--show" in sys.argv, "--tests" in sys.argv)

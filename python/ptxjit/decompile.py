@@ -649,8 +649,11 @@ class Decompiler:
                     self.store(k, E(a, P_ATOM, line, col), st, out, pairs, base)
                     st.append(E(b, P_ATOM, line, col))
                 elif name == "STORE_SUBSCR":
+                    # the store's position is its target's (3.11+); the object's
+                    # may be a value's, loaded with it by LOAD_FAST_LOAD_FAST (3.13)
                     idx, obj = st.pop(), st.pop()
-                    t = E("%s[%s]" % (_paren(obj, P_ATOM), self.index_text(idx)), P_ATOM, obj.line, obj.col)
+                    t = E("%s[%s]" % (_paren(obj, P_ATOM), self.index_text(idx)), P_ATOM,
+                          *((line, col) if col is not None else (obj.line, obj.col)))
                     self.store(k, t, st, out, pairs, base)
                 elif name == "STORE_SLICE":
                     hi, lo, obj = st.pop(), st.pop(), st.pop()
@@ -1499,6 +1502,14 @@ def _params(code, defaults, kwdefaults):
     return ", ".join(out)
 
 
+def signature(func, d=None):
+    """The parameter list of func, with its defaults' values."""
+    d = d or Decompiler(func.__code__)
+    defaults = [d.const(v, 0).text for v in func.__defaults__ or ()]
+    kwdefaults = {n: d.const(v, 0).text for n, v in (func.__kwdefaults__ or {}).items()}
+    return _params(func.__code__, defaults, kwdefaults)
+
+
 def rebuild(func):
     """(text, first line) of func, written from its code object."""
     code = func.__code__
@@ -1507,9 +1518,7 @@ def rebuild(func):
                              "supported" % (code.co_name, code.co_filename, code.co_firstlineno))
     d = Decompiler(code)
     body = d.statements()
-    defaults = [d.const(v, 0).text for v in func.__defaults__ or ()]
-    kwdefaults = {n: d.const(v, 0).text for n, v in (func.__kwdefaults__ or {}).items()}
-    params = _params(code, defaults, kwdefaults)
+    params = signature(func, d)
     lines = [l for (l, _) in d.lines if l is not None]
     first = d.lines[0][0] if d.ins and d.ins[0].opname == "RESUME" else min(lines + [code.co_firstlineno]) - 1
     first = max(first or code.co_firstlineno, 1)
