@@ -112,13 +112,25 @@ class _Normal(ast.NodeTransformer):
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
+        node.test = self.test(node.test)
         if self.const(node.test):
             return node.body if node.test.value else node.orelse
         return node
 
+    def test(self, e):
+        """A condition as its truth: `c or False` is c, and so is `c and True`."""
+        if isinstance(e, ast.BoolOp):
+            drop = isinstance(e.op, ast.Or)
+            vals = [v for v in e.values if not (self.const(v) and bool(v.value) != drop)] or e.values[-1:]
+            e.values = vals
+            return vals[0] if len(vals) == 1 else e
+        return e
+
     def block(self, stmts):
         out = []
         for st in stmts:
+            if isinstance(st, (ast.If, ast.While)):
+                st.test = self.test(st.test)
             if isinstance(st, ast.If) and self.const(st.test):
                 out += self.block(st.body if st.test.value else st.orelse)
                 continue

@@ -216,7 +216,7 @@ class Decompiler:
             if t is not None and t <= k:
                 self.backjumps.setdefault(t, []).append(k)
         self.loops = []
-        self.jumped_to = None    # the targets of all jumps, once asked for
+        self.jumped_to = None    # (jump, target) of all jumps, once asked for
         self.claimed = set()
         self.seen = set()        # the instructions read back: none may be left out
 
@@ -581,6 +581,20 @@ class Decompiler:
             while not (len(sub) == 2 and (self.is_link(k) or self.op(k) in _COMPARES)):
                 if self.op(k) in _SKIP:
                     self.seen.add(k)
+                elif self.op(k) in _CONDJUMP or self.op(k) in _NONEJUMP or self.op(k) in _ORPOP:
+                    # a conditional expression or and/or in the next operand
+                    stmts = []
+                    j = self.cond(k, len(self.ins), sub, stmts, k, 0)
+                    if stmts or j <= k:
+                        self.fail(k, "a chained comparison")
+                    self.seen.update(range(k, j))
+                    k = j
+                    continue
+                elif self.is_link(k) and len(sub) >= 3:
+                    j = self.chain(k, sub)            # a chain inside the operand
+                    self.seen.update(range(k, j))
+                    k = j
+                    continue
                 elif k >= len(self.ins) or not self.expr_op(k, sub):
                     self.fail(k, "a chained comparison")
                 k += 1
@@ -858,8 +872,9 @@ class Decompiler:
         if t is None or t <= k:
             return False
         if self.jumped_to is None:
-            self.jumped_to = {self.target(j) for j in range(len(self.ins))}
-        return not any(j in self.jumped_to for j in range(k + 1, t))
+            self.jumped_to = [(j, self.target(j)) for j in range(len(self.ins)) if self.target(j) is not None]
+        # jumps inside the skipped code (a dead `a if True else b` in it) do not count
+        return not any(k < to < t and not k < j < t for j, to in self.jumped_to)
 
     def jump(self, k, out):
         t = self.target(k)
@@ -1012,6 +1027,12 @@ class Decompiler:
                 k = self.target(k)
             if len(st) != depth:
                 self.fail(k, "a condition inside an expression")
+            # `c or False`: the constant's leaf is a jump to where the condition is false
+            while self.op(k) in ("JUMP_FORWARD", "JUMP") and leaves[-1][1] and leaves[-1][2] == k + 1 and \
+                    (self.target(k) or 0) > k + 1:
+                leaves.append((E("False", P_ATOM, c.line, None), False, self.target(k), k))
+                self.seen.add(k)
+                k += 1
             nxt = self.leaf_region(k, end)
             if nxt is None:
                 break
@@ -1053,6 +1074,10 @@ class Decompiler:
                 expr, t, f = self.merge(thr, fall)
                 other = f if t == fall else t
                 if (t == fall) != (f == fall) and k < other < end:
+                    c = expr if f == fall else _not(expr)
+                    w = self.bottom_while(stmt_start, k, other, end, c, out)
+                    if w is not None:
+                        return w
                     self.seen.update(range(k, other))
                     s = S("if", None, self.lines[stmt_start][0], None, self.region(other, end, list(st)))
                     s.text = expr if f == fall else _not(expr)
@@ -1226,6 +1251,27 @@ class Decompiler:
             except (IndexError, DecompileError):
                 return False
         return len(tmp) == len(st) + 1
+
+    def bottom_while(self, start, k, body, end, c, out):
+        """A while loop inside a loop whose test [start, k) jumps to the
+        body at `body` or on to the outer loop's head (Python 3.12): the
+        body ends with a copy of the test and a jump back to `body`.
+        Returns where the code after the loop starts; None for others."""
+        n = k - start
+        for j in self.backjumps.get(body, ()):
+            if not (body < j < end and j - n > body and self.op(j - 1) in _CONDJUMP and
+                    self.same_code(start, j - n, n)):
+                continue
+            self.claimed.add(body)
+            self.seen.update(range(start, k + 1))
+            self.seen.update(range(j - n, j + 1))
+            self.loops.append(_Loop(body, j + 1, (j - n,)))
+            stmts = self.region(body, j - n)
+            self.loops.pop()
+            out.append(S("while", "while %s:" % c.text, self.lines[start][0],
+                         c.col - 6 if c.col and c.col >= 6 else None, stmts))
+            return j + 1
+        return None
 
     def check_all_read(self):
         """Refuses code with instructions the rebuilt text does not hold,
