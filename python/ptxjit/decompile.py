@@ -17,19 +17,25 @@ see the same AST they would see for the text the user wrote.
     iterator, break/continue, for/while-else, short-circuit conditions
     (and/or/not, merged leaf by leaf), conditional expressions, and/or
     values, chained comparisons and assert.
+  * Calls with `*t` and `**m` arguments, parameters `*args`, keyword-only
+    and positional-only ones, and functions defined inside the function
+    (a def, rebuilt from its own code object, with its defaults; a lambda
+    as an expression) are written as the user wrote them; the compiler
+    then treats them as it treats the source (closures, sema_closure.c).
   * Each statement is written on its own line of the user's file and, where
     the line table has columns (3.11+), at its own column, so messages and
     the IR's locations name the user's lines.
 
-Anything else (comprehensions, nested functions, with, try, f-strings,
-unstructured jumps) is DecompileError, naming the function, its file and
-first line, and the instruction's line.
+Anything else (comprehensions, decorated inner functions, with, try,
+f-strings, unstructured jumps) is DecompileError, naming the function, its
+file and first line, and the instruction's line.
 
 rebuild(func) -> (text, first line) is the one entry.
 """
 
 import dis
 import sys
+import types
 
 from .errors import SourceNotFoundError
 
@@ -74,7 +80,7 @@ _UNCOND = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP", "JUMP_NO_IN
 
 class E:
     """An expression: its text, its precedence, where it starts."""
-    __slots__ = ("text", "prec", "line", "col", "aug", "chain", "inv", "neg", "seq", "bop")
+    __slots__ = ("text", "prec", "line", "col", "aug", "chain", "inv", "neg", "seq", "bop", "parts", "fn")
     made = [0]
 
     def __init__(self, text, prec, line=None, col=None):
@@ -86,6 +92,8 @@ class E:
         self.aug = None      # (op, left) of an in-place operator's result
         self.chain = None    # targets of a value stored more than once (a = b = v)
         self.inv = False     # a `not` this module added to a condition
+        self.parts = None    # the items of a tuple, list or keyword map (texts, `*t` and `**m` included)
+        self.fn = None       # a code object, or the _Fn that MAKE_FUNCTION made of it
 
 
 def _paren(e, prec):
@@ -143,6 +151,15 @@ class _Item:
     """The value FOR_ITER pushes: stored to the loop's target."""
 
 
+class _Fn:
+    """A function that MAKE_FUNCTION made: its code, the texts of its
+    defaults ([text]) and keyword-only defaults ({name: text})."""
+    __slots__ = ("code", "defaults", "kwdefaults")
+
+    def __init__(self, code):
+        self.code, self.defaults, self.kwdefaults = code, [], {}
+
+
 class _Loop:
     __slots__ = ("head", "exit", "cont")
 
@@ -174,9 +191,7 @@ def _instructions(code):
 
 
 class Decompiler:
-    def __init__(self, func):
-        self.func = func
-        code = func.__code__
+    def __init__(self, code):
         self.code = code
         self.ins, self.index = _instructions(code)
         ins = self.ins
@@ -201,6 +216,7 @@ class Decompiler:
             if t is not None and t <= k:
                 self.backjumps.setdefault(t, []).append(k)
         self.loops = []
+        self.jumped_to = None    # (jump, target) of all jumps, once asked for
         self.claimed = set()
         self.seen = set()        # the instructions read back: none may be left out
 
@@ -263,9 +279,84 @@ class Decompiler:
             st.append(mk(a, P_ATOM))
             st.append(mk(b, P_ATOM))
         elif name in ("LOAD_CONST", "LOAD_SMALL_INT"):
-            e = self.const(i.argval, k)
-            e.line, e.col = line, col
+            if isinstance(i.argval, types.CodeType):
+                e = mk("(code)", P_ATOM)      # the code of a def or lambda, for MAKE_FUNCTION
+                e.fn = i.argval
+            else:
+                e = self.const(i.argval, k)
+                e.line, e.col = line, col
             st.append(e)
+        elif name == "LOAD_CLOSURE":
+            st.append(mk(i.argval, P_ATOM))   # a cell, for a closure's tuple (read by MAKE_FUNCTION)
+        elif name == "MAKE_FUNCTION":
+            if _PY < (3, 11):
+                st.pop()                       # the qualified name
+            code = st.pop()
+            if not isinstance(code.fn, types.CodeType):
+                self.fail(k, "this function definition")
+            e = mk("(def)", P_ATOM)
+            e.fn = _Fn(code.fn)
+            for flag in (8, 4, 2, 1):
+                if (i.arg or 0) & flag:
+                    self.set_attribute(k, e, flag, st.pop())
+            self.function_value(k, e)
+            st.append(e)
+        elif name == "SET_FUNCTION_ATTRIBUTE":
+            e, v = st.pop(), st.pop()
+            if not isinstance(e.fn, _Fn):
+                self.fail(k, "this function definition")
+            self.set_attribute(k, e, i.arg, v)
+            self.function_value(k, e)
+            st.append(e)
+        elif name == "BUILD_LIST":
+            parts = [st.pop() for _ in range(i.arg)][::-1] if i.arg else []
+            e = mk("", P_ATOM)
+            e.parts = [_paren(p, P_TEST) for p in parts]
+            e.text = "[%s]" % ", ".join(e.parts)
+            e.bop = "list"
+            st.append(e)
+        elif name in ("LIST_APPEND", "LIST_EXTEND") and len(st) > i.arg and st[-1 - i.arg].bop == "list":
+            v, lst = st.pop(), st[-i.arg]
+            if name == "LIST_APPEND":
+                lst.parts.append(_paren(v, P_TEST))
+            elif self.op(k - 1) in ("LOAD_CONST",) and isinstance(self.ins[k - 1].argval, tuple):
+                lst.parts.extend(self.const(x, k).text for x in self.ins[k - 1].argval)   # [1, 2, 3]
+            else:
+                lst.parts.append("*" + _paren(v, P_OR))
+            lst.text = "[%s]" % ", ".join(lst.parts)
+        elif name == "LIST_TO_TUPLE" or name == "CALL_INTRINSIC_1" and i.argrepr == "INTRINSIC_LIST_TO_TUPLE":
+            lst = st.pop()
+            if lst.bop != "list":
+                self.fail(k, "this tuple")
+            e = E("(%s)" % (lst.parts[0] + "," if len(lst.parts) == 1 else ", ".join(lst.parts)), P_ATOM, lst.line,
+                  lst.col)
+            e.parts, e.bop = lst.parts, "starred"
+            st.append(e)
+        elif name in ("BUILD_MAP", "BUILD_CONST_KEY_MAP"):
+            if name == "BUILD_MAP":
+                flat = [st.pop() for _ in range(2 * i.arg)][::-1]
+                keys, values = [self.const_value(x, k) for x in flat[0::2]], flat[1::2]
+            else:
+                keys = self.const_value(st.pop(), k)
+                values = [st.pop() for _ in range(i.arg)][::-1] if i.arg else []
+            if not all(isinstance(x, str) for x in keys):
+                self.fail(k, "this dictionary")
+            e = mk("{%s}" % ", ".join("%r: %s" % (x, _paren(v, P_TEST)) for x, v in zip(keys, values)), P_ATOM)
+            e.parts, e.bop = ["%s=%s" % (x, _paren(v, P_TEST)) for x, v in zip(keys, values)], "map"
+            st.append(e)
+        elif name in ("DICT_MERGE", "DICT_UPDATE") and len(st) > i.arg and st[-1 - i.arg].bop == "map":
+            v, m = st.pop(), st[-i.arg]
+            m.parts.extend(v.parts if v.bop == "map" else ["**" + _paren(v, P_BOR)])
+            m.text = "{%s}" % ", ".join(m.parts)     # not Python's text: only a call reads it
+        elif name == "CALL_FUNCTION_EX":
+            kw = st.pop() if (i.arg or 0) & 1 or i.arg is None and st and st[-1].bop == "map" else None
+            args = st.pop()
+            fn = st.pop()
+            self.no_def(k, [fn, args, kw])
+            texts = list(args.parts) if args.bop == "starred" else ["*" + _paren(args, P_OR)]
+            if kw is not None:
+                texts += kw.parts if kw.bop == "map" else ["**" + _paren(kw, P_BOR)]
+            st.append(E("%s(%s)" % (_paren(fn, P_ATOM), ", ".join(texts)), P_ATOM, fn.line, fn.col))
         elif name in ("LOAD_ATTR", "LOAD_METHOD"):
             obj = st.pop()
             st.append(mk("%s.%s" % (_paren(obj, P_ATOM), i.argval), P_ATOM))
@@ -326,6 +417,7 @@ class Decompiler:
             else:
                 text = "(%s)" % ", ".join(_paren(p, P_TEST) for p in parts)
             e = mk(text, P_ATOM)
+            e.parts = [_paren(p, P_TEST) for p in parts]
             # a tuple written without brackets starts where its first element does
             e.bop = "tuple" if len(parts) > 1 and (col is None or parts[0].col == col) else None
             st.append(e)
@@ -339,6 +431,7 @@ class Decompiler:
                 kw, self.kwnames = getattr(self, "kwnames", ()) or (), ()
             args = [st.pop() for _ in range(i.arg)][::-1]
             fn = st.pop()
+            self.no_def(k, [fn] + args)
             pos = args[:len(args) - len(kw)]
             texts = [_paren(a, P_TEST) for a in pos]
             texts += ["%s=%s" % (n, _paren(a, P_TEST)) for n, a in zip(kw, args[len(pos):])]
@@ -359,6 +452,64 @@ class Decompiler:
         else:
             return False
         return True
+
+    def const_value(self, e, k, what="this dictionary"):
+        try:
+            return eval(e.text, {"__builtins__": {}})
+        except Exception:
+            self.fail(k, what)
+
+    def no_def(self, k, values):
+        """Refuses a def's function used as a value before it is named:
+        a decorated def inside the function."""
+        if any(v is not None and isinstance(v.fn, _Fn) and v.fn.code.co_name != "<lambda>" for v in values):
+            self.fail(k, "a decorated function defined inside the function")
+
+    def set_attribute(self, k, e, flag, v):
+        """MAKE_FUNCTION's flag: 1 defaults, 2 keyword-only defaults, 4
+        annotations, 8 the closure's cells."""
+        if flag == 1:
+            e.fn.defaults = list(v.parts) if v.parts is not None else [
+                self.const(x, k).text for x in self.const_value(v, k, "these defaults")]
+        elif flag == 2:
+            if v.bop != "map":
+                self.fail(k, "these keyword-only defaults")
+            e.fn.kwdefaults = dict(p.split("=", 1) for p in v.parts)
+        elif flag == 4 or flag == 16:
+            self.fail(k, "a function with annotations defined inside the function")
+
+    def function_value(self, k, e):
+        """The text of a lambda (a def's is written where it is stored)."""
+        fn = e.fn
+        if fn.code.co_name == "<lambda>":
+            child = Decompiler(fn.code)
+            body = child.statements()
+            if len(body) != 1 or body[0].kind != "return":
+                self.fail(k, "this lambda")
+            value = body[0].text[len("return "):] if body[0].text != "return" else "None"
+            params = _params(fn.code, fn.defaults, fn.kwdefaults)
+            e.text = "lambda %s: %s" % (params, value) if params else "lambda: %s" % value
+            e.prec = P_TEST
+
+    def define(self, k, target, v):
+        """The def statement of a function defined inside this one and
+        stored to target."""
+        code = v.fn.code
+        if target.text != code.co_name:
+            self.fail(k, "a decorated function defined inside the function")
+        body = Decompiler(code).statements()
+        line, col = self.at(k)
+        return S("def", "def %s(%s):" % (code.co_name, _params(code, v.fn.defaults, v.fn.kwdefaults)),
+                 code.co_firstlineno, col, body or [S("pass", "pass", None, None)])
+
+    def statements(self):
+        """The function's statements, as the user wrote them."""
+        try:
+            body = self.region(0, len(self.ins))
+        except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
+            self.fail(0, "code of a form not recognised (%s)" % type(e).__name__)
+        self.check_all_read()
+        return _tidy(body, False, True)
 
     def const_tuple(self, e, k):
         try:
@@ -430,6 +581,20 @@ class Decompiler:
             while not (len(sub) == 2 and (self.is_link(k) or self.op(k) in _COMPARES)):
                 if self.op(k) in _SKIP:
                     self.seen.add(k)
+                elif self.op(k) in _CONDJUMP or self.op(k) in _NONEJUMP or self.op(k) in _ORPOP:
+                    # a conditional expression or and/or in the next operand
+                    stmts = []
+                    j = self.cond(k, len(self.ins), sub, stmts, k, 0)
+                    if stmts or j <= k:
+                        self.fail(k, "a chained comparison")
+                    self.seen.update(range(k, j))
+                    k = j
+                    continue
+                elif self.is_link(k) and len(sub) >= 3:
+                    j = self.chain(k, sub)            # a chain inside the operand
+                    self.seen.update(range(k, j))
+                    k = j
+                    continue
                 elif k >= len(self.ins) or not self.expr_op(k, sub):
                     self.fail(k, "a chained comparison")
                 k += 1
@@ -498,8 +663,11 @@ class Decompiler:
                     self.store(k, E(a, P_ATOM, line, col), st, out, pairs, base)
                     st.append(E(b, P_ATOM, line, col))
                 elif name == "STORE_SUBSCR":
+                    # the store's position is its target's (3.11+); the object's
+                    # may be a value's, loaded with it by LOAD_FAST_LOAD_FAST (3.13)
                     idx, obj = st.pop(), st.pop()
-                    t = E("%s[%s]" % (_paren(obj, P_ATOM), self.index_text(idx)), P_ATOM, obj.line, obj.col)
+                    t = E("%s[%s]" % (_paren(obj, P_ATOM), self.index_text(idx)), P_ATOM,
+                          *((line, col) if col is not None else (obj.line, obj.col)))
                     self.store(k, t, st, out, pairs, base)
                 elif name == "STORE_SLICE":
                     hi, lo, obj = st.pop(), st.pop(), st.pop()
@@ -540,6 +708,10 @@ class Decompiler:
                 else:
                     v = st.pop()
                 line, col = self.at(k)
+                if v.text == "None" and self.loops and self.break_return(k):
+                    out.append(S("break", "break", line, col))    # a break to the function's end
+                    k += 1
+                    continue
                 if v.col is not None and col is not None and col >= v.col and v.col >= 7 and v.text != "None":
                     col = v.col - 7      # the position of the value, not of the statement
                 elif name == "RETURN_CONST" and v.text != "None" and col is not None and col >= 7 and \
@@ -566,6 +738,10 @@ class Decompiler:
                 k = self.cond(k, end, st, out, stmt_start, base)
             elif name in _ORPOP:
                 k = self.cond(k, end, st, out, stmt_start, base)
+            elif name in _UNCOND and len(st) > base and self.dead_after(k):
+                # `1 if True else 0` in Python 3.9: a jump over code no jump reaches
+                self.seen.update(range(k, self.target(k)))
+                k = self.target(k)
             elif name in _UNCOND:
                 k = self.jump(k, out)
             else:
@@ -583,16 +759,40 @@ class Decompiler:
     def implicit_return(self, k, out):
         """Whether the `return None` at k is the one Python adds: its
         position is not that of a `return` keyword but of another statement
-        (3.11+), or, without columns, other instructions share its line."""
+        (3.11+), or, without columns, other instructions share its line
+        or it ends the function."""
         line, end, col, ecol = self.spans[k]
         if col is not None and ecol is not None:
             if self.borrowed is None:
                 self.borrowed = {self.spans[j] for j, i in enumerate(self.ins) if not (
                     i.opname in ("RETURN_VALUE", "RETURN_CONST") or i.opname == "LOAD_CONST" and i.argval is None)}
             return not (end == line and ecol - col == 6) or self.spans[k] in self.borrowed
+        if k == len(self.ins) - 1:
+            return True          # a `return` ending the function is no different
         lines = {self.lines[j][0] for j, i in enumerate(self.ins) if not (
             i.opname in ("RETURN_VALUE", "RETURN_CONST") or i.opname == "LOAD_CONST" and i.argval is None)}
         return self.lines[k][0] in lines
+
+    def break_return(self, k):
+        """Whether the `return None` at k inside a loop is a `break` (the
+        block after the loop only returns, and CPython copied it here):
+        its position is one line, five columns, and no other instruction
+        has it but the None it returns and the loop's iterator it pops."""
+        line, end, col, ecol = self.spans[k]
+        if col is None or ecol is None or end != line or ecol - col != 5:
+            return False
+        own = {k, k - 1} if self.op(k - 1) == "LOAD_CONST" else {k}
+        if self.op(min(own) - 1) == "POP_TOP":
+            own.add(min(own) - 1)
+        return all(j in own for j in range(len(self.ins)) if self.spans[j] == self.spans[k])
+
+    def breaks_to_end(self, a, b):
+        """Whether a loop's body [a, b) has a break that returns or jumps to
+        an enclosing loop's head: the loop and its else clause end the
+        function, or that loop's body (threaded jumps)."""
+        heads = {h for loop in self.loops for h in (loop.head,) + tuple(loop.cont)}
+        return any(self.op(j) in ("RETURN_VALUE", "RETURN_CONST") and self.break_return(j) or
+                   self.target(j) in heads for j in range(a, b))
 
     def stmt_at(self, start, k):
         """(line, col) of the statement whose instructions are [start, k]."""
@@ -602,8 +802,17 @@ class Decompiler:
 
     def store(self, k, target, st, out, pairs, base):
         v = st.pop()
+        if isinstance(v, E) and v.aug is not None and v.aug[0] == "walrus":
+            if st and st[-1] is v:
+                st[-1] = v.aug[1]
+            v = v.aug[1]
         if isinstance(v, _Item):
             self.loop_target = target
+            return
+        if isinstance(v, E) and isinstance(v.fn, _Fn) and v.fn.code.co_name != "<lambda>":
+            if pairs or len(st) != base:
+                self.fail(k, "this function definition")
+            out.append(self.define(k, target, v))
             return
         while isinstance(v, _Unpack):
             v.targets.append(target)
@@ -627,7 +836,12 @@ class Decompiler:
             out.append(S("assign", "%s %s %s" % (target.text, sym, right.text), target.line, target.col))
             return
         if st and st[-1] is v:
+            # the value stays: the next store takes it too (a = b = v), or
+            # an expression does (b := v), as the text says unless a store comes
             v.chain = (v.chain or []) + [target]
+            w = E("(%s := %s)" % (target.text, _paren(v, P_TEST)), P_ATOM, v.line, v.col)
+            w.aug = ("walrus", v)
+            st[-1] = w
             return
         if len(st) > base or pairs:
             pairs.append((target, v))
@@ -642,12 +856,36 @@ class Decompiler:
         first = targets[0]
         out.append(S("assign", "%s = %s" % (" = ".join(t.text for t in targets), v.text), first.line, first.col))
 
+    def keyword(self, k, word):
+        """Whether instruction k is at a keyword `word` that is a statement
+        of its own: its position spans the word (3.11+), or, without
+        columns, it starts a line of its own."""
+        line, end, col, ecol = self.spans[k]
+        if _PY >= (3, 11):           # an instruction without a position is the compiler's
+            return col is not None and ecol is not None and line == end and ecol - col == len(word)
+        return k == 0 or self.lines[k - 1][0] != self.lines[k][0]
+
+    def dead_after(self, k):
+        """Whether the instructions a forward jump at k skips are reached
+        by no jump."""
+        t = self.target(k)
+        if t is None or t <= k:
+            return False
+        if self.jumped_to is None:
+            self.jumped_to = [(j, self.target(j)) for j in range(len(self.ins)) if self.target(j) is not None]
+        # jumps inside the skipped code (a dead `a if True else b` in it) do not count
+        return not any(k < to < t and not k < j < t for j, to in self.jumped_to)
+
     def jump(self, k, out):
         t = self.target(k)
         line, col = self.at(k)
         for loop in reversed(self.loops):
+            if loop.head < t < loop.exit and t not in loop.cont:
+                t = self.thread(t)       # to the loop's latch, a jump back (Python 3.9)
             if t == loop.head or t in loop.cont:
                 out.append(S("continue", "continue", line, col))
+                # the jump that ends the body of an if at the loop's end is no `continue`
+                out[-1].implicit = not self.keyword(k, "continue")
                 return k + 1
             if t >= loop.exit or t < loop.head:
                 out.append(S("break", "break", line, col))
@@ -671,7 +909,7 @@ class Decompiler:
             after += 1           # the iterator, popped after the loop (3.13+)
         brk = [self.target(j) for j in range(head + 1, latch) if self.op(j) in _UNCOND and
                self.target(j) is not None and self.target(j) >= after]
-        stop = max(brk) if brk else after
+        stop = max(brk) if brk else end if self.breaks_to_end(head + 1, latch) else after
         if stop > end:
             stop = after
         self.claimed.add(head)
@@ -789,6 +1027,12 @@ class Decompiler:
                 k = self.target(k)
             if len(st) != depth:
                 self.fail(k, "a condition inside an expression")
+            # `c or False`: the constant's leaf is a jump to where the condition is false
+            while self.op(k) in ("JUMP_FORWARD", "JUMP") and leaves[-1][1] and leaves[-1][2] == k + 1 and \
+                    (self.target(k) or 0) > k + 1:
+                leaves.append((E("False", P_ATOM, c.line, None), False, self.target(k), k))
+                self.seen.add(k)
+                k += 1
             nxt = self.leaf_region(k, end)
             if nxt is None:
                 break
@@ -830,6 +1074,10 @@ class Decompiler:
                 expr, t, f = self.merge(thr, fall)
                 other = f if t == fall else t
                 if (t == fall) != (f == fall) and k < other < end:
+                    c = expr if f == fall else _not(expr)
+                    w = self.bottom_while(stmt_start, k, other, end, c, out)
+                    if w is not None:
+                        return w
                     self.seen.update(range(k, other))
                     s = S("if", None, self.lines[stmt_start][0], None, self.region(other, end, list(st)))
                     s.text = expr if f == fall else _not(expr)
@@ -897,7 +1145,7 @@ class Decompiler:
                 body = self.region(body_start, bottom)
                 self.loops.pop()
                 s = S("while", "while %s:" % c.text, line, c.col - 6 if c.col and c.col >= 6 else None, body)
-                stop = max(exits) if exits else after
+                stop = max(exits) if exits else end if self.breaks_to_end(body_start, bottom) else after
                 stop = after if stop > end else stop
                 if stop > after and stop != x:
                     s.orelse = self.region(after, stop)
@@ -922,13 +1170,27 @@ class Decompiler:
         # if / else, or a conditional expression
         last = x - 1
         tail = self.target(last) if self.op(last) in ("JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP") else None
+        thr = self.thread(tail)
         is_loop_exit = self.loops and tail is not None and (tail >= self.loops[-1].exit or
-                                                             tail == self.loops[-1].head or
-                                                             tail in self.loops[-1].cont)
+                                                             thr == self.loops[-1].head or
+                                                             thr in self.loops[-1].cont)
         if tail is not None and tail > x and not is_loop_exit:
             body_end, else_end = last, min(tail, end)
         else:
             body_end, else_end = x, None
+            copied = self.copied_tail(body_start, x, end, st)
+            if copied is not None:
+                # a conditional expression whose code after it (to a return)
+                # CPython copied into both branches
+                n, resume = copied
+                sub, sub2 = list(st), list(st)
+                self.region_value(body_start, x - n, sub)
+                self.region_value(x, resume, sub2)
+                self.seen.update(range(x - n, x))
+                a, b = sub[-1], sub2[-1]
+                st.append(E("%s if %s else %s" % (_paren(a, P_OR), _paren(c, P_OR), _paren(b, P_TEST)), P_TEST,
+                            a.line, a.col))
+                return resume
         sub = list(st)
         body = self.region(body_start, body_end, sub)
         if len(sub) == len(st) + 1:
@@ -949,6 +1211,67 @@ class Decompiler:
             s.orelse = self.region(x, else_end)
             return else_end
         return x
+
+    def copied_tail(self, a, x, end, st):
+        """Where the branches [a, x) and [x, ...) of a condition both end
+        with the same instructions up to a return, at the same positions
+        (CPython copied the code after a conditional expression into both
+        of its branches), and what comes before is one pure expression in
+        each: (length of the copy, where the second branch's copy starts);
+        None for others (an if statement's branches that both return)."""
+        if self.op(x - 1) not in ("RETURN_VALUE", "RETURN_CONST"):
+            return None
+        e = x
+        while e < end and self.op(e) not in ("RETURN_VALUE", "RETURN_CONST"):
+            if self.target(e) is not None:
+                return None
+            e += 1
+        if e >= end:
+            return None
+        n = 0
+        while x - 1 - n > a and e - n > x and self.same_code(x - 1 - n, e - n, 1) and \
+                self.target(x - 1 - n) is None and self.spans[x - 1 - n] == self.spans[e - n] and \
+                self.lines[x - 1 - n] == self.lines[e - n]:
+            n += 1
+        # the longest copy whose branches before it are values (without
+        # columns, a branch's last instructions may look alike too)
+        while n > 0 and not (self.pure(a, x - n, st) and self.pure(x, e + 1 - n, st)):
+            n -= 1
+        return (n, e + 1 - n) if n else None
+
+    def pure(self, a, b, st):
+        """Whether instructions [a, b) only push one value onto st."""
+        tmp = list(st)
+        for j in range(a, b):
+            if self.op(j) in _SKIP:
+                continue
+            try:
+                if not self.expr_op(j, tmp):
+                    return False
+            except (IndexError, DecompileError):
+                return False
+        return len(tmp) == len(st) + 1
+
+    def bottom_while(self, start, k, body, end, c, out):
+        """A while loop inside a loop whose test [start, k) jumps to the
+        body at `body` or on to the outer loop's head (Python 3.12): the
+        body ends with a copy of the test and a jump back to `body`.
+        Returns where the code after the loop starts; None for others."""
+        n = k - start
+        for j in self.backjumps.get(body, ()):
+            if not (body < j < end and j - n > body and self.op(j - 1) in _CONDJUMP and
+                    self.same_code(start, j - n, n)):
+                continue
+            self.claimed.add(body)
+            self.seen.update(range(start, k + 1))
+            self.seen.update(range(j - n, j + 1))
+            self.loops.append(_Loop(body, j + 1, (j - n,)))
+            stmts = self.region(body, j - n)
+            self.loops.pop()
+            out.append(S("while", "while %s:" % c.text, self.lines[start][0],
+                         c.col - 6 if c.col and c.col >= 6 else None, stmts))
+            return j + 1
+        return None
 
     def check_all_read(self):
         """Refuses code with instructions the rebuilt text does not hold,
@@ -1055,6 +1378,14 @@ def _implicit(s):
     return s.kind == "return" and s.implicit
 
 
+def _to_loop_end(stmts):
+    """Whether statements end with the jump to the loop's end that the
+    code of an if's body has where the loop's body ends after the if."""
+    s = stmts[-1] if stmts else None
+    return s is not None and (s.kind == "continue" and s.implicit or
+                              s.kind == "if" and bool(s.orelse) and _to_loop_end(s.body) and _to_loop_end(s.orelse))
+
+
 def _tidy(stmts, in_loop, at_end):
     """Undoes what CPython's code generator did to a statement list:
     `if not c: continue` + rest at a loop's end is `if c: rest`; a
@@ -1082,6 +1413,12 @@ def _tidy(stmts, in_loop, at_end):
             s.body = stmts[n + 1:]
             out.append(s)
             break
+        if s.kind == "if" and in_loop and not s.orelse and len(s.body) > 1 and _to_loop_end(s.body) and \
+                n + 1 < len(stmts):
+            # the body jumps to the loop's end: what follows the if is its else clause
+            s.orelse = stmts[n + 1:]
+            out.append(s)
+            break
         if s.kind == "if" and at_end is True and not s.orelse and s.body and _implicit(s.body[-1]) and \
                 n + 1 < len(stmts):
             s.orelse = stmts[n + 1:]
@@ -1096,7 +1433,7 @@ def _tidy(stmts, in_loop, at_end):
             break
     for n, s in enumerate(out):
         last = n == len(out) - 1
-        if s.body is not None:
+        if s.body is not None and s.kind != "def":     # a def's statements are its own
             loop = s.kind in ("for", "while")
             s.body = _tidy(s.body, loop or in_loop, (last and at_end) if not loop else "loop")
             if s.orelse:
@@ -1134,6 +1471,9 @@ class _Writer:
                 self.put(s.line, ind, "if %s:" % head)
                 self.block(s.body, ind)
                 self.orelse(s, ind)
+            elif s.kind == "def":
+                self.put(s.line, ind, head)
+                self.block(s.body, ind)
             elif s.kind in ("for", "while"):
                 self.put(s.line, ind, head)
                 self.block(s.body, ind)
@@ -1183,22 +1523,37 @@ def _loop_else(stmts):
     return out
 
 
-def _params(func, d):
-    code = func.__code__
-    if code.co_flags & 0x0C:
-        d.fail(0, "*args or **kwargs")
-    if code.co_kwonlyargcount or getattr(code, "co_posonlyargcount", 0):
-        d.fail(0, "keyword-only or positional-only parameters")
-    names = list(code.co_varnames[:code.co_argcount])
-    defaults = func.__defaults__ or ()
+def _params(code, defaults, kwdefaults):
+    """The parameter list of code: defaults holds the texts of the last
+    positional parameters' defaults, kwdefaults those of the keyword-only
+    ones by name."""
+    names = code.co_varnames
+    n, kwonly = code.co_argcount, code.co_kwonlyargcount
+    posonly = getattr(code, "co_posonlyargcount", 0)
     out = []
-    for n, name in enumerate(names):
-        m = n - (len(names) - len(defaults))
-        if m >= 0:
-            out.append("%s=%s" % (name, d.const(defaults[m], 0).text))
-        else:
-            out.append(name)
+    for j, name in enumerate(names[:n]):
+        m = j - (n - len(defaults))
+        out.append("%s=%s" % (name, defaults[m]) if m >= 0 else name)
+        if j == posonly - 1:
+            out.append("/")
+    rest = n + kwonly
+    if code.co_flags & 0x04:          # *args
+        out.append("*" + names[rest])
+        rest += 1
+    elif kwonly:
+        out.append("*")
+    out += ["%s=%s" % (name, kwdefaults[name]) if name in kwdefaults else name for name in names[n:n + kwonly]]
+    if code.co_flags & 0x08:          # **kwargs
+        out.append("**" + names[rest])
     return ", ".join(out)
+
+
+def signature(func, d=None):
+    """The parameter list of func, with its defaults' values."""
+    d = d or Decompiler(func.__code__)
+    defaults = [d.const(v, 0).text for v in func.__defaults__ or ()]
+    kwdefaults = {n: d.const(v, 0).text for n, v in (func.__kwdefaults__ or {}).items()}
+    return _params(func.__code__, defaults, kwdefaults)
 
 
 def rebuild(func):
@@ -1207,13 +1562,9 @@ def rebuild(func):
     if code.co_flags & 0x2A0:     # generator, coroutine, async generator
         raise DecompileError("cannot compile function %r (file %s, line %d): a generator or coroutine is not "
                              "supported" % (code.co_name, code.co_filename, code.co_firstlineno))
-    d = Decompiler(func)
-    try:
-        body = d.region(0, len(d.ins))
-    except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
-        d.fail(0, "code of a form not recognised (%s)" % type(e).__name__)
-    d.check_all_read()
-    body = _tidy(body, False, True)
+    d = Decompiler(code)
+    body = d.statements()
+    params = signature(func, d)
     lines = [l for (l, _) in d.lines if l is not None]
     first = d.lines[0][0] if d.ins and d.ins[0].opname == "RESUME" else min(lines + [code.co_firstlineno]) - 1
     first = max(first or code.co_firstlineno, 1)
@@ -1226,13 +1577,13 @@ def rebuild(func):
         if len(body) != 1 or body[0].kind != "return":
             d.fail(0, "this lambda")
         value = body[0].text[len("return "):] if body[0].text != "return" else "None"
-        return "lambda %s: %s\n" % (_params(func, d), value), d.lines[0][0] or first
+        return "lambda %s: %s\n" % (params, value), d.lines[0][0] or first
     # the name the function answers to (a function made by exec and renamed
     # is looked up by its __name__)
     name = func.__name__ if func.__name__.isidentifier() else \
         code.co_name if code.co_name.isidentifier() else "_f"
     w = _Writer(first)
-    w.put(first, 0, "def %s(%s):" % (name, _params(func, d)))
+    w.put(first, 0, "def %s(%s):" % (name, params))
     if not body:
         body = [S("pass", "pass", None, None)]
     w.block(body, 0)
