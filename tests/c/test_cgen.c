@@ -48,7 +48,7 @@ static int nbuilt;
 static PjCpuFn build(const char *src, const char *name, const char *sig, int boundscheck, PjKernel **kout)
 {
 	static PjFunc f;
-	f = (PjFunc){name, src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0};
+	f = (PjFunc){name, src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0, 0};
 	globals[2] = (Global){name, {.kind = PJ_V_FUNC, .func = &f}};
 	PjOptions o = {.arch = 90, .opt_level = 1, .target_cpu = 1, .boundscheck = boundscheck};
 	PjKernel *k = NULL;

@@ -50,7 +50,7 @@ static void add_device(const char *name)
 	while (globals[i].name && strcmp(globals[i].name, name) != 0)
 		i++;
 	PjFunc *f = &fns[nfns++ % 16];
-	*f = (PjFunc){name, cur_src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 1, NULL, NULL, 0};
+	*f = (PjFunc){name, cur_src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 1, NULL, NULL, 0, 0};
 	globals[i] = (Global){name, {.kind = PJ_V_FUNC, .func = f}};
 }
 
@@ -58,7 +58,7 @@ static PjKernel *compile_opt(const char *src, const char *name, const char *sig,
                              int debug, PjError *e)
 {
 	static PjFunc f;
-	f = (PjFunc){name, src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0};
+	f = (PjFunc){name, src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0, 0};
 	PjOptions o = {.arch = 90, .opt_level = opt_level, .sim = 1, .debug = debug};
 	PjKernel *k = NULL;
 	memset(e, 0, sizeof *e);

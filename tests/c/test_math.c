@@ -39,7 +39,7 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 static PjKernel *compile(const char *src, const char *name, const char *sig, int opt_level, int fastmath)
 {
 	static PjFunc f;
-	f = (PjFunc){name, src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0};
+	f = (PjFunc){name, src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0, 0};
 	PjOptions o = {.arch = 90, .opt_level = opt_level, .sim = 1, .fastmath = fastmath};
 	PjKernel *k = NULL;
 	PjError e;

@@ -24,7 +24,7 @@ static int resolve(void *data, const char *name, PjValue *out, PjArena *arena)
 
 static int ret_of(const char *src, const char *name, const char *sig, char *out, PjError *e)
 {
-	PjFunc f = {name, src, "user.py", 10, 0, resolve, NULL, NULL, 0, 0, 1, NULL, NULL, 0};
+	PjFunc f = {name, src, "user.py", 10, 0, resolve, NULL, NULL, 0, 0, 1, NULL, NULL, 0, 0};
 	return pj_infer_return(&f, sig, out, 256, e);
 }
 

@@ -44,7 +44,7 @@ static PjKernel *build(const char *src, const char *name, const char *const *nam
 {
 	int n = 0, me = 0;
 	for (; names[n]; n++) {
-		funcs[n] = (PjFunc){names[n], src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0};
+		funcs[n] = (PjFunc){names[n], src, "test.py", 1, 0, resolve, globals, NULL, 0, 0, 0, NULL, NULL, 0, 0};
 		globals[2 + n] = (Global){names[n], {.kind = PJ_V_FUNC, .func = &funcs[n]}};
 		if (strcmp(names[n], name) == 0)
 			me = n;
