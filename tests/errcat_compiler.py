@@ -140,7 +140,6 @@ TRIGGERS = [
     ("fma_complex", "def k(a):\n    a[0] = cuda.fma(1j, 2.0, 3.0)  #!\n", A),
     ("vector_count", "def k(a):\n    v = cuda.float3(1.0, 2.0)  #!\n", A),
     ("vector_attr", "def k(a):\n    v = cuda.float2(1.0, 2.0)\n    a[0] = v.z  #!\n", A),
-    ("libdevice_not_built", "def k(a):\n    a[0] = cuda.libdevice.j0(a[0])  #!\n", A),
     ("device_array_param@1", "def k(a):\n    return a[0]\n", "float32[::1]", {"opts": {"device_abi": 1}}),
     ("device_tuple_result@1", "def k(a):\n    return (a, a)\n", "float32", {"opts": {"device_abi": 2}}),
     ("nanosleep_sm60", "def k(a):\n    cuda.nanosleep(100)  #!\n", A, {"opts": {"arch": 60}}),

@@ -543,8 +543,12 @@ def test_compile_errors():
     k[1, 1](a)              # rebuilt from its bytecode
     assert a[0] == 1
     exec("def nosrc2(a):\n    a[0] = [1][0]\n", ns)
-    with pytest.raises(errors.SourceNotFoundError, match="bytecode"):
+    with pytest.raises(errors.TypingError, match="rebuilt from its bytecode") as info:
         cuda.jit(ns["nosrc2"])[1, 1](a)
+    assert "<string>:2:" in str(info.value) and "list display" in str(info.value)
+    exec("def nosrc3(a):\n    try:\n        a[0] = 1\n    except Exception:\n        a[0] = 2\n", ns)
+    with pytest.raises(errors.SourceNotFoundError, match="bytecode"):
+        cuda.jit(ns["nosrc3"])[1, 1](a)
 
 
 def test_jit_options():
