@@ -135,6 +135,28 @@ int lower_param_leaves(const Type *t);   /* arguments it takes: tuples are flatt
 
 /* lower_val.c: values, constants, conversions, emission */
 Ref lower_emit(Lower *L, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2, int32_t aux);
+
+/* 64-bit integer constants and arithmetic, the index and address math of
+ * every lowering file */
+static inline Ref con64(Lower *L, int64_t v)
+{
+	return ir_con_int(L->f, KL, v);
+}
+
+static inline Ref add64(Lower *L, Ref a, Ref b)
+{
+	return lower_emit(L, O_ADD, KL, SK_I64, a, b, REF_NONE, 0);
+}
+
+static inline Ref sub64(Lower *L, Ref a, Ref b)
+{
+	return lower_emit(L, O_SUB, KL, SK_I64, a, b, REF_NONE, 0);
+}
+
+static inline Ref mul64(Lower *L, Ref a, Ref b)
+{
+	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
+}
 Value lower_scalar(Type *t, Ref r);
 Value lower_none(Type *t);
 Cls lower_cls(ScalarKind sk);           /* the class of a scalar kind (complex: of a part) */

@@ -42,26 +42,6 @@ typedef struct Idx {
 	Span sp;
 } Idx;
 
-static Ref add64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_ADD, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
-static Ref sub64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_SUB, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
-static Ref mul64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
-static Ref con64(Lower *L, int64_t v)
-{
-	return ir_con_int(L->f, KL, v);
-}
-
 Ref lower_array_size(Lower *L, Value arr)
 {
 	Ref n = con64(L, 1);

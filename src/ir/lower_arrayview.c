@@ -8,16 +8,6 @@
 
 #include "lower.h"
 
-static Ref con64(Lower *L, int64_t v)
-{
-	return ir_con_int(L->f, KL, v);
-}
-
-static Ref mul64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
 static Value new_desc(Lower *L, Type *t, Ref data)
 {
 	Value v = {.ty = t, .data = data};

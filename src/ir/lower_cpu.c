@@ -36,11 +36,6 @@ static Type *i64(void)
 	return ty_scalar(SK_I64);
 }
 
-static Ref con64(Lower *L, int64_t v)
-{
-	return ir_con_int(L->f, KL, v);
-}
-
 static Ref op64(Lower *L, Opcode op, Ref a, Ref b)
 {
 	return lower_emit(L, op, KL, SK_I64, a, b, REF_NONE, 0);

@@ -11,21 +11,6 @@
  */
 #include "lower.h"
 
-static Ref con64(Lower *L, int64_t v)
-{
-	return ir_con_int(L->f, KL, v);
-}
-
-static Ref add64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_ADD, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
-static Ref mul64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
 void lower_nd_loop(Lower *L, int nd, Ref *shape, NdBody body, void *ctx)
 {
 	Type *i64 = ty_scalar(SK_I64);

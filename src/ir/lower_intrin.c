@@ -53,11 +53,6 @@ static Ref sreg64(Lower *L, SReg r)
 	return lower_cvt(L, lower_sreg(L, r).r, SK_I32, SK_I64);
 }
 
-static Ref mul64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
 static Value grid(Lower *L, Expr *e, int size)
 {
 	int64_t n = 0;

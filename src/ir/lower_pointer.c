@@ -28,26 +28,6 @@
 
 #include "lower.h"
 
-static Ref con64(Lower *L, int64_t v)
-{
-	return ir_con_int(L->f, KL, v);
-}
-
-static Ref add64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_ADD, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
-static Ref sub64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_SUB, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
-static Ref mul64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
 /* Do pointers carry bounds: in the simulator's program and on the CPU
  * target, whose pointers come from ffi.from_buffer only. */
 static int bounded(Lower *L)

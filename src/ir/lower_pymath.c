@@ -140,11 +140,6 @@ static Ref or64(Lower *L, Ref a, Ref b)
 	return lower_emit(L, O_OR, KL, SK_U64, a, b, REF_NONE, 0);
 }
 
-static Ref sub64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_SUB, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
 /* Exponent field and mantissa with its hidden bit of a finite nonzero
  * double x (bits ux, without sign: ax); a subnormal one is scaled by
  * 2**54 first, which the exponent accounts for. */

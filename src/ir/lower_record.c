@@ -33,26 +33,17 @@
 
 enum { CONST_MEM_BYTES = 65536, UNROLL_COPY = 16 };
 
-static Ref con64(Lower *L, int64_t v)
-{
-	return ir_con_int(L->f, KL, v);
-}
-
-static Ref add64(Lower *L, Ref a, Ref b)
+/* a + b, or a itself when b is the constant 0 */
+static Ref add64_nz(Lower *L, Ref a, Ref b)
 {
 	if (b.kind == R_CON && L->f->con[b.idx].i == 0)
 		return a;
 	return lower_emit(L, O_ADD, KL, SK_I64, a, b, REF_NONE, 0);
 }
 
-static Ref mul64(Lower *L, Ref a, Ref b)
-{
-	return lower_emit(L, O_MUL, KL, SK_I64, a, b, REF_NONE, 0);
-}
-
 static Ref field_addr(Lower *L, Value rec, const RecField *f)
 {
-	return add64(L, rec.data, con64(L, f->off));
+	return add64_nz(L, rec.data, con64(L, f->off));
 }
 
 static const RecField *field_of(Lower *L, Type *rt, const char *name, Span sp)
@@ -145,7 +136,7 @@ static Ref loop_begin(Lower *L, CopyLoop *lp, Ref n)
 static void loop_end(Lower *L, CopyLoop *lp)
 {
 	Type *i64 = ty_scalar(SK_I64);
-	lower_write(L, lp->slot, i64, lower_scalar(i64, add64(L, lp->k, con64(L, 1))));
+	lower_write(L, lp->slot, i64, lower_scalar(i64, add64_nz(L, lp->k, con64(L, 1))));
 	lower_jump(L, lp->head);
 	lower_seal(L, lp->head);
 	lower_seal(L, lp->done);
@@ -164,16 +155,16 @@ static void copy_bytes(Lower *L, Ref dst, int dspace, Ref src, int sspace, int64
 	if (n <= UNROLL_COPY) {
 		for (int64_t i = 0; i < n; i++) {
 			Ref o = con64(L, i * unit);
-			Ref v = lower_emit(L, O_LOAD, k, sk, add64(L, src, o), REF_NONE, REF_NONE, sspace);
-			lower_emit(L, O_STORE, k, sk, add64(L, dst, o), v, REF_NONE, dspace);
+			Ref v = lower_emit(L, O_LOAD, k, sk, add64_nz(L, src, o), REF_NONE, REF_NONE, sspace);
+			lower_emit(L, O_STORE, k, sk, add64_nz(L, dst, o), v, REF_NONE, dspace);
 		}
 		return;
 	}
 	CopyLoop lp;
 	Ref i = loop_begin(L, &lp, con64(L, n));
 	Ref o = mul64(L, i, con64(L, unit));
-	Ref v = lower_emit(L, O_LOAD, k, sk, add64(L, src, o), REF_NONE, REF_NONE, sspace);
-	lower_emit(L, O_STORE, k, sk, add64(L, dst, o), v, REF_NONE, dspace);
+	Ref v = lower_emit(L, O_LOAD, k, sk, add64_nz(L, src, o), REF_NONE, REF_NONE, sspace);
+	lower_emit(L, O_STORE, k, sk, add64_nz(L, dst, o), v, REF_NONE, dspace);
 	loop_end(L, &lp);
 }
 
@@ -187,12 +178,12 @@ static void copy_charseq(Lower *L, Type *dst, Ref addr, Value src)
 	Ref zero = ir_con_int(L->f, k, 0);
 	if (dst->size - n <= UNROLL_COPY) {
 		for (int64_t i = n; i < dst->size; i++)
-			lower_emit(L, O_STORE, k, SK_U8, add64(L, addr, con64(L, i)), zero, REF_NONE, dst->space);
+			lower_emit(L, O_STORE, k, SK_U8, add64_nz(L, addr, con64(L, i)), zero, REF_NONE, dst->space);
 		return;
 	}
 	CopyLoop lp;
 	Ref i = loop_begin(L, &lp, con64(L, dst->size - n));
-	lower_emit(L, O_STORE, k, SK_U8, add64(L, addr, add64(L, i, con64(L, n))), zero, REF_NONE, dst->space);
+	lower_emit(L, O_STORE, k, SK_U8, add64_nz(L, addr, add64_nz(L, i, con64(L, n))), zero, REF_NONE, dst->space);
 	loop_end(L, &lp);
 }
 
@@ -253,11 +244,11 @@ static void store_subarray(Lower *L, Value dst, Value src, Span sp)
 			if (d)
 				rest = lower_emit(L, O_DIV, KL, SK_I64, rest, ext, REF_NONE, 0);
 			check_src(L, i, src, d);
-			saddr = add64(L, saddr, mul64(L, i, lower_byte_stride(L, src, d)));
+			saddr = add64_nz(L, saddr, mul64(L, i, lower_byte_stride(L, src, d)));
 		}
 		v = lower_load(L, src.ty->elem, saddr, src.ty->space, sp);
 	}
-	lower_store(L, t->elem, add64(L, dst.data, mul64(L, k, con64(L, esz))), t->space, v, sp);
+	lower_store(L, t->elem, add64_nz(L, dst.data, mul64(L, k, con64(L, esz))), t->space, v, sp);
 	loop_end(L, &lp);
 }
 
