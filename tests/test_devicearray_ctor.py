@@ -112,3 +112,11 @@ def test_context_allocates_through_its_memory_manager(rng):
     e.record(s)
     e.synchronize()
     assert ctx.get_default_stream().handle == 0
+    # Numba's deallocations: here the freed blocks the caching allocator keeps
+    ctx.deallocations.clear()
+    assert len(ctx.deallocations) == 0
+    block = ctx.memalloc(4096)
+    del block
+    assert len(ctx.deallocations) >= 1
+    ctx.deallocations.clear()
+    assert len(ctx.deallocations) == 0

@@ -284,6 +284,12 @@ class Context:
         from . import emm
         emm.use_manager(mgr)
 
+    @property
+    def deallocations(self):
+        """The memory manager's deallocations (clear() gives the freed
+        blocks the caching allocator keeps back to the driver)."""
+        return self.memory_manager.deallocations
+
     def memalloc(self, bytesize):
         """A MemoryPointer to bytesize bytes of device memory."""
         return self.memory_manager.memalloc(bytesize)
