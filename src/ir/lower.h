@@ -193,6 +193,7 @@ void lower_zerodiv(Lower *L, ScalarKind sk, Ref b, const char *what);
 /* z + x*y (sub: z - x*y) as one fma when `mul` is a contractible
  * multiply of type ty; returns 0 (and emits nothing) otherwise. */
 int lower_try_fma_aug(Lower *L, AstOp op, Value z, Expr *mul, Type *ty, Value *out);
+Value lower_aug_value(Lower *L, AstOp op, Value cur, Type *target, Expr *value, Span sp);
 Value lower_pow(Lower *L, Value a, Expr *be, Value b, Type *ty, Span sp);
 Ref lower_compare(Lower *L, AstOp op, Value a, Value b, Span sp);
 

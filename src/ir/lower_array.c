@@ -540,16 +540,7 @@ void lower_aug_subscript(Lower *L, Expr *target, AstOp op, Expr *value)
 		lower_unsupported(L, target->span, "augmented assignment to an array slice");
 	Type *elem = arr.ty->elem;
 	Value cur = load_elem(L, elem, addr, arr.ty->space, target->span);
-	Type *ty = lower_arith_type(op, elem, value->ty);
-	if (!ty)
-		err_at(L->c, value->span, NULL, "unsupported operand types for %s=: %s and %s",
-		       ast_op_name[op], ty_str_of(L->c, elem), ty_str_of(L->c, value->ty));
-	Value r;
-	if (!lower_try_fma_aug(L, op, cur, value, ty, &r)) {
-		Value v = lower_expr(L, value);
-		r = op == OP_POW ? lower_pow(L, cur, value, v, ty, value->span)
-		                 : lower_binop(L, op, cur, v, ty, value->span);
-	}
+	Value r = lower_aug_value(L, op, cur, elem, value, value->span);
 	L->f->cur_loc = ir_add_loc(L->f, target->span);
 	store_elem(L, elem, addr, arr.ty->space, r, target->span);
 	L->f->cur_loc = loc;

@@ -464,6 +464,23 @@ static Ref neg(Lower *L, ScalarKind sk, Ref x)
 	return lower_emit(L, O_NEG, lower_cls(sk), sk, x, REF_NONE, REF_NONE, 0);
 }
 
+/* The new value of `target op= value`, where cur is the target's value
+ * and target its type: an error at sp when the types do not combine, a
+ * contracted fma where lower_try_fma_aug allows one, else the operation. */
+Value lower_aug_value(Lower *L, AstOp op, Value cur, Type *target, Expr *value, Span sp)
+{
+	Type *ty = lower_arith_type(op, target, value->ty);
+	if (!ty)
+		err_at(L->c, sp, NULL, "unsupported operand types for %s=: %s and %s", ast_op_name[op],
+		       ty_str_of(L->c, target), ty_str_of(L->c, value->ty));
+	Value r;
+	if (!lower_try_fma_aug(L, op, cur, value, ty, &r)) {
+		Value v = lower_expr(L, value);
+		r = op == OP_POW ? lower_pow(L, cur, value, v, ty, sp) : lower_binop(L, op, cur, v, ty, sp);
+	}
+	return r;
+}
+
 int lower_try_fma_aug(Lower *L, AstOp op, Value z, Expr *mul, Type *ty, Value *out)
 {
 	if ((op != OP_ADD && op != OP_SUB) || !contractible(mul, ty) || L->cpu)

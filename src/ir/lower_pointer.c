@@ -113,16 +113,7 @@ void lower_pointer_aug(Lower *L, Expr *target, AstOp op, Expr *value)
 	Ref addr = element(L, target, &p);
 	Type *elem = p.ty->elem;
 	Value cur = lower_load(L, elem, addr, SP_GENERIC, target->span);
-	Type *ty = lower_arith_type(op, elem, value->ty);
-	if (!ty)
-		err_at(L->c, value->span, NULL, "unsupported operand types for %s=: %s and %s",
-		       ast_op_name[op], ty_str_of(L->c, elem), ty_str_of(L->c, value->ty));
-	Value r;
-	if (!lower_try_fma_aug(L, op, cur, value, ty, &r)) {
-		Value v = lower_expr(L, value);
-		r = op == OP_POW ? lower_pow(L, cur, value, v, ty, value->span)
-		                 : lower_binop(L, op, cur, v, ty, value->span);
-	}
+	Value r = lower_aug_value(L, op, cur, elem, value, value->span);
 	L->f->cur_loc = ir_add_loc(L->f, target->span);
 	lower_store(L, elem, addr, SP_GENERIC, r, target->span);
 	L->f->cur_loc = loc;

@@ -147,17 +147,7 @@ static void lower_augassign(Lower *L, Stmt *s)
 		       "cannot update this expression in place");
 	Var *var = t->name.var;
 	Value cur = lower_read_var(L, var);
-	Type *ty = lower_arith_type(op, var->ty, value->ty);
-	if (!ty)
-		err_at(L->c, s->span, NULL, "unsupported operand types for %s=: %s and %s", ast_op_name[op],
-		       ty_str_of(L->c, var->ty), ty_str_of(L->c, value->ty));
-	Value r;
-	if (!lower_try_fma_aug(L, op, cur, value, ty, &r)) {
-		Value v = lower_expr(L, value);
-		r = op == OP_POW ? lower_pow(L, cur, value, v, ty, s->span)
-		                 : lower_binop(L, op, cur, v, ty, s->span);
-	}
-	lower_write_var(L, var, r);
+	lower_write_var(L, var, lower_aug_value(L, op, cur, var->ty, value, s->span));
 }
 
 /* --------------------------------------------------------- control flow */
