@@ -319,31 +319,20 @@ Value lower_array_item(Lower *L, Value arr, Ref k, const char *name, Span sp)
 	return load_elem(L, arr.ty->elem, item_addr(L, arr, k, name), arr.ty->space, sp);
 }
 
-/* The scalar v (of the element type) stored into every element of the
- * view from axis d on, the element at byte offset off: one loop per axis. */
-static void fill_axes(Lower *L, Value view, Value v, int d, Ref off, Span sp)
+typedef struct Fill {
+	Value view, v;
+	Span sp;
+} Fill;
+
+/* lower_nd_loop's body: the scalar stored into the element at idx */
+static void fill_elem(Lower *L, Ref *idx, void *ctx)
 {
-	Type *t = view.ty;
-	if (d == t->ndim) {
-		store_elem(L, t->elem, add64(L, view.data, off), t->space, v, sp);
-		return;
-	}
-	Type *i64 = ty_scalar(SK_I64);
-	int ks = lower_new_slots(L, i64, "k");
-	lower_write(L, ks, i64, lower_scalar(i64, con64(L, 0)));
-	Blk *head = lower_new_blk(L), *body = lower_new_blk(L), *done = lower_new_blk(L);
-	lower_jump(L, head);
-	lower_enter(L, head);
-	Ref k = lower_read(L, ks, i64).r;
-	lower_branch(L, lower_cmp(L, CC_LT, SK_I64, k, view.shape[d]), body, done);
-	lower_seal(L, body);
-	lower_enter(L, body);
-	fill_axes(L, view, v, d + 1, add64(L, off, mul64(L, k, lower_byte_stride(L, view, d))), sp);
-	lower_write(L, ks, i64, lower_scalar(i64, add64(L, k, con64(L, 1))));
-	lower_jump(L, head);
-	lower_seal(L, head);
-	lower_seal(L, done);
-	lower_enter(L, done);
+	Fill *f = ctx;
+	Type *t = f->view.ty;
+	Ref a = f->view.data;
+	for (int d = 0; d < t->ndim; d++)
+		a = add64(L, a, mul64(L, idx[d], lower_byte_stride(L, f->view, d)));
+	store_elem(L, t->elem, a, t->space, f->v, f->sp);
 }
 
 /* view[:] = src: a tuple element by element, a scalar broadcast (a view
@@ -353,7 +342,8 @@ static void store_view(Lower *L, Value view, Value src, const char *name, Span s
 {
 	Type *t = view.ty;
 	if (t->ndim != 1 && src.ty->kind == TY_SCALAR) {
-		fill_axes(L, view, lower_convert(L, src, t->elem, sp), 0, con64(L, 0), sp);
+		Fill f = {view, lower_convert(L, src, t->elem, sp), sp};
+		lower_nd_loop(L, t->ndim, view.shape, fill_elem, &f);
 		return;
 	}
 	if (t->ndim != 1)
