@@ -120,11 +120,11 @@ def two_names(a, b, out):
 def test_two_names_of_one_array(rng):
     a = rng.standard_normal(300)
     outs = []
-    for opt in (False, True):
-        x = a.copy()
-        out = np.zeros(300)
+    for opt in (False, True):       # one device array under both names (host arrays
+        x = cuda.to_device(a)       # are copied one argument at a time, as Numba does)
+        out = cuda.device_array(300)
         cuda.jit(opt=opt)(two_names.py_func)[3, 128](x, x, out)
-        outs.append(out)
+        outs.append(out.copy_to_host())
     np.testing.assert_array_equal(outs[0], (a * 2.0 + 1.0) + a)
     np.testing.assert_array_equal(outs[1], outs[0])
     out = np.zeros(300)
@@ -141,11 +141,12 @@ def barrier_reread(a, out):
     cuda.syncthreads()
     v1 = s[0]
     cuda.syncthreads()
-    if t != 0:
+    if t >= 32:                     # the second warp: a chain of blocks from v1's load
         cuda.syncthreads()
         v2 = s[0]                   # thread 0 wrote it before the barrier
-    else:
-        s[0] = v1 * 3 + 1
+    else:                           # (a barrier in code its warp runs uniformly)
+        if t == 0:
+            s[0] = v1 * 3 + 1
         cuda.syncthreads()
         v2 = s[0]
     out[t, 0] = v1
