@@ -181,8 +181,9 @@ FEATURES = [
      ['test_cache.py::test_second_load_hits_without_compiling', 'test_extensions.py::test_extensions_run_last_first_and_chain']),
     # 2.3 Kernel arguments and host-side launch behaviour
     ('2.3', 'NumPy array arguments', 'pass `np.ndarray`',
-     YES, "Copied in and back; the performance warning as Numba's, once per configuration.",
-     ['test_runtime.py::test_numpy_arguments_copied_back', 'test_host_api.py::test_implicit_copy_warning']),
+     YES, "Copied in and back, each argument its own copy (one array passed twice, or overlapping views, are two copies, as in Numba; the simulator too); the performance warning as Numba's, once per configuration.",
+     ['test_runtime.py::test_numpy_arguments_copied_back', 'test_host_api.py::test_implicit_copy_warning',
+      'test_host_compat.py::test_host_arrays_sharing_memory_are_copies_of_their_own']),
     ('2.3', 'Device arrays / CAI objects', '`cuda.to_device(...)`, CuPy/other objects with `__cuda_array_interface__`',
      YES, '',
      ['test_runtime.py::test_cuda_array_interface', 'test_runtime.py::test_foreign_array_used_in_place']),

@@ -64,3 +64,35 @@ def test_gufunc_old_style_scalar_as_array(rng):
     add_first(a2, b2, out=res2)
     np.testing.assert_array_equal(res2, a2 + b2[:, None])
     np.testing.assert_array_equal(add_first(a2, b2), a2 + b2[:, None])
+
+
+@cuda.jit
+def _twice_then_sum(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        x = a[i]
+        b[i] = x * 2.0 + 1.0
+        out[i] = a[i] + x
+
+
+@cuda.jit
+def _doubled_into(a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        b[i] = a[i] * 2.0
+
+
+def test_host_arrays_sharing_memory_are_copies_of_their_own(rng):
+    """One NumPy array under two names, or two views of one that overlap,
+    are separate copies during the kernel, as on the GPU and in Numba
+    (each host argument has a device copy of its own): the simulator gives
+    the same results, and the written copies come back in argument order."""
+    a = rng.standard_normal(300)
+    x, out = a.copy(), np.zeros(300)
+    _twice_then_sum[3, 128](x, x, out)
+    np.testing.assert_array_equal(out, 2 * a)          # a[i] is the caller's value
+    np.testing.assert_array_equal(x, 2 * a + 1)        # b's copy came back
+    x = a.copy()
+    _doubled_into[3, 128](x[:-1], x[1:])               # in place this would cascade
+    np.testing.assert_array_equal(x[1:], 2 * a[:-1])
+    np.testing.assert_array_equal(x[0], a[0])

@@ -14,7 +14,11 @@
  *
  * The simulator uses host arrays in place, except that a read-only array
  * (or a cuda.In one) the kernel writes gets a scratch copy, so that the
- * caller's array is not changed.
+ * caller's array is not changed, and that arrays whose memory meets
+ * another host argument's (one array passed twice, or two views of one)
+ * get a copy each, written back in argument order (sim_stage_back): on
+ * the GPU, as in Numba, each argument has a device copy of its own, and
+ * the simulator gives the same results.
  *
  * If anything fails after copies were queued, stage_abort waits for the
  * stream (the scratch memory is about to be reused) unless the context
@@ -27,6 +31,28 @@
 static int arg_bit(uint64_t mask, int i)
 {
 	return (int)(mask >> (i < 63 ? i : 63) & 1);
+}
+
+/* whether host argument i's bytes meet another host argument's (mapped
+ * memory is shared on the GPU too) */
+static int meets_another(const ArgInfo *a, int n, int i)
+{
+	const char *lo = a[i].view.buf, *hi = lo + a[i].nbytes;
+	if (a[i].mapped || !a[i].nbytes)
+		return 0;
+	for (int j = 0; j < n; j++) {
+		const char *l2 = a[j].view.buf;
+		if (j != i && a[j].cls == A_HOST && !a[j].mapped && a[j].nbytes && l2 < hi && lo < l2 + a[j].nbytes)
+			return 1;
+	}
+	return 0;
+}
+
+/* the copy back of a simulator argument's scratch copy: a writable array
+ * the kernel writes */
+static int copied_back(const PjKernel *pk, const ArgInfo *x, int i)
+{
+	return x->host_tmp && !x->readonly && x->dir != DIR_IN && (x->layout == 'R' || arg_bit(pk->written_args, i));
 }
 
 int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg)
@@ -44,7 +70,7 @@ int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg
 		int rec = a[i].layout == 'R';
 		int rd = rec || arg_bit(pk->read_args, i), wr = rec || arg_bit(pk->written_args, i);
 		if (st->sim) {
-			if ((a[i].readonly || a[i].dir == DIR_IN) && wr && a[i].nbytes) {
+			if (((a[i].readonly || a[i].dir == DIR_IN) && wr && a[i].nbytes) || meets_another(a, n, i)) {
 				if (!(a[i].host_tmp = PyMem_RawMalloc(a[i].nbytes))) {
 					PyErr_NoMemory();
 					return -1;
@@ -93,6 +119,13 @@ int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *s
 		      rt_unregister_xfers(rt, sg->out, sg->nout, 2);
 	      });
 	return rc ? -1 : 0;
+}
+
+void sim_stage_back(const PjKernel *pk, ArgInfo *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i].cls == A_HOST && copied_back(pk, &a[i], i))
+			memcpy(a[i].view.buf, a[i].host_tmp, a[i].nbytes);
 }
 
 void stage_abort(LauncherObject *L, Stage *sg, int sticky)

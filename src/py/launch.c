@@ -293,6 +293,8 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 	if (rc)
 		goto fail;
 	/* a kernel that can trap waits for its end, to raise the exception */
+	if (st->sim && nhost)
+		sim_stage_back(pk, a, n);
 	if (st->sim || !(nhost || d->sync_after || pk->ntraps))
 		return 0;
 	if (stage_out(L, pk, a, n, &sg, &e))

@@ -45,7 +45,8 @@ typedef struct ArgInfo {
 	ScalarVal v;              /* A_SCALAR */
 	size_t nbytes;            /* A_HOST: bytes of the array */
 	CUdeviceptr tmp;          /* A_HOST: its device copy */
-	void *host_tmp;           /* A_HOST, simulator: copy of a read-only array */
+	void *host_tmp;           /* A_HOST, simulator: copy of a read-only array, or of one whose
+	                             memory another argument shares (hoststage.c) */
 	Py_ssize_t dims[2 * PJ_MAXDIM];
 	Py_buffer view;           /* A_HOST from a NumPy array */
 } ArgInfo;
@@ -128,6 +129,7 @@ typedef struct Stage {
 } Stage;
 int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg);
 int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg, RtErr *e);
+void sim_stage_back(const PjKernel *pk, ArgInfo *a, int n);
 void stage_abort(LauncherObject *L, Stage *sg, int sticky);
 
 /* launch.c: Launcher.__call__, and forgetting every compiled signature */
