@@ -262,6 +262,16 @@ def k_barrier_kinds(a):
 
 
 @cuda.jit
+def k_split_warp(a):
+    if cuda.threadIdx.x == 0:
+        a[0] = 2.0
+        cuda.syncthreads()
+    else:
+        cuda.syncthreads()
+        a[1] = a[0]
+
+
+@cuda.jit
 def k_grid_early(a):
     g = cuda.cg.this_grid()
     if cuda.blockIdx.x == 1:
@@ -938,6 +948,8 @@ SIM_TRIGGERS = [
      ["different warp operations", "cuda.ballot_sync()", "k_warp_mismatch"]),
     ("sim_barrier_kinds", lambda: k_barrier_kinds[1, 32](_f32(32)), "DeadlockError",
      ["barriers of different kinds", "syncthreads_count", "k_barrier_kinds"]),
+    ("sim_barrier_split_warp", lambda: k_split_warp[1, 32](_f32(2)), "DeadlockError",
+     ["lanes of one warp", "errcat_runtime.py:", "k_split_warp"]),
     ("sim_grid_blocks_return", lambda: k_grid_early[3, 32](_f32(1)), "DeadlockError",
      ["reached by 2 of 3 blocks", "k_grid_early", "g.sync()", "errcat_runtime.py:"]),
     ("sim_grid_threads_return", lambda: k_grid_half[2, 32](_f32(1)), "DeadlockError",

@@ -439,6 +439,34 @@ static void start_block(Launch *L, Frame *fr)
 				start_thread(L, &fr[t], t, x, y, z);
 }
 
+/* Every thread of the block waits at a block barrier: do the lanes of
+ * each warp wait at the same one?  A bar.sync is aligned (PTX ISA: every
+ * thread of a warp executes the same barrier instruction), so a
+ * cuda.syncthreads() in code that only some lanes of a warp run is
+ * undefined on a GPU, where the lanes that arrive first can pass before
+ * the others have written. */
+static int warp_aligned(Launch *L, Frame *fr, uint32_t n)
+{
+	for (uint32_t w = 0; w < n; w += 32) {
+		uint32_t end = w + 32 < n ? w + 32 : n;
+		for (uint32_t t = w + 1; t < end; t++) {
+			if (fr[t].pc == fr[w].pc)
+				continue;
+			const SimLoc *a = loc_at(L, L->p->code + fr[w].pc - 1), *b = loc_at(L, L->p->code + fr[t].pc - 1);
+			char at[300] = "two different barriers";
+			if (a && b)
+				snprintf(at, sizeof at, "the barriers at %s:%d and %s:%d", a->file, a->line, b->file, b->line);
+			return fail(L, PJ_SIM_DEADLOCK, b ? b : a,
+			            "threads %u and %u of block (%u, %u, %u), lanes of one warp, wait at %s\n"
+			            "  in kernel '%s': every lane of a warp must reach the same cuda.syncthreads() "
+			            "(a barrier in a branch that splits a warp is undefined behaviour on a GPU, "
+			            "where some lanes pass it before the others have written)",
+			            w, t, L->ctaid[0], L->ctaid[1], L->ctaid[2], at, L->p->name);
+		}
+	}
+	return 0;
+}
+
 /* Every waiting thread of the block is at a barrier; are they at the
  * grid's?  RUN_GBAR when all are, RUN_BAR when none is, RUN_ERR when the
  * kinds differ or some threads returned. */
@@ -520,7 +548,9 @@ static int run_block_sync(Launch *L, Frame *fr)
 			            "(on a GPU this is undefined behaviour, often a hang)",
 			            at, nbar, n, L->ctaid[0], L->ctaid[1], L->ctaid[2], L->p->name);
 		}
-		if (L->p->has_warp && sim_bar_release(L, fr, n) < 0)
+		if (L->p->has_warp && sim_bar_release(L, fr, n) < 0)   /* barriers of different kinds first */
+			return RUN_ERR;
+		if (warp_aligned(L, fr, n))
 			return RUN_ERR;
 		L->epoch++;
 		for (t = 0; t < n; t++)
