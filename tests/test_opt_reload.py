@@ -144,7 +144,7 @@ def barrier_reread(a, out):
     if t >= 32:                     # the second warp: a chain of blocks from v1's load
         cuda.syncthreads()
         v2 = s[0]                   # thread 0 wrote it before the barrier
-    else:                           # (a barrier in code its warp runs uniformly)
+    else:                           # (each warp at one barrier: no DeadlockError on the simulator)
         if t == 0:
             s[0] = v1 * 3 + 1
         cuda.syncthreads()

@@ -217,37 +217,6 @@ def test_barriers_splitting_a_warp_are_reported(tmp_path):
 
 
 @sim_only
-def test_warps_at_different_barriers_are_fine(tmp_path):
-    """Whole warps at different barriers of one block meet as one barrier
-    (bar.sync counts threads), as on the GPU."""
-    res, _ = run_child(tmp_path, "warp_uniform", """
-        @cuda.jit
-        def by_warp(a, out):
-            s = cuda.shared.array(64, np.int64)
-            t = cuda.threadIdx.x
-            s[t] = a[t]
-            cuda.syncthreads()
-            v1 = s[0]
-            cuda.syncthreads()
-            if t >= 32:
-                cuda.syncthreads()
-                v2 = s[0]
-            else:
-                if t == 0:
-                    s[0] = v1 * 3 + 1
-                cuda.syncthreads()
-                v2 = s[0]
-            out[t] = v2
-        """, """
-        a = np.arange(64, dtype=np.int64) + 3
-        out = np.zeros(64, dtype=np.int64)
-        by_warp[1, 64](a, out)
-        assert list(out) == [10] * 64, out
-        """)
-    assert res["raised"] is None, res
-
-
-@sim_only
 def test_barrier_reached_by_all_is_fine(tmp_path):
     res, _ = run_child(tmp_path, "barrier_ok", """
         @cuda.jit
