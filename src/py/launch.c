@@ -292,9 +292,9 @@ static int launch(LauncherObject *L, KernelObject *k, ArgInfo *a, int n, int nho
 		PyMem_RawFree(buf);
 	if (rc)
 		goto fail;
-	/* a kernel that can trap waits for its end, to raise the exception */
-	if (st->sim && nhost)
+	if (st->sim && nhost)   /* the scratch copies of arrays that share memory (hoststage.c) */
 		sim_stage_back(pk, a, n);
+	/* a kernel that can trap waits for its end, to raise the exception */
 	if (st->sim || !(nhost || d->sync_after || pk->ntraps))
 		return 0;
 	if (stage_out(L, pk, a, n, &sg, &e))
