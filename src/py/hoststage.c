@@ -48,11 +48,12 @@ static int meets_another(const ArgInfo *a, int n, int i)
 	return 0;
 }
 
-/* the copy back of a simulator argument's scratch copy: a writable array
- * the kernel writes */
-static int copied_back(const PjKernel *pk, const ArgInfo *x, int i)
+/* whether argument i comes back to the caller after the kernel: a
+ * writable host array the kernel writes, or a record scalar */
+static int written_back(const PjKernel *pk, const ArgInfo *x, int i)
 {
-	return x->host_tmp && !x->readonly && x->dir != DIR_IN && (x->layout == 'R' || arg_bit(pk->written_args, i));
+	return x->cls == A_HOST && !x->readonly && x->dir != DIR_IN && x->nbytes &&
+	       (x->layout == 'R' || arg_bit(pk->written_args, i));
 }
 
 int stage_in(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *sg)
@@ -105,8 +106,7 @@ int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *s
 	Rt *rt = cur_rt(L->d->st);
 	int rc;
 	for (int i = 0; i < n; i++)
-		if (a[i].cls == A_HOST && !a[i].readonly && a[i].dir != DIR_IN && a[i].nbytes &&
-		    (a[i].layout == 'R' || arg_bit(pk->written_args, i))) {
+		if (written_back(pk, &a[i], i)) {
 			RtXfer *x = &sg->out[sg->nout++];
 			*x = (RtXfer){a[i].view.buf, a[i].tmp, a[i].nbytes, 0};
 			for (int j = 0; j < sg->nin; j++)
@@ -124,7 +124,7 @@ int stage_out(LauncherObject *L, const PjKernel *pk, ArgInfo *a, int n, Stage *s
 void sim_stage_back(const PjKernel *pk, ArgInfo *a, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (a[i].cls == A_HOST && copied_back(pk, &a[i], i))
+		if (a[i].host_tmp && written_back(pk, &a[i], i))
 			memcpy(a[i].view.buf, a[i].host_tmp, a[i].nbytes);
 }
 
