@@ -140,7 +140,11 @@ _Noreturn void err_value_at(Ctx *c, Span sp, const char *hint, const char *fmt, 
 /* An internal compiler error: "internal compiler error at file.c:line: ...". */
 _Noreturn void ice_at(Ctx *c, const char *cfile, int cline, const char *fmt, ...);
 #define ICE(c, ...) ice_at((c), __FILE__, __LINE__, __VA_ARGS__)
-Loc span_loc(Span sp);                 /* file, real line and column */
+Loc span_loc(Span sp);                 /* file, real line and column (characters) */
+/* span_loc with the column in bytes, as CPython's code objects and DWARF
+ * count it: the IR's locations (the PTX's .loc, the simulator's errors),
+ * which a function rebuilt from its code object must give alike */
+Loc span_code_loc(Span sp);
 void src_index(Ctx *c, Src *s);        /* fills s->bol from s->text */
 int span_line_text(Span sp, const char **start, int *len);  /* the source line */
 

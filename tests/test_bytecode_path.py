@@ -33,15 +33,6 @@ from ptxjit import cuda, errors
 from ptxjit.decompile import DecompileError, rebuild
 from ptxjit.source import REBUILT, source_of
 
-# The golden kernel entries whose IR may differ both ways: what the code
-# object cannot tell.  Its columns count UTF-8 bytes, the parser's count
-# characters, and the text before a column on a line with non-ASCII names
-# is not in the code object.  Before 3.11 the line table has no columns:
-# the IR's locations are compared by line (tabs, `return (a, b)` and
-# `return a, b` look alike), and a loop's else clause without a break
-# reads as the statements after the loop, one more block in the IR.
-MAY_DIFFER = {"nfkc_names.py"}
-MAY_DIFFER_WITHOUT_COLUMNS = {"for_neg_step.py"}
 
 
 def _entries(path):
@@ -183,13 +174,13 @@ def compare_golden(columns=True):
 def test_golden_kernels_compile_to_the_same_ir_from_bytecode(version, exe, tmp_path):
     """The text each Python's bytecode gives (3.9-3.13 where pyenv has
     them: test_rebuilt_text_reads_as_the_source_on_each_python) compiles
-    to the IR of the source."""
+    to the IR of the source, every one of them.  Before 3.11 the line table
+    has no columns: the IR's locations are compared by line."""
     columns = version >= (3, 11)
     with _rebuilt_as(_texts_of(version, exe, tmp_path)):
         got, _, _ = compare_golden(columns)
     assert len(got) > 100
-    odd = MAY_DIFFER if columns else MAY_DIFFER | MAY_DIFFER_WITHOUT_COLUMNS
-    assert {k: v for k, v in got.items() if v != "same" and k[0] not in odd} == {}
+    assert {k: v for k, v in got.items() if v != "same"} == {}
 
 
 # ---- kernels made without a file, run against NumPy

@@ -246,6 +246,16 @@ class Decompiler:
         line, col = self.lines[k]
         return line, col
 
+    def name(self, k, name):
+        """The name of instruction k, as wide as the line table says it is
+        written: the code holds the NFKC form of a name, shorter in UTF-8
+        than the user's ﬁ or ｍath, and the spaces after it keep the columns
+        of what follows on the line those of the code Python runs."""
+        line, end, col, ecol = self.spans[k]
+        if line is None or end != line or col is None or ecol is None:
+            return name
+        return name + " " * max(0, ecol - col - len(name.encode("utf-8")))
+
     def const(self, v, k):
         if v is None or isinstance(v, (bool, int, str, bytes)):
             return E(repr(v), P_ATOM if not (isinstance(v, int) and v < 0) else P_UNARY)
@@ -273,7 +283,7 @@ class Decompiler:
 
         if name in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CLASSDEREF",
                     "LOAD_FAST_BORROW"):
-            st.append(mk(i.argval, P_ATOM))
+            st.append(mk(self.name(k, i.argval), P_ATOM))
         elif name in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
             a, b = i.argval
             st.append(mk(a, P_ATOM))
@@ -678,7 +688,7 @@ class Decompiler:
                     self.store(k, E("%s.%s" % (_paren(obj, P_ATOM), i.argval), P_ATOM, obj.line, obj.col),
                                st, out, pairs, base)
                 else:
-                    self.store(k, E(i.argval, P_ATOM, line, col), st, out, pairs, base)
+                    self.store(k, E(self.name(k, i.argval), P_ATOM, line, col), st, out, pairs, base)
                 k += 1
             elif name in ("UNPACK_SEQUENCE",):
                 v = st.pop()

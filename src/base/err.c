@@ -35,7 +35,7 @@ void src_index(Ctx *c, Src *s)
 	s->nbol = n;
 }
 
-Loc span_loc(Span sp)
+static Loc locate(Span sp, int bytes)
 {
 	Loc l = {"<unknown>", 0, 0};
 	if (!sp.src)
@@ -63,8 +63,18 @@ Loc span_loc(Span sp)
 	}
 	l.file = sp.src->file ? sp.src->file : "<string>";
 	l.line = sp.src->first_line + line;
-	l.col = chars(t + bol, off - bol) + 1 + sp.src->col_shift;
+	l.col = (bytes ? off - bol : chars(t + bol, off - bol)) + 1 + sp.src->col_shift;
 	return l;
+}
+
+Loc span_loc(Span sp)
+{
+	return locate(sp, 0);
+}
+
+Loc span_code_loc(Span sp)
+{
+	return locate(sp, 1);
 }
 
 int span_line_text(Span sp, const char **start, int *len)

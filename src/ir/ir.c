@@ -274,7 +274,7 @@ int ir_grid_sync(const Fn *f, int or_this_grid)
 
 int ir_add_loc(Fn *f, Span sp)
 {
-	Loc l = span_loc(sp);
+	Loc l = span_code_loc(sp);
 	if (f->nlocs > 0) {
 		Loc *p = &f->locs[f->nlocs - 1];
 		if (p->line == l.line && p->col == l.col && p->file == l.file)

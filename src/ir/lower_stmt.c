@@ -60,15 +60,20 @@ static Blk *loop_brk(Lower *L, Loop *lp)
 }
 
 /* After a loop: the else clause (reached when the loop test fails) and
- * the exit block (reached from the else clause and every break). */
+ * the exit block (reached from the else clause and every break).  An else
+ * clause of a loop without a break runs into the statements after the
+ * loop in its own block, as those of the loop without it would: the same
+ * IR as a function rebuilt from bytecode that cannot tell them apart. */
 static void finish_loop(Lower *L, Loop *lp, Blk *els, StmtList *orelse)
 {
 	if (els) {
 		lower_seal(L, els);
 		lower_enter(L, els);
 		lower_block(L, orelse);
+		if (!lp->brk)
+			return;
 		if (L->cur)
-			lower_jump(L, loop_brk(L, lp));
+			lower_jump(L, lp->brk);
 	}
 	L->cur = NULL;
 	if (lp->brk) {
