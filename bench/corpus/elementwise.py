@@ -112,7 +112,7 @@ def launch_saxpy(d):
 
 def c_saxpy(k, d):
     n = d["out"].size
-    k((264 if n > 65536 else 4,), (TPB,), (np.float32(d["a"]), d["x"], d["y"], d["out"], np.int32(n)))
+    k((264 if n > 65536 else 4,), (TPB,), (np.float64(d["a"]), d["x"], d["y"], d["out"], np.int32(n)))
 
 
 def make_polyval(small, rng):

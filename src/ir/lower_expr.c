@@ -26,8 +26,10 @@
  * Fused multiply-add (DESIGN.md "Floating point"): x*y + z, z + x*y,
  * x*y - z and z - x*y become one O_FMA when the multiply is a direct
  * operand of the add or subtract and has its float type; `acc += x*y`
- * and `acc -= x*y` likewise (lower_try_fma_aug).  Nothing else contracts,
- * so the PTX and the simulator round the same way.  float16 contracts
+ * and `acc -= x*y` likewise (lower_try_fma_aug); a complex product fuses
+ * one product of each part, as Numba's does (complex_binop).  Nothing else contracts,
+ * so the PTX and the simulator round the same way; the CPU back end
+ * contracts nothing, as Numba's CPU target does not.  float16 contracts
  * too: Numba's half multiply and add carry no rounding mode, and ptxas
  * fuses them into one fma.
  */
@@ -87,6 +89,16 @@ Type *lower_arith_type(AstOp op, Type *a, Type *b)
 static Ref arith(Lower *L, Opcode op, ScalarKind sk, Ref a, Ref b)
 {
 	return lower_emit(L, op, lower_cls(sk), sk, a, b, REF_NONE, 0);
+}
+
+static Ref fma3(Lower *L, ScalarKind sk, Ref x, Ref y, Ref z)
+{
+	return lower_emit(L, O_FMA, lower_cls(sk), sk, x, y, z, 0);
+}
+
+static Ref neg(Lower *L, ScalarKind sk, Ref x)
+{
+	return lower_emit(L, O_NEG, lower_cls(sk), sk, x, REF_NONE, REF_NONE, 0);
 }
 
 static int con_value(Lower *L, Ref r, int64_t *v)
@@ -205,10 +217,17 @@ static Value complex_binop(Lower *L, AstOp op, Value a, Value b, Type *ty, Span 
 		r.im = arith(L, O_SUB, p, a.im, b.im);
 		return r;
 	case OP_MUL: {
-		Ref ac = arith(L, O_MUL, p, a.r, b.r), bd = arith(L, O_MUL, p, a.im, b.im);
-		Ref ad = arith(L, O_MUL, p, a.r, b.im), bc = arith(L, O_MUL, p, a.im, b.r);
-		r.r = arith(L, O_SUB, p, ac, bd);
-		r.im = arith(L, O_ADD, p, ad, bc);
+		Ref bd = arith(L, O_MUL, p, a.im, b.im), ad = arith(L, O_MUL, p, a.r, b.im);
+		if (!L->cpu) {
+			/* ac - bd with ac fused and ad + bc with bc fused: the bits of
+			 * Numba's complex product on the GPU (NVVM fuses the one, ptxas
+			 * the other) */
+			r.r = fma3(L, p, a.r, b.r, neg(L, p, bd));
+			r.im = fma3(L, p, a.im, b.r, ad);
+			return r;
+		}
+		r.r = arith(L, O_SUB, p, arith(L, O_MUL, p, a.r, b.r), bd);
+		r.im = arith(L, O_ADD, p, ad, arith(L, O_MUL, p, a.im, b.r));
 		return r;
 	}
 	case OP_DIV:
@@ -452,16 +471,6 @@ static int contractible(Expr *m, Type *ty)
 	return m && m->kind == E_BINARY && m->bin.op == OP_MUL && !all_constant(m, 0) && m->ty && ty &&
 	       m->ty->kind == TY_SCALAR && ty->kind == TY_SCALAR && m->ty->sk == ty->sk &&
 	       (ty->sk == SK_F32 || ty->sk == SK_F64 || ty->sk == SK_F16);
-}
-
-static Ref fma3(Lower *L, ScalarKind sk, Ref x, Ref y, Ref z)
-{
-	return lower_emit(L, O_FMA, lower_cls(sk), sk, x, y, z, 0);
-}
-
-static Ref neg(Lower *L, ScalarKind sk, Ref x)
-{
-	return lower_emit(L, O_NEG, lower_cls(sk), sk, x, REF_NONE, REF_NONE, 0);
 }
 
 /* The new value of `target op= value`, where cur is the target's value

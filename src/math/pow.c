@@ -237,13 +237,12 @@ static Ref hypot64(MB *b, Ref x, Ref y)
 	/* a = 0 gives sqrt(0) = 0 */
 	Ref r = mb_mul(b, mb_sqrt(b, mb_fma(b, as, as, mb_mul(b, cs, cs))), back);
 	/*
-	 * a is an infinity or a NaN: an infinite part wins over a NaN one, so
-	 * c = inf (a being inf or NaN) gives inf, else a + c (inf or NaN)
+	 * An infinite a (then s is 2^-1022) gives inf and a NaN a gives NaN on
+	 * the way above; but an infinite part wins over a NaN one, and as the
+	 * NaN orders above, c = inf is that case
 	 */
 	Ref inf = mb_f(b, HUGE_VAL);
-	Ref cinf = mb_eq(b, c, inf), sum = mb_add(b, a, c);
-	Ref sp = mb_sel(b, cinf, inf, sum);
-	return mb_sel(b, mb_icmp(b, CC_EQ, KW, ea, mb_i(b, KW, 2047)), sp, r);
+	return mb_sel(b, mb_eq(b, c, inf), inf, r);
 }
 
 Ref math_hypot(MB *b, Ref x, Ref y)
