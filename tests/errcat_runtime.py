@@ -598,6 +598,14 @@ TRIGGERS = [
      ["copy_to_device", "(5,)"]),
     ("copy_to_device_dtype", lambda: cuda.to_device(np.zeros(4)).copy_to_device(np.zeros(4, np.int32)), "TypeError",
      ["copy_to_device", "int32", "float64"]),
+    ("device_record_plain_dtype", lambda: _devrec().DeviceRecord(np.float64), "TypeError",
+     ["DeviceRecord", "float64", "structured"]),
+    ("device_record_to_host_array", lambda: _devrec().DeviceRecord(_REC).copy_to_host(np.zeros(1, _REC)),
+     "TypeError", ["copy_to_host", "NumPy record", "ndarray"]),
+    ("device_record_from_other_dtype", lambda: _devrec().DeviceRecord(_REC).copy_to_device(np.float64(1)),
+     "TypeError", ["copy_to_device", "float64"]),
+    ("device_record_no_field", lambda: cuda.to_device(np.zeros(2, _REC))[0]["z"], "KeyError",
+     ["no field 'z'", "a, b"]),
     ("index_two_ellipsis", lambda: cuda.device_array((2, 2))[..., ...], "IndexError", ["ellipsis"]),
     ("index_too_many", lambda: cuda.device_array(2)[0, 0], "IndexError", ["1-dimensional", "2"]),
     ("index_float", lambda: cuda.device_array(2)[1.5], "TypeError", ["float"]),
@@ -1496,6 +1504,14 @@ TRIGGERS += [
 # numba.cuda.extending (python/ptxjit/extending.py, _lowlevel.py)
 
 from ptxjit import extending as _ext                 # noqa: E402
+
+
+_REC = np.dtype([("a", np.int32), ("b", np.float64)])
+
+
+def _devrec():
+    from ptxjit.cuda import devicearray
+    return devicearray
 
 
 def _junk(x):

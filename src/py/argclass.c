@@ -461,6 +461,10 @@ static int from_device_array(DispatcherObject *d, int i, PyObject *o, ArgInfo *a
 	a->kind = kind;
 	a->ndim = x->ndim;
 	a->layout = x->layout;
+	/* a DeviceRecord (a 0-d device array whose class says so) is a record
+	 * taken by reference in place, as a NumPy record scalar is from its copy */
+	if (x->ndim == 0 && kind >= K_RECORD && PyObject_HasAttrString((PyObject *)Py_TYPE(o), "_ptxjit_record"))
+		a->layout = 'R';
 	a->ptr = x->ptr;
 	a->shape = x->shape;        /* the array outlives the launch: the caller holds it */
 	a->strides = x->strides;

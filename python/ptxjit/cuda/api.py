@@ -380,6 +380,9 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if isinstance(obj, DeviceNDArray):
         return obj
+    if isinstance(obj, np.void) and obj.dtype.fields is not None:
+        from .devicearray import auto_device
+        return _with_stream(auto_device(obj, stream=stream, copy=copy)[0], stream)
     a = _to_host_array(obj)
     check_dtype(a.dtype)
     if a.flags.c_contiguous:

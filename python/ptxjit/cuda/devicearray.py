@@ -421,6 +421,8 @@ class DeviceNDArray(_core.DeviceArray):
 
     def __getitem__(self, key):
         off, shape, strides, ints = self._index(key)
+        if ints and self.dtype.fields is not None:
+            return DeviceRecord._view(self, self._ptr + off, (), (), self.dtype)
         if ints:
             one = np.empty(1, self.dtype)
             self._dtoh(one, off)
@@ -507,6 +509,95 @@ class DeviceNDArray(_core.DeviceArray):
         return [self[i:i + section] for i in range(0, self.shape[0], section)]
 
 
+class DeviceRecord(DeviceNDArray):
+    """One record of a structured dtype on the device (Numba's DeviceRecord):
+    an element of a structured device array (d[i]), cuda.to_device(record)
+    or DeviceRecord(dtype).  A kernel takes it by reference, in place, as it
+    takes a NumPy record (from the copy it makes)."""
+
+    __slots__ = ()
+    _ptxjit_record = True
+
+    def __new__(cls, dtype, stream=0, gpu_data=None):
+        dtype = check_dtype(dtype)
+        if dtype.fields is None:
+            raise TypeError("DeviceRecord: %s is not a structured dtype" % dtype)
+        return DeviceNDArray.__new__(cls, (), None, dtype, stream, gpu_data)
+
+    @property
+    def _numba_type_(self):
+        from ..types import from_dtype
+        return from_dtype(self.dtype)
+
+    @property
+    def alloc_size(self):
+        return self.dtype.itemsize
+
+    def __repr__(self):
+        return "<ptxjit.cuda.DeviceRecord dtype=%s%s>" % (self.dtype, " (simulator)" if _sim() else "")
+
+    def _field(self, name):
+        """The field `name` in place: a DeviceRecord (a nested record), a
+        device array (an array field) or a 0-d device array."""
+        if self.dtype.fields is None or name not in self.dtype.fields:
+            raise KeyError("the record has no field %r (its fields: %s)"
+                           % (name, ", ".join(self.dtype.names or ())))
+        dt, off = self.dtype.fields[name][:2]
+        if dt.subdtype is not None:
+            base, shape = dt.subdtype
+            strides, step = [], base.itemsize
+            for n in reversed(shape):
+                strides.insert(0, step)
+                step *= n
+            return DeviceNDArray._view(self, self._ptr + off, shape, tuple(strides), base)
+        cls = DeviceRecord if dt.fields is not None else DeviceNDArray
+        return cls._view(self, self._ptr + off, (), (), dt)
+
+    def __getitem__(self, key):
+        """rec["name"]: a field's value (copied to the host), or a nested
+        record or array field on the device, as in Numba."""
+        if not isinstance(key, str):
+            return DeviceNDArray.__getitem__(self, key)
+        f = self._field(key)
+        return f if f.ndim or isinstance(f, DeviceRecord) else DeviceNDArray.copy_to_host(f)[()]
+
+    def __setitem__(self, key, value):
+        if not isinstance(key, str):
+            return DeviceNDArray.__setitem__(self, key, value)
+        f = self._field(key)
+        DeviceNDArray.copy_to_device(f, value if isinstance(value, _core.DeviceArray)
+                                     else np.asarray(value, dtype=f.dtype))
+
+    def copy_to_host(self, ary=None, stream=0):
+        """The record as a NumPy record (numpy.void); with `ary` (a NumPy
+        record of the same dtype), into the memory it shares with its array."""
+        host = DeviceNDArray.copy_to_host(self, stream=stream)
+        if ary is None:
+            return host[()]
+        if getattr(ary, "dtype", None) != self.dtype or not isinstance(ary, np.void):
+            raise TypeError("copy_to_host(ary): ary must be a NumPy record of dtype %s, not %r"
+                            % (self.dtype, type(ary).__name__))
+        _sync(stream)
+        import ctypes
+        ctypes.memmove(ary.__array_interface__["data"][0], host.ctypes.data, self.dtype.itemsize)
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a NumPy record (or a DeviceRecord) of this dtype here."""
+        if not isinstance(ary, _core.DeviceArray):
+            if getattr(ary, "dtype", None) != self.dtype:
+                raise TypeError("copy_to_device: the source has dtype %s; this record has dtype %s"
+                                % (getattr(ary, "dtype", type(ary).__name__), self.dtype))
+            ary = np.asarray(ary).reshape(())
+        DeviceNDArray.copy_to_device(self, ary, stream=stream)
+
+
+def from_record_like(rec, stream=0, gpu_data=None):
+    """A new DeviceRecord of the dtype of rec (a NumPy record or a
+    DeviceRecord), uninitialised, as Numba's from_record_like."""
+    return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
 def _refuse_in_capture(what):
     from .graph import refuse_in_capture
     refuse_in_capture(what)
@@ -538,6 +629,11 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
         return obj, False
     if hasattr(obj, "__cuda_array_interface__"):
         return as_cuda_array(obj), False
+    if isinstance(obj, np.void) and obj.dtype.fields is not None:
+        d = from_record_like(obj, stream=stream)
+        if copy:
+            d.copy_to_device(obj, stream=stream)
+        return d, True
     a = np.asarray(obj)
     if not (a.flags.c_contiguous or a.flags.f_contiguous):
         raise ValueError(errmsg_contiguous_buffer)
