@@ -1111,7 +1111,8 @@ struct Blk {
 	int npred, cappred;
 	int loop_depth;   /* filled by analyses */
 	int unrolled;     /* the header of a loop the run-time unroller made or left behind
-	                     (its four-body loop, or the loop for the rest): not unrolled again */
+	                     (its four-body loop, or the loop for the rest): not unrolled again;
+	                     2 (UNROLL_AGAIN, unroll.c): left behind an eight-body loop, by four once */
 };
 
 typedef struct Con {

@@ -225,17 +225,35 @@ def test_atomics_in_stride_loop(n, rng):
 
 
 def test_unrolled_in_ir():
-    """The grid-stride loop runs four loads per test in the launch variant,
-    with 32-bit counters; the old loop is there for the rest."""
+    """The grid-stride loop runs eight loads per test in the launch variant,
+    then four, with 32-bit counters; the old loop is there for the rest."""
     d = cuda.jit(grid_sum.py_func)
     sig = ("float32[::1]", "float32[::1]")
     k = d._compile(", ".join(sig), sig, 7)
     ir = k.ir
-    assert ir.count("load.global") == 5, ir
-    assert ir.count("cmp.gtu u32") >= 1, ir      # the distance test
+    assert ir.count("load.global") == 8 + 4 + 1, ir
+    assert ir.count("cmp.gtu u32") >= 2, ir      # the distance tests
     assert " i64 %" not in "".join(ln for ln in ir.splitlines() if " phi " in ln and ".range" in ln), ir
     ptx = k.ptx
-    assert ptx.count("ld.global.nc.f32") == 5, ptx
+    assert ptx.count("ld.global.nc.f32") == 8 + 4 + 1, ptx
+
+
+@cuda.jit
+def block_stride_sum(a, out):
+    acc = 0.0
+    for i in range(cuda.threadIdx.x, a.shape[0], cuda.blockDim.x):
+        acc += a[i]
+    out[cuda.threadIdx.x] = acc
+
+
+def test_only_grid_stride_loops_run_eight_bodies():
+    """A loop stepping by the block's size (a row per block, few trips a
+    thread) runs four bodies per test; eight would leave its trips to the
+    loop for the rest."""
+    d = cuda.jit(block_stride_sum.py_func)
+    sig = ("float32[::1]", "float32[::1]")
+    k = d._compile(", ".join(sig), sig, 7)
+    assert k.ir.count("load.global") == 4 + 1, k.ir
 
 
 def test_grid_stride_unroll_catalogue(load, rng):

@@ -1,6 +1,7 @@
 /*
  * unroll.c - unrolling loops: constant trip counts fully or by a factor,
- * run-time trip counts by four with the old loop for the rest.
+ * run-time trip counts by four (grid-stride loops by eight, then four)
+ * with the old loop for the rest.
  *
  * Precondition: a verified function, folded (constants are constants).
  * A loop qualifies when it is innermost (or, for full unrolling, when
@@ -31,14 +32,15 @@
  * copies 2..u are dropped, which the exact count and its divisibility
  * make safe. *
  * A loop whose count is known only at run time (`for k in range(n)`)
- * gets a copy in front of it that runs four bodies per test; see
- * "run-time trip counts" below.
+ * gets a copy in front of it that runs four bodies per test (a grid-stride
+ * loop eight, then four); see "run-time trip counts" below.
  */
 #include <string.h>
 
 #include "opt.h"
 
 enum { MAX_TRIPS = 4096, FULL_BUDGET = 1200, FULL_TRIPS = 64, PART_BUDGET = 600 };
+enum { UNROLL_AGAIN = 2 };   /* Blk.unrolled of a loop left behind an eight-body one */
 
 typedef struct U {
 	Fn *f;
@@ -558,13 +560,14 @@ static int linear(U *u, Ins *cond)
 
 /* The header of l (one latch) when it branches on one value and the
  * latch jumps back to it, the shape both unrollings take; NULL when not,
- * or when the loop was unrolled already. */
-static Blk *plain_header(Fn *f, Loop *l)
+ * or when the loop was unrolled already (but for a loop the run-time
+ * unroller left behind a wide unrolling: `again`, see below). */
+static Blk *plain_header(Fn *f, Loop *l, int again)
 {
 	Blk *h = f->blk[l->head];
 	Blk *lb = f->blk[l->latch[0]];
-	if (h->unrolled || !h->nphi || h->jmp != J_JNZ || h->s1 == h->s2 || lb->jmp != J_JMP ||
-	    h->cond.kind != R_VAL)
+	if ((h->unrolled && !(again && h->unrolled == UNROLL_AGAIN)) || !h->nphi || h->jmp != J_JNZ ||
+	    h->s1 == h->s2 || lb->jmp != J_JMP || h->cond.kind != R_VAL)
 		return NULL;
 	return h;
 }
@@ -608,7 +611,7 @@ static int try_loop(Fn *f, U *u, int allow_partial)
 	Loop *l = u->l;
 	if ((l->ninner && allow_partial) || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
 		return 0;
-	Blk *h = plain_header(f, l);
+	Blk *h = plain_header(f, l, 0);
 	if (!h)
 		return 0;
 	int stay_if = l->in[h->s1];
@@ -696,8 +699,46 @@ static int try_loop(Fn *f, U *u, int allow_partial)
  * runs whatever is left with its own test, so the values the loop
  * computes are those of the original, in the same order; where the
  * original wraps, the new test fails first and the old loop wraps as
- * before. */
-enum { RT_FACTOR = 4, RT_BUDGET = 64 };
+ * before.
+ *
+ * A grid-stride loop (its step ntid * nctaid, cuda.gridsize's) with a
+ * small body (RT_WIDE_BUDGET) runs many times per thread: it gets eight
+ * copies per test, and the loop left behind (Blk.unrolled UNROLL_AGAIN)
+ * four more in the next sweep, so that at most three iterations run one
+ * at a time.  Other loops (a row per block, a CSR segment) run a few
+ * times, where eight copies would leave their trips to the old loop. */
+enum { RT_FACTOR = 4, RT_BUDGET = 64, RT_WIDE = 8, RT_WIDE_BUDGET = 32 };
+
+/* The instruction defining r, through conversions (widening, narrowing). */
+static Ins *def_through_cvt(U *u, Ref r)
+{
+	for (int depth = 0; depth < 4 && r.kind == R_VAL && (int)r.idx < u->nval; depth++) {
+		Ins *i = u->g.def[r.idx];
+		if (!i || i->op != O_CVT)
+			return i;
+		r = i->arg[0];
+	}
+	return NULL;
+}
+
+/* Is r the number of threads of the grid along one axis (ntid * nctaid,
+ * cuda.gridsize's)?  A loop stepping by it is a grid-stride loop, which
+ * runs n / (the grid's threads) times: many, as the grid is sized to the
+ * GPU rather than to the data. */
+static int is_grid_size(U *u, Ref r)
+{
+	Ins *m = def_through_cvt(u, r);
+	if (!m || m->op != O_MUL)
+		return 0;
+	Ins *a = def_through_cvt(u, m->arg[0]), *b = def_through_cvt(u, m->arg[1]);
+	if (!a || !b || a->op != O_SREG || b->op != O_SREG)
+		return 0;
+	int x = a->aux, y = b->aux;
+	for (int d = 0; d < 3; d++)
+		if ((x == SR_NTID_X + d && y == SR_NCTAID_X + d) || (y == SR_NTID_X + d && x == SR_NCTAID_X + d))
+			return 1;
+	return 0;
+}
 
 static Ref pre_ins(Fn *f, Blk *b, Opcode op, Cls k, int ty, Ref a, Ref c, Ref d, int aux)
 {
@@ -713,7 +754,7 @@ static int try_runtime(Fn *f, U *u, int general)
 	Loop *l = u->l;
 	if (l->ninner || l->pre < 0 || l->nlatch != 1 || l->nexit != 1)
 		return 0;
-	Blk *h = plain_header(f, l);
+	Blk *h = plain_header(f, l, 1);
 	if (!h)
 		return 0;
 	if (!l->in[h->s1] || l->in[h->s2])
@@ -751,8 +792,11 @@ static int try_runtime(Fn *f, U *u, int general)
 	Ref step = is_val(add->arg[0], u->iv) ? add->arg[1] : is_val(add->arg[1], u->iv) ? add->arg[0] : REF_NONE;
 	if (step.kind == R_NONE || (step.kind != R_CON && !opt_invariant(&u->g, l, step)))
 		return 0;
-	if (body_size(f, l) > RT_BUDGET)
+	int size = body_size(f, l);
+	if (size > RT_BUDGET)
 		return 0;
+	int uf = size <= RT_WIDE_BUDGET && h->unrolled != UNROLL_AGAIN && is_grid_size(u, step) ? RT_WIDE
+	                                                                                       : RT_FACTOR;
 	int unit = up && step.kind == R_CON && con_value(f, step) == 1;
 	if (unit == general)
 		return 0;
@@ -761,7 +805,7 @@ static int try_runtime(Fn *f, U *u, int general)
 	Cls k = (Cls)p->cls;
 	int ty = cond->ty;
 	Blk *pre = f->blk[l->pre];
-	Ref ca[2], lim = REF_NONE, s3 = REF_NONE, ks[RT_FACTOR];
+	Ref ca[2], lim = REF_NONE, s3 = REF_NONE, ks[RT_WIDE];
 	int uty = k == KL ? SK_U64 : SK_U32;
 	if (unit) {
 		ca[ivside] = init;
@@ -769,23 +813,24 @@ static int try_runtime(Fn *f, U *u, int general)
 		Ref ok = pre_ins(f, pre, O_CMP, KB, ty, ca[0], ca[1], REF_NONE, cond->aux);
 		Ref d = pre_ins(f, pre, O_SUB, k, add->ty, n, init, REF_NONE, 0);
 		Ref cnt = pre_ins(f, pre, O_SEL, k, add->ty, ok, d, ir_con_int(f, k, 0), 0);
-		Ref q = pre_ins(f, pre, O_AND, k, add->ty, cnt, ir_con_int(f, k, -RT_FACTOR), REF_NONE, 0);
+		Ref q = pre_ins(f, pre, O_AND, k, add->ty, cnt, ir_con_int(f, k, -uf), REF_NONE, 0);
 		lim = pre_ins(f, pre, O_ADD, k, add->ty, init, q, REF_NONE, 0);
 	} else {
 		Ref s = up ? step : pre_ins(f, pre, O_NEG, k, add->ty, step, REF_NONE, REF_NONE, 0);
-		int64_t third = k == KL ? (int64_t)(UINT64_MAX / 3) : (int64_t)(UINT32_MAX / 3);
-		Ref big = pre_ins(f, pre, O_CMP, KB, uty, s, ir_con_int(f, k, third), REF_NONE, CC_GTU);
-		Ref m3 = pre_ins(f, pre, O_MUL, k, uty, s, ir_con_int(f, k, RT_FACTOR - 1), REF_NONE, 0);
+		int64_t part = k == KL ? (int64_t)(UINT64_MAX / (uint64_t)(uf - 1)) : (int64_t)(UINT32_MAX / (uint32_t)(uf - 1));
+		Ref big = pre_ins(f, pre, O_CMP, KB, uty, s, ir_con_int(f, k, part), REF_NONE, CC_GTU);
+		Ref m3 = pre_ins(f, pre, O_MUL, k, uty, s, ir_con_int(f, k, uf - 1), REF_NONE, 0);
 		s3 = pre_ins(f, pre, O_SEL, k, uty, big, ir_con_int(f, k, -1), m3, 0);
 		ks[0] = step;
-		for (int c = 1; c < RT_FACTOR; c++)
+		for (int c = 1; c < uf; c++)
 			ks[c] = pre_ins(f, pre, O_ADD, k, add->ty, ks[c - 1], step, REF_NONE, 0);
 	}
 
 	/* the new header: a phi for each of the old header's, and the test */
 	int nphi = h->nphi, latch = l->latch[0];
 	Blk *h4 = ir_new_blk(f);
-	h4->unrolled = h->unrolled = 1;
+	h4->unrolled = 1;
+	h->unrolled = uf == RT_WIDE ? UNROLL_AGAIN : 1;
 	int *p4 = arena_alloc(f->ctx->arena, sizeof(int) * (size_t)nphi);
 	for (int j = 0; j < nphi; j++) {
 		Phi *np = ir_add_phi(f, h4, (Cls)h->phi[j].cls, 2);
@@ -810,11 +855,11 @@ static int try_runtime(Fn *f, U *u, int general)
 		room4 = pre_ins(f, hd, O_CMP, KB, uty, d, s3, REF_NONE, CC_GTU);
 	}
 
-	/* four copies of the body, chained; the last jumps back to h4 */
-	int room = map_room(f, l) * (RT_FACTOR + 1);
-	Ref *prev = NULL, *maps[RT_FACTOR];
-	int heads[RT_FACTOR], latches[RT_FACTOR], nblk0 = f->nblk;
-	for (int c = 0; c < RT_FACTOR; c++) {
+	/* uf copies of the body, chained; the last jumps back to h4 */
+	int room = map_room(f, l) * (uf + 1);
+	Ref *prev = NULL, *maps[RT_WIDE];
+	int heads[RT_WIDE], latches[RT_WIDE], nblk0 = f->nblk;
+	for (int c = 0; c < uf; c++) {
 		Ref *map = maps[c] = new_map(f, room);
 		for (int j = 0; j < nphi; j++) {
 			Phi *op = &h->phi[j];
@@ -825,12 +870,12 @@ static int try_runtime(Fn *f, U *u, int general)
 		latches[c] = bmap[latch];
 		prev = map;
 	}
-	for (int c = 1; c < RT_FACTOR; c++) {
+	for (int c = 1; c < uf; c++) {
 		f->blk[latches[c - 1]]->s1 = heads[c];
 		push_pred(f, f->blk[heads[c]], latches[c - 1]);
 	}
 	/* copy c's step of iv becomes iv4 + (c + 1) step, not a chain */
-	for (int c = 0; c < RT_FACTOR; c++) {
+	for (int c = 0; c < uf; c++) {
 		Ref nx = maps[c][next.idx];
 		for (int b = nblk0; b < f->nblk && nx.kind == R_VAL; b++)
 			for (int j = 0; j < f->blk[b]->nins; j++) {
@@ -853,7 +898,7 @@ static int try_runtime(Fn *f, U *u, int general)
 		push_pred(f, f->blk[heads[0]], h4->id);
 	}
 	push_pred(f, h4, l->pre);
-	push_pred(f, h4, latches[RT_FACTOR - 1]);
+	push_pred(f, h4, latches[uf - 1]);
 	for (int j = 0; j < nphi; j++) {
 		Phi *np = &h4->phi[j];
 		np->arg[0] = h->phi[j].arg[u->from_pre];
@@ -869,22 +914,27 @@ static int try_runtime(Fn *f, U *u, int general)
 	return 1;
 }
 
+/* Twice: the loops left behind eight-body ones get a four-body one */
 static int sweep_runtime(Fn *f, int general)
 {
-	U u = {.f = f};
-	opt_fill_cfg(f, &u.g);
-	u.nblk = f->nblk;
-	u.nval = f->nval;
 	int done = 0;
-	for (int i = 0; i < u.g.nloop; i++) {
-		u.l = &u.g.loop[i];
-		done += try_runtime(f, &u, general);
-	}
-	if (done) {
+	for (int pass = 0; pass < 2; pass++) {
+		U u = {.f = f};
+		opt_fill_cfg(f, &u.g);
+		u.nblk = f->nblk;
+		u.nval = f->nval;
+		int now = 0;
+		for (int i = 0; i < u.g.nloop; i++) {
+			u.l = &u.g.loop[i];
+			now += try_runtime(f, &u, general);
+		}
+		if (!now)
+			break;
 		ir_fill_rpo(f);
 		opt_fold(f);
 		opt_copy(f);
 		opt_dce(f);
+		done += now;
 	}
 	return done;
 }
