@@ -124,6 +124,11 @@ def test_is_supported_version():
         assert cuda.driver.driver.get_version() >= (10, 0)
 
 
+def test_driver_counts_the_devices():
+    n = cuda.driver.driver.get_device_count()
+    assert n == len(cuda.gpus) == len(cuda.list_devices()) >= 1
+
+
 def test_no_driver_error_says_how_to_use_the_simulator(tmp_path):
     res, _ = child(RUN_KERNEL, tmp_path, PTXJIT_SIM="0", PTXJIT_LIBCUDA="/nonexistent/libcuda.so.1")
     msg = res["error"]

@@ -232,6 +232,10 @@ def test_slicing_views(rng):
     a[0] = np.arange(10)
     d[5, 9] = -1
     a[5, 9] = -1
+    s = cuda.stream()
+    d.setitem((4, slice(2, 5)), [1.5, 2.5, 3.5], stream=s)     # Numba's setitem, on a stream
+    a[4, 2:5] = [1.5, 2.5, 3.5]
+    s.synchronize()
     np.testing.assert_array_equal(d.copy_to_host(), a)
     # views keep the memory alive
     v = cuda.to_device(np.arange(10))[2:5]

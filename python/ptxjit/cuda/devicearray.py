@@ -430,8 +430,12 @@ class DeviceNDArray(_core.DeviceArray):
         return self._view_at(off, shape, strides)
 
     def __setitem__(self, key, value):
+        self.setitem(key, value)
+
+    def setitem(self, key, value, stream=0):
+        """self[key] = value, the copy made on `stream` (Numba's setitem)."""
         off, shape, strides, _ = self._index(key)
-        self._view_at(off, shape, strides).copy_to_device(np.asarray(value, dtype=self.dtype))
+        self._view_at(off, shape, strides).copy_to_device(np.asarray(value, dtype=self.dtype), stream=stream)
 
     def __iter__(self):
         for i in range(len(self)):

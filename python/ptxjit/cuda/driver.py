@@ -17,7 +17,8 @@ from .emm import AutoFreePointer, MappedMemory, MemoryPointer, PinnedMemory  # n
 
 
 class Driver:
-    """The CUDA driver: `driver.is_available`, `driver.get_version()`."""
+    """The CUDA driver: `driver.is_available`, `driver.get_version()`,
+    `driver.get_device_count()`."""
 
     @property
     def is_available(self):
@@ -28,6 +29,12 @@ class Driver:
         on the simulator, which uses no driver."""
         v = _core.device_info()["driver_version"]
         return (v // 1000, v % 1000 // 10)
+
+    def get_device_count(self):
+        """The number of devices (len(cuda.gpus)): the simulator's one on
+        the simulator, 0 without a driver."""
+        from .api import gpus
+        return len(gpus)
 
 
 driver = Driver()
