@@ -10,8 +10,9 @@ extern "C" __global__ void mandelbrot(double xmin, double xmax, double ymin, dou
         double zr = 0.0, zi = 0.0;
         int n = MAX_ITER;
         for (int i = 0; i < MAX_ITER; i++) {
+            /* z * z + c as complex arithmetic computes it (cuCmul's formula) */
             double t = zr * zr - zi * zi + cr;
-            zi = 2.0 * zr * zi + ci;
+            zi = zr * zi + zi * zr + ci;
             zr = t;
             if (hypot(zr, zi) > 2.0) {
                 n = i;
