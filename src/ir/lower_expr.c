@@ -27,11 +27,11 @@
  * x*y - z and z - x*y become one O_FMA when the multiply is a direct
  * operand of the add or subtract and has its float type; `acc += x*y`
  * and `acc -= x*y` likewise (lower_try_fma_aug); a complex product fuses
- * one product of each part, as Numba's does (complex_binop).  Nothing else contracts,
- * so the PTX and the simulator round the same way; the CPU back end
- * contracts nothing, as Numba's CPU target does not.  float16 contracts
- * too: Numba's half multiply and add carry no rounding mode, and ptxas
- * fuses them into one fma.
+ * one product of each part, as Numba's does (complex_binop).  Nothing
+ * else contracts, so the PTX and the simulator round the same way; the
+ * CPU back end contracts nothing, as Numba's CPU target does not.
+ * float16 contracts too: Numba's half multiply and add carry no rounding
+ * mode, and ptxas fuses them into one fma.
  */
 #include <math.h>
 #include <string.h>

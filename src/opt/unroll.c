@@ -703,9 +703,9 @@ static int try_loop(Fn *f, U *u, int allow_partial)
  *
  * A grid-stride loop (its step ntid * nctaid, cuda.gridsize's) with a
  * small body (RT_WIDE_BUDGET) runs many times per thread: it gets eight
- * copies per test, and the loop left behind (Blk.unrolled UNROLL_AGAIN)
- * four more in the next sweep, so that at most three iterations run one
- * at a time.  Other loops (a row per block, a CSR segment) run a few
+ * copies per test (uf = 8: the count rounded down by & -8, s3 = 7 * s),
+ * and the loop left behind (Blk.unrolled UNROLL_AGAIN) four more in the
+ * next sweep, so that at most three iterations run one at a time.  Other loops (a row per block, a CSR segment) run a few
  * times, where eight copies would leave their trips to the old loop. */
 enum { RT_FACTOR = 4, RT_BUDGET = 64, RT_WIDE = 8, RT_WIDE_BUDGET = 32 };
 
@@ -817,7 +817,8 @@ static int try_runtime(Fn *f, U *u, int general)
 		lim = pre_ins(f, pre, O_ADD, k, add->ty, init, q, REF_NONE, 0);
 	} else {
 		Ref s = up ? step : pre_ins(f, pre, O_NEG, k, add->ty, step, REF_NONE, REF_NONE, 0);
-		int64_t part = k == KL ? (int64_t)(UINT64_MAX / (uint64_t)(uf - 1)) : (int64_t)(UINT32_MAX / (uint32_t)(uf - 1));
+		int64_t part = k == KL ? (int64_t)(UINT64_MAX / (uint64_t)(uf - 1))
+		                       : (int64_t)(UINT32_MAX / (uint32_t)(uf - 1));
 		Ref big = pre_ins(f, pre, O_CMP, KB, uty, s, ir_con_int(f, k, part), REF_NONE, CC_GTU);
 		Ref m3 = pre_ins(f, pre, O_MUL, k, uty, s, ir_con_int(f, k, uf - 1), REF_NONE, 0);
 		s3 = pre_ins(f, pre, O_SEL, k, uty, big, ir_con_int(f, k, -1), m3, 0);
