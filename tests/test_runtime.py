@@ -12,6 +12,7 @@ shows).  Another child runs with no driver at all.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -253,6 +254,14 @@ def test_reshape_transpose_view():
     np.testing.assert_array_equal(np.asarray(d), a)
     with pytest.raises(ValueError):
         d.reshape(5, 5)
+    m, h = d.reshape(2, 3, 4), a.reshape(2, 3, 4)
+    for axes in [(2, 0, 1), (-1, 0, -2), (1, 2, 0)]:
+        np.testing.assert_array_equal(m.transpose(axes).copy_to_host(), h.transpose(axes))
+    for axes in [(0, 0, 1), (0, 3, 1), (0, 1)]:         # NumPy's errors, word for word
+        with pytest.raises(ValueError) as want:
+            h.transpose(axes)
+        with pytest.raises(type(want.value), match="^%s$" % re.escape(str(want.value))):
+            m.transpose(axes)
 
 
 def test_cuda_array_interface(rng):

@@ -484,11 +484,19 @@ class DeviceNDArray(_core.DeviceArray):
         return self.reshape(self.size, order=order)
 
     def transpose(self, axes=None):
+        """A view with the axes permuted (reversed without `axes`); negative
+        axes count from the end, and bad axes get NumPy's errors."""
         if axes is None:
             axes = tuple(reversed(range(self.ndim)))
         axes = tuple(operator.index(a) for a in axes)
-        if sorted(axes) != list(range(self.ndim)):
+        if len(axes) != self.ndim:
             raise ValueError("axes don't match array")
+        for a in axes:
+            if not -self.ndim <= a < self.ndim:
+                raise _axis_error(a, self.ndim)
+        axes = tuple(a % self.ndim for a in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis in transpose")
         return self._view_at(0, tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes))
 
     @property
@@ -600,6 +608,12 @@ def from_record_like(rec, stream=0, gpu_data=None):
     """A new DeviceRecord of the dtype of rec (a NumPy record or a
     DeviceRecord), uninitialised, as Numba's from_record_like."""
     return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
+def _axis_error(axis, ndim):
+    """NumPy's AxisError (a ValueError and an IndexError) for an axis out of range."""
+    cls = getattr(getattr(np, "exceptions", np), "AxisError")
+    return cls(axis, ndim)
 
 
 def _refuse_in_capture(what):
