@@ -34,7 +34,6 @@ from ptxjit.decompile import DecompileError, rebuild
 from ptxjit.source import REBUILT, source_of
 
 
-
 def _entries(path):
     kernel, out = None, []
     for line in open(path):
