@@ -6,6 +6,7 @@ Runs on the simulator, and on the GPU with PTXJIT_TEST_GPU=1."""
 import numpy as np
 
 from ptxjit import cuda, guvectorize
+from test_opt_reload import two_names   # b[i] = 2 a[i] + 1, out[i] = a[i] again + a[i]
 
 
 def test_deallocations_are_the_blocks_freed_and_kept(rng):
@@ -67,15 +68,6 @@ def test_gufunc_old_style_scalar_as_array(rng):
 
 
 @cuda.jit
-def _twice_then_sum(a, b, out):
-    i = cuda.grid(1)
-    if i < a.size:
-        x = a[i]
-        b[i] = x * 2.0 + 1.0
-        out[i] = a[i] + x
-
-
-@cuda.jit
 def _doubled_into(a, b):
     i = cuda.grid(1)
     if i < a.size:
@@ -89,7 +81,7 @@ def test_host_arrays_sharing_memory_are_copies_of_their_own(rng):
     the same results, and the written copies come back in argument order."""
     a = rng.standard_normal(300)
     x, out = a.copy(), np.zeros(300)
-    _twice_then_sum[3, 128](x, x, out)
+    two_names[3, 128](x, x, out)
     np.testing.assert_array_equal(out, 2 * a)          # a[i] is the caller's value
     np.testing.assert_array_equal(x, 2 * a + 1)        # b's copy came back
     x = a.copy()

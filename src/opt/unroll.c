@@ -705,8 +705,9 @@ static int try_loop(Fn *f, U *u, int allow_partial)
  * small body (RT_WIDE_BUDGET) runs many times per thread: it gets eight
  * copies per test (uf = 8: the count rounded down by & -8, s3 = 7 * s),
  * and the loop left behind (Blk.unrolled UNROLL_AGAIN) four more in the
- * next sweep, so that at most three iterations run one at a time.  Other loops (a row per block, a CSR segment) run a few
- * times, where eight copies would leave their trips to the old loop. */
+ * next sweep, so that at most three iterations run one at a time.
+ * Other loops (a row per block, a CSR segment) run a few times, where
+ * eight copies would leave their trips to the old loop. */
 enum { RT_FACTOR = 4, RT_BUDGET = 64, RT_WIDE = 8, RT_WIDE_BUDGET = 32 };
 
 /* The instruction defining r, through conversions (widening, narrowing). */
