@@ -165,6 +165,58 @@ def test_device_function_inspect_asm_is_the_function_alone():
     assert_ptx_assembles([fast_ratio, ratio], 3)
 
 
+def test_inspect_dicts_take_type_tuples_and_kernels_inspect_asm():
+    """inspect_asm() and the other per-signature dicts are looked up with
+    a tuple of types, as overloads are (Numba's users write
+    `k.inspect_asm()[(float32[::1],)]`); a compiled kernel gives its PTX
+    through inspect_asm(cc) for its own target and refuses another."""
+    from ptxjit import float32
+    sig = (float32[::1], float32[::1])
+    ptx = smooth.inspect_asm()
+    assert ptx[sig] == ptx[SIG] == smooth.overloads[sig].ptx
+    k = smooth.overloads[sig]
+    arch = int(k.ptx.split("\n.target sm_")[1][:2])
+    assert k.inspect_asm() == k.inspect_asm((arch // 10, arch % 10)) == k.ptx
+    with pytest.raises(ValueError, match="compile_ptx.*cc="):
+        k.inspect_asm((arch // 10 - 1, 0))
+
+
+def test_forceinline_is_for_ltoir_only():
+    """As Numba: cuda.compile(forceinline=True) asks for LTO-IR, which
+    ptxjit does not make; a PTX request with it is a ValueError."""
+    def set_zero(a):
+        a[0] = 0
+    with pytest.raises(ValueError, match="Can only designate forced inlining in LTO-IR"):
+        cuda.compile(set_zero, "void(float32[::1])", device=True, forceinline=True)
+    with pytest.raises(ValueError, match="Can only designate forced inlining in LTO-IR"):
+        cuda.compile_all(set_zero, "void(float32[::1])", device=True, output="ptx", forceinline=True)
+
+
+def test_debug_without_source_warns():
+    """debug=True for a function whose text Python cannot show (exec)
+    gives Numba's NumbaDebugInfoWarning naming the function, once; one
+    defined in a file gives none."""
+    import warnings
+    from ptxjit.errors import NumbaDebugInfoWarning, NumbaWarning
+    assert issubclass(NumbaDebugInfoWarning, NumbaWarning)
+    ns = {"cuda": cuda}
+    exec("def fill(a):\n    a[cuda.grid(1)] = 7\n", ns)
+    k = cuda.jit(debug=True, opt=False)(ns["fill"])
+    a = np.zeros(4, np.int32)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        k[1, 4](a)
+        k[1, 4](a)
+    found = [x for x in w if x.category is NumbaDebugInfoWarning]
+    assert len(found) == 1 and "Could not find source for function" in str(found[0].message)
+    assert str(ns["fill"]) in str(found[0].message)
+    assert a.tolist() == [7] * 4
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        cuda.jit(debug=True, opt=False)(scale)[1, 4](np.zeros(4, np.float32), np.ones(4, np.float32), 2.0)
+    assert not [x for x in w if x.category is NumbaDebugInfoWarning]
+
+
 def test_inspect_sass():
     from ptxjit.inspect_html import _tool
     if _tool("nvdisasm") is None:

@@ -54,6 +54,8 @@ numba.core.errors has them):
                               NUMBA_DISABLE_PERFORMANCE_WARNINGS=1 silences both.
                               Each is given once per kernel and configuration.
     NumbaInvalidConfigWarning options that do not go together
+    NumbaDebugInfoWarning     debug=True for a function whose source text
+                              Python cannot show (exec(), `python -c`)
 Warning filters (warnings.filterwarnings, python -W) silence them as usual.
 """
 
@@ -78,6 +80,11 @@ from ._core import (  # noqa: F401
 )
 
 CompileError = TypingError
+
+
+class NumbaDebugInfoWarning(NumbaWarning):
+    """debug=True for a function whose source text cannot be found: the
+    debug information names its lines, but no text a debugger can show."""
 
 
 class SourceNotFoundError(TypingError):
@@ -133,5 +140,5 @@ __all__ = [
     "CudaSupportError", "CudaDriverError", "CudaAPIError", "CudaLaunchError",
     "SimulatorError", "SimIndexError", "DeadlockError", "TrapError",
     "UninitializedReadError", "RaceError",
-    "NumbaWarning", "NumbaPerformanceWarning", "NumbaInvalidConfigWarning",
+    "NumbaWarning", "NumbaPerformanceWarning", "NumbaInvalidConfigWarning", "NumbaDebugInfoWarning",
 ]

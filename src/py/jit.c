@@ -1234,7 +1234,31 @@ static PyObject *Kernel_set_carveout(KernelObject *k, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+/* Kernel.inspect_asm(cc=None): the PTX, as Numba's overloads give it for a
+ * compute capability; this kernel's PTX is for one target only. */
+static PyObject *Kernel_inspect_asm(KernelObject *k, PyObject *args)
+{
+	PyObject *cc = Py_None;
+	int major, minor;
+	if (!PyArg_ParseTuple(args, "|O:inspect_asm", &cc))
+		return NULL;
+	const char *ptx = k->pk->ptx, *t = ptx ? strstr(ptx, "\n.target sm_") : NULL;
+	if (cc != Py_None && t) {
+		if (!PyArg_ParseTuple(cc, "ii;cc is a (major, minor) pair", &major, &minor))
+			return NULL;
+		int arch = atoi(t + 12);
+		if (arch != major * 10 + minor)
+			return PyErr_Format(PyExc_ValueError,
+			                    "this kernel was compiled for sm_%d, not compute capability (%d, %d); "
+			                    "compile_ptx(func, sig, cc=(%d, %d)) makes the PTX for another target",
+			                    arch, major, minor, major, minor);
+	}
+	return str_or_none(ptx);
+}
+
 static PyMethodDef Kernel_methods[] = {
+	{"inspect_asm", (PyCFunction)Kernel_inspect_asm, METH_VARARGS,
+	 "inspect_asm(cc=None): the PTX (for compute capability cc, which must be the kernel's target)"},
 	{"_set_carveout", (PyCFunction)Kernel_set_carveout, METH_O,
 	 "_set_carveout(percent): the shared memory carveout set when the kernel is loaded"},
 	{"_link", (PyCFunction)Kernel_link, METH_O,

@@ -42,11 +42,31 @@ class CUDATestCase(TestCase):
         config.CUDA_LOW_OCCUPANCY_WARNINGS = self._low_occupancy_warnings
         config.CUDA_WARN_ON_IMPLICIT_COPY = self._warn_on_implicit_copy
 
-    def assertFileCheckMatches(self, ir_content, check_patterns, check_prefixes=("CHECK",), **kw):
-        raise MissingName("CUDATestCase.assertFileCheckMatches: FileCheck patterns are written "
-                          "against Numba's LLVM IR and NVVM's PTX")
+    def assertFileCheckMatches(self, text, check_patterns, check_prefixes=("CHECK",), **options):
+        """FileCheck (the filecheck package) of check_patterns against text,
+        ptxjit's PTX where a test gives inspect_asm()'s."""
+        from io import StringIO
+        from filecheck.finput import FInput
+        from filecheck.matcher import Matcher
+        from filecheck.options import Options
+        from filecheck.parser import Parser, pattern_for_opts
+        opts = Options(match_filename="-", check_prefixes=list(check_prefixes), **options)
+        matcher = Matcher(opts, FInput(fname="-", content=text),
+                          Parser(opts, StringIO(check_patterns), *pattern_for_opts(opts)))
+        matcher.stderr = StringIO()
+        if matcher.run() != 0:
+            self.fail("FileCheck failed:\n%s\n--- checks:\n%s\n--- text:\n%s"
+                      % (matcher.stderr.getvalue(), check_patterns, text))
 
-    assertFileCheckAsm = assertFileCheckLLVM = assertFileCheckMatches
+    def assertFileCheckAsm(self, ir_producer, signature=None, check_prefixes=("ASM",), **options):
+        asm = ir_producer.inspect_asm()
+        texts = list(asm.values()) if signature is None else [asm[signature]]
+        assert texts and ir_producer.__doc__, "no PTX for the signature, or no checks in the docstring"
+        for text in texts:
+            self.assertFileCheckMatches(text, ir_producer.__doc__, check_prefixes, **options)
+
+    def assertFileCheckLLVM(self, ir_producer, signature=None, check_prefixes=("LLVM",), **options):
+        raise MissingName("CUDATestCase.assertFileCheckLLVM: Numba's LLVM IR (ptxjit writes PTX)")
 
 
 def skip_on_cudasim(reason):

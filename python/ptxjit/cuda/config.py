@@ -14,6 +14,9 @@ is imported, under Numba's attribute names (numba.config.CUDA_...).
     NUMBA_DISABLE_PERFORMANCE_WARNINGS=1  neither performance warning
     NUMBA_CUDA_ARRAY_INTERFACE_SYNC=0     no waiting for the stream a __cuda_array_interface__
                                           names (as_cuda_array, launches)
+    NUMBA_CUDA_DEBUG_POLY=1               read, without effect: Numba's DWARF variant parts for
+                                          variables of several types; ptxjit's debug
+                                          information names functions and lines, not variables
 
 The backend and NUMBA_DISABLE_CUDA are taken by ptxjit._core itself when
 it is imported (src/py/module.c, src/rt/driver.c); the values here say
@@ -90,6 +93,7 @@ DISABLE_PERFORMANCE_WARNINGS = _read("NUMBA_DISABLE_PERFORMANCE_WARNINGS", _flag
 CUDA_LOW_OCCUPANCY_WARNINGS = _read("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", _flag, True, "0 or 1")
 CUDA_WARN_ON_IMPLICIT_COPY = _read("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", _flag, True, "0 or 1")
 CUDA_ARRAY_INTERFACE_SYNC = _read("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", _flag, True, "0 or 1")
+CUDA_DEBUG_POLY = _read("NUMBA_CUDA_DEBUG_POLY", _flag, False, "0 or 1")
 
 
 _LAUNCH_SETTINGS = {"DISABLE_PERFORMANCE_WARNINGS", "CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY",

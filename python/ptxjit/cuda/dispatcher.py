@@ -21,7 +21,7 @@ from types import ModuleType as _ModuleType
 
 from .. import _core, _pickle
 from .. import types as _types
-from ..source import capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
+from ..source import REBUILT, capture_lines, source_of  # noqa: F401  (source_of: the home of ufunc's and cpu's)
 from . import cache as _cache
 from . import config as _config
 from . import launchconfig as _launchconfig
@@ -99,9 +99,10 @@ def _base_dims(s):
 
 
 class _Overloads(dict):
-    """A dispatcher's compiled signatures, keyed by the tuple of argument type
-    names ('float32[::1]', ...); a tuple of type objects, as Numba's users write
-    `k.overloads[(int32[:, ::1],)]`, finds the same entry."""
+    """A dispatcher's compiled signatures (and what inspect_asm() and the
+    other inspect_ methods give per signature), keyed by the tuple of argument
+    type names ('float32[::1]', ...); a tuple of type objects, as Numba's users
+    write `k.overloads[(int32[:, ::1],)]`, finds the same entry."""
 
     @staticmethod
     def _key(key):
@@ -495,6 +496,8 @@ class CUDADispatcher(_core.Dispatcher):
     def _pj_info(self):
         if self._source is None:
             self._source = source_of(self.py_func, self._lines)
+            if self._source[3] == REBUILT and self.targetoptions.get("debug"):
+                _warn_no_debug_source(self.py_func)
         text, file, first, shift = self._source
         closure = {}
         cells = self.py_func.__closure__
@@ -726,10 +729,10 @@ class CUDADispatcher(_core.Dispatcher):
                 if not self._device_sig:
                     return self.compile_device(_argtypes_of(_sig_text(signature))).inspect_asm()
                 return self._kernel(signature).inspect_asm()
-            return {sig: o.inspect_asm() for sig, o in self.overloads.items()}
+            return _Overloads((sig, o.inspect_asm()) for sig, o in self.overloads.items())
         if signature is not None:
             return self._kernel(signature).ptx
-        return {sig: k.ptx for sig, k in self.overloads.items()}
+        return _Overloads((sig, k.ptx) for sig, k in self.overloads.items())
 
     def inspect_sass(self, signature=None):
         """The machine code (SASS) that nvdisasm prints for the kernel's
@@ -746,7 +749,7 @@ class CUDADispatcher(_core.Dispatcher):
             raise RuntimeError("Cannot inspect SASS of a device function")
         if signature is not None:
             return _nvdisasm(self._kernel(signature), flag)
-        return {sig: _nvdisasm(k, flag) for sig, k in self.overloads.items()}
+        return _Overloads((sig, _nvdisasm(k, flag)) for sig, k in self.overloads.items())
 
     def _text(self, k, attr):
         """k.ir or k.types; a kernel from the disk cache has neither, and
@@ -770,14 +773,14 @@ class CUDADispatcher(_core.Dispatcher):
         """The optimised IR: a dict by signature, or the text for one."""
         if signature is not None:
             return self._text(self._kernel(signature), "ir")
-        return {sig: self._text(k, "ir") for sig, k in self.overloads.items()}
+        return _Overloads((sig, self._text(k, "ir")) for sig, k in self.overloads.items())
 
     def typed_source(self, signature=None):
         """The source with the type of every variable: a dict by signature,
         or the text for one."""
         if signature is not None:
             return self._text(self._kernel(signature), "types")
-        return {sig: self._text(k, "types") for sig, k in self.overloads.items()}
+        return _Overloads((sig, self._text(k, "types")) for sig, k in self.overloads.items())
 
     def inspect_types(self, file=None, signature=None):
         """Prints the source of every compiled signature with the type of
@@ -1101,6 +1104,17 @@ def jit(func_or_sig=None, device=False, **options):
     return CUDADispatcher(func_or_sig, None, device, options, lines)
 
 
+def _warn_no_debug_source(func):
+    """Numba's NumbaDebugInfoWarning for a debug compile of a function
+    whose text Python cannot show (made by exec(), eval(), `python -c`)."""
+    import warnings
+    from ..errors import NumbaDebugInfoWarning
+    warnings.warn(NumbaDebugInfoWarning(
+        "Could not find source for function: %s. Its debug information names the lines of %r, "
+        "which a debugger cannot show; define the function in a file (or register its text in "
+        "linecache, as notebooks do) to see the source" % (func, func.__code__.co_filename)), stacklevel=4)
+
+
 def _warn_debug_and_opt(debug, opt, level):
     """Numba's NumbaInvalidConfigWarning for debug with opt (opt None: on
     unless NUMBA_OPT=0), which NVVM does not support."""
@@ -1245,7 +1259,7 @@ def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=F
     ([ptx or cubin], return type)."""
     code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
                           opt=True if opt is None else opt, abi=abi, abi_info=abi_info, output=output,
-                          launch_bounds=launch_bounds)
+                          forceinline=forceinline, launch_bounds=launch_bounds)
     return [code], resty
 
 
@@ -1259,6 +1273,10 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     """
     if abi is None:
         abi = "c" if device else "numba"
+    if kwargs.get("forceinline") and output != "ltoir":
+        raise ValueError("Can only designate forced inlining in LTO-IR (output='ltoir'); PTX of a device "
+                         "function is inlined by the kernels that call it when it is compiled with "
+                         "@cuda.jit(device=True, forceinline=True)")
     if output == "ltoir":
         raise NotImplementedError("output='ltoir' needs NVVM or nvJitLink, which ptxjit does not use: it makes "
                                   "PTX only (output='ptx'), and machine code through the CUDA driver's linker "
