@@ -592,7 +592,8 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	X(IN_RANGE, "range") X(IN_LEN, "len") X(IN_MIN, "min") X(IN_MAX, "max") \
 	X(IN_ABS, "abs") X(IN_INT, "int") X(IN_FLOAT, "float") X(IN_BOOL, "bool") \
 	X(IN_COMPLEX, "complex") X(IN_ROUND, "round") X(IN_PRINT, "print") \
-	X(IN_DIVMOD, "divmod") X(IN_POW, "pow") \
+	X(IN_DIVMOD, "divmod") X(IN_POW, "pow") X(IN_ISINSTANCE, "isinstance") \
+	X(IN_TUPLE, "tuple") \
 	/* cuda thread objects (TY_DIM3) and scalars */ \
 	X(IN_THREADIDX, "cuda.threadIdx") X(IN_BLOCKIDX, "cuda.blockIdx") \
 	X(IN_BLOCKDIM, "cuda.blockDim") X(IN_GRIDDIM, "cuda.gridDim") \

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from ptxjit import cuda
+from ptxjit.errors import TypingError
 
 from conftest import assert_ptx_assembles
 
@@ -450,6 +451,70 @@ def test_a_product_of_constants_is_rounded_before_the_add():
     fused = f64(f32(float(Fraction(-7) * Fraction(float(x)) - 1)))
     assert rounded != fused
     assert out.tolist() == [rounded, fused, rounded]
+
+
+def isinstance_table(a, x, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = a[i]
+        out[i, 0] = isinstance(v, int)
+        out[i, 1] = isinstance(v, float)
+        out[i, 2] = isinstance(v, np.float32)
+        out[i, 3] = isinstance(x, (np.int64, float))
+        out[i, 4] = isinstance(i, int)
+        out[i, 5] = isinstance(a, float)
+        out[i, 6] = isinstance(v > 0, bool)
+        out[i, 7] = isinstance(v * 1j, complex)
+        if isinstance(v, float):
+            out[i, 8] = v * 2        # typed only where v is a float64
+        else:
+            out[i, 8] = -1
+
+
+def isinstance_of_range(a):
+    a[0] = isinstance(a[0], range)
+
+
+def test_isinstance_is_decided_by_the_types(rng):
+    """isinstance() is decided when the kernel is typed, as Numba decides
+    it: the class's type must be the value's (int is int64, float float64,
+    so a float32 is no float), and the branch not taken is not compiled."""
+    k = cuda.jit(isinstance_table)
+    rows = {np.float32: (2.5, [0, 0, 1, 1, 1, 0, 1, 1]),
+            np.float64: (3, [0, 1, 0, 1, 1, 0, 1, 1]),
+            np.int64: (np.float32(1.0), [1, 0, 0, 0, 1, 0, 1, 1])}
+    for dt, (x, row) in rows.items():
+        a = (rng.random(64) * 100).astype(dt)
+        out = np.zeros((64, 9), np.float64)
+        k[1, 64](a, x, out)
+        assert (out[:, :8] == row).all(), (dt, out[0])
+        assert out[:, 8].tolist() == (a * 2.0 if dt == np.float64 else np.full(64, -1.0)).tolist()
+    with pytest.raises(TypingError, match=r"isinstance\(\) takes a number type"):
+        cuda.jit("void(float32[::1])")(isinstance_of_range)
+
+
+def tuple_builtin(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        t = tuple((a[i], a[i] * 2, 3))
+        s = 0.0
+        for v in tuple(t):
+            s += v
+        out[i, 0] = s
+        out[i, 1] = len(tuple())
+        out[i, 2] = isinstance(t, tuple)
+        out[i, 3] = isinstance(s, (tuple, float))
+        out[i, 4] = isinstance(a[i], tuple)
+
+
+def test_tuple_builtin_and_isinstance_of_tuple(rng):
+    """tuple() is the empty tuple, tuple(t) of a tuple is t (Numba takes
+    no other iterable there); isinstance(x, tuple) is true of any tuple."""
+    a = rng.random(32)
+    out = np.zeros((32, 5))
+    cuda.jit(tuple_builtin)[1, 32](a, out)
+    assert out[:, 0].tolist() == (a + a * 2 + 3).tolist()
+    assert (out[:, 1:] == [0, 1, 1, 0]).all()
 
 
 # ------------------------------------------------------ integer semantics

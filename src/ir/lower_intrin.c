@@ -364,6 +364,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 		return lower_print(L, e);
 	case IN_DIVMOD:
 		return divmodval(L, e);
+	case IN_TUPLE:
+		return lower_expr(L, need_arg(L, e, 0, "iterable"));
 	case IN_POW: {
 		if (e->call.nargs > 2)
 			lower_unsupported(L, e->span, "pow() with a modulus");

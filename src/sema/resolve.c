@@ -40,8 +40,8 @@ static const char *const builtin_exceptions[] = {
 /* Builtins of Python that kernels cannot use (yet): named so that the
  * message says so instead of "not defined". */
 static const char *const unsupported_builtins[] = {
-	"sum", "zip", "enumerate", "list", "dict", "set", "frozenset", "tuple", "str", "bytes",
-	"bytearray", "map", "filter", "sorted", "reversed", "any", "all", "isinstance", "issubclass",
+	"sum", "zip", "enumerate", "list", "dict", "set", "frozenset", "str", "bytes",
+	"bytearray", "map", "filter", "sorted", "reversed", "any", "all", "issubclass",
 	"type", "iter", "next", "hash", "id", "repr", "input", "open", "getattr", "setattr",
 	"hasattr", "delattr", "ord", "chr", "hex", "oct", "bin", "slice", "object", "super", "vars",
 	"dir", "format", "callable", "memoryview", "property", "classmethod", "staticmethod", "exec",
@@ -50,7 +50,7 @@ static const char *const unsupported_builtins[] = {
 
 static const int builtin_functions[] = {
 	IN_RANGE, IN_LEN, IN_MIN, IN_MAX, IN_ABS, IN_INT, IN_FLOAT, IN_BOOL,
-	IN_COMPLEX, IN_ROUND, IN_PRINT, IN_DIVMOD, IN_POW,
+	IN_COMPLEX, IN_ROUND, IN_PRINT, IN_DIVMOD, IN_POW, IN_ISINSTANCE, IN_TUPLE,
 };
 
 static Const *mk(Ctx *c, int kind, Type *ty)

@@ -228,6 +228,8 @@ static const char *usage(Ctx *c, int in)
 	case IN_ROUND: return "round(x) or round(x, ndigits)";
 	case IN_DIVMOD: return "divmod(a, b)";
 	case IN_POW: return "pow(base, exponent)";
+	case IN_ISINSTANCE: return "isinstance(x, int), isinstance(x, numpy.float32) or isinstance(x, (int, float))";
+	case IN_TUPLE: return "tuple() or tuple(a_tuple)";
 	case IN_GRID: return "cuda.grid(1), cuda.grid(2) or cuda.grid(3)";
 	case IN_GRIDSIZE: return "cuda.gridsize(1), cuda.gridsize(2) or cuda.gridsize(3)";
 	case IN_SYNCTHREADS: return "cuda.syncthreads()";
@@ -599,6 +601,76 @@ static Type *type_print(Scope *sc, Expr *e)
 	for (int i = 0; i < e->call.nargs; i++)
 		check_printable(sc, e->call.args[i], e->call.args[i]->ty);
 	return set(e, ty_none(), NULL);
+}
+
+/* The type whose values are instances of the class that a type names:
+ * int, float, bool and complex are int64, float64, bool and complex128
+ * (Numba's as_numba_type), a NumPy scalar type or a Numba type is its
+ * own; `tuple` stands for itself (any tuple is one); NULL for anything
+ * else. */
+static Type *class_instance_type(const Type *t)
+{
+	if (t->kind == TY_DTYPE)
+		return t->elem && t->elem->kind == TY_RECORD ? t->elem : ty_scalar(t->sk);
+	if (t->kind != TY_INTRIN)
+		return NULL;
+	if (t->intrin == IN_TUPLE)
+		return (Type *)t;
+	int sk = intrin_dtype(t->intrin);
+	if (sk >= 0)
+		return ty_scalar((ScalarKind)sk);
+	switch (t->intrin) {
+	case IN_INT: return ty_scalar(SK_I64);
+	case IN_FLOAT: return ty_scalar(SK_F64);
+	case IN_BOOL: return ty_scalar(SK_BOOL);
+	case IN_COMPLEX: return ty_scalar(SK_C128);
+	}
+	return NULL;
+}
+
+/* isinstance(x, cls) or isinstance(x, (cls, ...)): a constant, true when
+ * x's type is the one a class names, as Numba decides it when it types
+ * the kernel (isinstance(int32 value, int) is False: int is int64). */
+static Type *type_isinstance(Scope *sc, Expr *e)
+{
+	arity(sc, e, IN_ISINSTANCE, 2, 2);
+	Expr *x = e->call.args[0], *cls = e->call.args[1];
+	Type *vt = x->ty;
+	if (vt->kind != TY_SCALAR && vt->kind != TY_ARRAY && vt->kind != TY_TUPLE && vt->kind != TY_NONE &&
+	    vt->kind != TY_RECORD)
+		err_at(sc->c, x->span, "isinstance() tells numbers, arrays, records and tuples apart",
+		       "isinstance() does not support variables of type %s", tstr(sc, vt));
+	Type *one = cls->ty;
+	int n = one->kind == TY_TUPLE ? one->n : 1, found = 0;
+	for (int i = 0; i < n; i++) {
+		Type *ct = one->kind == TY_TUPLE ? one->elts[i] : one;
+		Type *it = class_instance_type(ct);
+		if (!it)
+			err_at(sc->c, cls->span, "give a class such as int, float, bool, complex, numpy.float32 or a numba type",
+			       "isinstance() takes a number type or a tuple of them as its second argument, not %s",
+			       tstr(sc, ct));
+		if (it == ct ? vt->kind == TY_TUPLE : ty_equal(vt, it))
+			found = 1;
+	}
+	Const *v = new_const(sc->c, PJ_V_BOOL, ty_scalar(SK_BOOL));
+	v->i = found;
+	return set(e, ty_scalar(SK_BOOL), v);
+}
+
+/* tuple() is the empty tuple and tuple(t) of a tuple is t, as in Numba,
+ * which takes no other iterable there. */
+static Type *type_tuple_call(Scope *sc, Expr *e)
+{
+	arity(sc, e, IN_TUPLE, 0, 1);
+	if (e->call.nargs == 0) {
+		Const *v = new_const(sc->c, PJ_V_TUPLE, ty_tuple(sc->c, 0, NULL));
+		return set(e, v->ty, v);
+	}
+	Expr *a = e->call.args[0];
+	if (a->ty->kind != TY_TUPLE)
+		err_at(sc->c, a->span, "tuple() copies a tuple; build one with (a, b, ...)",
+		       "tuple() of a %s is not supported in kernels", tstr(sc, a->ty));
+	return set(e, a->ty, a->cval);
 }
 
 static Type *type_divmod(Scope *sc, Expr *e)
@@ -1023,6 +1095,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 	case IN_PRINT: return type_print(sc, e);
 	case IN_DIVMOD: return type_divmod(sc, e);
 	case IN_POW: return type_pow(sc, e);
+	case IN_ISINSTANCE: return type_isinstance(sc, e);
+	case IN_TUPLE: return type_tuple_call(sc, e);
 	case IN_GRID: case IN_GRIDSIZE: return type_grid(sc, e, in);
 	case IN_SYNCTHREADS: case IN_CG_GRID_SYNC:
 		arity(sc, e, in, 0, 0);
