@@ -409,12 +409,14 @@ FEATURES = [
      []),
     # 2.10 Cache-hinted loads and stores
     ('2.10', 'Loads', '`cuda.ldca(a, i)`, `cuda.ldcg(a, i)`, `cuda.ldcs(a, i)`, `cuda.ldlu(a, i)`, `cuda.ldcv(a, i)`',
-     PARTLY, 'Arrays in global memory of integers and floats, an integer or a tuple index (negative ones wrap): '
-     '`ld.global.cs.b32` ...; no `CPointer` arguments.  The simulator loads plainly.',
-     ['test_cache_hints.py::test_loads_every_type', 'test_cache_hints.py::test_2d_tuple_index_and_conversion']),
+     YES, 'Arrays in global memory of integers and floats, an integer or a tuple index (negative ones wrap): '
+     '`ld.global.cs.b32` ...; pointers (`CPointer`) with one integer index, as `p[i]`.  The simulator loads plainly.',
+     ['test_cache_hints.py::test_loads_every_type', 'test_cache_hints.py::test_2d_tuple_index_and_conversion',
+      'test_pointers.py::test_cache_hints_through_pointers']),
     ('2.10', 'Stores', '`cuda.stcg(a, i, v)`, `cuda.stcs(a, i, v)`, `cuda.stwb(a, i, v)`, `cuda.stwt(a, i, v)`',
-     PARTLY, 'As the loads: `st.global.wt.b64` ...; the value converts to the element type.',
-     ['test_cache_hints.py::test_stores_every_type', 'test_cache_hints.py::test_errors']),
+     YES, 'As the loads: `st.global.wt.b64` ...; the value converts to the element type.',
+     ['test_cache_hints.py::test_stores_every_type', 'test_cache_hints.py::test_errors',
+      'test_pointers.py::test_cache_hints_through_pointers']),
     # 2.11 Cooperative groups
     ('2.11', 'Grid group', '`g = cuda.cg.this_grid()`',
      YES, 'A kernel that calls it is launched cooperatively (`overload.cooperative`), as in Numba.',

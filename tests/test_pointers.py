@@ -67,6 +67,30 @@ def test_pointer_signature_string_and_augmented_store():
     np.testing.assert_allclose(dp.copy_to_host(), hp + hx * 2.0 - 1, rtol=0, atol=0)
 
 
+def test_cache_hints_through_pointers():
+    """cuda.ldcs/ldcg/... and stcs/stwt/... take a pointer and one index
+    (p[i], not wrapped), as Numba's do: global loads and stores with the
+    operator in the PTX; the simulator checks them as p[i]."""
+    ptr = types.CPointer(types.float32)
+
+    @cuda.jit(types.void(ptr, ptr, types.int64))
+    def k(src, dst, n):
+        i = cuda.grid(1)
+        if i < n:
+            cuda.stwt(dst, i, cuda.ldcs(src, i) * 2 + cuda.ldcg(src, n - 1 - i))
+
+    n = 200
+    h = rng.standard_normal(n).astype(np.float32)
+    ds, dd = cuda.to_device(h), cuda.device_array(n, np.float32)
+    k[2, 128](addr(ds), addr(dd), n)
+    np.testing.assert_array_equal(dd.copy_to_host(), h * np.float32(2) + h[::-1])
+    ptx = k.inspect_asm(k.signatures[0])
+    assert "ld.global.cs.b32" in ptx and "ld.global.cg.b32" in ptx and "st.global.wt.b32" in ptx
+    if not ON_GPU:
+        with pytest.raises(IndexError, match="src"):
+            k[2, 128](addr(ds), addr(dd), n + 1)
+
+
 @pytest.mark.parametrize("make,order", [(carray, "C"), (farray, "F")])
 def test_carray_farray_over_a_pointer_parameter(make, order):
     @cuda.jit(types.void(types.CPointer(types.float32), types.float32[:, ::1]))

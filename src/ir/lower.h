@@ -248,6 +248,9 @@ void lower_store(Lower *L, Type *elem, Ref addr, int space, Value v, Span sp);
 int lower_has_pointer(const Type *t);   /* t is or holds a pointer */
 Value lower_pointer_value(Lower *L, Type *t, Ref addr, Ref base, Ref bytes);
 Value lower_pointer_load(Lower *L, Expr *e);
+/* The address of p[index] (not wrapped, checked in the simulator), the
+ * pointer's value in *p; at locates the access. */
+Ref lower_pointer_element(Lower *L, Expr *p, Expr *index, Span at, Value *pv);
 void lower_pointer_store(Lower *L, Expr *target, Value v);
 void lower_pointer_aug(Lower *L, Expr *target, AstOp op, Expr *value);
 Value lower_pointer_call(Lower *L, Expr *e, int in);

@@ -725,11 +725,38 @@ static int cache_op(int in)
 	}
 }
 
+/* cuda.ldcs(p, i) and cuda.stcs(p, i, v) of a pointer p: p[i]'s address,
+ * as a global one (the instructions read and write global memory). */
+static Value pointer_cache_hint(Lower *L, Expr *e, int in)
+{
+	Expr *pe = e->call.args[0];
+	int store = in >= IN_STCG;
+	Type *elem = pe->ty->elem;
+	Value val = {0};
+	if (store)
+		val = lower_convert(L, lower_expr(L, e->call.args[2]), elem, e->call.args[2]->span);
+	int saved = L->f->cur_loc;
+	Value p;
+	Ref addr = lower_pointer_element(L, pe, e->call.args[1], e->span, &p);
+	ScalarKind sk = elem->sk;
+	int32_t aux = SP_GLOBAL | cache_op(in) << 8;
+	Value r;
+	if (store) {
+		lower_emit(L, O_STORE, lower_cls(sk), sk, addr, val.r, REF_NONE, aux);
+		r = lower_none(e->ty);
+	} else
+		r = lower_scalar(elem, lower_emit(L, O_LOAD, lower_cls(sk), sk, addr, REF_NONE, REF_NONE, aux));
+	L->f->cur_loc = saved;
+	return r;
+}
+
 /* cuda.ldcs(a, i) and cuda.stcs(a, i, v): the element's address as for
  * a[i] (wrapped, checked), one load or store carrying the operator. */
 Value lower_cache_hint(Lower *L, Expr *e, int in)
 {
 	Expr *ae = e->call.args[0], *ie = e->call.args[1];
+	if (ae->ty->kind == TY_POINTER)
+		return pointer_cache_hint(L, e, in);
 	Value arr = lower_expr(L, ae);
 	Type *t = arr.ty, *elem = t->elem;
 	if (t->kind != TY_ARRAY || t->space != SP_GLOBAL || elem->kind != TY_SCALAR)

@@ -71,20 +71,24 @@ static void check_offset(Lower *L, Value p, Ref off, Ref room, const char *name)
 	lower_emit(L, O_CHECK, KL, SK_I64, off, room, REF_NONE, f->nchecks - 1);
 }
 
-/* The address of p[index], checked in the simulator. */
-static Ref element(Lower *L, Expr *e, Value *p)
+Ref lower_pointer_element(Lower *L, Expr *o, Expr *index, Span at, Value *p)
 {
-	Expr *o = e->sub.obj;
 	*p = lower_expr(L, o);
-	Value iv = lower_expr(L, e->sub.index);
+	Value iv = lower_expr(L, index);
 	if (iv.ty->kind != TY_SCALAR || !lower_is_intsk(iv.ty->sk))
 		ICE(L->c, "pointer index of %s", ty_str_of(L->c, iv.ty));
-	L->f->cur_loc = ir_add_loc(L->f, e->span);
+	L->f->cur_loc = ir_add_loc(L->f, at);
 	Ref i = lower_cvt(L, iv.r, iv.ty->sk, SK_I64);
 	Ref addr = add64(L, p->data, mul64(L, i, con64(L, ty_elem_size(p->ty->elem))));
 	if (bounded(L))
 		check_offset(L, *p, sub64(L, addr, p->base), p->room, lower_span_text(L, o->span));
 	return addr;
+}
+
+/* The address of p[index] of a subscript e, checked in the simulator. */
+static Ref element(Lower *L, Expr *e, Value *p)
+{
+	return lower_pointer_element(L, e->sub.obj, e->sub.index, e->span, p);
 }
 
 Value lower_pointer_load(Lower *L, Expr *e)

@@ -8,7 +8,9 @@
  *
  * array is a global array (an argument) of integers or floats (float16
  * too); i is an integer for a 1d array, else a tuple of one integer per
- * axis.  Negative indices wrap, as in a[i].  A shared, local or constant
+ * axis.  Negative indices wrap, as in a[i].  It may also be a pointer
+ * (CPointer) to such numbers, indexed by one integer as p[i] (no wrap),
+ * its memory taken to be global.  A shared, local or constant
  * array is refused: the instructions read and write global memory.
  * Lowering (lower_array.c) makes an O_LOAD or O_STORE whose aux carries
  * the operator (CO_*).
@@ -54,6 +56,30 @@ static void check_index(Scope *sc, Expr *e, int in, Type *at)
 	       intrin_name[in]);
 }
 
+/* ldcs(p, i) and stcs(p, i, value) of a pointer p: p[i] (an integer i,
+ * not wrapped), which must be in global memory. */
+static Type *pointer_hint(Scope *sc, Expr *e, int in, int store)
+{
+	Ctx *c = sc->c;
+	Type *pt = e->call.args[0]->ty, *el = pt->elem;
+	if (!(ty_is_int(el) || ty_is_float(el)))
+		err_at(c, e->call.args[0]->span, "use a pointer to int8 ... uint64, float16, float32 or float64",
+		       "%s requires a pointer to integers or floats, got %s", bare(in), tstr(sc, pt));
+	Expr *ix = e->call.args[1];
+	if (!ty_is_int(ix->ty))
+		err_at(c, ix->span, "index a pointer with an integer, such as p[i]",
+		       "%s is not a valid index of %s(): a pointer takes one integer", tstr(sc, ix->ty), intrin_name[in]);
+	if (!store) {
+		e->ty = el;
+		e->cval = NULL;
+		return el;
+	}
+	storable(sc, el, e->call.args[2], arena_printf(c->arena, "a pointer to %s", tstr(sc, el)));
+	e->ty = ty_none();
+	e->cval = NULL;
+	return e->ty;
+}
+
 Type *type_cache_hint(Scope *sc, Expr *e, int in)
 {
 	Ctx *c = sc->c;
@@ -67,6 +93,8 @@ Type *type_cache_hint(Scope *sc, Expr *e, int in)
 		err_at(c, e->span, use, "%s() takes %d argument%s (%d given)", intrin_name[in], n, "s", e->call.nargs);
 	Expr *ary = e->call.args[0];
 	Type *at = ary->ty;
+	if (at->kind == TY_POINTER)
+		return pointer_hint(sc, e, in, store);
 	if (at->kind != TY_ARRAY)
 		err_at(c, ary->span, "pass an array argument of the kernel", "%s operates on arrays or pointers, not %s",
 		       bare(in), tstr(sc, at));
