@@ -96,6 +96,25 @@ def slice_forms(a, out):
         out[11] = len(a[3:-3])
 
 
+def index_by_0d(r, a, i, j, out):
+    r[()] = a[i]
+    out[0] = a[i, ] + a[j]
+    a[j] = out[0]
+
+
+def test_0d_integer_arrays_index_as_their_element(rng):
+    """A 0-d array of integers indexes as the integer it holds (NumPy's
+    and Numba's rule), negative ones wrapping, in loads and stores."""
+    a = rng.random(9)
+    want = a.copy()
+    r, out = np.zeros(()), np.zeros(1)
+    i, j = np.asarray(rng.integers(0, 9)), np.asarray(-int(rng.integers(1, 9)), np.int32)
+    cuda.jit(index_by_0d)[1, 1](r, a, i, j, out)
+    assert r[()] == want[i] and out[0] == want[i] + want[j]
+    want[j] = want[i] + want[j]
+    assert a.tolist() == want.tolist()
+
+
 def test_slice_forms(rng):
     a = rng.integers(0, 50, 23).astype(f64)
     out = np.zeros(12)

@@ -61,6 +61,8 @@ static void add_int_index(Lower *L, Idx *out, int *n, int max, Value v, Expr *e,
 {
 	if (*n >= max)
 		err_at(L->c, sp, NULL, "too many indices for the array");
+	if (v.ty->kind == TY_ARRAY && v.ty->ndim == 0)     /* a 0-d array of integers: its element */
+		v = lower_load(L, v.ty->elem, v.data, v.ty->space, sp);
 	if (v.ty->kind != TY_SCALAR || !lower_is_intsk(v.ty->sk))
 		err_at(L->c, sp, "index arrays with integers or slices", "an array index must be an "
 		       "integer, not %s", ty_str_of(L->c, v.ty));

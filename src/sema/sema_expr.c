@@ -952,8 +952,12 @@ static int type_slice(Scope *sc, Expr *sl)
 	return IX_STEP;
 }
 
+/* An integer index: an integer, or a 0-d array of integers (its element,
+ * as NumPy and Numba take it). */
 static void int_index_check(Scope *sc, Type *t, Span sp)
 {
+	if (t->kind == TY_ARRAY && t->ndim == 0 && ty_is_int(t->elem))
+		return;
 	if (!ty_is_int(t))
 		err_at(sc->c, sp, ty_is_float(t) ? "convert it with int(...), or use // for integer division"
 		                                 : "index arrays with integers (or slices), one per dimension",
