@@ -490,6 +490,46 @@ def packed_read(a, out):
         out[i] = a[i].b
 
 
+@kernel
+def field_views(a, outx, outc):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        xs, cs = a.x, a.c
+        outx[i] = xs[i] * 2 + a.y[i]
+        outc[i] = cs[i].imag
+        a.z[i] = a.z[i] + 1 + a.flag[i]
+
+
+@kernel
+def field_view_of_packed(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = a.b[i]
+
+
+def test_record_array_fields_as_views(rng):
+    """a.field of a record array (Numba's recarray attributes) is a view of
+    that field of every record: read and written in place; a field that
+    is not aligned is refused as r.field is."""
+    n = 40
+    a = np.zeros(n, REC)
+    for f in ("x", "z"):
+        a[f] = rng.standard_normal(n)
+    a["y"] = rng.integers(-50, 50, n)
+    a["flag"] = rng.random(n) < 0.5
+    a["c"] = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    b = a.copy()
+    outx, outc = np.zeros(n, f32), np.zeros(n, f32)
+    field_views[1, 64](a.view(np.recarray), outx, outc)
+    np.testing.assert_array_equal(outx, (b["x"] * 2 + b["y"]).astype(f32))
+    np.testing.assert_array_equal(outc, b["c"].imag)
+    np.testing.assert_array_equal(a["z"], b["z"] + 1 + b["flag"])
+    for f in ("x", "y", "flag", "c"):
+        np.testing.assert_array_equal(a[f], b[f])
+    with pytest.raises(cuda.TypingError, match="not aligned"):
+        field_view_of_packed[1, 4](np.zeros(4, PACKED), np.zeros(4))
+
+
 def test_misaligned_record_field_is_refused():
     a = np.zeros(4, PACKED)
     with pytest.raises(cuda.TypingError, match="not aligned") as ei:

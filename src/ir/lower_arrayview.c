@@ -1,6 +1,7 @@
 /*
  * lower_arrayview.c - the array views that sema_arrayview.c types: a.T,
- * a.real, a.imag, a.view(dtype), a.reshape(shape).  Each is the same
+ * a.real, a.imag, a.field of a record array, a.view(dtype),
+ * a.reshape(shape).  Each is the same
  * memory seen through another descriptor (data address, extents, and for
  * layout A the byte strides); nothing is copied.
  */
@@ -38,9 +39,14 @@ Value lower_array_view_attr(Lower *L, Expr *e, Value a)
 		return a;
 	if (strcmp(name, "T") == 0)
 		return transpose(L, t, a);
-	/* real, imag of a complex array: its parts, strided */
-	int part = ty_elem_size(t->elem);
-	Ref data = name[0] == 'i' ? lower_emit(L, O_ADD, KL, SK_I64, a.data, con64(L, part), REF_NONE, 0) : a.data;
+	/* real, imag of a complex array: its parts, strided; a record array's
+	 * field: that field of each record */
+	int off = 0;
+	if (a.ty->elem->kind == TY_RECORD)
+		off = ty_field(a.ty->elem, name)->off;
+	else if (name[0] == 'i')
+		off = ty_elem_size(t->elem);
+	Ref data = off ? lower_emit(L, O_ADD, KL, SK_I64, a.data, con64(L, off), REF_NONE, 0) : a.data;
 	Value v = new_desc(L, t, data);
 	for (int i = 0; i < nd; i++) {
 		v.shape[i] = a.shape[i];

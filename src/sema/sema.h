@@ -140,6 +140,10 @@ Type *type_attr(Scope *sc, Expr *e);
 
 /* sema_record.c */
 Type *sema_record_attr(Scope *sc, Expr *e, Type *rt);
+/* The field `name` of record type rt: an error at sp when there is none,
+ * or when it does not lie at a multiple of its size (the GPU could not
+ * load it). */
+const RecField *sema_record_field(Scope *sc, Type *rt, const char *name, Span sp);
 Type *sema_record_index(Scope *sc, Expr *e, Type *rt);
 void sema_record_store(Scope *sc, Expr *target, Type *vt, Expr *value);
 void sema_record_copy(Scope *sc, Type *rt, Expr *value);

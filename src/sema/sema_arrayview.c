@@ -14,6 +14,8 @@
  *   a.reshape(shape)   of a C-contiguous array: a C array of the new shape
  *                      (an int, ints, or a tuple of ints; one -1 is
  *                      inferred; the size is checked at run time)
+ *   a.field            of a record array: a view (layout A) of that field
+ *                      of every record, for a field of numbers or records
  *
  * Everything else named on an array is refused with the list of these.
  */
@@ -71,6 +73,13 @@ Type *sema_array_attr(Scope *sc, Expr *e, Type *at, Span nsp)
 		return set(e, ty_intrin(c, IN_ARRAY_TRANSPOSE), NULL);
 	if (sema_reduce_method(name))
 		return set(e, ty_intrin(c, sema_reduce_method(name)), NULL);   /* a.sum(): sema_reduce.c */
+	const RecField *f = at->elem->kind == TY_RECORD && ty_field(at->elem, name)
+	                    ? sema_record_field(sc, at->elem, name, nsp) : NULL;
+	if (f && f->ty->kind != TY_ARRAY)
+		return set(e, with(c, at, f->ty, at->ndim, LAYOUT_A), NULL);
+	if (f)
+		err_at(c, nsp, "index a record first: a[i].field", "a.%s of a record array is not supported in kernels: "
+		       "the field is itself an array", name);
 	err_at(c, nsp, ARRAY_ATTRS, "arrays have no attribute '%s' that kernels can use", name);
 }
 

@@ -48,7 +48,7 @@ static const char *field_desc(Ctx *c, const RecField *f)
 	return ty_str_of(c, f->ty);
 }
 
-static const RecField *find_field(Scope *sc, Type *rt, const char *name, Span sp)
+const RecField *sema_record_field(Scope *sc, Type *rt, const char *name, Span sp)
 {
 	Ctx *c = sc->c;
 	const RecField *f = ty_field(rt, name);
@@ -70,7 +70,7 @@ static const RecField *find_field(Scope *sc, Type *rt, const char *name, Span sp
 Type *sema_record_attr(Scope *sc, Expr *e, Type *rt)
 {
 	Span sp = e->attr.name_span.src ? e->attr.name_span : e->span;
-	return set(e, ty_field_in(sc->c, rt, find_field(sc, rt, e->attr.name, sp)), NULL);
+	return set(e, ty_field_in(sc->c, rt, sema_record_field(sc, rt, e->attr.name, sp)), NULL);
 }
 
 /* The field named by a record subscript r['x'] (or numbered: r[0]). */
@@ -86,13 +86,13 @@ static const RecField *index_field(Scope *sc, Expr *e, Type *rt)
 			err_at(sc->c, ix->span, arena_printf(sc->c->arena, "the fields of this record are %s",
 			                                     field_list(sc->c, rt)),
 			       "field index %lld is out of range for a record of %d fields", (long long)k, rt->nfields);
-		return find_field(sc, rt, rt->fields[k < 0 ? k + rt->nfields : k].name, ix->span);
+		return sema_record_field(sc, rt, rt->fields[k < 0 ? k + rt->nfields : k].name, ix->span);
 	}
 	if (it->kind != TY_STR || !ix->cval || !ix->cval->s)
 		err_at(sc->c, ix->span, arena_printf(sc->c->arena, "name a field with a string, as in r['%s']",
 		                                     rt->nfields ? rt->fields[0].name : "x"),
 		       "a record is indexed with the constant name of a field, not %s", ty_str_of(sc->c, it));
-	return find_field(sc, rt, ix->cval->s, ix->span);
+	return sema_record_field(sc, rt, ix->cval->s, ix->span);
 }
 
 Type *sema_record_index(Scope *sc, Expr *e, Type *rt)
@@ -116,7 +116,7 @@ void sema_record_store(Scope *sc, Expr *target, Type *vt, Expr *value)
 	const RecField *f;
 	if (target->kind == E_ATTR) {
 		Span sp = target->attr.name_span.src ? target->attr.name_span : target->span;
-		f = find_field(sc, rt, target->attr.name, sp);
+		f = sema_record_field(sc, rt, target->attr.name, sp);
 	} else if (!(f = index_field(sc, target, rt)))
 		return;
 	if (rt->readonly)
