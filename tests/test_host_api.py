@@ -129,6 +129,12 @@ def test_driver_counts_the_devices():
     assert n == len(cuda.gpus) == len(cuda.list_devices()) >= 1
 
 
+def test_driver_memory_info_is_the_contexts():
+    free, total = cuda.driver.driver.cuMemGetInfo()
+    info = cuda.current_context().get_memory_info()
+    assert total == info.total > 0 and 0 < free <= total
+
+
 def test_no_driver_error_says_how_to_use_the_simulator(tmp_path):
     res, _ = child(RUN_KERNEL, tmp_path, PTXJIT_SIM="0", PTXJIT_LIBCUDA="/nonexistent/libcuda.so.1")
     msg = res["error"]

@@ -36,6 +36,11 @@ class Driver:
         from .api import gpus
         return len(gpus)
 
+    def cuMemGetInfo(self):
+        """(free, total) bytes of the current device, as the driver's
+        cuMemGetInfo says them, whatever memory manager is in use."""
+        return tuple(_core.mem_info())
+
 
 driver = Driver()
 
