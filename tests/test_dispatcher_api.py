@@ -156,6 +156,8 @@ def test_device_function_inspect_asm_is_the_function_alone():
     assert "div.rn.f32" in prec and ".approx" not in prec
     assert list(ratio.inspect_asm()) == [("float32", "float32")]
     assert ratio.overloads[sig].inspect_asm() == prec
+    name = ratio.overloads[sig].fndesc.mangled_name
+    assert "ratio" in name and (".func (.param .b32 func_retval0) %s(" % name) in prec
     assert ".target sm_80" in ratio.overloads[sig].inspect_asm((8, 0))
     fast_ratio.compile_device((int32, float32))
     assert set(fast_ratio.inspect_asm()) == {("float32", "float32"), ("int32", "float32")}

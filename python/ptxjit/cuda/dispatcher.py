@@ -17,6 +17,7 @@ signature its arguments convert to, as in Numba.
 import copyreg
 import pickle
 import sys
+import types as _types_mod
 from types import ModuleType as _ModuleType
 
 from .. import _core, _pickle
@@ -935,8 +936,21 @@ class DeviceOverload:
                 opts["arch"] = key
             if not _table_ready:
                 _build_resolve_table()
-            ptx = self._ptx[key] = _core.compile(d._pj_info(), ", ".join(self.argument_types), opts).ptx
+            k = _core.compile(d._pj_info(), ", ".join(self.argument_types), opts)
+            ptx = self._ptx[key] = k.ptx
+            self._entry = k.entry
         return ptx
+
+    @property
+    def fndesc(self):
+        """Numba's function descriptor, as far as it describes the PTX:
+        .mangled_name is the name of the .func that inspect_asm() holds;
+        .qualname, .modname, .argtypes, .restype."""
+        if getattr(self, "_entry", None) is None:
+            self.inspect_asm()
+        f = self.dispatcher.py_func
+        return _types_mod.SimpleNamespace(mangled_name=self._entry, qualname=f.__qualname__, modname=f.__module__,
+                                          argtypes=self.argument_types, restype=self.return_type)
 
     def __repr__(self):
         return "<device function %s %s>" % (self.dispatcher.__qualname__, self.signature)
