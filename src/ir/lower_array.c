@@ -727,27 +727,31 @@ static int cache_op(int in)
 	}
 }
 
+/* The load or store of a cache hint at addr, carrying the operator. */
+static Value hinted(Lower *L, Expr *e, int in, Type *elem, Ref addr, Value val)
+{
+	ScalarKind sk = elem->sk;
+	int32_t aux = SP_GLOBAL | cache_op(in) << 8;
+	if (in >= IN_STCG) {
+		lower_emit(L, O_STORE, lower_cls(sk), sk, addr, val.r, REF_NONE, aux);
+		return lower_none(e->ty);
+	}
+	return lower_scalar(elem, lower_emit(L, O_LOAD, lower_cls(sk), sk, addr, REF_NONE, REF_NONE, aux));
+}
+
 /* cuda.ldcs(p, i) and cuda.stcs(p, i, v) of a pointer p: p[i]'s address,
  * as a global one (the instructions read and write global memory). */
 static Value pointer_cache_hint(Lower *L, Expr *e, int in)
 {
 	Expr *pe = e->call.args[0];
-	int store = in >= IN_STCG;
 	Type *elem = pe->ty->elem;
 	Value val = {0};
-	if (store)
+	if (in >= IN_STCG)
 		val = lower_convert(L, lower_expr(L, e->call.args[2]), elem, e->call.args[2]->span);
 	int saved = L->f->cur_loc;
 	Value p;
 	Ref addr = lower_pointer_element(L, pe, e->call.args[1], e->span, &p);
-	ScalarKind sk = elem->sk;
-	int32_t aux = SP_GLOBAL | cache_op(in) << 8;
-	Value r;
-	if (store) {
-		lower_emit(L, O_STORE, lower_cls(sk), sk, addr, val.r, REF_NONE, aux);
-		r = lower_none(e->ty);
-	} else
-		r = lower_scalar(elem, lower_emit(L, O_LOAD, lower_cls(sk), sk, addr, REF_NONE, REF_NONE, aux));
+	Value r = hinted(L, e, in, elem, addr, val);
 	L->f->cur_loc = saved;
 	return r;
 }
@@ -776,14 +780,7 @@ Value lower_cache_hint(Lower *L, Expr *e, int in)
 	Ref addr;
 	Value view;
 	access(L, arr, ix, n, lower_span_text(L, ae->span), NULL, &addr, &view);
-	ScalarKind sk = elem->sk;
-	int32_t aux = SP_GLOBAL | cache_op(in) << 8;
-	Value r;
-	if (store) {
-		lower_emit(L, O_STORE, lower_cls(sk), sk, addr, val.r, REF_NONE, aux);
-		r = lower_none(e->ty);
-	} else
-		r = lower_scalar(elem, lower_emit(L, O_LOAD, lower_cls(sk), sk, addr, REF_NONE, REF_NONE, aux));
+	Value r = hinted(L, e, in, elem, addr, val);
 	L->f->cur_loc = saved;
 	return r;
 }
