@@ -49,6 +49,14 @@ def _ol_declined(x):
 
 
 TRIGGERS = [
+    # isinstance, tuple, cache hints through pointers, record array fields
+    ("isinstance_of_array_class", "def k(a):\n    a[0] = isinstance(a, range)  #!\n", A),
+    ("isinstance_of_range", "def k(a):\n    a[0] = isinstance(range(3), int)  #!\n", A),
+    ("tuple_of_array", "def k(a):\n    t = tuple(a)  #!\n", A),
+    ("cache_hint_pointer_index", "def k(p, a):\n    a[0] = cuda.ldcs(p, 1.5)  #!\n", "void(float32*, float32[::1])"),
+    ("cache_hint_pointer_elem", "def k(p, a):\n    a[0] = cuda.ldcs(p, 0)  #!\n", "void(complex64*, float32[::1])"),
+    ("record_array_subarray_field", "def k(a, o):\n    o[0] = a.j[0, 0]  #!\n",
+     "void(Record(j[type=nestedarray(int32, (2,));offset=0];8;False)[::1], int32[::1])"),
     # lexer and parser
     ("bad_hex_literal", "def k(a):\n    a[0] = 0x  #!\n", A),
     ("bad_exp_literal", "def k(a):\n    a[0] = 1e+  #!\n", A),

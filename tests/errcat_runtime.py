@@ -868,6 +868,11 @@ TRIGGERS = [
                                                       abi_info={"x": 1}), "TypeError", ["abi_info", "abi_name"]),
     ("compile_output", lambda: cuda.compile(k_store.py_func, "void(float32[::1], float32)", device=False, output="ltoir"),
      "NotImplementedError", ["ltoir"]),
+    ("compile_forceinline_ptx", lambda: cuda.compile(d_add.py_func, "int64(int64, int64)", forceinline=True),
+     "ValueError", ["forced inlining in LTO-IR", "forceinline=True"]),
+    ("kernel_inspect_asm_other_cc", lambda: cuda.jit("void(float32[::1], float32)")(k_store.py_func).overloads[
+        ("float32[::1]", "float32")].inspect_asm((5, 0)),
+     "ValueError", ["compute capability (5, 0)", "cc=(5, 0)"]),
     ("random_bad_states", lambda: cuda.random.init_xoroshiro128p_states(np.zeros(3), 1), "TypeError",
      ["xoroshiro128p_dtype"]),
     ("njit_no_sig_match", lambda: _njit_sigs()(np.zeros(3)), "TypeError", ["n_sig", "match none"]),

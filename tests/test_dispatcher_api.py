@@ -216,7 +216,7 @@ def test_debug_without_source_warns():
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         cuda.jit(debug=True, opt=False)(scale)[1, 4](np.zeros(4, np.float32), np.ones(4, np.float32), 2.0)
-    assert not [x for x in w if x.category is NumbaDebugInfoWarning]
+    assert not [x for x in w if x.category is NumbaDebugInfoWarning], [str(x.message) for x in w]
 
 
 def test_inspect_sass():
