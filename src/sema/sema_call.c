@@ -522,6 +522,8 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 	arity(sc, e, in, 1, 1);
 	Expr *a = e->call.args[0];
 	Type *t = a->ty;
+	if ((t->kind == TY_SCALAR && SK_IS_FP8(t->sk)) || (sk >= 0 && SK_IS_FP8(sk)))
+		return set(e, type_fp8_conversion(sc, e, in), NULL);
 	if (in == IN_BOOL) {
 		if (!ty_is_number(t) && t->kind != TY_NONE)
 			err_at(c, a->span, "bool() takes a number", "bool() of a %s is not supported", tstr(sc, t));
@@ -739,6 +741,10 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 	place_keywords(sc, e, in, names, 3, 2);
 	Expr *shape = e->call.args[0];
 	Type *elem = dtype_of(sc, e->call.args[1]);
+	if (elem->kind == TY_SCALAR && SK_IS_FP8(elem->sk))
+		err_at(c, e->call.args[1]->span, "keep the storage bits in a uint8 array (cvt_float_to_fp8 makes "
+		                                 "them) or the values in a float32 array",
+		       "arrays of %s are not supported", scalar_info[elem->sk].name);
 	if (elem->kind == TY_SCALAR && elem->sk == SK_BF16)
 		err_at(c, e->call.args[1]->span, "keep bfloat16 values in float32 arrays (float32(x) converts exactly) "
 		                                 "and make bfloat16s from them",
@@ -1055,6 +1061,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 			return type_fp16_intrin(sc, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
 			return type_bf16_intrin(sc, e, in);
+		if (in > IN_FP8_BEGIN && in < IN_FP8_END)
+			return type_fp8_intrin(sc, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return type_math_intrin(sc, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)
