@@ -71,7 +71,8 @@ static const char *members_of(Ctx *c, const char *module)
 		if ((i > IN_VEC_BEGIN && i < IN_VEC_END) || i == IN_CG_GRID || i == IN_CG_GRID_SYNC)
 			continue;   /* named once, below; a grid group's names are no module's members */
 		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
-		    strncmp(q + n + 1, "bf16.", 5) != 0 && strncmp(q + n + 1, "libdevice.", 10) != 0)
+		    strncmp(q + n + 1, "bf16.", 5) != 0 && strncmp(q + n + 1, "fp8.", 4) != 0 &&
+		    strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
 	}
 	return s;

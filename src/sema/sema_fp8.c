@@ -27,21 +27,14 @@
  * cudaRoundZero (1) or cudaRoundPosInf (2), the two cuda_fp8.h accepts
  * (it asserts the others away); each is a constant, as the enum members
  * a kernel names are.  A bfloat16_raw is the namedtuple ty_bf16raw()
- * with the bits in .x.
+ * with the bits in .x.  @njit functions cannot name these (sema_cpu.c
+ * refuses cuda.fp8's names first).
  */
 #include "sema.h"
 
 static const char *short_name(int in)
 {
 	return intrin_name[in] + sizeof "cuda.fp8." - 1;
-}
-
-static void check_target(Scope *sc, Span sp, const char *what)
-{
-	const PjOptions *o = sc->c->opt;
-	if (o && o->target_cpu)
-		err_at(sc->c, sp, "compute in float32 in @njit functions, or call this from a @cuda.jit kernel",
-		       "%s is a type of CUDA kernels; the CPU target does not support it", what);
 }
 
 static const char *fp8_hint = "an fp8 value only converts: compute in float32 (float32(x)) and convert the "
@@ -55,7 +48,6 @@ Type *type_fp8_conversion(Scope *sc, Expr *e, int in)
 	int to = intrin_dtype(in);
 	int from_fp8 = t->kind == TY_SCALAR && SK_IS_FP8(t->sk);
 	const char *what = from_fp8 ? scalar_info[t->sk].name : scalar_info[to].name;
-	check_target(sc, e->span, what);
 	if (from_fp8) {
 		if (in == IN_BOOL)
 			return ty_scalar(SK_BOOL);
@@ -94,7 +86,6 @@ Type *type_fp8_intrin(Scope *sc, Expr *e, int in)
 	Ctx *c = sc->c;
 	const char *name = short_name(in);
 	int n = in == IN_FP8_E8M0_TO_BF16RAW ? 1 : 3;
-	check_target(sc, e->span, "fp8");
 	const char *hint = arena_printf(c->arena, n == 1 ? "call it as %s(bits)" : "call it as %s(x, saturation, mode)",
 	                                name);
 	if (e->call.nkw)

@@ -394,6 +394,8 @@ static ScalarKind promote_types(ScalarKind x, ScalarKind y)
 
 int ty_can_cast(ScalarKind from, ScalarKind to)
 {
+	if (SK_IS_FP8(from) || SK_IS_FP8(to))
+		return from == to;
 	return promote_types(from, to) == to;
 }
 
@@ -411,6 +413,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 	case TY_SCALAR:
 		if (a->cls || b->cls)
 			return NULL;   /* an Enum member unifies with members of its class alone */
+		if (SK_IS_FP8(a->sk) || SK_IS_FP8(b->sk))
+			return NULL;   /* an fp8 type with itself alone */
 		return ty_scalar(promote_types(a->sk, b->sk));
 	case TY_TUPLE: {
 		if (a->n != b->n || a->name || b->name)

@@ -14,14 +14,14 @@ from enum import IntEnum
 
 from .stubs import Stub
 
-try:
-    from cuda.bindings.runtime import cudaRoundMode
-except ImportError:              # the same members, where cuda-bindings is not installed
-    class cudaRoundMode(IntEnum):
-        cudaRoundNearest = 0
-        cudaRoundZero = 1
-        cudaRoundPosInf = 2
-        cudaRoundMinInf = 3
+
+class cudaRoundMode(IntEnum):
+    """cuda-bindings' cudaRoundMode (cuda.bindings.runtime), whose members
+    kernels may name as well: the same names and values."""
+    cudaRoundNearest = 0
+    cudaRoundZero = 1
+    cudaRoundPosInf = 2
+    cudaRoundMinInf = 3
 
 
 class saturation_t(IntEnum):
