@@ -372,8 +372,14 @@ typedef enum {
 	SK_F16, SK_F32, SK_F64, SK_C64, SK_C128,
 	SK_BF16,      /* bfloat16: a float32 register holding a value bfloat16
 	                 represents exactly; scalars only (no arrays yet) */
+	SK_E5M2, SK_E4M3, SK_E8M0,
+	              /* CUDA's fp8 types (cuda_fp8.h): the 8-bit encoding in a
+	                 32-bit register, zero-extended.  Not numbers: they only
+	                 convert (lower_fp8.c), and never reach the IR, whose
+	                 instructions carry SK_U8 for them; scalars only */
 	NSK
 } ScalarKind;
+#define SK_IS_FP8(sk) ((sk) == SK_E5M2 || (sk) == SK_E4M3 || (sk) == SK_E8M0)
 
 typedef struct ScalarInfo {
 	const char *name;     /* "float32" */
@@ -479,7 +485,10 @@ int ty_equal(const Type *a, const Type *b);
 int ty_is_int(const Type *t);             /* scalar integer (not bool) */
 int ty_is_float(const Type *t);
 int ty_is_complex(const Type *t);
-int ty_is_number(const Type *t);          /* bool, int, float or complex scalar */
+int ty_is_number(const Type *t);          /* bool, int, float or complex scalar (not fp8) */
+/* CUDA's __nv_bfloat16_raw of cuda_fp8.h's conversions: a namedtuple
+ * bfloat16_raw whose one field x holds the bits (uint16) */
+Type *ty_bf16raw(Ctx *c);
 /* Numba/NumPy promotion for arithmetic between a and b (int32+int32 ->
  * int64, uint64+int64 -> float64, float32+int64 -> float64, ...). */
 Type *ty_promote(const Type *a, const Type *b);
@@ -756,6 +765,19 @@ enum { OPF_BINARY, OPF_UNARY, OPF_COMPARE, OPF_CONTAINS, OPF_ABS, OPF_TRUTH, OPF
 	/* cuda.bf16: the bfloat16 constructor (a dtype's), then its functions */ \
 	X(IN_BF16_CTOR, "cuda.bf16.bfloat16") \
 	X(IN_BF16_BEGIN, "") BF16_FUNCS(BF16_INTRIN, X) X(IN_BF16_END, "") \
+	/* numba.cuda._internal.cuda_fp8: the fp8 types' constructors, then the \
+	 * conversions of storage bits (sema_fp8.c, lower_fp8.c) */ \
+	X(IN_FP8_E5M2, "cuda.fp8.fp8_e5m2") X(IN_FP8_E4M3, "cuda.fp8.fp8_e4m3") \
+	X(IN_FP8_E8M0, "cuda.fp8.fp8_e8m0") \
+	X(IN_FP8_BEGIN, "") \
+	X(IN_FP8_FLOAT_TO_FP8, "cuda.fp8.cvt_float_to_fp8") \
+	X(IN_FP8_DOUBLE_TO_FP8, "cuda.fp8.cvt_double_to_fp8") \
+	X(IN_FP8_BF16RAW_TO_FP8, "cuda.fp8.cvt_bfloat16raw_to_fp8") \
+	X(IN_FP8_FLOAT_TO_E8M0, "cuda.fp8.cvt_float_to_e8m0") \
+	X(IN_FP8_DOUBLE_TO_E8M0, "cuda.fp8.cvt_double_to_e8m0") \
+	X(IN_FP8_BF16RAW_TO_E8M0, "cuda.fp8.cvt_bfloat16raw_to_e8m0") \
+	X(IN_FP8_E8M0_TO_BF16RAW, "cuda.fp8.cvt_e8m0_to_bf16raw") \
+	X(IN_FP8_END, "") \
 	X(IN_LAST, "")
 
 typedef enum {

@@ -19,6 +19,7 @@ import numpy as np
 
 from ptxjit.extending import overload
 from ptxjit import cuda
+from ptxjit.cuda.fp8 import cvt_bfloat16raw_to_fp8, cvt_float_to_e8m0, fp8_e4m3
 
 A = "void(float32[::1])"
 K = "def k(a):\n    a[0] = 1\n"
@@ -226,6 +227,11 @@ TRIGGERS = [
     ("local_bf16", "def k(a):\n    s = cuda.local.array(4, cuda.bf16.bfloat16)  #!\n", A),
     ("sig_bfloat16@1", "def k(a, x):\n    a[0] = 1\n", "void(float32[::1], bfloat16)"),
     ("bf16_old_arch", "def k(a):\n    a[0] = cuda.bf16.bfloat16(a[1])  #!\n", A, {"opts": {"arch": 75}}),
+    # fp8
+    ("sig_fp8@1", "def k(a, x):\n    a[0] = 1\n", "void(float32[::1], fp8_e4m3)"),
+    ("local_fp8", "def k(a):\n    s = cuda.local.array(4, FP8)  #!\n", A, {"globals": {"FP8": fp8_e4m3}}),
+    ("fp8_raw_arg", "def k(a):\n    a[0] = CVT(a[1], 0, 0)  #!\n", A, {"globals": {"CVT": cvt_bfloat16raw_to_fp8}}),
+    ("fp8_enum_arg", "def k(a):\n    a[0] = CVT(a[1], 0, 0)  #!\n", A, {"globals": {"CVT": cvt_float_to_e8m0}}),
     ("float_of_bad_str", "def k(a):\n    a[0] = float('1.5x')  #!\n", A),
     # loads and stores with a cache operator
     ("cache_hint_float_index", "def k(a):\n    a[0] = cuda.ldcs(a, 1.0)  #!\n", A),

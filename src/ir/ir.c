@@ -133,6 +133,7 @@ Cls ir_cls_of_sk(ScalarKind sk)
 	case SK_BOOL:
 		return KB;
 	case SK_I8: case SK_I16: case SK_I32: case SK_U8: case SK_U16: case SK_U32:
+	case SK_E5M2: case SK_E4M3: case SK_E8M0:
 		return KW;
 	case SK_I64: case SK_U64:
 		return KL;

@@ -208,6 +208,10 @@ Value lower_warp_intrin(Lower *L, Expr *e, int in);
 /* lower_fp16.c: cuda.fp16, IN_FP16_HADD .. IN_FP16_HMIN */
 Value lower_fp16_intrin(Lower *L, Expr *e, int in);
 Value lower_bf16_intrin(Lower *L, Expr *e, int in);     /* lower_bf16.c */
+/* lower_fp8.c: a conversion from or to an fp8 kind (lower_cvt's), and the
+ * cvt_* functions of numba.cuda._internal.cuda_fp8 */
+Ref lower_fp8_cvt(Lower *L, Ref r, ScalarKind from, ScalarKind to);
+Value lower_fp8_intrin(Lower *L, Expr *e, int in);
 
 /* lower_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM */
 Value lower_math_intrin(Lower *L, Expr *e, int in);

@@ -421,6 +421,8 @@ Value lower_call_intrin(Lower *L, Expr *e)
 			return lower_fp16_intrin(L, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
 			return lower_bf16_intrin(L, e, in);
+		if (in > IN_FP8_BEGIN && in < IN_FP8_END)
+			return lower_fp8_intrin(L, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return lower_math_intrin(L, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)

@@ -31,6 +31,8 @@ Ref lower_emit(Lower *L, Opcode op, Cls k, ScalarKind ty, Ref a0, Ref a1, Ref a2
 {
 	if (!L->cur)
 		ICE(L->c, "instruction %s emitted in dead code", op_info[op].name);
+	if (SK_IS_FP8(ty))
+		ty = SK_U8;           /* the encoding, zero-extended (core.h) */
 	if (ty == SK_BF16 && op != O_CVT && op != O_LOAD && op != O_STORE && op != O_ATOM && op != O_PARAM &&
 	    op != O_FARG && op != O_CRES) {
 		Ref r = ir_ins(L->f, L->cur, op, k, SK_F32, a0, a1, a2, aux);
@@ -105,6 +107,8 @@ static int64_t wrap_int(ScalarKind sk, int64_t v)
 Ref lower_con_int(Lower *L, ScalarKind sk, int64_t v)
 {
 	sk = lower_part_sk(sk);
+	if (SK_IS_FP8(sk))
+		return lower_fp8_cvt(L, ir_con_int(L->f, KL, v), SK_I64, sk);
 	if (sk == SK_BOOL)
 		return ir_con_bool(L->f, v != 0);
 	if (sk == SK_F16)
@@ -121,6 +125,8 @@ Ref lower_con_int(Lower *L, ScalarKind sk, int64_t v)
 Ref lower_con_float(Lower *L, ScalarKind sk, double d)
 {
 	sk = lower_part_sk(sk);
+	if (SK_IS_FP8(sk))
+		return lower_fp8_cvt(L, ir_con_f64(L->f, d), SK_F64, sk);
 	if (sk == SK_BOOL)
 		return ir_con_bool(L->f, d != 0);
 	if (sk == SK_F16)
@@ -282,6 +288,8 @@ Ref lower_cvt(Lower *L, Ref r, ScalarKind from, ScalarKind to)
 {
 	if (from == to || (from == SK_BF16 && to == SK_F32))
 		return r;
+	if (SK_IS_FP8(from) || SK_IS_FP8(to))
+		return lower_fp8_cvt(L, r, from, to);
 	if (to == SK_BOOL) {
 		Cls k = ir_cls_of_sk(from);
 		if (r.kind == R_CON) {

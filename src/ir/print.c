@@ -24,7 +24,7 @@
 
 const char *const irt_sk[NSK] = {
 	"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-	"f16", "f32", "f64", "c64", "c128",
+	"f16", "f32", "f64", "c64", "c128", "bf16", "e5m2", "e4m3", "e8m0",
 };
 const char *const irt_cc[NCC] = {"eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
 const char *const irt_atom[NAT] = {

@@ -613,10 +613,15 @@ static int external(Root *r, PyObject *obj, PjValue *out, PjArena *arena)
 	return 0;
 }
 
-/* 1: obj is an Enum class; 2: a member of an Enum (an IntEnum's members
- * are ints, and never get here); 0: neither; -1: an error */
+/* 1: obj is an Enum class, or a class of int members that has an Enum's
+ * __members__ (cuda-bindings' FastEnum: cudaRoundMode); 2: a member of an
+ * Enum (an IntEnum's members are ints, and never get here); 0: neither;
+ * -1: an error */
 static int enum_kind(PyObject *obj)
 {
+	if (PyType_Check(obj) && PyType_IsSubtype((PyTypeObject *)obj, &PyLong_Type) &&
+	    PyObject_HasAttrString(obj, "__members__"))
+		return 1;
 	PyObject *m = PyImport_ImportModule("enum");
 	if (!m)
 		return -1;

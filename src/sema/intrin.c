@@ -143,6 +143,9 @@ int intrin_dtype(int intrin)
 	case IN_NP_COMPLEX64: return SK_C64;
 	case IN_NP_COMPLEX128: return SK_C128;
 	case IN_BF16_CTOR: return SK_BF16;
+	case IN_FP8_E5M2: return SK_E5M2;
+	case IN_FP8_E4M3: return SK_E4M3;
+	case IN_FP8_E8M0: return SK_E8M0;
 	default: return -1;
 	}
 }

@@ -25,6 +25,8 @@ Conv ty_conversion(const Type *from, const Type *to)
 	if (ty_equal(from, to))
 		return CONV_EXACT;
 	if (from->kind == TY_SCALAR && to->kind == TY_SCALAR) {
+		if (SK_IS_FP8(from->sk) || SK_IS_FP8(to->sk))   /* only explicit conversions */
+			return CONV_NONE;
 		if (from->sk == SK_BF16 || to->sk == SK_BF16)   /* not one of Numba's number types */
 			return from->sk == SK_BF16 && (to->sk == SK_F32 || to->sk == SK_F64) ? CONV_SAFE : CONV_UNSAFE;
 		return (Conv)conv_table[from->sk][to->sk];

@@ -449,6 +449,9 @@ const char *unusable_message(Ctx *c, const char *name, const Const *v, const cha
 		      ? (strcmp(name, "sum") == 0 ? "add the values up in a loop: s = 0; for i in range(n): s += a[i]"
 		                                  : "kernels can use the builtins range, len, min, max, abs, int, float, "
 		                                    "bool, complex, round, print, divmod and pow")
+		      : strncmp(v->s, "cuda.fp8.", 9) == 0
+		      ? "cuda_fp8.h's vector forms (fp8x2_e4m3, cvt_float2_to_fp8x2, ...) are not supported; convert "
+		        "each element with the scalar form (fp8_e4m3(x), cvt_float_to_fp8)"
 		      : "see the documentation for the functions of math, numpy and cuda that kernels can use";
 		return arena_printf(c->arena, "name '%s' refers to %s, which kernels cannot use yet", name, v->s);
 	case PJ_V_DTYPE:

@@ -166,6 +166,11 @@ void sema_check_half_args(Scope *sc, Expr *e, int in, int n, const char *type);
 /* sema_bf16.c: cuda.bf16's functions; a user error unless the target
  * has bfloat16 (a GPU of compute capability 8.0 or newer). */
 Type *type_bf16_intrin(Scope *sc, Expr *e, int in);
+/* sema_fp8.c: the cvt_* functions of numba.cuda._internal.cuda_fp8, and
+ * a conversion (call of intrinsic `in`: a dtype, int, float or bool)
+ * from or to an fp8 type: the type it makes, or a user error */
+Type *type_fp8_intrin(Scope *sc, Expr *e, int in);
+Type *type_fp8_conversion(Scope *sc, Expr *e, int in);
 void sema_check_bf16_target(Scope *sc, Span sp);
 
 /* sema_math.c: the math library's intrinsics IN_MATH_ACOS .. IN_NP_LCM,

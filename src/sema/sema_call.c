@@ -71,7 +71,8 @@ static const char *members_of(Ctx *c, const char *module)
 		if ((i > IN_VEC_BEGIN && i < IN_VEC_END) || i == IN_CG_GRID || i == IN_CG_GRID_SYNC)
 			continue;   /* named once, below; a grid group's names are no module's members */
 		if (strncmp(q, module, n) == 0 && q[n] == '.' && strncmp(q + n + 1, "fp16.", 5) != 0 &&
-		    strncmp(q + n + 1, "bf16.", 5) != 0 && strncmp(q + n + 1, "libdevice.", 10) != 0)
+		    strncmp(q + n + 1, "bf16.", 5) != 0 && strncmp(q + n + 1, "fp8.", 4) != 0 &&
+		    strncmp(q + n + 1, "libdevice.", 10) != 0)
 			s = arena_printf(c->arena, "%s%s%s", s, *s ? ", " : "", q + n + 1);
 	}
 	return s;
@@ -524,6 +525,8 @@ static Type *type_conversion(Scope *sc, Expr *e, int in)
 	arity(sc, e, in, 1, 1);
 	Expr *a = e->call.args[0];
 	Type *t = a->ty;
+	if ((t->kind == TY_SCALAR && SK_IS_FP8(t->sk)) || (sk >= 0 && SK_IS_FP8(sk)))
+		return set(e, type_fp8_conversion(sc, e, in), NULL);
 	if (in == IN_BOOL) {
 		if (!ty_is_number(t) && t->kind != TY_NONE)
 			err_at(c, a->span, "bool() takes a number", "bool() of a %s is not supported", tstr(sc, t));
@@ -811,6 +814,10 @@ static Type *type_static_array(Scope *sc, Expr *e, int in)
 	place_keywords(sc, e, in, names, 3, 2);
 	Expr *shape = e->call.args[0];
 	Type *elem = dtype_of(sc, e->call.args[1]);
+	if (elem->kind == TY_SCALAR && SK_IS_FP8(elem->sk))
+		err_at(c, e->call.args[1]->span, "keep the storage bits in a uint8 array (cvt_float_to_fp8 makes "
+		                                 "them) or the values in a float32 array",
+		       "arrays of %s are not supported", scalar_info[elem->sk].name);
 	if (elem->kind == TY_SCALAR && elem->sk == SK_BF16)
 		err_at(c, e->call.args[1]->span, "keep bfloat16 values in float32 arrays (float32(x) converts exactly) "
 		                                 "and make bfloat16s from them",
@@ -1129,6 +1136,8 @@ static Type *type_intrinsic(Scope *sc, Expr *e, int in)
 			return type_fp16_intrin(sc, e, in);
 		if (in > IN_BF16_BEGIN && in < IN_BF16_END)
 			return type_bf16_intrin(sc, e, in);
+		if (in > IN_FP8_BEGIN && in < IN_FP8_END)
+			return type_fp8_intrin(sc, e, in);
 		if (in >= IN_MATH_ACOS && in <= IN_NP_LCM)
 			return type_math_intrin(sc, e, in);
 		if (in > IN_LD_BEGIN && in < IN_LD_END)

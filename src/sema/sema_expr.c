@@ -115,6 +115,8 @@ Const *const_of_type(Ctx *c, const Const *v, Type *to)
 	}
 	if (v->kind != PJ_V_INT && v->kind != PJ_V_BOOL && v->kind != PJ_V_FLOAT && v->kind != PJ_V_COMPLEX)
 		return NULL;
+	if (SK_IS_FP8(to->sk))
+		return NULL;          /* lowered as the conversion (lower_fp8.c), which folds */
 	const ScalarInfo *ti = &scalar_info[to->sk];
 	Const *r;
 	if (to->sk == SK_BOOL) {
@@ -484,8 +486,19 @@ Type *unknown_or_error(Scope *sc, Expr *e)
 	return NULL;
 }
 
+static int is_fp8(const Type *t)
+{
+	return t && t->kind == TY_SCALAR && SK_IS_FP8(t->sk);
+}
+
+static const char *const fp8_hint = "an fp8 value only converts: compute in float32 (float32(x)) and convert "
+                                    "the result back (fp8_e4m3(y))";
+
 static void binop_error(Scope *sc, Expr *e, AstOp op, Type *a, Type *b)
 {
+	if (is_fp8(a) || is_fp8(b))
+		err_at(sc->c, e->span, fp8_hint, "unsupported operand types for %s: %s and %s", ast_op_name[op],
+		       tstr(sc, a), tstr(sc, b));
 	if (a->kind == TY_STR || b->kind == TY_STR)
 		err_at(sc->c, e->span, "strings can only be printed in kernels",
 		       "string operations are not supported in kernels");
@@ -558,7 +571,7 @@ static Type *type_unary(Scope *sc, Expr *e)
 		return set(e, ty_scalar(SK_BOOL), const_truth(x, &t) ? bool_const(c, !t) : NULL);
 	}
 	if (!ty_is_number(a))
-		err_at(c, e->span, arith_hint, "unsupported operand type for unary %s: %s", ast_op_name[op],
+		err_at(c, e->span, is_fp8(a) ? fp8_hint : arith_hint, "unsupported operand type for unary %s: %s", ast_op_name[op],
 		       tstr(sc, a));
 	Type *t;
 	Const *r = NULL;
@@ -1217,6 +1230,9 @@ Type *storable_type(Scope *sc, Type *elem, Type *vt, Span sp, const char *what)
 {
 	if (ty_is_number(vt) && (!ty_is_complex(vt) || ty_is_complex(elem)))
 		return elem;
+	if (is_fp8(vt))
+		err_at(sc->c, sp, "convert it first, e.g. float32(x); cvt_float_to_fp8 gives the storage bits (uint8)",
+		       "cannot store a %s value into %s", tstr(sc, vt), what);
 	if (ty_is_complex(vt))
 		err_at(sc->c, sp, "store the real part (x.real) or use a complex array",
 		       "cannot store a %s value into %s", tstr(sc, vt), what);

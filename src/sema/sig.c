@@ -47,6 +47,8 @@ static const struct {
 	{"ulonglong", SK_U64}, {"size_t", SK_U64},
 	{"float16", SK_F16}, {"f2", SK_F16}, {"half", SK_F16},
 	{"bfloat16", SK_BF16}, {"__nv_bfloat16", SK_BF16},
+	{"fp8_e5m2", SK_E5M2}, {"__nv_fp8_e5m2", SK_E5M2}, {"fp8_e4m3", SK_E4M3}, {"__nv_fp8_e4m3", SK_E4M3},
+	{"fp8_e8m0", SK_E8M0}, {"__nv_fp8_e8m0", SK_E8M0},
 	{"float32", SK_F32}, {"f4", SK_F32}, {"float_", SK_F32}, {"single", SK_F32},
 	{"float64", SK_F64}, {"f8", SK_F64}, {"double", SK_F64},
 	{"complex64", SK_C64}, {"c8", SK_C64},
@@ -167,6 +169,11 @@ static ScalarKind scalar_name(SigParser *p)
 		err_at(p->c, (Span){p->src, p->off, p->len > 0 ? p->len : 1},
 		       "pass float32 values (exact for every bfloat16) and make bfloat16s in the kernel with bfloat16(x)",
 		       "bfloat16 arguments and arrays are not supported yet%s", "");
+	if (SK_IS_FP8(sk))
+		err_at(p->c, (Span){p->src, p->off, p->len > 0 ? p->len : 1},
+		       "pass the values as float32 (or their storage bits as uint8, converted with cvt_float_to_fp8) "
+		       "and make fp8 values in the kernel with fp8_e4m3(x)",
+		       "%s arguments and arrays are not supported", scalar_info[sk].name);
 	next(p);
 	return sk;
 }

@@ -41,6 +41,9 @@ const ScalarInfo scalar_info[NSK] = {
 	[SK_C64] = {"complex64", "c8", 8, 0, 1, 0, 1},
 	[SK_C128] = {"complex128", "c16", 16, 0, 1, 0, 1},
 	[SK_BF16] = {"bfloat16", "bf16", 2, 0, 1, 1, 0},
+	[SK_E5M2] = {"fp8_e5m2", "e5m2", 1, 0, 0, 0, 0},
+	[SK_E4M3] = {"fp8_e4m3", "e4m3", 1, 0, 0, 0, 0},
+	[SK_E8M0] = {"fp8_e8m0", "e8m0", 1, 0, 0, 0, 0},
 };
 
 ScalarKind sk_unsigned(ScalarKind sk)
@@ -58,6 +61,7 @@ static Type scalars[NSK] = {
 #define S(k) [k] = {.kind = TY_SCALAR, .sk = k}
 	S(SK_BOOL), S(SK_I8), S(SK_I16), S(SK_I32), S(SK_I64), S(SK_U8), S(SK_U16),
 	S(SK_U32), S(SK_U64), S(SK_F16), S(SK_F32), S(SK_F64), S(SK_C64), S(SK_C128), S(SK_BF16),
+	S(SK_E5M2), S(SK_E4M3), S(SK_E8M0),
 #undef S
 };
 static Type none_type = {.kind = TY_NONE};
@@ -293,7 +297,13 @@ int ty_is_complex(const Type *t)
 
 int ty_is_number(const Type *t)
 {
-	return t && t->kind == TY_SCALAR && !t->cls;
+	return t && t->kind == TY_SCALAR && !t->cls && !SK_IS_FP8(t->sk);
+}
+
+Type *ty_bf16raw(Ctx *c)
+{
+	static const char *const names[] = {"x"};
+	return ty_named_tuple(c, ty_unituple(c, ty_scalar(SK_U16), 1), "bfloat16_raw", (const char **)names);
 }
 
 /* An integer (or bool) that float32 holds exactly: Numba converts it to
@@ -384,6 +394,8 @@ static ScalarKind promote_types(ScalarKind x, ScalarKind y)
 
 int ty_can_cast(ScalarKind from, ScalarKind to)
 {
+	if (SK_IS_FP8(from) || SK_IS_FP8(to))
+		return from == to;
 	return promote_types(from, to) == to;
 }
 
@@ -401,6 +413,8 @@ Type *ty_unify(Ctx *c, Type *a, Type *b)
 	case TY_SCALAR:
 		if (a->cls || b->cls)
 			return NULL;   /* an Enum member unifies with members of its class alone */
+		if (SK_IS_FP8(a->sk) || SK_IS_FP8(b->sk))
+			return NULL;   /* an fp8 type with itself alone */
 		return ty_scalar(promote_types(a->sk, b->sk));
 	case TY_TUPLE: {
 		if (a->n != b->n || a->name || b->name)

@@ -115,7 +115,7 @@ static int is_signed(int sk)
 
 static int sk_size(int sk)
 {
-	static const int size[NSK] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 2};
+	static const int size[NSK] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 2, 1, 1, 1};
 	return sk >= 0 && sk < NSK ? size[sk] : 0;
 }
 

@@ -29,6 +29,7 @@ finder first on sys.meta_path that answers every import of `numba.cuda` and
   core.imputils
   numba.cuda.bf16             ptxjit.cuda.bf16 (and _internal.cuda_bf16: its names
                               as CUDA's cuda_bf16.h spells them)
+  numba.cuda.fp8              ptxjit.cuda.fp8 (and _internal.cuda_fp8)
   numba.cuda.random           ptxjit.cuda.random (and compiler, dispatcher, api,
                               stubs, np.numpy_support: the ptxjit modules of
                               the same role)
@@ -92,6 +93,8 @@ PTXJIT_MODULES = {
     "core.callconv": "ptxjit.cuda.callconv",
     "bf16": "ptxjit.cuda.bf16",
     "_internal.cuda_bf16": "ptxjit.cuda._cuda_bf16",
+    "fp8": "ptxjit.cuda.fp8",
+    "_internal.cuda_fp8": "ptxjit.cuda._internal.cuda_fp8",
     "misc": "ptxjit.cuda.misc",
     "misc.special": "ptxjit.cuda.misc.special",
     "kernels": "ptxjit.cuda.kernels",

@@ -38,6 +38,7 @@ from .api import (  # noqa: F401
     as_cuda_array, close, cuda_error, current_context, default_stream, defer_cleanup, detect,
     device_array, device_array_like, event, event_elapsed_time, external_stream, from_cuda_array_interface,
     get_current_device, gpus, is_available, is_bfloat16_supported, is_cuda_array, is_float16_supported,
+    is_fp8_supported,
     is_supported_version,
     legacy_default_stream, list_devices, managed_array, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
     pinned_array_like, per_thread_default_stream, profile_start, profile_stop, profiling, require_context, select_device,
@@ -61,6 +62,7 @@ from .linkable import (  # noqa: F401
     LinkableCode, PTXSource, CUSource, Cubin, Fatbin, Object, Archive, LTOIR, declare_device,
 )
 from . import bf16  # noqa: F401,E402
+from . import fp8  # noqa: F401,E402
 from .dispatcher import (  # noqa: F401
     CUDADispatcher, compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device, jit,
 )

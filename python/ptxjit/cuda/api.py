@@ -220,6 +220,13 @@ def is_bfloat16_supported():
     return _core.is_simulator() or get_current_device().compute_capability >= (8, 0)
 
 
+def is_fp8_supported():
+    """True when numba-cuda's device would compute with fp8 (compute
+    capability 8.9 or later), and on the simulator.  ptxjit converts fp8
+    with integer operations, so its kernels also run on older devices."""
+    return _core.is_simulator() or get_current_device().compute_capability >= (8, 9)
+
+
 def detect():
     """Prints the devices found and returns True if one can be used."""
     if not is_available():

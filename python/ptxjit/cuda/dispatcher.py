@@ -429,6 +429,11 @@ def _build_resolve_table():
     add(_types.bfloat16, "dtype", "bfloat16")
     for obj in bf16.FUNCTIONS.values():   # each under its own name, whatever alias imported it
         add(obj, "intrin", obj._qualname, None)
+    from . import fp8
+    for t in fp8.TYPES:
+        add(t, "dtype", t.__name__)
+    for obj in list(fp8.FUNCTIONS.values()) + list(fp8.UNSUPPORTED.values()):
+        add(obj, "intrin", obj._qualname, None)
     ml_dtypes = sys.modules.get("ml_dtypes")
     if ml_dtypes is not None:
         add(ml_dtypes.bfloat16, "dtype", "bfloat16")
