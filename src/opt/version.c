@@ -23,12 +23,14 @@
  * included, gives the same results in the same order; the test has no
  * effect.  What the copy buys is a fact: the fast loop runs only where
  * start >= 0 dominates it, and range.c reads dominating branches, so the
- * counter's phi joins [0, ...] with its own steps.  With the header test
- * `iv < n` bounding iv below n and a positive constant step s, iv + s
- * cannot wrap when n + s - 1 fits the class (a 64-bit counter bounded by
- * a 32-bit value always does; a step of 1 always does), and then every
- * value of iv, and of iv + c for a constant c >= 0 that does not wrap, is
- * non-negative in the fast loop: range folds those wraps.  The proof is
+ * counter's phi joins [0, ...] with its own steps.  The header test bounds
+ * iv from above and the step s is a positive constant, so iv + s cannot
+ * wrap when the largest iv the test admits plus s fits the class (n - 1 + s
+ * under `iv < n`, n + s under `iv <= n`, with n's largest value: always for
+ * a 64-bit counter bounded by a 32-bit value, and for `iv < n` stepped by
+ * 1); then every value of iv, and of iv + c for a constant c >= 0 where
+ * that does not wrap either, is non-negative in the fast loop, and range
+ * folds those wraps.  The proof is
  * range.c's, interval arithmetic with the IR's wrapping; where it does
  * not go through (an index iv - 1, a bound near the top of the class),
  * the wrap stays in the fast copy too and the result is still exact.
@@ -37,13 +39,13 @@
  *
  * A loop qualifies when it has a preheader and one latch, leaves only
  * from its header, whose branch stays in the loop on `iv < n` or `iv <= n`
- * (signed; or n > iv, n >= iv) with n invariant and iv a header phi
- * stepped by a positive constant add; its start is not a constant (range
- * knows a constant's sign); its body holds at least one comparison
- * `x < 0` (or `0 > x`) with x the counter, the counter plus a constant
- * c >= 0, or a sign extension of these (the wraps range could not fold);
- * and the body is small (BUDGET), since the copy is code that a
- * non-negative start never runs.  The copy's loop headers are marked as
+ * (signed; or n > iv, n >= iv: n may be a load in the header, as in a
+ * `while`), iv a header phi stepped by a positive constant add; its
+ * start is not a constant (range knows a constant's sign); its body holds
+ * at least one comparison `x < 0` (or `0 > x`) with x the counter, the
+ * counter plus a constant c >= 0, or a sign extension of these (the wraps
+ * range could not fold); and the body is small (BUDGET), since the copy
+ * is code that a non-negative start never runs.  The copy's loop headers are marked as
  * unrolled (Blk.unrolled) so that the unrollers leave the slow loop
  * alone; the fast loop is the original blocks and stays open to them,
  * to licm, promote, sr and narrow.  Loops are taken innermost first, and
