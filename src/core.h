@@ -1330,10 +1330,6 @@ void opt_cse(Fn *f);       /* cse.c: common subexpressions within dominance (not
 void opt_reload(Fn *f);    /* reload.c: loads of what the thread already read or wrote, reused */
 void opt_range(Fn *f);     /* range.c: value ranges decide comparisons, drop index wraps */
 void opt_narrow(Fn *f);    /* range.c: loop counters proven to fit held in 32 bits */
-/* version.c: a loop whose counter starts at a value of unknown sign, copied
- * behind a test of its sign (wraps of the counter range can then fold);
- * returns how many loops were */
-int opt_version(Fn *f);
 void opt_unroll(Fn *f);    /* unroll.c: loops of a constant trip count, unrolled */
 void opt_unroll_stride(Fn *f);   /* unroll.c: loops stepped by other than 1 (after narrow) */
 void opt_promote(Fn *f);   /* promote.c: memory a loop owns held in registers (after licm) */

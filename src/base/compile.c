@@ -5,9 +5,7 @@
  *   sema      resolve names, infer types of the kernel and device functions
  *   lower     typed AST -> IR (SSA)
  *   passes    fold, copy, cse, reused loads, dce and value ranges, three rounds, with
- *             loop versioning on the sign of a counter's start (then value ranges
- *             and cleanup again, where a loop was copied) and loop unrolling after
- *             the first and loop-invariant code motion,
+ *             loop unrolling after the first and loop-invariant code motion,
  *             scalar replacement of the memory a loop owns,
  *             strength reduction, 32-bit loop counters and the unrolling of
  *             loops stepped by other than 1 (grid strides) after the second;
@@ -72,17 +70,6 @@ static void optimise(Ctx *c, Fn *f)
 			opt_range(f);
 			verify(f, "range");
 			if (round == 0) {
-				if (opt_version(f)) {
-					verify(f, "version");
-					opt_range(f);
-					verify(f, "range");
-					opt_fold(f);
-					verify(f, "fold");
-					opt_copy(f);
-					verify(f, "copy");
-					opt_dce(f);
-					verify(f, "dce");
-				}
 				opt_unroll(f);
 				verify(f, "unroll");
 			}

@@ -347,63 +347,6 @@ TEST(unroll_leaves_a_runtime_count)
 	CHECK(strstr(s, "and i64") && strstr(s, ", -4"));
 }
 
-/* ------------------------------------------------------------- version */
-
-/* for k in range(start[0], a.shape[0]): s += a[k], with s and k read after */
-static const char loaded_start[] =
-	"kernel k\n"
-	"parambytes 24\n"
-	"param 0 u64 arg0 data\n"
-	"param 8 i64 arg0 shape 0\n"
-	"param 16 u64 arg1 data\n"
-	"@b0\n"
-	"  %0 =l param 0 u64\n"
-	"  %1 =l param 8 i64\n"
-	"  %2 =l param 16 u64\n"
-	"  %3 =w load.global i32 %2\n"
-	"  %4 =l cvt.i64 i32 %3\n"
-	"  jmp @b1\n"
-	"@b1\n"
-	"  %5 =l phi @b0 %4, @b2 %13\n"
-	"  %6 =s phi @b0 0.0, @b2 %12\n"
-	"  %7 =b cmp.lt i64 %5, %1\n"
-	"  jnz %7 @b2 @b3\n"
-	"@b2\n"
-	"  %8 =b cmp.lt i64 %5, 0\n"
-	"  %9 =l add i64 %5, %1\n"
-	"  %10 =l sel i64 %8, %9, %5\n"
-	"  %14 =l mul i64 %10, 4\n"
-	"  %15 =l add i64 %0, %14\n"
-	"  %11 =s load.global f32 %15\n"
-	"  %12 =s add f32 %6, %11\n"
-	"  %13 =l add i64 %5, 1\n"
-	"  jmp @b1\n"
-	"@b3\n"
-	"  store.global f32 %0, %6\n"
-	"  store.global i64 %2, %5\n"
-	"  ret\n";
-
-static void version(Fn *f)
-{
-	opt_version(f);
-}
-
-TEST(version_on_the_sign_of_the_start)
-{
-	new_ctx();
-	/* range alone cannot drop the wrap: the start may be negative */
-	CHECK_EQ_INT(count(after(loaded_start, opt_range, NULL), " sel "), 1);
-	/* behind start >= 0 it can; the copy for a negative start keeps it,
-	 * and the values read after the loop come from either loop */
-	new_ctx();
-	const char *s = after(loaded_start, version, opt_range);
-	CHECK_STR_CONTAINS(s, "cmp.ge i64 %4, 0");
-	CHECK_EQ_INT(count(s, " sel "), 1);
-	CHECK_EQ_INT(count(s, "load.global f32"), 2);
-	CHECK_EQ_INT(count(s, " phi "), 2 * 2 + 2);
-	CHECK_EQ_INT(count(s, "store.global"), 2);
-}
-
 /* ------------------------------------------------------------- licm, sr */
 
 static const char matvec[] =
@@ -582,7 +525,6 @@ int main(void)
 	RUN(unroll_a_halving_loop);
 	RUN(unroll_partially_when_big);
 	RUN(unroll_leaves_a_runtime_count);
-	RUN(version_on_the_sign_of_the_start);
 	RUN(licm_moves_invariants_to_the_preheader);
 	RUN(sr_takes_the_multiplications_out_of_the_loop);
 	RUN(nc_marks_loads_of_read_only_arrays);
