@@ -429,8 +429,8 @@ CONVERT = {"e4m3": convert_to_all(fp8_e4m3), "e5m2": convert_to_all(as_e5m2), "e
 
 def saturate(v, dtype):
     info = np.iinfo(dtype)
-    if math.isnan(v):
-        return 0
+    if math.isnan(v):        # the GPU's cvt: 0, and 2^63 for the 64-bit kinds
+        return 0 if info.bits < 64 else (info.min if info.min else 1 << 63)
     return int(min(max(math.trunc(max(min(v, 1e30), -1e30)), info.min), info.max))
 
 

@@ -517,6 +517,49 @@ def test_tuple_builtin_and_isinstance_of_tuple(rng):
     assert (out[:, 1:] == [0, 1, 1, 0]).all()
 
 
+INT_KINDS = (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64)
+
+
+def float_to_ints(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        out[i, 0] = np.int8(v)
+        out[i, 1] = np.uint8(v)
+        out[i, 2] = np.int16(v)
+        out[i, 3] = np.uint16(v)
+        out[i, 4] = np.int32(v)
+        out[i, 5] = np.uint32(v)
+        out[i, 6] = np.int64(v)
+        out[i, 7] = np.uint64(v)
+
+
+def cvt_reference(v, kind):
+    """The GPU's cvt.rzi: truncation, saturation (the 8-bit kinds to 16 bits,
+    then the low byte), NaN 0, but 2^63 for the 64-bit kinds."""
+    info = np.iinfo(kind)
+    if math.isnan(v):
+        return 0 if info.bits < 64 else 1 << 63
+    bits = max(info.bits, 16)
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if info.min else (0, (1 << bits) - 1)
+    r = min(max(math.trunc(max(min(v, 1e300), -1e300)), lo), hi)
+    return r % (1 << info.bits)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_float_to_int_conversions_saturate_and_nan(rng, dt):
+    """Every float -> integer conversion, on the special values too, gives
+    the GPU's answer on the simulator and the GPU alike."""
+    x = np.concatenate([[np.nan, -np.nan, np.inf, -np.inf, 1e30, -1e30, 2.0 ** 63, 2.0 ** 64, -0.0, 300.7, -300.7],
+                        rng.standard_normal(53) * 10.0 ** rng.integers(0, 20, 53)]).astype(dt)
+    out = np.zeros((x.size, 8), np.uint64)
+    cuda.jit(float_to_ints)[1, 64](x, out)
+    for c, kind in enumerate(INT_KINDS):
+        want = [cvt_reference(float(v), kind) for v in x]
+        got = [int(g) % (1 << np.iinfo(kind).bits) for g in out[:, c]]
+        assert got == want, (np.dtype(kind).name, [(float(v), g, w) for v, g, w in zip(x, got, want) if g != w][:4])
+
+
 # ------------------------------------------------------ integer semantics
 
 @kernel

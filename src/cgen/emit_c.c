@@ -74,14 +74,15 @@ static const char prelude[] =
 	"static inline PJ_UNUSED double pj_dbits(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }\n"
 	"static inline PJ_UNUSED uint32_t pj_sbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n"
 	"static inline PJ_UNUSED uint64_t pj_lbits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }\n"
-	/* float -> int: truncate, saturate, NaN -> 0 */
+	/* float -> int: truncate, saturate, NaN -> 0 (64 bits: 2^63, ir_float_to_int) */
 	"static inline PJ_UNUSED int64_t pj_f2i(double v, double lo, double hi) {\n"
 	"\tif (v != v) return 0; if (v < lo) return (int64_t)lo; if (v > hi) return (int64_t)hi; return (int64_t)v; }\n"
 	"static inline PJ_UNUSED uint64_t pj_f2l(double v) {\n"
-	"\tif (v != v) return 0; if (v >= 0x1p63) return (uint64_t)INT64_MAX;\n"
+	"\tif (v != v) return (uint64_t)INT64_MIN; if (v >= 0x1p63) return (uint64_t)INT64_MAX;\n"
 	"\tif (v <= -0x1p63) return (uint64_t)INT64_MIN; return (uint64_t)(int64_t)v; }\n"
 	"static inline PJ_UNUSED uint64_t pj_f2ul(double v) {\n"
-	"\tif (v != v || v <= -1.0) return 0; if (v >= 0x1p64) return UINT64_MAX; return (uint64_t)v; }\n"
+	"\tif (v != v) return (uint64_t)INT64_MIN; if (v <= -1.0) return 0; if (v >= 0x1p64) return UINT64_MAX;\n"
+	"\treturn (uint64_t)v; }\n"
 	/* fma.rm and fma.rn.sat of float32 (modes: 1 sat, 2 rm), ir_fmaf_mode */
 	"static PJ_UNUSED float pj_fmaf_mode(float x, float y, float z, int mode) {\n"
 	"\tfloat r = fmaf(x, y, z);\n"

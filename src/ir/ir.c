@@ -505,7 +505,7 @@ void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi)
 int64_t ir_float_to_int(double v, ScalarKind sk)
 {
 	if (v != v)
-		return 0;
+		return sk == SK_I64 || sk == SK_U64 ? INT64_MIN : 0;
 	if (sk == SK_I64)
 		return v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
 	if (sk == SK_U64)
