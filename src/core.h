@@ -943,14 +943,18 @@ enum { FMA_SAT = 1, FMA_RM = 2, FMA_MODES = 3 };
 /* The value of a float32 fma with modes (FMA_*); the simulator and the
  * folder share it. */
 float ir_fmaf_mode(float x, float y, float z, int mode);
-/* The value of cvt from a float to integer kind sk: truncated toward
- * zero, saturated to sk's range, NaN to 0, but to 0x8000000000000000
- * for the 64-bit kinds, as the GPU's cvt.rzi.s64/.u64 give it (and
- * NumPy's int64 conversion on x86).  The 8-bit kinds saturate to
+/* The value of cvt from a float of kind `from` to integer kind sk:
+ * truncated toward zero, saturated to sk's range, a NaN as
+ * ir_float_nan_to_int says.  The 8-bit kinds saturate to
  * the 16-bit range and keep the low byte, as Numba's code does
  * (cvt.rzi.s16 or .u16, then a byte): 300.0 is 44 as uint8, 70000.0 is
  * 255.  Returned as an int64_t (a uint64 as its bits). */
-int64_t ir_float_to_int(double v, ScalarKind sk);
+int64_t ir_float_to_int(double v, ScalarKind from, ScalarKind sk);
+/* What the GPU's cvt.rzi gives a NaN (measured on an H200): 2^63 for the
+ * 64-bit kinds; from a float64 also 2^(bits - 1) for the 16- and 32-bit
+ * kinds (0x8000, 0x80000000; the 8-bit kinds, through 16 bits, keep the
+ * low byte: 0); 0 otherwise.  As ir_float_to_int returns it. */
+int64_t ir_float_nan_to_int(ScalarKind from, ScalarKind sk);
 /* The range ir_float_to_int saturates to, for the kinds below 64 bits. */
 void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi);
 /* float16: its bits as a float, a double rounded (to nearest even, once) to
@@ -997,7 +1001,7 @@ float ir_int_to_bf16(uint64_t bits, int is_signed);
  *   sel              arg0 (KB) ? arg1 : arg2
  *   cvt              convert arg0 of scalar kind ty to the scalar kind in aux:
  *                    float->int truncates toward zero and saturates (PTX
- *                    cvt.rzi semantics, NaN -> 0, 64 bits 2^63; the 8-bit kinds through
+ *                    cvt.rzi semantics, NaN as ir_float_nan_to_int; the 8-bit kinds through
  *                    16 bits, ir_float_to_int); int->int truncates/extends;
  *                    ->bool is != 0
  *   bits             reinterpret arg0's bits as class cls (same width)

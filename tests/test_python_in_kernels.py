@@ -534,12 +534,16 @@ def float_to_ints(x, out):
         out[i, 7] = np.uint64(v)
 
 
-def cvt_reference(v, kind):
-    """The GPU's cvt.rzi: truncation, saturation (the 8-bit kinds to 16 bits,
-    then the low byte), NaN 0, but 2^63 for the 64-bit kinds."""
+def cvt_reference(v, kind, source):
+    """The GPU's cvt.rzi (measured on an H200): truncation, saturation (the
+    8-bit kinds to 16 bits, then the low byte); a NaN gives 2^63 for the
+    64-bit kinds, 2^(bits - 1) for the 16- and 32-bit ones from a float64
+    (0 for the 8-bit ones: the low byte of 0x8000), else 0."""
     info = np.iinfo(kind)
     if math.isnan(v):
-        return 0 if info.bits < 64 else 1 << 63
+        if info.bits == 64 or (source == np.float64 and info.bits > 8):
+            return 1 << (info.bits - 1)
+        return 0
     bits = max(info.bits, 16)
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if info.min else (0, (1 << bits) - 1)
     r = min(max(math.trunc(max(min(v, 1e300), -1e300)), lo), hi)
@@ -555,7 +559,7 @@ def test_float_to_int_conversions_saturate_and_nan(rng, dt):
     out = np.zeros((x.size, 8), np.uint64)
     cuda.jit(float_to_ints)[1, 64](x, out)
     for c, kind in enumerate(INT_KINDS):
-        want = [cvt_reference(float(v), kind) for v in x]
+        want = [cvt_reference(float(v), kind, dt) for v in x]
         got = [int(g) % (1 << np.iinfo(kind).bits) for g in out[:, c]]
         assert got == want, (np.dtype(kind).name, [(float(v), g, w) for v, g, w in zip(x, got, want) if g != w][:4])
 

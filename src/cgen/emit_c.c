@@ -74,9 +74,9 @@ static const char prelude[] =
 	"static inline PJ_UNUSED double pj_dbits(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }\n"
 	"static inline PJ_UNUSED uint32_t pj_sbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n"
 	"static inline PJ_UNUSED uint64_t pj_lbits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }\n"
-	/* float -> int: truncate, saturate, NaN -> 0 (64 bits: 2^63, ir_float_to_int) */
-	"static inline PJ_UNUSED int64_t pj_f2i(double v, double lo, double hi) {\n"
-	"\tif (v != v) return 0; if (v < lo) return (int64_t)lo; if (v > hi) return (int64_t)hi; return (int64_t)v; }\n"
+	/* float -> int: truncate, saturate, NaN -> nan (ir_float_to_int) */
+	"static inline PJ_UNUSED int64_t pj_f2i(double v, double lo, double hi, int64_t nan) {\n"
+	"\tif (v != v) return nan; if (v < lo) return (int64_t)lo; if (v > hi) return (int64_t)hi; return (int64_t)v; }\n"
 	"static inline PJ_UNUSED uint64_t pj_f2l(double v) {\n"
 	"\tif (v != v) return (uint64_t)INT64_MIN; if (v >= 0x1p63) return (uint64_t)INT64_MAX;\n"
 	"\tif (v <= -0x1p63) return (uint64_t)INT64_MIN; return (uint64_t)(int64_t)v; }\n"
@@ -502,7 +502,7 @@ static void emit_ins(Out *o, Fn *fn, Ins *i, int fi)
 				ir_float_to_int_range((ScalarKind)tk, &lo, &hi);
 				fprintf(f, "%s(%s)pj_f2i(", norm_open(KW, tk), mem_type(tk));
 				ref(o, fn, i->arg[0]);
-				fprintf(f, ", %a, %a))", lo, hi);
+				fprintf(f, ", %a, %a, %lldLL))", lo, hi, (long long)ir_float_nan_to_int((ScalarKind)from, (ScalarKind)tk));
 				break;
 			}
 			}

@@ -502,10 +502,20 @@ void ir_float_to_int_range(ScalarKind sk, double *lo, double *hi)
 	*hi = ldexp(1, scalar_info[sk].is_signed ? bits - 1 : bits) - 1;
 }
 
-int64_t ir_float_to_int(double v, ScalarKind sk)
+int64_t ir_float_nan_to_int(ScalarKind from, ScalarKind sk)
+{
+	int bits = scalar_info[sk].size * 8;
+	if (bits == 64)
+		return INT64_MIN;
+	if (from != SK_F64 || bits < 16)
+		return 0;
+	return sk == SK_I16 ? INT16_MIN : sk == SK_U16 ? 0x8000 : sk == SK_I32 ? INT32_MIN : (int64_t)0x80000000u;
+}
+
+int64_t ir_float_to_int(double v, ScalarKind from, ScalarKind sk)
 {
 	if (v != v)
-		return sk == SK_I64 || sk == SK_U64 ? INT64_MIN : 0;
+		return ir_float_nan_to_int(from, sk);
 	if (sk == SK_I64)
 		return v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
 	if (sk == SK_U64)

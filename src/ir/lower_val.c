@@ -137,7 +137,7 @@ Ref lower_con_float(Lower *L, ScalarKind sk, double d)
 		return ir_con_f32(L->f, (float)d);
 	if (sk == SK_F64)
 		return ir_con_f64(L->f, d);
-	return ir_con_int(L->f, ir_cls_of_sk(sk), wrap_int(sk, ir_float_to_int(d, sk)));
+	return ir_con_int(L->f, ir_cls_of_sk(sk), wrap_int(sk, ir_float_to_int(d, SK_F64, sk)));
 }
 
 Ref lower_zero(Lower *L, Cls k)

@@ -348,7 +348,7 @@ static Ref fold_cvt(Fn *f, Ins *i, Con *a)
 	}
 	if (!is_int_sk(to))
 		return REF_NONE;
-	return int_to_kind(f, ir_float_to_int(x, (ScalarKind)to), 0, to);
+	return int_to_kind(f, ir_float_to_int(x, (ScalarKind)from, (ScalarKind)to), 0, to);
 }
 
 static Ref fold_bits(Fn *f, Ins *i, Con *a)

@@ -73,7 +73,7 @@ static Reg cvt(Reg x, int aux)
 		case SK_F16: r.s = ir_round_f16(v); break;
 		case SK_BF16: r.s = ir_round_bf16(v); break;
 		case SK_BOOL: r.u = v != 0; break;
-		default: r = int_to((uint64_t)ir_float_to_int(v, (ScalarKind)to), to); break;
+		default: r = int_to((uint64_t)ir_float_to_int(v, (ScalarKind)from, (ScalarKind)to), to); break;
 		}
 		return r;
 	}
