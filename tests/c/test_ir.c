@@ -831,7 +831,10 @@ TEST(fold_conversions)
 {
 	CHECK(folds_int("=w cvt.i32 f64 1e10", "i32", INT32_MAX));
 	CHECK(folds_int("=w cvt.i32 f64 -1e10", "i32", INT32_MIN));
-	CHECK(folds_int("=w cvt.i32 f64 nan", "i32", 0));
+	/* a NaN as the GPU's cvt.rzi gives it: 2^(bits-1) from a float64 */
+	CHECK(folds_int("=w cvt.i32 f64 nan", "i32", INT32_MIN));
+	CHECK(folds_int("=w cvt.i8 f64 nan", "i8", 0));
+	CHECK(folds_int("=l cvt.i64 f32 nan", "i64", INT64_MIN));
 	CHECK(folds_int("=w cvt.i32 f64 -2.9", "i32", -2));
 	/* the 8-bit kinds saturate to 16 bits and keep the low byte */
 	CHECK(folds_int("=w cvt.u8 f64 300.0", "u8", 44));
