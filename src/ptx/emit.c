@@ -610,10 +610,7 @@ static int counts_down(Emit *e, Blk *h)
  * (tests/difftest/regress/008_gpu_ptxas_unrolled_down_loop.py).  So every
  * loop counting down gets `.pragma "nounroll"` in the block its back edge
  * enters: the header, or the body when the test is repeated at the bottom.
- * So does every loop the optimiser unrolled or left behind unrolling
- * (Blk.unrolled): it chose the loop's width, and ptxas unrolling such a
- * loop again (by four, measured on spmv_csr's rows of 0 to 32 elements)
- * leaves most iterations to the loop for the rest.
+ * The optimiser unrolls loops itself (opt/unroll.c).
  */
 static void mark_nounroll(Emit *e)
 {
@@ -622,7 +619,7 @@ static void mark_nounroll(Emit *e)
 	memset(e->nounroll, 0, (size_t)f->nblk + 1);
 	for (int k = 0; k < f->nblk; k++) {
 		Blk *b = f->blk[k];
-		if (b->jmp != J_JMP || b->s1 > b->id || !(counts_down(e, f->blk[b->s1]) || f->blk[b->s1]->unrolled))
+		if (b->jmp != J_JMP || b->s1 > b->id || !counts_down(e, f->blk[b->s1]))
 			continue;
 		Blk *h = f->blk[b->s1];
 		if (!rotatable(e, b, h))
