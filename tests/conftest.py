@@ -91,10 +91,11 @@ def load_module(path, name):
     return mod
 
 
-def assert_ptx_assembles(kernels, at_least):
-    """ptxas (sm_90) accepts the PTX of every signature the kernels were
-    compiled for in this run, and there were at least `at_least`; skips
-    when ptxas is not on the PATH."""
+def assert_ptx_assembles(kernels, at_least, arch="sm_90"):
+    """ptxas accepts the PTX of every signature the kernels were compiled
+    for in this run (for another arch than sm_90, compiled again for it
+    with compile_ptx), and there were at least `at_least`; skips when
+    ptxas is not on the PATH."""
     import shutil
     import subprocess
     import tempfile
@@ -105,10 +106,13 @@ def assert_ptx_assembles(kernels, at_least):
     with tempfile.TemporaryDirectory() as tmp:
         for k in kernels:
             for sig, ptx in k.inspect_asm().items():
+                if arch != "sm_90":
+                    from ptxjit import cuda
+                    ptx = cuda.compile_ptx(k.py_func, sig, cc=(int(arch[3]), int(arch[4:])))[0]
                 path = os.path.join(tmp, "k%d.ptx" % n)
                 with open(path, "w") as f:
                     f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=sm_90", path, "-o", os.devnull], capture_output=True, text=True)
+                r = subprocess.run([ptxas, "-arch=" + arch, path, "-o", os.devnull], capture_output=True, text=True)
                 assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
                 n += 1
     assert n >= at_least

@@ -12,10 +12,6 @@ on the PATH.
 """
 
 import math
-import os
-import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
@@ -24,6 +20,8 @@ from ptxjit import cuda, float32, float64, int16, int32, int64, uint16
 from ptxjit.cuda import bf16
 from ptxjit.cuda.bf16 import bfloat16
 from ptxjit.errors import TypingError
+
+from conftest import assert_ptx_assembles
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 BF = ml_dtypes.bfloat16
@@ -281,19 +279,4 @@ def test_bfloat16_arrays_and_old_devices_are_refused():
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_ptx_assembles_for_sm80_and_sm90(arch):
-    ptxas = shutil.which("ptxas")
-    if not ptxas:
-        pytest.skip("ptxas is not on the PATH")
-    n = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in KERNELS:
-            cc = (int(arch[3]), int(arch[4]))
-            for sig, _ in k.inspect_asm().items():
-                ptx, _ = cuda.compile_ptx(k.py_func, sig, cc=cc)
-                path = os.path.join(tmp, "k%d.ptx" % n)
-                with open(path, "w") as f:
-                    f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=" + arch, path, "-o", os.devnull], capture_output=True, text=True)
-                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
-                n += 1
-    assert n >= 3
+    assert_ptx_assembles(KERNELS, 3, arch)

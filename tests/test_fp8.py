@@ -20,10 +20,6 @@ when it is on the PATH.
 """
 
 import math
-import os
-import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
@@ -36,6 +32,8 @@ from ptxjit.cuda.fp8 import (
     saturation_t,
 )
 from ptxjit.errors import TypingError
+
+from conftest import assert_ptx_assembles
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 KERNELS = []
@@ -540,19 +538,4 @@ def test_host_calls_are_refused():
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_ptx_assembles_for_sm80_and_sm90(arch):
-    ptxas = shutil.which("ptxas")
-    if not ptxas:
-        pytest.skip("ptxas is not on the PATH")
-    n = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for k in KERNELS:
-            cc = (int(arch[3]), int(arch[4]))
-            for sig, _ in k.inspect_asm().items():
-                ptx, _ = cuda.compile_ptx(k.py_func, sig, cc=cc)
-                path = os.path.join(tmp, "k%d.ptx" % n)
-                with open(path, "w") as f:
-                    f.write(ptx)
-                r = subprocess.run([ptxas, "-arch=" + arch, path, "-o", os.devnull], capture_output=True, text=True)
-                assert r.returncode == 0, "%s%s: %s" % (k.__name__, sig, r.stderr)
-                n += 1
-    assert n >= 3
+    assert_ptx_assembles(KERNELS, 3, arch)
