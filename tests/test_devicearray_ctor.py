@@ -120,3 +120,28 @@ def test_context_allocates_through_its_memory_manager(rng):
     assert len(ctx.deallocations) >= 1
     ctx.deallocations.clear()
     assert len(ctx.deallocations) == 0
+
+
+@pytest.mark.parametrize("like", ["device_array_like", "pinned_array_like", "mapped_array_like"])
+def test_array_like_of_a_view_keeps_its_layout_as_numpy(rng, like):
+    """*_array_like of a view makes a contiguous array laid out as NumPy's
+    zeros_like makes it (order 'K'): a view of an F array is F, a
+    transposed view keeps its axes' order; kernels then fill it."""
+    f = getattr(cuda, like)
+    cases = [(np.zeros((10, 12), order="F")[::2, ::2], cuda.device_array((10, 12), order="F")[::2, ::2]),
+             (np.zeros((4, 5, 6))[:, ::2].transpose((2, 0, 1)), cuda.device_array((4, 5, 6))[:, ::2].transpose((2, 0, 1))),
+             (np.zeros((6, 8)), cuda.device_array((6, 8))),
+             (np.zeros((6, 8), order="F"), cuda.device_array((6, 8), order="F"))]
+    for host, dev in cases:
+        want = np.zeros_like(host)
+        for src in (host, dev):
+            a = f(src)
+            assert a.shape == want.shape and a.strides == want.strides, (like, src.strides, a.strides)
+            assert a.flags["C_CONTIGUOUS"] == want.flags["C_CONTIGUOUS"]
+            assert a.flags["F_CONTIGUOUS"] == want.flags["F_CONTIGUOUS"]
+    a = f(cases[0][1])
+    d = a if isinstance(a, DeviceNDArray) else cuda.to_device(a)
+    h = rng.random(d.shape)
+    d.copy_to_device(h)
+    _plus_one[1, 64](d.reshape(d.size, order="F"))
+    np.testing.assert_array_equal(d.copy_to_host(), h + 1)

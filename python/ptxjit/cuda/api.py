@@ -18,7 +18,7 @@ import numpy as np
 from .. import _core
 from ..errors import CudaDriverError
 from . import config as _config
-from .devicearray import DeviceNDArray, check_dtype, f_strides, new_device_array, shape_tuple
+from .devicearray import DeviceNDArray, check_dtype, f_strides, like_layout, new_device_array, shape_tuple
 from .memkinds import managed_array, mapped, mapped_array, mapped_array_like  # noqa: F401
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
@@ -418,17 +418,10 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    """A new device array of ary's shape, dtype and order."""
-    order = "F" if ary.ndim > 1 and _is_f(ary) and not _is_c(ary) else "C"
-    return _with_stream(DeviceNDArray._empty(ary.shape, ary.dtype, None, order), stream)
-
-
-def _is_c(a):
-    return a.is_c_contiguous() if isinstance(a, DeviceNDArray) else a.flags.c_contiguous
-
-
-def _is_f(a):
-    return a.is_f_contiguous() if isinstance(a, DeviceNDArray) else a.flags.f_contiguous
+    """A new device array of ary's shape and dtype, its layout as NumPy's
+    zeros_like gives it (like_layout)."""
+    strides, order = like_layout(ary)
+    return _with_stream(DeviceNDArray._empty(ary.shape, ary.dtype, strides, order), stream)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -448,8 +441,8 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
-    order = "F" if ary.ndim > 1 and ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
-    return pinned_array(ary.shape, ary.dtype, order=order)
+    strides, order = like_layout(ary)
+    return pinned_array(ary.shape, ary.dtype, strides, order)
 
 
 @contextlib.contextmanager

@@ -47,6 +47,24 @@ def f_strides(shape, itemsize):
     return tuple(strides)
 
 
+def like_layout(ary):
+    """(strides, order) of a new contiguous array like ary, as NumPy's
+    zeros_like (order 'K') and Numba's *_array_like make it: a C or F
+    array keeps its order; a view of another layout gets contiguous
+    strides in the order of its own (so a view of an F array is F).
+    strides None means the order's own."""
+    c, f = ((ary.is_c_contiguous(), ary.is_f_contiguous()) if isinstance(ary, DeviceNDArray)
+            else (ary.flags.c_contiguous, ary.flags.f_contiguous))
+    order = "F" if ary.ndim > 1 and f and not c else "C"
+    if c or f or ary.ndim <= 1:
+        return None, order
+    strides, s = [0] * ary.ndim, ary.dtype.itemsize
+    for axis in sorted(range(ary.ndim), key=lambda i: ary.strides[i]):
+        strides[axis] = s
+        s *= ary.shape[axis]
+    return tuple(strides), order
+
+
 def check_dtype(dtype):
     dtype = np.dtype(dtype)
     if dtype.hasobject:

@@ -909,6 +909,7 @@ class DeviceOverload:
         self.return_type = _canon_type(return_type)
         self.signature = "%s(%s)" % (self.return_type, ", ".join(argtypes))
         self._ptx = {}               # compute capability (None: the current device's) -> PTX
+        self._entry = None           # the name of the .func in that PTX
 
     @property
     def py_func(self):
@@ -951,7 +952,7 @@ class DeviceOverload:
         """Numba's function descriptor, as far as it describes the PTX:
         .mangled_name is the name of the .func that inspect_asm() holds;
         .qualname, .modname, .argtypes, .restype."""
-        if getattr(self, "_entry", None) is None:
+        if self._entry is None:
             self.inspect_asm()
         f = self.dispatcher.py_func
         return _types_mod.SimpleNamespace(mangled_name=self._entry, qualname=f.__qualname__, modname=f.__module__,

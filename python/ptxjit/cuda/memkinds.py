@@ -20,7 +20,7 @@ import contextlib
 import numpy as np
 
 from .. import _core
-from .devicearray import DeviceNDArray, _cai_stream, check_dtype, f_strides, shape_tuple
+from .devicearray import DeviceNDArray, _cai_stream, check_dtype, f_strides, like_layout, shape_tuple
 
 _PINNED, _MAPPED, _MANAGED = 0, 1, 2
 
@@ -114,9 +114,10 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    """A mapped array of ary's shape, dtype and order."""
-    order = "F" if ary.ndim > 1 and ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
-    return mapped_array(ary.shape, ary.dtype, None, order, stream, portable, wc)
+    """A mapped array of ary's shape and dtype, its layout as NumPy's
+    zeros_like gives it (like_layout)."""
+    strides, order = like_layout(ary)
+    return mapped_array(ary.shape, ary.dtype, strides, order, stream, portable, wc)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
