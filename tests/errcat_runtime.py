@@ -868,6 +868,9 @@ TRIGGERS = [
                                                       abi_info={"x": 1}), "TypeError", ["abi_info", "abi_name"]),
     ("compile_output", lambda: cuda.compile(k_store.py_func, "void(float32[::1], float32)", device=False, output="ltoir"),
      "NotImplementedError", ["ltoir"]),
+    ("host_memory_without_address", lambda: memoryview(type("M", (ptxjit._core.HostMemory,),
+                                                              {"_bufptr_": 0, "_buflen_": 8})()),
+     "BufferError", ["no host address"]),
     ("compile_forceinline_ptx", lambda: cuda.compile(d_add.py_func, "int64(int64, int64)", forceinline=True),
      "ValueError", ["forced inlining in LTO-IR", "forceinline=True"]),
     ("kernel_inspect_asm_other_cc", lambda: cuda.jit("void(float32[::1], float32)")(k_store.py_func).overloads[

@@ -189,3 +189,23 @@ def test_mapped_and_managed_arrays_give_no_copy_warning(rng):
         assert [w for w in rec if issubclass(w.category, NumbaPerformanceWarning)]
     finally:
         c.CUDA_LOW_OCCUPANCY_WARNINGS, c.CUDA_WARN_ON_IMPLICIT_COPY, c.DISABLE_PERFORMANCE_WARNINGS = saved
+
+
+@pytest.mark.parametrize("mapped", [True, False])
+def test_context_host_memory_is_a_buffer(rng, mapped):
+    """ctx.memhostalloc's memory exports its bytes as a buffer, so NumPy
+    builds an array on it in place (np.ndarray(buffer=mem)), as with
+    Numba's; driver.device_memset on mapped memory shows through it."""
+    from ptxjit.cuda import driver
+    n = 64
+    mem = cuda.current_context().memhostalloc(n, mapped=mapped)
+    a = np.ndarray(n // 4, np.float32, buffer=mem)
+    h = rng.random(n // 4).astype(np.float32)
+    a[:] = h
+    b = np.ndarray(n // 4, np.float32, buffer=mem)
+    np.testing.assert_array_equal(b, h)
+    assert memoryview(mem).nbytes == n and not memoryview(mem).readonly
+    if mapped:
+        driver.device_memset(mem, 0xAB, n)
+        cuda.synchronize()
+        assert (np.ndarray(n, np.uint8, buffer=mem) == 0xAB).all()

@@ -735,3 +735,39 @@ PyType_Spec HostBuffer_spec = {
 	.flags = Py_TPFLAGS_DEFAULT,
 	.slots = HostBuffer_slots,
 };
+
+/* ---------------------------------------------------------- HostMemory */
+
+/* A base class whose instances export, as a writable buffer of bytes, the
+ * host memory their _bufptr_ and _buflen_ attributes name: the pinned and
+ * mapped memory pointers of ptxjit.cuda.emm, on which NumPy builds arrays
+ * (np.ndarray(n, dtype, buffer=ctx.memhostalloc(n))), as Numba's do. */
+static int HostMemory_getbuffer(PyObject *o, Py_buffer *view, int flags)
+{
+	PyObject *p = PyObject_GetAttrString(o, "_bufptr_");
+	PyObject *n = p ? PyObject_GetAttrString(o, "_buflen_") : NULL;
+	void *ptr = p ? PyLong_AsVoidPtr(p) : NULL;
+	Py_ssize_t len = n ? PyLong_AsSsize_t(n) : -1;
+	Py_XDECREF(p);
+	Py_XDECREF(n);
+	if (PyErr_Occurred())
+		return -1;
+	if (len < 0 || (!ptr && len)) {
+		PyErr_SetString(PyExc_BufferError, "this memory has no host address to export");
+		return -1;
+	}
+	return PyBuffer_FillInfo(view, o, ptr, len, 0, flags);
+}
+
+static PyType_Slot HostMemory_slots[] = {
+	{Py_bf_getbuffer, HostMemory_getbuffer},
+	{Py_tp_doc, "Base class of host memory pointers: a buffer of the bytes at _bufptr_, _buflen_ long."},
+	{0, NULL},
+};
+
+PyType_Spec HostMemory_spec = {
+	.name = "ptxjit._core.HostMemory",
+	.basicsize = sizeof(PyObject),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.slots = HostMemory_slots,
+};

@@ -927,6 +927,7 @@ static int module_exec(PyObject *m)
 
 	if (!(st->DeviceArray_T = new_type(m, &DeviceArray_spec, NULL, "DeviceArray")) ||
 	    !(st->HostBuffer_T = new_type(m, &HostBuffer_spec, NULL, "HostBuffer")) ||
+	    !(st->HostMemory_T = new_type(m, &HostMemory_spec, NULL, "HostMemory")) ||
 	    !(st->Stream_T = new_type(m, &Stream_spec, NULL, "Stream")) ||
 	    !(st->Event_T = new_type(m, &Event_spec, NULL, "Event")) ||
 	    !(st->Graph_T = new_type(m, &Graph_spec, NULL, "Graph")) ||
@@ -983,6 +984,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	Py_VISIT(st->NumbaInvalidConfigWarning);
 	Py_VISIT(st->DeviceArray_T);
 	Py_VISIT(st->HostBuffer_T);
+	Py_VISIT(st->HostMemory_T);
 	Py_VISIT(st->Stream_T);
 	Py_VISIT(st->Event_T);
 	Py_VISIT(st->Graph_T);
@@ -1019,6 +1021,7 @@ static int module_clear(PyObject *m)
 	Py_CLEAR(st->NumbaInvalidConfigWarning);
 	Py_CLEAR(st->DeviceArray_T);
 	Py_CLEAR(st->HostBuffer_T);
+	Py_CLEAR(st->HostMemory_T);
 	Py_CLEAR(st->Stream_T);
 	Py_CLEAR(st->Event_T);
 	Py_CLEAR(st->Graph_T);

@@ -90,7 +90,7 @@ typedef struct ModState {
 	 * LOW_OCCUPANCY_GRID blocks, host arrays copied at a launch */
 	int warn_occupancy, warn_copy;
 	int cai_sync;              /* launches order a __cuda_array_interface__ producer's stream */
-	PyTypeObject *DeviceArray_T, *HostBuffer_T, *Stream_T, *Event_T, *Graph_T;
+	PyTypeObject *DeviceArray_T, *HostBuffer_T, *HostMemory_T, *Stream_T, *Event_T, *Graph_T;
 	/* graph.c: while a graph is captured, the list of what it refers to */
 	PyObject *capture_keep;
 	PyTypeObject *Kernel_T, *Dispatcher_T, *Launcher_T;
@@ -256,7 +256,7 @@ typedef struct DeviceArrayObject {
 	PyObject *dtype;          /* the NumPy dtype */
 	PyObject *base;           /* owner of the memory when it is not ours */
 } DeviceArrayObject;
-extern PyType_Spec DeviceArray_spec, HostBuffer_spec;
+extern PyType_Spec DeviceArray_spec, HostBuffer_spec, HostMemory_spec;
 /* dlpack.c: the module functions to_dlpack and from_dlpack */
 PyObject *py_to_dlpack(PyObject *m, PyObject *args);
 PyObject *py_from_dlpack(PyObject *m, PyObject *cap);

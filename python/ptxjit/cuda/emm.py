@@ -114,9 +114,10 @@ class AutoFreePointer(MemoryPointer):
     """Numba's name for a MemoryPointer freed when it is collected."""
 
 
-class MappedMemory(MemoryPointer):
+class MappedMemory(MemoryPointer, _core.HostMemory):
     """Host memory at `pointer` mapped into the device; device_pointer is
-    where kernels reach it."""
+    where kernels reach it.  A buffer of its bytes, as Numba's
+    (np.ndarray(n, np.uint8, buffer=mem))."""
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.host_pointer = DevicePtr(_address(pointer))
@@ -130,8 +131,9 @@ class MappedMemory(MemoryPointer):
         self.device_pointer = DevicePtr(dev)
 
 
-class PinnedMemory(MemoryPointer):
-    """Page-locked host memory at `pointer` (no device address)."""
+class PinnedMemory(MemoryPointer, _core.HostMemory):
+    """Page-locked host memory at `pointer` (no device address); a buffer
+    of its bytes, as MappedMemory is."""
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.host_pointer = DevicePtr(_address(pointer))
