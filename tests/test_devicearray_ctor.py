@@ -145,3 +145,35 @@ def test_array_like_of_a_view_keeps_its_layout_as_numpy(rng, like):
     d.copy_to_device(h)
     _plus_one[1, 64](d.reshape(d.size, order="F"))
     np.testing.assert_array_equal(d.copy_to_host(), h + 1)
+
+
+VIEW_CASES = [
+    (np.arange(12, dtype="i2").reshape(4, 3), lambda a: a, "i4"),
+    (np.arange(32, dtype="i2").reshape(4, 8), lambda a: a[:, ::2], "i4"),
+    (np.arange(32, dtype="i2").reshape(4, 8), lambda a: a[:, :4], "i4"),
+    (np.arange(32, dtype="i2").reshape(4, 8), lambda a: a[::2], "i8"),
+    (np.arange(8, dtype="i4").reshape(2, 4), lambda a: a.T, "i2"),
+    (np.arange(6, dtype="i4").reshape(2, 3), lambda a: a, "i2"),
+    (np.arange(6, dtype="i4").reshape(2, 3), lambda a: a, "u4"),
+    (np.arange(16, dtype="i4").reshape(4, 4), lambda a: a[:, ::4], "i2"),
+    (np.zeros(4, "V3"), lambda a: a, "i2"),
+    (np.array(5, "i4"), lambda a: a, "i2"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(VIEW_CASES)))
+def test_view_follows_numpy(k):
+    """d.view(dtype) of another item size: NumPy's rule (the last axis
+    contiguous, its bytes whole new items) and NumPy's messages."""
+    base, take, dt = VIEW_CASES[k]
+    host = take(base)
+    try:
+        want = host.view(dt)
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            take(cuda.to_device(base)).view(dt)
+        assert str(got.value) == str(e)
+        return
+    got = take(cuda.to_device(base)).view(dt)
+    assert (got.shape, got.strides, got.dtype) == (want.shape, want.strides, want.dtype)
+    np.testing.assert_array_equal(got.copy_to_host(), want)

@@ -522,12 +522,22 @@ class DeviceNDArray(_core.DeviceArray):
         return self.transpose()
 
     def view(self, dtype):
+        """The same bytes as another dtype, with NumPy's rules and errors:
+        of another item size, the last axis must be contiguous and its
+        bytes a whole number of the new items."""
         dtype = check_dtype(dtype)
         if dtype.itemsize == self.itemsize:
             return self._view_at(0, self.shape, self.strides, dtype)
-        if self._layout != "C" or self.ndim == 0 or (self.shape[-1] * self.itemsize) % dtype.itemsize:
-            raise ValueError("view(%s): the item size differs, which needs a C-contiguous array whose "
-                             "last dimension fits whole items" % dtype)
+        if self.ndim == 0:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+        if self.shape[-1] != 1 and self.strides[-1] != self.itemsize:
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+        if dtype.itemsize > self.itemsize and (self.shape[-1] * self.itemsize) % dtype.itemsize:
+            raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size "
+                             "in bytes of the last axis of the array.")
+        if dtype.itemsize < self.itemsize and self.itemsize % dtype.itemsize:
+            raise ValueError("When changing to a smaller dtype, its size must be a divisor of the size of "
+                             "original dtype")
         last = self.shape[-1] * self.itemsize // dtype.itemsize
         shape = self.shape[:-1] + (last,)
         strides = self.strides[:-1] + (dtype.itemsize,)
