@@ -257,6 +257,7 @@ def test_reshape_transpose_view():
     m, h = d.reshape(2, 3, 4), a.reshape(2, 3, 4)
     for axes in [(2, 0, 1), (-1, 0, -2), (1, 2, 0)]:
         np.testing.assert_array_equal(m.transpose(axes).copy_to_host(), h.transpose(axes))
+        np.testing.assert_array_equal(m.transpose(*axes).copy_to_host(), h.transpose(*axes))   # one by one
     for axes in [(0, 0, 1), (0, 3, 1), (0, 1)]:         # NumPy's errors, word for word
         with pytest.raises(ValueError) as want:
             h.transpose(axes)

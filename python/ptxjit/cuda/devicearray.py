@@ -501,9 +501,12 @@ class DeviceNDArray(_core.DeviceArray):
     def ravel(self, order="C"):
         return self.reshape(self.size, order=order)
 
-    def transpose(self, axes=None):
-        """A view with the axes permuted (reversed without `axes`); negative
-        axes count from the end, and bad axes get NumPy's errors."""
+    def transpose(self, axes=None, *more):
+        """A view with the axes permuted (reversed without `axes`), given as
+        a tuple or one by one (d.transpose(1, 0)), as NumPy takes them;
+        negative axes count from the end, and bad axes get NumPy's errors."""
+        if more:
+            axes = (axes,) + more
         if axes is None:
             axes = tuple(reversed(range(self.ndim)))
         axes = tuple(operator.index(a) for a in axes)
