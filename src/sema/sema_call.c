@@ -307,23 +307,37 @@ static int numpy_dtype_name(const char *s)
 	return n > 1 && !unit && strchr("USaV", s[0]) && strspn(s + 1, "0123456789") == n - 1;
 }
 
+/* The type whose values are instances of the class that a type names:
+ * int, float, bool and complex are int64, float64, bool and complex128
+ * (Numba's as_numba_type), a NumPy scalar type or a Numba type is its
+ * own; `tuple` stands for itself (any tuple is one); NULL for anything
+ * else. */
+static Type *class_instance_type(const Type *t)
+{
+	if (t->kind == TY_DTYPE)
+		return t->elem && t->elem->kind == TY_RECORD ? t->elem : ty_scalar(t->sk);
+	if (t->kind != TY_INTRIN)
+		return NULL;
+	if (t->intrin == IN_TUPLE)
+		return (Type *)t;
+	int sk = intrin_dtype(t->intrin);
+	if (sk >= 0)
+		return ty_scalar((ScalarKind)sk);
+	switch (t->intrin) {
+	case IN_INT: return ty_scalar(SK_I64);
+	case IN_FLOAT: return ty_scalar(SK_F64);
+	case IN_BOOL: return ty_scalar(SK_BOOL);
+	case IN_COMPLEX: return ty_scalar(SK_C128);
+	}
+	return NULL;
+}
+
 /* The element type a dtype argument names: a scalar or a record. */
 static Type *dtype_of(Scope *sc, Expr *a)
 {
-	Type *t = a->ty;
-	if (t->kind == TY_DTYPE)
-		return t->elem && t->elem->kind == TY_RECORD ? t->elem : ty_scalar(t->sk);
-	if (t->kind == TY_INTRIN) {
-		int sk = intrin_dtype(t->intrin);
-		if (sk >= 0)
-			return ty_scalar((ScalarKind)sk);
-		switch (t->intrin) {
-		case IN_FLOAT: return ty_scalar(SK_F64);
-		case IN_INT: return ty_scalar(SK_I64);
-		case IN_BOOL: return ty_scalar(SK_BOOL);
-		case IN_COMPLEX: return ty_scalar(SK_C128);
-		}
-	}
+	Type *t = a->ty, *it = class_instance_type(t);
+	if (it && it != t)
+		return it;
 	if (t->kind == TY_STR && a->cval && a->cval->s) {
 		const char *s = a->cval->s;
 		int sk = (int)ty_sk_from_name(s);
@@ -604,31 +618,6 @@ static Type *type_print(Scope *sc, Expr *e)
 	for (int i = 0; i < e->call.nargs; i++)
 		check_printable(sc, e->call.args[i], e->call.args[i]->ty);
 	return set(e, ty_none(), NULL);
-}
-
-/* The type whose values are instances of the class that a type names:
- * int, float, bool and complex are int64, float64, bool and complex128
- * (Numba's as_numba_type), a NumPy scalar type or a Numba type is its
- * own; `tuple` stands for itself (any tuple is one); NULL for anything
- * else. */
-static Type *class_instance_type(const Type *t)
-{
-	if (t->kind == TY_DTYPE)
-		return t->elem && t->elem->kind == TY_RECORD ? t->elem : ty_scalar(t->sk);
-	if (t->kind != TY_INTRIN)
-		return NULL;
-	if (t->intrin == IN_TUPLE)
-		return (Type *)t;
-	int sk = intrin_dtype(t->intrin);
-	if (sk >= 0)
-		return ty_scalar((ScalarKind)sk);
-	switch (t->intrin) {
-	case IN_INT: return ty_scalar(SK_I64);
-	case IN_FLOAT: return ty_scalar(SK_F64);
-	case IN_BOOL: return ty_scalar(SK_BOOL);
-	case IN_COMPLEX: return ty_scalar(SK_C128);
-	}
-	return NULL;
 }
 
 /* isinstance(x, cls) or isinstance(x, (cls, ...)): a constant, true when
