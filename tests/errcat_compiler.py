@@ -222,7 +222,7 @@ TRIGGERS = [
     ("transpose_axes", "def k(a):\n    b = a.transpose(1, 0)  #!\n", "void(float32[:, ::1])"),
     ("view_records", "def k(r):\n    b = r.view(np.int32)  #!\n", "void(%s[::1])" % REC),
     ("view_no_dtype", "def k(a):\n    b = a.view()  #!\n", A),
-    ("view_size_A", "def k(a):\n    b = a.view(np.int16)  #!\n", "void(float32[:])"),
+    ("view_size_0d", "def k(a):\n    b = a.view(np.int16)  #!\n", "void(array(float32, 0d, C))"),
     # bfloat16 and float() of a string
     ("local_bf16", "def k(a):\n    s = cuda.local.array(4, cuda.bf16.bfloat16)  #!\n", A),
     ("sig_bfloat16@1", "def k(a, x):\n    a[0] = 1\n", "void(float32[::1], bfloat16)"),

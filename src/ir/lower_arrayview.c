@@ -55,6 +55,25 @@ Value lower_array_view_attr(Lower *L, Expr *e, Value a)
 	return v;
 }
 
+/* The extent of axis i of view v (from-byte items) as to-byte items,
+ * where `on` holds (REF_NONE: always): its bytes must be a whole number
+ * of them (checked at run time), and a strided view's stride becomes
+ * one item. */
+static void rescale(Lower *L, Value *v, int i, int from, int to, Ref on)
+{
+	Ref bytes = mul64(L, v->shape[i], con64(L, from));
+	Ref rem = lower_emit(L, O_REM, KL, SK_I64, bytes, con64(L, to), REF_NONE, 0);
+	Ref whole = lower_cmp(L, CC_EQ, SK_I64, rem, con64(L, 0));
+	if (on.kind != R_NONE)
+		whole = lower_emit(L, O_OR, KB, SK_BOOL, whole, lower_not(L, on), REF_NONE, 0);
+	lower_guard(L, whole, "a.view(): the bytes of the contiguous axis are not a whole number of the new "
+	                      "dtype's items");
+	Ref dim = lower_emit(L, O_DIV, KL, SK_I64, bytes, con64(L, to), REF_NONE, 0);
+	v->shape[i] = on.kind == R_NONE ? dim : lower_sel(L, KL, on, dim, v->shape[i]);
+	if (v->stride)
+		v->stride[i] = on.kind == R_NONE ? con64(L, to) : lower_sel(L, KL, on, con64(L, to), v->stride[i]);
+}
+
 static Value view(Lower *L, Expr *e, Value a)
 {
 	Type *t = e->ty;
@@ -65,13 +84,22 @@ static Value view(Lower *L, Expr *e, Value a)
 		if (v.stride)
 			v.stride[i] = lower_byte_stride(L, a, i);
 	}
-	if (from != to) {   /* C-contiguous (sema): the last extent rescaled */
-		Ref bytes = mul64(L, a.shape[nd - 1], con64(L, from));
-		Ref rem = lower_emit(L, O_REM, KL, SK_I64, bytes, con64(L, to), REF_NONE, 0);
-		lower_guard(L, lower_cmp(L, CC_EQ, SK_I64, rem, con64(L, 0)),
-		            "a.view(): the last axis' bytes are not a whole number of the new dtype's items");
-		v.shape[nd - 1] = lower_emit(L, O_DIV, KL, SK_I64, bytes, con64(L, to), REF_NONE, 0);
+	if (from == to)
+		return v;
+	/* as Numba (and NumPy's descr_set): the last axis of a C array is
+	 * rescaled, the first of an F array; an A array is taken as C when
+	 * its last axis is contiguous, else as F when its first is */
+	if (t->layout != LAYOUT_A) {
+		rescale(L, &v, t->layout == LAYOUT_F ? 0 : nd - 1, from, to, REF_NONE);
+		return v;
 	}
+	Ref c_like = lower_cmp(L, CC_EQ, SK_I64, v.stride[nd - 1], con64(L, from));
+	Ref f_like = lower_cmp(L, CC_EQ, SK_I64, v.stride[0], con64(L, from));
+	lower_guard(L, lower_emit(L, O_OR, KB, SK_BOOL, c_like, f_like, REF_NONE, 0),
+	            "a.view(): new type not compatible with array (neither its last nor its first axis is contiguous)");
+	if (nd > 1)
+		rescale(L, &v, 0, from, to, lower_emit(L, O_AND, KB, SK_BOOL, lower_not(L, c_like), f_like, REF_NONE, 0));
+	rescale(L, &v, nd - 1, from, to, c_like);
 	return v;
 }
 

@@ -9,8 +9,11 @@
  *                      parts; a.real of a real array is the array; a.imag
  *                      of a real array is refused (Numba allocates zeros)
  *   a.view(dtype)      the same bytes as another dtype: of an equal item
- *                      size any layout, of another a C-contiguous array
- *                      (its last extent rescaled, checked at run time)
+ *                      size any layout; of another, as Numba (NumPy's
+ *                      descr_set): a C array's last extent rescaled, an F
+ *                      array's first, an A array's last when that axis is
+ *                      contiguous, else its first when that one is (checked
+ *                      at run time, as the extents' bytes are)
  *   a.reshape(shape)   of a C-contiguous array: a C array of the new shape
  *                      (an int, ints, or a tuple of ints; one -1 is
  *                      inferred; the size is checked at run time)
@@ -124,9 +127,9 @@ Type *sema_array_method(Scope *sc, Expr *e, int in)
 		if (at->elem->kind != TY_SCALAR)
 			err_at(c, fn->span, "view an array of numbers", "a.view() of an array of records is not supported");
 		int same = scalar_info[sk].size == scalar_info[at->elem->sk].size;
-		if (!same && (at->layout != LAYOUT_C || at->ndim == 0))
-			err_at(c, fn->attr.obj->span, "view a C-contiguous array (a[::1] types one) or a dtype of the same size",
-			       "a.view() with another item size needs a C-contiguous array, not %s", ty_str_of(c, at));
+		if (!same && at->ndim == 0)
+			err_at(c, fn->attr.obj->span, "view it with a dtype of the same size",
+			       "a.view() of a 0-d array with another item size is not supported");
 		return set(e, with(c, at, ty_scalar((ScalarKind)sk), at->ndim, at->layout), NULL);
 	}
 	case IN_ARRAY_RESHAPE: {
