@@ -66,8 +66,8 @@ static void rescale(Lower *L, Value *v, int i, int from, int to, Ref on)
 	Ref whole = lower_cmp(L, CC_EQ, SK_I64, rem, con64(L, 0));
 	if (on.kind != R_NONE)
 		whole = lower_emit(L, O_OR, KB, SK_BOOL, whole, lower_not(L, on), REF_NONE, 0);
-	lower_guard(L, whole, "a.view(): the bytes of the contiguous axis are not a whole number of the new "
-	                      "dtype's items");
+	lower_guard(L, whole, "ValueError: a.view(): the bytes of the contiguous axis are not a whole number "
+	                      "of the new dtype's items");
 	Ref dim = lower_emit(L, O_DIV, KL, SK_I64, bytes, con64(L, to), REF_NONE, 0);
 	v->shape[i] = on.kind == R_NONE ? dim : lower_sel(L, KL, on, dim, v->shape[i]);
 	if (v->stride)
@@ -96,7 +96,8 @@ static Value view(Lower *L, Expr *e, Value a)
 	Ref c_like = lower_cmp(L, CC_EQ, SK_I64, v.stride[nd - 1], con64(L, from));
 	Ref f_like = lower_cmp(L, CC_EQ, SK_I64, v.stride[0], con64(L, from));
 	lower_guard(L, lower_emit(L, O_OR, KB, SK_BOOL, c_like, f_like, REF_NONE, 0),
-	            "a.view(): new type not compatible with array (neither its last nor its first axis is contiguous)");
+	            "ValueError: new type not compatible with array: neither its last nor its first axis is "
+	            "contiguous (a.view())");
 	if (nd > 1)
 		rescale(L, &v, 0, from, to, lower_emit(L, O_AND, KB, SK_BOOL, lower_not(L, c_like), f_like, REF_NONE, 0));
 	rescale(L, &v, nd - 1, from, to, c_like);
@@ -127,10 +128,10 @@ static Value reshape(Lower *L, Expr *e, Value a)
 		unknown = lower_emit(L, O_ADD, KL, SK_I64, unknown,
 		                     lower_sel(L, KL, neg, con64(L, 1), con64(L, 0)), REF_NONE, 0);
 		lower_guard(L, lower_cmp(L, CC_GE, SK_I64, dims[i], con64(L, -1)),
-		            "a.reshape(): negative dimensions are not allowed");
+		            "ValueError: a.reshape(): negative dimensions are not allowed");
 	}
 	lower_guard(L, lower_cmp(L, CC_LE, SK_I64, unknown, con64(L, 1)),
-	            "a.reshape(): can only specify one unknown dimension");
+	            "ValueError: a.reshape(): can only specify one unknown dimension");
 	Ref safe = lower_sel(L, KL, lower_cmp(L, CC_EQ, SK_I64, known, con64(L, 0)), con64(L, 1), known);
 	Ref inferred = lower_emit(L, O_DIV, KL, SK_I64, size, safe, REF_NONE, 0);
 	Value v = new_desc(L, t, a.data);
@@ -141,7 +142,7 @@ static Value reshape(Lower *L, Expr *e, Value a)
 		total = mul64(L, total, v.shape[i]);
 	}
 	lower_guard(L, lower_cmp(L, CC_EQ, SK_I64, total, size),
-	            "a.reshape(): the total size of the new array must be unchanged");
+	            "ValueError: a.reshape(): the total size of the new array must be unchanged");
 	return v;
 }
 
