@@ -56,6 +56,17 @@ static void check_index(Scope *sc, Expr *e, int in, Type *at)
 	       intrin_name[in]);
 }
 
+/* The type of a hinted load (the element el) or store (None, its value
+ * checked to convert to el, stored into `what`). */
+static Type *hint_type(Scope *sc, Expr *e, int store, Type *el, const char *what)
+{
+	if (store)
+		storable(sc, el, e->call.args[2], what);
+	e->ty = store ? ty_none() : el;
+	e->cval = NULL;
+	return e->ty;
+}
+
 /* ldcs(p, i) and stcs(p, i, value) of a pointer p: p[i] (an integer i,
  * not wrapped), which must be in global memory. */
 static Type *pointer_hint(Scope *sc, Expr *e, int in, int store)
@@ -69,15 +80,7 @@ static Type *pointer_hint(Scope *sc, Expr *e, int in, int store)
 	if (!ty_is_int(ix->ty))
 		err_at(c, ix->span, "index a pointer with an integer, such as p[i]",
 		       "%s is not a valid index of %s(): a pointer takes one integer", tstr(sc, ix->ty), intrin_name[in]);
-	if (!store) {
-		e->ty = el;
-		e->cval = NULL;
-		return el;
-	}
-	storable(sc, el, e->call.args[2], arena_printf(c->arena, "a pointer to %s", tstr(sc, el)));
-	e->ty = ty_none();
-	e->cval = NULL;
-	return e->ty;
+	return hint_type(sc, e, store, el, arena_printf(c->arena, "a pointer to %s", tstr(sc, el)));
 }
 
 Type *type_cache_hint(Scope *sc, Expr *e, int in)
@@ -110,13 +113,5 @@ Type *type_cache_hint(Scope *sc, Expr *e, int in)
 		err_at(c, ary->span, "cache hints for stores need a writable array", "%s() cannot change a read-only array",
 		       intrin_name[in]);
 	check_index(sc, e, in, at);
-	if (!store) {
-		e->ty = el;
-		e->cval = NULL;
-		return el;
-	}
-	storable(sc, el, e->call.args[2], arena_printf(c->arena, "an array of %s", tstr(sc, el)));
-	e->ty = ty_none();
-	e->cval = NULL;
-	return e->ty;
+	return hint_type(sc, e, store, el, arena_printf(c->arena, "an array of %s", tstr(sc, el)));
 }

@@ -110,13 +110,12 @@ static const char *intern(Prep *s, const char *str)
 
 static int is_signed(int sk)
 {
-	return sk == SK_I8 || sk == SK_I16 || sk == SK_I32 || sk == SK_I64;
+	return sk >= 0 && sk < NSK && scalar_info[sk].is_int && scalar_info[sk].is_signed;
 }
 
 static int sk_size(int sk)
 {
-	static const int size[NSK] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 2, 1, 1, 1};
-	return sk >= 0 && sk < NSK ? size[sk] : 0;
+	return sk >= 0 && sk < NSK ? scalar_info[sk].size : 0;
 }
 
 static int32_t slot_of(Prep *s, Ref r)
