@@ -53,8 +53,7 @@ def like_layout(ary):
     array keeps its order; a view of another layout gets contiguous
     strides in the order of its own (so a view of an F array is F).
     strides None means the order's own."""
-    c, f = ((ary.is_c_contiguous(), ary.is_f_contiguous()) if isinstance(ary, DeviceNDArray)
-            else (ary.flags.c_contiguous, ary.flags.f_contiguous))
+    c, f = ary.flags["C_CONTIGUOUS"], ary.flags["F_CONTIGUOUS"]
     order = "F" if ary.ndim > 1 and f and not c else "C"
     if c or f or ary.ndim <= 1:
         return None, order
