@@ -116,3 +116,73 @@ def clash_k(out, n):
 def test_values_that_meet_and_do_not_unify_are_an_error():
     with pytest.raises(TypingError, match="cannot assign array.* to variable 'x', which holds int64"):
         clash_k[1, 1](np.zeros(2), 1)
+
+
+# A variable assigned once with a constant is that constant only where the
+# assignment reached on every path; where it may not have run, the variable
+# holds zero, as under Numba (numba 0.68.1's njit: f(0) of
+# `if c > 0: x = 1.5` / `return x` is 0.0).
+@cuda.jit
+def maybe_assigned_k(out, a):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    if a[i] > 0:
+        x = 1.5
+    out[i, 0] = x
+    if a[i] > 0.5:
+        t = (2, 3)
+    out[i, 1] = t[0] * t[1]
+    for j in range(3):
+        if j > 0:
+            out[i, 2] += y       # the first trip reads no assignment
+        y = 4
+    z = 2.5
+    for j in range(2):
+        z2 = 7
+    out[i, 3] = z + z2          # z reaches everywhere; z2 only if the loop ran
+
+
+def maybe_assigned_ref(a):
+    out = np.zeros((a.size, 4))
+    for i, v in enumerate(a):
+        out[i] = [1.5 if v > 0 else 0.0, 6 if v > 0.5 else 0, 8, 9.5]
+    return out
+
+
+def test_a_constant_assigned_on_some_paths_only(rng):
+    a = rng.standard_normal(64)
+    assert (a > 0).any() and (a <= 0).any()
+    out = np.zeros((64, 4))
+    maybe_assigned_k[2, 32](out, a)
+    np.testing.assert_array_equal(out, maybe_assigned_ref(a))
+
+
+def test_a_constant_assigned_on_some_paths_only_njit(rng):
+    from ptxjit import njit
+
+    @njit
+    def f(v):
+        if v > 0:
+            x = 1.5
+        return x
+
+    a = rng.standard_normal(16)
+    assert [f(v) for v in a] == [1.5 if v > 0 else 0.0 for v in a]
+
+
+@cuda.jit
+def const_shape_k(out):
+    n = 8                        # reaches the shared array on every path
+    if cuda.threadIdx.x == 0:
+        out[0] = n
+    for k in range(2):
+        sm = cuda.shared.array(n, dtype=np.float64)
+        sm[cuda.threadIdx.x] = k
+    out[1] = sm.shape[0]
+
+
+def test_a_constant_that_reaches_every_use_stays_a_constant():
+    out = np.zeros(2)
+    const_shape_k[1, 8](out)
+    np.testing.assert_array_equal(out, [8, 8])

@@ -115,6 +115,7 @@ void scope_assign_var(Scope *sc, Var *v, Type *t, Span at)
 {
 	static const char hint[] = "the values of a variable that meet (after an if, around a loop) have one type; "
 	                           "use a new name for a different kind of value";
+	sc->defd[v->index] = 1;
 	if (!t)
 		return;
 	Type *u = ty_unify(sc->c, v->ty, t);
@@ -299,6 +300,7 @@ static void bind_vars(Scope *sc, Type **ptypes)
 	sc->vearly = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
 	memset(sc->vearly, 0, (size_t)(l.n ? l.n : 1));
 	sc->seen = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
+	sc->defd = arena_alloc(c->arena, (size_t)(l.n ? l.n : 1));
 	for (int i = 0; i < def->nparams; i++) {
 		Const *k = sp->argconsts ? sp->argconsts[i] : NULL;
 		if (k && sc->nassign[i] == 1) {   /* specialised for a constant it never reassigns */
@@ -309,6 +311,15 @@ static void bind_vars(Scope *sc, Type **ptypes)
 		}
 	}
 	sema_fill_webs(sc);
+}
+
+/* At the start of the body only the parameters hold values. */
+static void start_pass(Scope *sc)
+{
+	Spec *sp = sc->spec;
+	memset(sc->defd, 0, (size_t)(sp->nvars ? sp->nvars : 1));
+	for (int i = 0; i < sp->def->nparams; i++)
+		sc->defd[i] = 1;
 }
 
 static void infer(Scope *sc)
@@ -324,6 +335,7 @@ static void infer(Scope *sc)
 		sc->changed = 0;
 		sc->ret = NULL;
 		sc->nreturns = 0;
+		start_pass(sc);
 		type_body(sc, &sp->def->body);
 		if (!sc->changed)
 			break;
@@ -346,6 +358,7 @@ static void infer(Scope *sc)
 		sc->ret = NULL;
 		sc->nreturns = 0;
 		sc->ncallees = 0;
+		start_pass(sc);
 		type_body(sc, &sp->def->body);
 		if (!sc->changed)
 			break;

@@ -36,6 +36,7 @@ struct Scope {
 	Const **vconst;         /* per variable: its value when assigned once, with a constant */
 	unsigned char *vearly;  /* per variable: that value is one Numba knows before typing (sema_known_early) */
 	char *seen;             /* final pass, per variable: an assignment was typed before here */
+	unsigned char *defd;    /* per variable: assigned on every path to here (sema_stmt.c) */
 	GlobalEnt *globals;
 	int nglobals, capglobals;
 	Spec **callees;         /* specialisations called (final pass) */

@@ -516,6 +516,18 @@ static void binop_error(Scope *sc, Expr *e, AstOp op, Type *a, Type *b)
 	       tstr(sc, a), tstr(sc, b));
 }
 
+/* A type whose values lowering keeps in slots: numbers and tuples of them. */
+static int holds_values(const Type *t)
+{
+	if (t->kind == TY_TUPLE) {
+		for (int i = 0; i < t->n; i++)
+			if (!holds_values(t->elts[i]))
+				return 0;
+		return 1;
+	}
+	return t->kind == TY_SCALAR;
+}
+
 static Type *type_name(Scope *sc, Expr *e)
 {
 	const char *id = e->name.id;
@@ -533,6 +545,8 @@ static Type *type_name(Scope *sc, Expr *e)
 			return set(e, NULL, NULL);
 		}
 		Const *cv = sc->vconst[v->index];
+		if (cv && !sc->defd[v->index] && holds_values(v->ty))
+			cv = NULL;   /* maybe not assigned here: read as a variable */
 		e->name.early = cv && sc->vearly[v->index];
 		if (!cv && v->ty->kind == TY_NONE) {     /* an argument left None: Numba prunes on its type */
 			cv = new_const(sc->c, PJ_V_NONE, v->ty);
