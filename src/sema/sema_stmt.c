@@ -401,19 +401,22 @@ static const char *unsupported_hint(const char *what)
  * path (type_name); elsewhere it is read as a variable, which holds zero
  * where nothing was assigned (lower.c), as in Numba.  An if meets what
  * its branches that go on assigned; a loop's body and else may not run,
- * so after the loop only what was assigned before it counts.
- * defd_copy(sc, NULL) returns a copy of the current set; defd_copy(sc,
- * d) makes d the current set. */
-static unsigned char *defd_copy(Scope *sc, const unsigned char *d)
+ * so after the loop only what was assigned before it counts. */
+static size_t defd_size(const Scope *sc)
 {
-	size_t n = (size_t)(sc->spec->nvars ? sc->spec->nvars : 1);
-	if (d) {
-		memcpy(sc->defd, d, n);
-		return sc->defd;
-	}
-	unsigned char *copy = arena_alloc(sc->c->arena, n);
-	memcpy(copy, sc->defd, n);
+	return (size_t)(sc->spec->nvars ? sc->spec->nvars : 1);
+}
+
+static unsigned char *defd_save(Scope *sc)
+{
+	unsigned char *copy = arena_alloc(sc->c->arena, defd_size(sc));
+	memcpy(copy, sc->defd, defd_size(sc));
 	return copy;
+}
+
+static void defd_restore(Scope *sc, const unsigned char *d)
+{
+	memcpy(sc->defd, d, defd_size(sc));
 }
 
 static void defd_meet(Scope *sc, const unsigned char *d)
@@ -460,40 +463,40 @@ static int type_stmt(Scope *sc, Stmt *s)
 		int known = type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth);
 		if (known && sema_prunes(s->cond.cond))
 			return type_body(sc, truth ? &s->cond.body : &s->cond.orelse);
-		unsigned char *before = defd_copy(sc, NULL);
+		unsigned char *before = defd_save(sc);
 		int a = type_body(sc, &s->cond.body);
-		unsigned char *then = defd_copy(sc, NULL);
-		defd_copy(sc, before);
+		unsigned char *then = defd_save(sc);
+		defd_restore(sc, before);
 		int b = type_body(sc, &s->cond.orelse);
 		/* what is assigned after the if: what each branch that goes on assigned */
 		if (known ? truth : b)
-			defd_copy(sc, then);
+			defd_restore(sc, then);
 		else if (!known && !a)
 			defd_meet(sc, then);
 		return known ? (truth ? a : b) : a && b;
 	}
 	case S_WHILE: {
-		unsigned char *before = defd_copy(sc, NULL);   /* the body may not run, or stop early */
+		unsigned char *before = defd_save(sc);   /* the body may not run, or stop early */
 		if (type_truth(sc, s->cond.cond) && const_truth(s->cond.cond->cval, &truth)) {
 			if (!truth)
 				return type_body(sc, &s->cond.orelse);
 			sc->loop_depth++;
 			type_body(sc, &s->cond.body);
 			sc->loop_depth--;
-			defd_copy(sc, before);
+			defd_restore(sc, before);
 			return !has_break(&s->cond.body);   /* while True without break never ends */
 		}
 		sc->loop_depth++;
 		type_body(sc, &s->cond.body);
 		sc->loop_depth--;
 		type_body(sc, &s->cond.orelse);
-		defd_copy(sc, before);
+		defd_restore(sc, before);
 		return 0;
 	}
 	case S_FOR: {
-		unsigned char *before = defd_copy(sc, NULL);
+		unsigned char *before = defd_save(sc);
 		type_for(sc, s);
-		defd_copy(sc, before);
+		defd_restore(sc, before);
 		return 0;
 	}
 	case S_BREAK:
